@@ -1,0 +1,21 @@
+import { Command } from "commander";
+import { registerAskCommand } from "./ask-command";
+import { registerBenchCommand } from "./bench-command";
+import { registerDemoCommand } from "./demo-command";
+import { registerIndexCommand } from "./index-command";
+import { registerProxyCommand } from "./proxy-command";
+import { registerStartCommand } from "./start-command";
+
+const program = new Command()
+  .name("nlq")
+  .description("Natural-language interface to PostgreSQL: proxy, indexing, questions, evaluation and benchmarks")
+  .showHelpAfterError();
+
+registerStartCommand(program);
+registerProxyCommand(program);
+registerAskCommand(program);
+registerDemoCommand(program);
+registerIndexCommand(program);
+registerBenchCommand(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,11 @@
+// Public API of @nlq/core. Each area appends its own exports below its heading.
+
+// errors
+export * from "./errors";
+
+// database
+export type * from "./database/query-executor";
+
+// pipeline
+export type * from "./pipeline/events";
+export type * from "./pipeline/answer";

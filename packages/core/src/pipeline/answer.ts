@@ -1,0 +1,79 @@
+import type { Settings } from "../config/settings";
+import type { QueryExecutor, QueryResult, TransactionStatus } from "../database/query-executor";
+import type { LlmCallRecord, PipelineEventListener } from "./events";
+
+/**
+ * The contract every entry point (proxy, web, CLI) uses to answer a question.
+ * Implemented by `answerQuestion` in `answer-question.ts`.
+ */
+export interface AnswerQuestionOptions {
+  readonly question: string;
+  /** Optional hint or evidence from the user (BIRD-style). */
+  readonly hint?: string;
+  /**
+   * The asking user's own database session. Every statement of the pipeline (introspection, candidate
+   * execution, the final answer) runs on it, inside a transaction PostgreSQL keeps read-only, so the
+   * user's privileges apply and the session is unchanged afterwards.
+   */
+  readonly session: QueryExecutor;
+  /** The session's transaction state before the question (default `idle`). */
+  readonly transactionStatus?: TransactionStatus;
+  /** Resolved configuration (`loadSettings(process.env)`): models per step, timeouts, row cap. */
+  readonly settings: Settings;
+  /** Where the trace of this question is stored (metadata store's query log); optional. */
+  readonly queryLog?: QueryLog;
+  /** Progress events, in order. */
+  readonly onEvent?: PipelineEventListener;
+  /** Aborts model calls and SQL when the client cancels or disconnects. */
+  readonly abortSignal?: AbortSignal;
+}
+
+/** One generated candidate and what happened to it. */
+export interface CandidateRecord {
+  readonly generator: string;
+  readonly sql: string;
+  readonly revisions: number;
+  readonly ok: boolean;
+  readonly error?: string;
+  readonly rows?: number;
+}
+
+export interface Answer {
+  readonly question: string;
+  /** The chosen SQL, as executed. */
+  readonly sql: string;
+  /** Rows of the chosen SQL (capped at the configured row limit). */
+  readonly result: QueryResult;
+  /** True when the row cap cut the result. */
+  readonly truncated: boolean;
+  /** Share of candidates that agree with the chosen result (1 for a single candidate that ran). */
+  readonly confidence: number;
+  /** The model that generated the SQL (`provider:model`) and whether it was a scripted replay. */
+  readonly model: { readonly id: string; readonly scripted: boolean };
+  /** The model's reasoning or assumptions, short. */
+  readonly explanation?: string;
+  readonly candidates: readonly CandidateRecord[];
+  readonly calls: readonly LlmCallRecord[];
+  readonly elapsedMilliseconds: number;
+}
+
+/** Receives one finished (or failed) question with its full trace. Implemented by the metadata store. */
+export interface QueryLog {
+  record(entry: QueryLogEntry): Promise<void>;
+}
+
+export interface QueryLogEntry {
+  readonly question: string;
+  readonly sql: string | null;
+  readonly ok: boolean;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly confidence: number | null;
+  readonly rows: number | null;
+  readonly model: string | null;
+  readonly scripted: boolean;
+  readonly candidates: readonly CandidateRecord[];
+  readonly calls: readonly LlmCallRecord[];
+  readonly elapsedMilliseconds: number;
+  /** Which entry point asked: `proxy`, `web`, `cli`. */
+  readonly origin: string;
+}
