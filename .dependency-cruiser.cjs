@@ -2,7 +2,8 @@
 module.exports = {
   forbidden: [
     { name: "prompts-imports-only-zod", severity: "error", comment: "packages/prompts is pure: templates and schemas, nothing but zod",
-      from: { path: "^packages/prompts" }, to: { dependencyTypesNot: ["local", "type-only"], pathNot: ["^packages/prompts", "node_modules/zod"] } },
+      from: { path: "^packages/prompts" }, to: { pathNot: ["^packages/prompts", "node_modules/zod/"] } },
+    { name: "not-resolvable", severity: "error", from: {}, to: { couldNotResolve: true } },
     { name: "core-not-to-apps", severity: "error", from: { path: "^packages/" }, to: { path: "^apps/" } },
     { name: "core-not-to-app-frameworks", severity: "error", comment: "core stays free of Next.js, React and socket servers",
       from: { path: "^packages/" }, to: { path: "node_modules/(next|react|react-dom|@ai-sdk/react|@electric-sql/pglite-socket|commander)/" } },
@@ -12,7 +13,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(node_modules|\\.next)" },
+    exclude: { path: "(^|/)\\.next/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.base.json" },
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js", ".mjs"] },
