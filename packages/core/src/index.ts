@@ -9,3 +9,9 @@ export type * from "./database/query-executor";
 // pipeline
 export type * from "./pipeline/events";
 export type * from "./pipeline/answer";
+
+// embedding
+export * from "./embedding/offline-embedding-model";
+export * from "./embedding/resolve-embedding-model";
+export * from "./embedding/vector-math";
+export { contentTerms, splitWordPieces, stemWord } from "./embedding/word-pieces";
