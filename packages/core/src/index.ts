@@ -15,3 +15,12 @@ export * from "./embedding/offline-embedding-model";
 export * from "./embedding/resolve-embedding-model";
 export * from "./embedding/vector-math";
 export { contentTerms, splitWordPieces, stemWord } from "./embedding/word-pieces";
+
+// metadata store
+export * from "./metadata/metadata-database";
+export * from "./metadata/metadata-store-error";
+export * from "./metadata/migrations-folder";
+export * from "./metadata/nlq-home";
+export * from "./metadata/open-metadata-store";
+export * from "./metadata/query-log-store";
+export * from "./metadata/schema/index";

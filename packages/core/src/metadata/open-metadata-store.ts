@@ -1,0 +1,159 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { ConfigurationError } from "../errors";
+import type { MetadataDatabase } from "./metadata-database";
+import { MetadataStoreError } from "./metadata-store-error";
+import { metadataMigrationsFolder } from "./migrations-folder";
+import { nlqStateDirectory } from "./nlq-home";
+import { MetadataQueryLog } from "./query-log-store";
+import * as metadataSchema from "./schema/index";
+
+export interface OpenMetadataStoreOptions {
+  /**
+   * PostgreSQL URL of the store (`postgres://` or `postgresql://`, node-postgres driver).
+   * Default: `NLQ_METADATA_URL`; when neither is set the store is embedded (PGlite).
+   */
+  readonly url?: string;
+  /**
+   * PGlite data directory, used when no URL is given. `memory://` keeps it in memory.
+   * Default: `$NLQ_HOME/.nlq/metadata` (NLQ_HOME defaults to the current directory).
+   */
+  readonly directory?: string;
+  /** Apply pending migrations at open (default true). */
+  readonly migrate?: boolean;
+  /** Environment read for `NLQ_METADATA_URL`, `NLQ_HOME`, `NLQ_MIGRATIONS_DIR` (default `process.env`). */
+  readonly environment?: NodeJS.ProcessEnv;
+}
+
+export interface MetadataStore {
+  /** `pglite` (embedded files) or `postgres` (node-postgres pool). */
+  readonly driver: "pglite" | "postgres";
+  /** Where the store lives: the PGlite directory or the URL without its password. */
+  readonly location: string;
+  /** drizzle database over the tables in `metadata/schema/`. */
+  readonly database: MetadataDatabase;
+  /** The embedded PGlite instance (to serve it over a socket); undefined for PostgreSQL. */
+  readonly pglite: PGlite | undefined;
+  /** The question log; pass it as `queryLog` to `answerQuestion`. */
+  readonly queryLog: MetadataQueryLog;
+  /** Flushes and closes the store (PGlite writes its files; the pool ends). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Key of the advisory lock that serialises concurrent migrations on a shared PostgreSQL. */
+const MIGRATION_LOCK_KEY = 7_411_232_019;
+
+/** Opens the metadata store (PGlite files by default, PostgreSQL when a URL is given) and migrates it. */
+export async function openMetadataStore(options: OpenMetadataStoreOptions = {}): Promise<MetadataStore> {
+  const environment = options.environment ?? process.env;
+  const url = options.url ?? (environment.NLQ_METADATA_URL || undefined);
+  const migrationsFolder = options.migrate === false ? undefined : metadataMigrationsFolder(environment);
+  if (url !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(url)) {
+      throw new ConfigurationError(
+        `NLQ_METADATA_URL must be a postgres:// or postgresql:// URL, got ${redactUrl(url)}`,
+      );
+    }
+    return openPostgresStore(url, migrationsFolder);
+  }
+  const directory = options.directory ?? path.join(nlqStateDirectory(environment), "metadata");
+  return openPgliteStore(directory, migrationsFolder);
+}
+
+async function openPgliteStore(directory: string, migrationsFolder: string | undefined): Promise<MetadataStore> {
+  const inMemory = directory.startsWith("memory://");
+  if (!inMemory) mkdirSync(directory, { recursive: true });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(inMemory ? directory : path.resolve(directory));
+  } catch (error) {
+    throw new MetadataStoreError(`cannot open the metadata store in ${directory} (is another nlq process using it?)`, {
+      driver: "pglite",
+      cause: error,
+    });
+  }
+  const database = drizzlePglite({ client: pglite, schema: metadataSchema });
+  try {
+    if (migrationsFolder !== undefined) await migratePglite(database, { migrationsFolder });
+  } catch (error) {
+    await pglite.close();
+    throw new MetadataStoreError(`cannot migrate the metadata store in ${directory}`, {
+      driver: "pglite",
+      cause: error,
+    });
+  }
+  let closed = false;
+  return {
+    driver: "pglite",
+    location: directory,
+    database: database as unknown as MetadataDatabase,
+    pglite,
+    queryLog: new MetadataQueryLog(database as unknown as MetadataDatabase),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgresStore(url: string, migrationsFolder: string | undefined): Promise<MetadataStore> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const database = drizzleNodePostgres({ client: pool, schema: metadataSchema });
+  try {
+    if (migrationsFolder !== undefined) await migrateWithLock(pool, migrationsFolder);
+  } catch (error) {
+    await pool.end();
+    throw new MetadataStoreError(`cannot open or migrate the metadata store at ${redactUrl(url)}`, {
+      driver: "postgres",
+      cause: error,
+    });
+  }
+  let closed = false;
+  return {
+    driver: "postgres",
+    location: redactUrl(url),
+    database: database as unknown as MetadataDatabase,
+    pglite: undefined,
+    queryLog: new MetadataQueryLog(database as unknown as MetadataDatabase),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/** Several processes (proxies, the web app) may open one PostgreSQL store at once: migrate one at a time. */
+async function migrateWithLock(pool: pg.Pool, migrationsFolder: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      await migrateNodePostgres(drizzleNodePostgres({ client }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** The URL with its password replaced by `***`, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ":***@");
+  }
+}

@@ -1,0 +1,19 @@
+import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * Cache of language-model responses, keyed by `llmCacheKey({ model, step, prompt })`
+ * (SHA-256 of model, step and the full prompt), so re-running a question or a benchmark
+ * does not pay for identical calls twice.
+ */
+export const llmCache = pgTable("llm_cache", {
+  key: text("key").primaryKey(),
+  model: text("model").notNull(),
+  step: text("step").notNull(),
+  /** The model's response: text or the parsed structured output. */
+  response: jsonb("response").notNull(),
+  inputTokens: integer("input_tokens").notNull().default(0),
+  outputTokens: integer("output_tokens").notNull().default(0),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type LlmCacheRow = typeof llmCache.$inferSelect;
