@@ -24,3 +24,5 @@ export * from "./metadata/nlq-home";
 export * from "./metadata/open-metadata-store";
 export * from "./metadata/query-log-store";
 export * from "./metadata/schema/index";
+export * from "./metadata/data-source-store";
+export * from "./metadata/llm-cache-store";

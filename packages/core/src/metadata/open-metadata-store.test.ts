@@ -6,7 +6,9 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueryLogEntry } from "../pipeline/answer";
+import { connectionFingerprint, ensureDataSource } from "./data-source-store";
 import { type MetadataStore, openMetadataStore, redactUrl } from "./open-metadata-store";
+import { dataSources } from "./schema/data-sources";
 
 const adminUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -84,6 +86,27 @@ function metadataStoreContract(driverName: string, open: () => Promise<MetadataS
       expect(succeeded?.createdAt).toBeInstanceOf(Date);
     });
 
+    it("creates a data source once per connection, whatever the password", async () => {
+      const first = await ensureDataSource(store.database, { url: "postgresql://alice:one@db.example:5433/shop" });
+      const second = await ensureDataSource(store.database, { url: "postgresql://alice:two@db.example:5433/shop?x=1" });
+      expect(second.id).toBe(first.id);
+      expect(first).toMatchObject({ name: "shop", connectionFingerprint: "alice@db.example:5433/shop" });
+      expect(JSON.stringify(await store.database.select().from(dataSources))).not.toMatch(/one|two/);
+    });
+
+    it("caches model responses by model, step and prompt", async () => {
+      const call = { model: "openai:gpt-4o-mini", step: "generate", prompt: "question?" };
+      expect(await store.llmCache.get(call)).toBeUndefined();
+      await store.llmCache.put(call, { response: { sql: "select 1" }, inputTokens: 3, outputTokens: 4 });
+      await store.llmCache.put(call, { response: { sql: "select 2" }, inputTokens: 3, outputTokens: 4 });
+      expect(await store.llmCache.get(call)).toEqual({
+        response: { sql: "select 2" },
+        inputTokens: 3,
+        outputTokens: 4,
+      });
+      expect(await store.llmCache.get({ ...call, step: "fix" })).toBeUndefined();
+    });
+
     it("limits recent queries", async () => {
       expect(await store.queryLog.recentQueries(1)).toHaveLength(1);
     });
@@ -145,5 +168,6 @@ describe("openMetadataStore", () => {
     const failure = openMetadataStore({ url: "postgresql://someone:secret@127.0.0.1:1/nowhere", environment: {} });
     await expect(failure).rejects.toThrow("postgresql://someone:***@127.0.0.1:1/nowhere");
     expect(redactUrl("postgresql://a:b@h/d")).toBe("postgresql://a:***@h/d");
+    expect(connectionFingerprint("postgres://h")).toBe("postgres@h:5432/postgres");
   });
 });

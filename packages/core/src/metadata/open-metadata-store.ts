@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { ConfigurationError } from "../errors";
+import { MetadataLlmCache } from "./llm-cache-store";
 import type { MetadataDatabase } from "./metadata-database";
 import { MetadataStoreError } from "./metadata-store-error";
 import { metadataMigrationsFolder } from "./migrations-folder";
@@ -42,6 +43,8 @@ export interface MetadataStore {
   readonly pglite: PGlite | undefined;
   /** The question log; pass it as `queryLog` to `answerQuestion`. */
   readonly queryLog: MetadataQueryLog;
+  /** Cache of language-model responses. */
+  readonly llmCache: MetadataLlmCache;
   /** Flushes and closes the store (PGlite writes its files; the pool ends). Idempotent. */
   close(): Promise<void>;
 }
@@ -95,6 +98,7 @@ async function openPgliteStore(directory: string, migrationsFolder: string | und
     database: database as unknown as MetadataDatabase,
     pglite,
     queryLog: new MetadataQueryLog(database as unknown as MetadataDatabase),
+    llmCache: new MetadataLlmCache(database as unknown as MetadataDatabase),
     async close() {
       if (closed) return;
       closed = true;
@@ -124,6 +128,7 @@ async function openPostgresStore(url: string, migrationsFolder: string | undefin
     database: database as unknown as MetadataDatabase,
     pglite: undefined,
     queryLog: new MetadataQueryLog(database as unknown as MetadataDatabase),
+    llmCache: new MetadataLlmCache(database as unknown as MetadataDatabase),
     async close() {
       if (closed) return;
       closed = true;
