@@ -1,0 +1,19 @@
+import type { Answer } from "@nlq/core";
+import type { AnswerData } from "./chat-message";
+
+/** The JSON the page receives for an answer: the result's rows and column types, no trace internals. */
+export function answerData(answer: Answer, languageModelCalls: number): AnswerData {
+  return {
+    question: answer.question,
+    sql: answer.sql,
+    fields: answer.result.fields.map((field) => ({ name: field.name, dataTypeId: field.dataTypeId })),
+    rows: answer.result.rows.map((row) => [...row]),
+    truncated: answer.truncated,
+    confidence: answer.confidence,
+    model: { id: answer.model.id, scripted: answer.model.scripted },
+    ...(answer.explanation ? { explanation: answer.explanation } : {}),
+    elapsedMilliseconds: answer.elapsedMilliseconds,
+    candidates: answer.candidates.length,
+    languageModelCalls: Math.max(languageModelCalls, answer.calls.length),
+  };
+}

@@ -1,0 +1,197 @@
+import type { Answer, AnswerQuestionOptions, QueryExecutor } from "@nlq/core";
+import { CancelledError, DatabaseError, ModelConfigurationError } from "@nlq/core";
+import { DefaultChatTransport, readUIMessageStream } from "ai";
+import { describe, expect, it } from "vitest";
+import { type ChatDependencies, type ChatSession, handleChatRequest } from "./chat-handler";
+import type { NlqUIMessage } from "./chat-message";
+
+const executor: QueryExecutor = {
+  name: "fake",
+  query: async () => ({ fields: [], rows: [], command: "SELECT 0" }),
+};
+
+const countAnswer: Answer = {
+  question: "how many customers are there?",
+  sql: "SELECT count(*) FROM customers",
+  result: {
+    fields: [{ name: "count", dataTypeId: 20, dataTypeSize: 8, dataTypeModifier: -1, tableId: 0, columnId: 0 }],
+    rows: [["42"]],
+    command: "SELECT 1",
+  },
+  truncated: false,
+  confidence: 1,
+  model: { id: "scripted:fixtures/demo-model.json", scripted: true },
+  candidates: [{ generator: "one-shot", sql: "SELECT count(*) FROM customers", revisions: 0, ok: true, rows: 1 }],
+  calls: [],
+  elapsedMilliseconds: 12,
+};
+
+interface Harness {
+  dependencies: ChatDependencies;
+  releases: boolean[];
+  asked: AnswerQuestionOptions[];
+  logged: unknown[];
+}
+
+function harness(answer: (options: AnswerQuestionOptions) => Promise<Answer>): Harness {
+  const releases: boolean[] = [];
+  const asked: AnswerQuestionOptions[] = [];
+  const logged: unknown[] = [];
+  const session: ChatSession = { executor, release: (failed) => releases.push(failed) };
+  return {
+    releases,
+    asked,
+    logged,
+    dependencies: {
+      answer: (options) => {
+        asked.push(options);
+        return answer(options);
+      },
+      settings: () => ({}) as AnswerQuestionOptions["settings"],
+      openSession: async () => session,
+      logError: (error) => logged.push(error),
+    },
+  };
+}
+
+/** Sends one question through the real useChat transport and returns the final assistant message. */
+async function ask(dependencies: ChatDependencies, question: string, abortSignal?: AbortSignal) {
+  const transport = new DefaultChatTransport<NlqUIMessage>({
+    api: "http://nlq.test/api/chat",
+    fetch: async (input, init) => handleChatRequest(new Request(input, init), dependencies),
+  });
+  const chunks = await transport.sendMessages({
+    chatId: "chat",
+    messageId: undefined,
+    trigger: "submit-message",
+    abortSignal,
+    messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: question }] }],
+  });
+  let last: NlqUIMessage | undefined;
+  for await (const message of readUIMessageStream<NlqUIMessage>({ stream: chunks })) last = message;
+  return last;
+}
+
+describe("handleChatRequest", () => {
+  it("streams steps that update in place and then the answer, and releases the session", async () => {
+    const test = harness(async (options) => {
+      options.onEvent?.({ type: "pipeline-start", question: options.question });
+      options.onEvent?.({ type: "catalog-end", tables: 2, columns: 9, source: "introspection" });
+      options.onEvent?.({ type: "candidate-start", candidate: 1, generator: "one-shot" });
+      options.onEvent?.({ type: "candidate-end", candidate: 1, sql: countAnswer.sql, ok: true, rows: 1 });
+      options.onEvent?.({ type: "pipeline-end", sql: countAnswer.sql, rows: 1, elapsedMilliseconds: 12 });
+      return countAnswer;
+    });
+    const message = await ask(test.dependencies, "how many customers are there?");
+    expect(test.asked[0]?.question).toBe("how many customers are there?");
+    expect(test.asked[0]?.session).toBe(executor);
+    expect(test.asked[0]?.abortSignal).toBeInstanceOf(AbortSignal);
+    const steps = message?.parts.flatMap((part) => (part.type === "data-step" ? [[part.id, part.data.status]] : []));
+    expect(steps).toEqual([
+      ["catalog", "done"],
+      ["candidate-1", "done"],
+      ["result", "done"],
+    ]);
+    const answer = message?.parts.find((part) => part.type === "data-answer");
+    expect(answer?.type === "data-answer" && answer.data).toMatchObject({
+      sql: "SELECT count(*) FROM customers",
+      fields: [{ name: "count", dataTypeId: 20 }],
+      rows: [["42"]],
+      truncated: false,
+      model: { id: "scripted:fixtures/demo-model.json", scripted: true },
+      candidates: 1,
+    });
+    expect(test.releases).toEqual([false]);
+  });
+
+  it("reports typed errors with their SQLSTATE, closes running steps and discards the session", async () => {
+    const test = harness(async (options) => {
+      options.onEvent?.({ type: "pipeline-start", question: options.question });
+      throw new DatabaseError('relation "customer" does not exist', {
+        sql: "SELECT * FROM customer",
+        code: "42P01",
+        hint: "Perhaps you meant customers.",
+      });
+    });
+    const message = await ask(test.dependencies, "list customers");
+    const parts = message?.parts ?? [];
+    expect(parts.find((part) => part.type === "data-step")).toMatchObject({
+      id: "catalog",
+      data: { status: "failed" },
+    });
+    expect(parts.find((part) => part.type === "data-error")).toMatchObject({
+      data: {
+        code: "42P01",
+        name: "DatabaseError",
+        message: 'relation "customer" does not exist',
+        sql: "SELECT * FROM customer",
+        hint: "Perhaps you meant customers.",
+      },
+    });
+    expect(test.releases).toEqual([true]);
+    expect(test.logged).toEqual([]);
+  });
+
+  it("reports a missing model configuration before opening a session", async () => {
+    const test = harness(async () => countAnswer);
+    test.dependencies.settings = () => {
+      throw new ModelConfigurationError("no language model is configured: set NLQ_MODEL");
+    };
+    const message = await ask(test.dependencies, "how many customers are there?");
+    expect(message?.parts).toEqual([
+      expect.objectContaining({ type: "data-error", data: expect.objectContaining({ code: "55000" }) }),
+    ]);
+    expect(test.asked).toEqual([]);
+    expect(test.releases).toEqual([]);
+  });
+
+  it("hides untyped errors behind a generic internal error and logs them", async () => {
+    const test = harness(async () => {
+      throw new Error("password authentication failed for postgres://secret@db");
+    });
+    const message = await ask(test.dependencies, "q");
+    const error = message?.parts.find((part) => part.type === "data-error");
+    expect(error?.type === "data-error" && error.data).toEqual({
+      code: "XX000",
+      name: "InternalError",
+      message: "The question failed with an internal error.",
+    });
+    expect(JSON.stringify(message)).not.toContain("secret");
+    expect(test.logged).toHaveLength(1);
+  });
+
+  it("aborts the pipeline when the request is aborted", async () => {
+    const controller = new AbortController();
+    let sawAbort = false;
+    const test = harness(
+      (options) =>
+        new Promise<Answer>((_resolve, reject) => {
+          options.onEvent?.({ type: "pipeline-start", question: options.question });
+          options.abortSignal?.addEventListener("abort", () => {
+            sawAbort = true;
+            reject(new CancelledError());
+          });
+          setTimeout(() => controller.abort(), 20);
+        }),
+    );
+    await ask(test.dependencies, "slow question", controller.signal).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sawAbort).toBe(true);
+    expect(test.releases).toEqual([true]);
+  });
+
+  it("answers 400 to a body without a question", async () => {
+    const test = harness(async () => countAnswer);
+    const response = await handleChatRequest(
+      new Request("http://nlq.test/api/chat", { method: "POST", body: JSON.stringify({ messages: [] }) }),
+      test.dependencies,
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "42601" } });
+    const notJson = await handleChatRequest(
+      new Request("http://nlq.test/api/chat", { method: "POST", body: "{" }),
+      test.dependencies,
+    );
+    expect(notJson.status).toBe(400);
+  });
+});

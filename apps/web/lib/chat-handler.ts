@@ -1,0 +1,82 @@
+import type { Answer, AnswerQuestionOptions, QueryExecutor, QueryLog } from "@nlq/core";
+import { NlqError } from "@nlq/core";
+import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import { answerData } from "./answer-data";
+import type { NlqUIMessage } from "./chat-message";
+import { questionFromBody } from "./chat-request";
+import { errorData } from "./error-data";
+import { createStepTracker } from "./step-tracker";
+
+/** The asking user's database session for one question. */
+export interface ChatSession {
+  readonly executor: QueryExecutor;
+  /** Gives the session back; `failed` discards the connection instead of reusing it. */
+  release(failed: boolean): void;
+}
+
+/** What the chat route needs from the outside world; the route passes the real ones, tests pass their own. */
+export interface ChatDependencies {
+  /** Answers one question (the route: `answerQuestion` from @nlq/core). */
+  answer(options: AnswerQuestionOptions): Promise<Answer>;
+  /** Resolved settings (the route: `loadSettings(process.env)`); may throw a configuration error. */
+  settings(): AnswerQuestionOptions["settings"];
+  /** Opens a dedicated database session for one question. */
+  openSession(abortSignal: AbortSignal): Promise<ChatSession>;
+  /** Where finished questions are logged; none by default. */
+  queryLog?: QueryLog;
+  /** Logs failures that are not typed @nlq/core errors (default `console.error`). */
+  logError?: (error: unknown) => void;
+}
+
+/**
+ * Answers the question of one chat request and streams the pipeline's progress as AI SDK UI message
+ * chunks: `data-step` parts while it runs, then one `data-answer` or `data-error` part. The pipeline is
+ * aborted when the request is (the browser stopped or went away).
+ */
+export async function handleChatRequest(request: Request, dependencies: ChatDependencies): Promise<Response> {
+  let question: string;
+  try {
+    question = questionFromBody(await request.json());
+  } catch (error) {
+    const data = errorData(error instanceof NlqError ? error : new NlqError("The request body is not JSON."));
+    return Response.json({ error: data }, { status: 400 });
+  }
+  const logError = dependencies.logError ?? ((error: unknown) => console.error("nlq web: question failed", error));
+
+  const stream = createUIMessageStream<NlqUIMessage>({
+    execute: async ({ writer }) => {
+      const tracker = createStepTracker();
+      let session: ChatSession | undefined;
+      let failed = true;
+      try {
+        const settings = dependencies.settings();
+        session = await dependencies.openSession(request.signal);
+        const answer = await dependencies.answer({
+          question,
+          session: session.executor,
+          transactionStatus: "idle",
+          settings,
+          ...(dependencies.queryLog ? { queryLog: dependencies.queryLog } : {}),
+          onEvent: (event) => {
+            for (const part of tracker.next(event)) writer.write(part);
+          },
+          abortSignal: request.signal,
+        });
+        failed = false;
+        for (const part of tracker.finish("done")) writer.write(part);
+        writer.write({ type: "data-answer", id: "answer", data: answerData(answer, tracker.languageModelCalls) });
+      } catch (error) {
+        if (!(error instanceof NlqError)) logError(error);
+        for (const part of tracker.finish("failed")) writer.write(part);
+        writer.write({ type: "data-error", id: "error", data: errorData(error) });
+      } finally {
+        session?.release(failed);
+      }
+    },
+    onError: (error) => {
+      logError(error);
+      return "The answer stream failed.";
+    },
+  });
+  return createUIMessageStreamResponse({ stream });
+}

@@ -1,0 +1,65 @@
+import type { UIMessage } from "ai";
+
+/**
+ * The shape of chat messages between the route handler and the page: AI SDK UI messages whose
+ * assistant replies carry typed data parts (`data-step`, `data-answer`, `data-error`).
+ */
+
+/** State of one pipeline step as the page shows it. */
+export type StepStatus = "running" | "done" | "failed";
+
+/** One line of the live progress list. Parts with the same id replace each other (running → done). */
+export interface StepData {
+  readonly label: string;
+  readonly status: StepStatus;
+  readonly detail?: string;
+}
+
+/** A column of the answer's result: its name and PostgreSQL type OID. */
+export interface AnswerField {
+  readonly name: string;
+  readonly dataTypeId: number;
+}
+
+/** The answer to one question, as plain JSON. */
+export interface AnswerData {
+  readonly question: string;
+  readonly sql: string;
+  readonly fields: readonly AnswerField[];
+  /** Values in PostgreSQL's text format; null is SQL NULL. */
+  readonly rows: ReadonlyArray<ReadonlyArray<string | null>>;
+  /** True when the row cap cut the result. */
+  readonly truncated: boolean;
+  /** Share of candidates that agree with the chosen result, 0..1. */
+  readonly confidence: number;
+  readonly model: { readonly id: string; readonly scripted: boolean };
+  readonly explanation?: string;
+  readonly elapsedMilliseconds: number;
+  readonly candidates: number;
+  readonly languageModelCalls: number;
+}
+
+/** A failed question: the SQLSTATE, the error class and a message safe to show. */
+export interface ErrorData {
+  readonly code: string;
+  readonly name: string;
+  readonly message: string;
+  readonly sql?: string;
+  readonly detail?: string;
+  readonly hint?: string;
+}
+
+export type NlqDataParts = {
+  step: StepData;
+  answer: AnswerData;
+  error: ErrorData;
+};
+
+export type NlqUIMessage = UIMessage<unknown, NlqDataParts>;
+
+/** A `data-step` chunk as the route handler writes it. */
+export interface StepPart {
+  readonly type: "data-step";
+  readonly id: string;
+  readonly data: StepData;
+}

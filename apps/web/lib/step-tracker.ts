@@ -1,0 +1,153 @@
+import type { PipelineEvent } from "@nlq/core";
+import type { StepData, StepPart } from "./chat-message";
+
+/**
+ * Turns the pipeline's progress events into `data-step` parts for the page. Each step has a stable id,
+ * so a later part (done, failed) replaces the earlier one (running) in the browser.
+ */
+export interface StepTracker {
+  /** Parts to write for one event (none for events the page does not show, such as `llm-call-end`). */
+  next(event: PipelineEvent): StepPart[];
+  /** Closes every step still running: `done` after an answer, `failed` after an error. */
+  finish(outcome: "done" | "failed"): StepPart[];
+  /** Language-model calls seen so far. */
+  readonly languageModelCalls: number;
+}
+
+const maximumDetailLength = 160;
+
+export function createStepTracker(): StepTracker {
+  const running = new Map<string, StepData>();
+  let languageModelCalls = 0;
+
+  function part(id: string, data: StepData): StepPart {
+    if (data.status === "running") running.set(id, data);
+    else running.delete(id);
+    return { type: "data-step", id, data };
+  }
+
+  /** The schema-reading step opens at `pipeline-start` and closes at the first sign of progress. */
+  function closeOpening(): StepPart[] {
+    const opening = running.get("catalog");
+    return opening ? [part("catalog", { ...opening, status: "done" })] : [];
+  }
+
+  return {
+    get languageModelCalls() {
+      return languageModelCalls;
+    },
+    next(event) {
+      const opening = event.type === "pipeline-start" || event.type === "catalog-end" || event.type === "llm-call-end";
+      return [...(opening ? [] : closeOpening()), ...stepsOf(event)];
+    },
+    finish(outcome) {
+      return [...running.entries()].map(([id, data]) => part(id, { ...data, status: outcome }));
+    },
+  };
+
+  function stepsOf(event: PipelineEvent): StepPart[] {
+    switch (event.type) {
+      case "pipeline-start":
+        return [part("catalog", { label: "Reading the schema", status: "running" })];
+      case "catalog-end":
+        return [
+          part("catalog", {
+            label: "Read the schema",
+            status: "done",
+            detail: `${plural(event.tables, "table")}, ${plural(event.columns, "column")} (${event.source === "index" ? "from the index" : "introspected"})`,
+          }),
+        ];
+      case "keywords-end":
+        return [
+          part("keywords", {
+            label: "Extracted keywords",
+            status: "done",
+            detail: event.keywords.length > 0 ? shorten(event.keywords.join(", ")) : "none",
+          }),
+        ];
+      case "values-end":
+        return [
+          part("values", {
+            label: "Matched database values",
+            status: "done",
+            detail:
+              event.values.length > 0
+                ? shorten(event.values.map((match) => `${match.table}.${match.column} = '${match.value}'`).join(", "))
+                : "no matching values",
+          }),
+        ];
+      case "schema-end":
+        return [
+          part("schema", {
+            label: "Selected the relevant schema",
+            status: "done",
+            detail: `${plural(event.tables, "table")}, ${plural(event.columns, "column")}`,
+          }),
+        ];
+      case "candidate-start":
+        return [
+          part(`candidate-${event.candidate}`, {
+            label: `Writing SQL candidate ${event.candidate}`,
+            status: "running",
+            detail: event.generator,
+          }),
+        ];
+      case "candidate-end":
+        return [
+          part(`candidate-${event.candidate}`, {
+            label: `SQL candidate ${event.candidate}`,
+            status: event.ok ? "done" : "failed",
+            detail: event.ok
+              ? event.rows === undefined
+                ? "ran"
+                : `ran, ${plural(event.rows, "row")}`
+              : shorten(event.error ?? "failed"),
+          }),
+        ];
+      case "fix-start":
+        return [
+          part(`fix-${event.candidate}-${event.attempt}`, {
+            label: `Fixing candidate ${event.candidate} (attempt ${event.attempt})`,
+            status: "running",
+            detail: shorten(event.reason),
+          }),
+        ];
+      case "fix-end":
+        return [
+          part(`fix-${event.candidate}-${event.attempt}`, {
+            label: `Revised candidate ${event.candidate} (attempt ${event.attempt})`,
+            status: "done",
+          }),
+        ];
+      case "selection-end":
+        return [
+          part("selection", {
+            label: "Chose the answer",
+            status: "done",
+            detail: `${plural(event.clusters, "distinct result")}, confidence ${Math.round(event.confidence * 100)}%`,
+          }),
+        ];
+      case "llm-call-end":
+        languageModelCalls += 1;
+        return [];
+      case "pipeline-end":
+        return [
+          part("result", {
+            label: "Ran the query",
+            status: "done",
+            detail: `${plural(event.rows, "row")} in ${event.elapsedMilliseconds} ms`,
+          }),
+        ];
+      default:
+        return [];
+    }
+  }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function shorten(text: string): string {
+  return text.length > maximumDetailLength ? `${text.slice(0, maximumDetailLength - 1)}…` : text;
+}
