@@ -1,0 +1,62 @@
+import { QuestionSyntaxError } from "@nlq/core";
+import { scanStatements } from "./scan-statements";
+
+/** The default marker that opens a natural-language question in a comment. */
+export const DEFAULT_MARKER = "nl:";
+
+export type QuestionDetection =
+  | { readonly kind: "sql" }
+  | { readonly kind: "question"; readonly question: string }
+  | { readonly kind: "invalid"; readonly error: QuestionSyntaxError };
+
+export interface DetectQuestionOptions {
+  /** Text that opens a question inside a comment (default `nl:`). */
+  readonly marker?: string;
+}
+
+const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
+
+/**
+ * Decides whether a simple-Query (or Parse) text is a natural-language question.
+ *
+ * A question is a statement made only of comments (plus whitespace and `;`), one of which opens with
+ * the marker: `/* nl: how many orders last week? *\/;` or `-- nl: how many orders?`. Comments without
+ * the marker are ignored (Metabase prepends `-- Metabase:: …`). Ordinary SQL — including SQL that
+ * merely contains the marker in a string or in a comment beside real SQL — is `sql`. A text without
+ * the marker costs one `includes()`.
+ *
+ * Returns `invalid` with a `QuestionSyntaxError` for an empty question, an unterminated marked
+ * comment, or a question mixed with other statements.
+ */
+export function detectQuestion(text: string, options: DetectQuestionOptions = {}): QuestionDetection {
+  const marker = options.marker ?? DEFAULT_MARKER;
+  if (!text.includes(marker)) return ORDINARY_SQL;
+  const statements = scanStatements(text);
+  const opensWithMarker = (body: string) => body.trimStart().startsWith(marker);
+  for (const statement of statements) {
+    for (const comment of statement.comments) {
+      if (comment.unterminated && opensWithMarker(comment.body)) {
+        return invalid(`unterminated comment in natural-language question (close it with "*/")`);
+      }
+    }
+  }
+  const questionStatements = statements.filter(
+    (statement) => !statement.hasSql && statement.comments.some((comment) => opensWithMarker(comment.body)),
+  );
+  if (questionStatements.length === 0) return ORDINARY_SQL;
+  const markedComments = questionStatements.flatMap((statement) =>
+    statement.comments.filter((comment) => opensWithMarker(comment.body)),
+  );
+  if (statements.some((statement) => statement.hasSql)) {
+    return invalid("a natural-language question must be the only statement in the query");
+  }
+  if (markedComments.length > 1) return invalid("only one natural-language question per query");
+  const body = markedComments[0]!.body;
+  const question = body.trimStart().slice(marker.length).replace(/\s+/g, " ").trim();
+  if (question === "") return invalid(`empty natural-language question after "${marker}"`);
+  return { kind: "question", question };
+}
+
+function invalid(message: string): QuestionDetection {
+  return { kind: "invalid", error: new QuestionSyntaxError(message) };
+}
