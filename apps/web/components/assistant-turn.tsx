@@ -1,0 +1,23 @@
+"use client";
+
+import type { NlqUIMessage } from "../lib/chat-message";
+import { AnswerView } from "./answer-view";
+import { ErrorView } from "./error-view";
+import { StepList } from "./step-list";
+
+/** One reply: the live steps, then the answer or the error. */
+export function AssistantTurn({ message }: { readonly message: NlqUIMessage }) {
+  const steps = message.parts.flatMap((part) =>
+    part.type === "data-step" ? [{ id: part.id ?? part.data.label, ...part.data }] : [],
+  );
+  const answer = message.parts.find((part) => part.type === "data-answer");
+  const error = message.parts.find((part) => part.type === "data-error");
+  const finished = answer !== undefined || error !== undefined;
+  return (
+    <article className="turn turn-assistant" aria-label="Answer">
+      {steps.length > 0 ? <StepList steps={steps} finished={finished} /> : null}
+      {answer?.type === "data-answer" ? <AnswerView answer={answer.data} /> : null}
+      {error?.type === "data-error" ? <ErrorView error={error.data} /> : null}
+    </article>
+  );
+}

@@ -1,0 +1,66 @@
+"use client";
+
+import { isNumericType } from "../lib/chart-kind";
+import type { AnswerField } from "../lib/chat-message";
+
+export interface ResultTableProps {
+  readonly fields: readonly AnswerField[];
+  readonly rows: ReadonlyArray<ReadonlyArray<string | null>>;
+  /** True when the row cap cut the result. */
+  readonly truncated: boolean;
+}
+
+/** The rows, header from the field names; NULL is shown distinctly; numbers are right-aligned. */
+export function ResultTable({ fields, rows, truncated }: ResultTableProps) {
+  // Result columns and rows have no identity besides their position, which never changes for one answer.
+  const columns = fields.map((field, position) => ({
+    key: `column-${position}`,
+    name: field.name,
+    position,
+    className: isNumericType(field.dataTypeId) ? "numeric" : undefined,
+  }));
+  return (
+    <div className="result">
+      <p className="result-count">
+        <span data-testid="row-count">
+          {rows.length} {rows.length === 1 ? "row" : "rows"}
+        </span>
+        {truncated ? (
+          <span className="badge badge-warning" title="The row limit cut the result">
+            truncated
+          </span>
+        ) : null}
+      </p>
+      {fields.length > 0 ? (
+        <div className="table-scroll">
+          <table className="result-table">
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <th key={column.key} scope="col" className={column.className}>
+                    {column.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, rowNumber) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: static result rows
+                <tr key={rowNumber}>
+                  {columns.map((column) => {
+                    const value = row[column.position] ?? null;
+                    return (
+                      <td key={column.key} className={column.className}>
+                        {value === null ? <span className="null">NULL</span> : value}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  );
+}

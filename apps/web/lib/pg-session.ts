@@ -1,0 +1,68 @@
+import { CancelledError, ConfigurationError, type QueryExecutor } from "@nlq/core";
+import pg from "pg";
+import type { ChatSession } from "./chat-handler";
+import { DatabaseConnectionError } from "./web-errors";
+
+export interface WebPoolOptions {
+  /** Connection string of the database the chat answers from. Default: `DATABASE_URL`. */
+  readonly connectionString?: string;
+  /** Most concurrent questions (connections). Default: `NLQ_WEB_POOL_SIZE`, else 10. */
+  readonly maximumConnections?: number;
+  /** Environment read for the defaults (default `process.env`). */
+  readonly environment?: Record<string, string | undefined>;
+}
+
+/** A node-postgres pool for the chat's database; throws `ConfigurationError` when no URL is configured. */
+export function createWebPool(options: WebPoolOptions = {}): pg.Pool {
+  const environment = options.environment ?? process.env;
+  const connectionString = options.connectionString ?? environment.DATABASE_URL;
+  if (!connectionString) {
+    throw new ConfigurationError("DATABASE_URL is not set: the web app needs the PostgreSQL database to answer from");
+  }
+  const configuredSize = Number(environment.NLQ_WEB_POOL_SIZE);
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maximumConnections ?? (Number.isInteger(configuredSize) && configuredSize > 0 ? configuredSize : 10),
+    application_name: "nlq-web",
+  });
+  // An idle connection that dies (server restart) must not crash the app; the pool replaces it.
+  pool.on("error", (error) => console.error("nlq web: idle database connection failed", error.message));
+  return pool;
+}
+
+/**
+ * Opens one question's session: a dedicated pooled connection wrapped in a `QueryExecutor`.
+ * `createExecutor` is @nlq/core's `createPgExecutor` in the app. Releasing after a failure or
+ * cancellation discards the connection, so a half-finished statement never reaches the next question.
+ */
+export async function openPoolSession(
+  pool: pg.Pool,
+  createExecutor: (connection: pg.PoolClient) => QueryExecutor,
+  abortSignal?: AbortSignal,
+): Promise<ChatSession> {
+  if (abortSignal?.aborted) throw new CancelledError();
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseConnectionError(
+      `cannot connect to the database${typeof code === "string" ? ` (${code})` : ""}: ${reason}`,
+      { cause: error },
+    );
+  }
+  if (abortSignal?.aborted) {
+    client.release(true);
+    throw new CancelledError();
+  }
+  let released = false;
+  return {
+    executor: createExecutor(client),
+    release(failed) {
+      if (released) return;
+      released = true;
+      client.release(failed ? true : undefined);
+    },
+  };
+}

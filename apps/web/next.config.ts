@@ -1,0 +1,24 @@
+import type { NextConfig } from "next";
+
+/**
+ * The chat app runs @nlq/core in-process. The workspace packages ship TypeScript sources, so Next
+ * transpiles them; packages with native code, WASM or files they locate at run time stay external and
+ * are loaded by Node from node_modules.
+ */
+const nextConfig: NextConfig = {
+  transpilePackages: ["@nlq/core", "@nlq/prompts"],
+  serverExternalPackages: [
+    "libpg-query",
+    "pg",
+    "pg-protocol",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "@electric-sql/pglite-socket",
+    "@qdrant/js-client-rest",
+    "drizzle-orm",
+  ],
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default nextConfig;
