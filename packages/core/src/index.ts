@@ -26,3 +26,6 @@ export * from "./metadata/query-log-store";
 export * from "./metadata/schema/index";
 export * from "./metadata/data-source-store";
 export * from "./metadata/llm-cache-store";
+
+// demo database
+export * from "./demo/index";
