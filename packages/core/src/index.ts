@@ -37,3 +37,26 @@ export * from "./vector-store/vector-store-errors";
 export * from "./vector-store/create-vector-store";
 export * from "./vector-store/embedded-vector-store";
 export * from "./vector-store/qdrant-vector-store";
+
+// core pipeline: settings, models, LLM steps, catalog, schema, SQL, read-only execution, generation, fixing, answerQuestion
+export * from "./config/settings";
+export * from "./models/model-reference";
+export * from "./models/scripted-fixture";
+export * from "./models/scripted-model";
+export * from "./models/resolve-model";
+export * from "./llm/llm-budget";
+export * from "./llm/run-step";
+export * from "./llm/step-context";
+export * from "./catalog/catalog-types";
+export * from "./catalog/introspect-catalog";
+export * from "./schema/quote-identifier";
+export * from "./schema/render-schema";
+export * from "./schema/sample-values";
+export * from "./sql/validate-sql";
+export * from "./database/pg-executor";
+export * from "./database/read-only-session";
+export * from "./generation/candidate-generator";
+export * from "./generation/one-shot-generator";
+export * from "./fixing/fix-loop";
+export type * from "./pipeline/schema-selector";
+export * from "./pipeline/answer-question";

@@ -1,1 +1,4 @@
 // Public API of @nlq/prompts: prompt templates as typed functions and their output schemas (zod only).
+export * from "./fix-candidate-prompt";
+export * from "./generate-candidate-prompt";
+export * from "./sql-candidate-output";

@@ -1,6 +1,8 @@
+import type { Catalog } from "../catalog/catalog-types";
 import type { Settings } from "../config/settings";
 import type { QueryExecutor, QueryResult, TransactionStatus } from "../database/query-executor";
 import type { LlmCallRecord, PipelineEventListener } from "./events";
+import type { SchemaSelector } from "./schema-selector";
 
 /**
  * The contract every entry point (proxy, web, CLI) uses to answer a question.
@@ -26,6 +28,15 @@ export interface AnswerQuestionOptions {
   readonly onEvent?: PipelineEventListener;
   /** Aborts model calls and SQL when the client cancels or disconnects. */
   readonly abortSignal?: AbortSignal;
+  /** Which entry point asks, recorded in the query log: `proxy`, `web`, `cli`. Default `cli`. */
+  readonly origin?: string;
+  /**
+   * A catalog already known for this session's role (e.g. from the index), used instead of live introspection.
+   * It must contain only what the asking role may read. Default: introspect on the session.
+   */
+  readonly catalog?: Catalog;
+  /** Optional schema-subsetting stage between catalog and generation. Default: the whole catalog. */
+  readonly schemaSelector?: SchemaSelector;
 }
 
 /** One generated candidate and what happened to it. */

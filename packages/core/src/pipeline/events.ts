@@ -4,17 +4,34 @@
  */
 export type PipelineEvent =
   | { readonly type: "pipeline-start"; readonly question: string }
-  | { readonly type: "catalog-end"; readonly tables: number; readonly columns: number; readonly source: "index" | "introspection" }
+  | {
+      readonly type: "catalog-end";
+      readonly tables: number;
+      readonly columns: number;
+      readonly source: "index" | "introspection";
+    }
   | { readonly type: "keywords-end"; readonly keywords: readonly string[] }
   | { readonly type: "values-end"; readonly values: ReadonlyArray<{ table: string; column: string; value: string }> }
   | { readonly type: "schema-end"; readonly tables: number; readonly columns: number }
   | { readonly type: "candidate-start"; readonly candidate: number; readonly generator: string }
-  | { readonly type: "candidate-end"; readonly candidate: number; readonly sql: string; readonly ok: boolean; readonly error?: string; readonly rows?: number }
+  | {
+      readonly type: "candidate-end";
+      readonly candidate: number;
+      readonly sql: string;
+      readonly ok: boolean;
+      readonly error?: string;
+      readonly rows?: number;
+    }
   | { readonly type: "fix-start"; readonly candidate: number; readonly attempt: number; readonly reason: string }
   | { readonly type: "fix-end"; readonly candidate: number; readonly attempt: number; readonly sql: string }
   | { readonly type: "selection-end"; readonly sql: string; readonly confidence: number; readonly clusters: number }
   | { readonly type: "llm-call-end"; readonly call: LlmCallRecord }
-  | { readonly type: "pipeline-end"; readonly sql: string; readonly rows: number; readonly elapsedMilliseconds: number };
+  | {
+      readonly type: "pipeline-end";
+      readonly sql: string;
+      readonly rows: number;
+      readonly elapsedMilliseconds: number;
+    };
 
 export type PipelineEventType = PipelineEvent["type"];
 

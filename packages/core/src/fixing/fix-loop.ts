@@ -1,0 +1,88 @@
+import { fixCandidatePrompt, fixCandidateSystemPrompt, sqlCandidateOutputSchema } from "@nlq/prompts";
+import type { CappedResult } from "../database/read-only-session";
+import { DatabaseError, SqlValidationError } from "../errors";
+import type { StepContext } from "../llm/step-context";
+import { validateSql } from "../sql/validate-sql";
+
+/** Step name of the fixer (fixtures and `NLQ_MODEL_FIX` refer to it). */
+export const fixCandidateStep = "fix-candidate";
+
+export interface FixLoopOptions {
+  /** Index of the candidate, for events. */
+  readonly candidate: number;
+  readonly sql: string;
+  /** Rendered schema shown to the fixer. */
+  readonly schema: string;
+  /** Runs validated SQL read-only with the row cap. */
+  readonly execute: (sql: string) => Promise<CappedResult>;
+  readonly context: StepContext;
+}
+
+export interface FixedCandidate {
+  /** The SQL that produced `result` (validated, trailing `;` stripped). */
+  readonly sql: string;
+  readonly result: CappedResult;
+  /** Fixer calls made. */
+  readonly revisions: number;
+  /** The fixer's reasoning when it changed the query. */
+  readonly reasoning?: string;
+}
+
+type Issue = { kind: "error"; code: string; message: string } | { kind: "empty" };
+
+function isFixable(error: unknown): error is SqlValidationError | DatabaseError {
+  return error instanceof SqlValidationError || error instanceof DatabaseError;
+}
+
+/**
+ * Validates and executes a candidate; on an error (SQLSTATE + message) or an empty result asks the fixer
+ * (`fix-candidate`) for a revision, up to `settings.maxFixAttempts` times (β = 3). An empty result after the last
+ * attempt is a valid empty answer; an error after the last attempt is thrown (`DatabaseError` or `SqlValidationError`).
+ */
+export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidate> {
+  const { context } = options;
+  const maxAttempts = context.settings.maxFixAttempts;
+  let sql = options.sql;
+  let reasoning: string | undefined;
+  for (let attempt = 0; ; attempt += 1) {
+    context.throwIfCancelled();
+    let issue: Issue;
+    let executedSql = sql;
+    let emptyResult: CappedResult | undefined;
+    try {
+      executedSql = (await validateSql(sql)).sql;
+      const result = await options.execute(executedSql);
+      if (result.result.rows.length > 0 || attempt >= maxAttempts) {
+        return { sql: executedSql, result, revisions: attempt, reasoning };
+      }
+      issue = { kind: "empty" };
+      emptyResult = result;
+    } catch (error) {
+      if (!isFixable(error) || attempt >= maxAttempts || context.abortSignal?.aborted) throw error;
+      issue = { kind: "error", code: error.code, message: error.message };
+    }
+    const reason = issue.kind === "empty" ? "empty result" : `${issue.code}: ${issue.message}`;
+    context.emit({ type: "fix-start", candidate: options.candidate, attempt: attempt + 1, reason });
+    const output = await context.runModelStep({
+      step: fixCandidateStep,
+      schema: sqlCandidateOutputSchema,
+      system: fixCandidateSystemPrompt,
+      prompt: fixCandidatePrompt({
+        schema: options.schema,
+        question: context.question,
+        hint: context.hint,
+        sql: executedSql,
+        issue,
+      }),
+    });
+    const revised = output.sql.trim();
+    if (emptyResult && (revised === "" || revised === executedSql)) {
+      // The fixer keeps the query: the empty result is the answer.
+      context.emit({ type: "fix-end", candidate: options.candidate, attempt: attempt + 1, sql: executedSql });
+      return { sql: executedSql, result: emptyResult, revisions: attempt + 1, reasoning };
+    }
+    sql = revised === "" ? executedSql : revised;
+    reasoning = output.reasoning;
+    context.emit({ type: "fix-end", candidate: options.candidate, attempt: attempt + 1, sql });
+  }
+}

@@ -1,0 +1,46 @@
+import { CancelledError, ModelCallError } from "../errors";
+
+/** Limits on language-model use for one question. */
+export interface LlmBudgetOptions {
+  /** Most calls allowed (`NLQ_MAX_LLM_CALLS`, default 20). */
+  readonly maxCalls: number;
+  /** Wall-clock budget from creation, in milliseconds (`NLQ_DEADLINE_MS`, default 120000). */
+  readonly deadlineMilliseconds: number;
+  /** Clock, for tests. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** Counts calls and watches the deadline of one question; `reserve` before each call. */
+export class LlmBudget {
+  readonly maxCalls: number;
+  readonly deadline: number;
+  private readonly now: () => number;
+  private used = 0;
+
+  constructor(options: LlmBudgetOptions) {
+    this.now = options.now ?? Date.now;
+    this.maxCalls = options.maxCalls;
+    this.deadline = this.now() + options.deadlineMilliseconds;
+  }
+
+  get callsUsed(): number {
+    return this.used;
+  }
+
+  remainingMilliseconds(): number {
+    return Math.max(0, this.deadline - this.now());
+  }
+
+  /** Takes one call from the budget; throws `ModelCallError` when calls run out and `CancelledError` past the deadline. */
+  reserve(step: string): void {
+    if (this.used >= this.maxCalls) {
+      throw new ModelCallError(`language-model call budget exhausted (${this.maxCalls} calls) before step "${step}"`, {
+        step,
+      });
+    }
+    if (this.remainingMilliseconds() <= 0) {
+      throw new CancelledError(`canceling statement due to the question's deadline (before step "${step}")`);
+    }
+    this.used += 1;
+  }
+}

@@ -1,0 +1,111 @@
+import { generateText, type LanguageModel, NoObjectGeneratedError, NoOutputGeneratedError, Output } from "ai";
+import type { z } from "zod";
+import { CancelledError, ModelCallError, ModelOutputError, NlqError } from "../errors";
+import type { LlmCallRecord } from "../pipeline/events";
+import type { LlmBudget } from "./llm-budget";
+
+export interface RunStepOptions<OUTPUT> {
+  /** Pipeline step name, e.g. `generate-candidate`; also tells a scripted model what to replay. */
+  readonly step: string;
+  readonly model: LanguageModel;
+  /** `provider:model` as configured, for accounting. */
+  readonly modelId: string;
+  /** True for scripted replays. Default: whether the model's provider is `scripted`. */
+  readonly scripted?: boolean;
+  /** The zod schema the model's JSON output must satisfy. */
+  readonly schema: z.ZodType<OUTPUT>;
+  readonly system?: string;
+  readonly prompt: string;
+  /** Sampling temperature (default 0). */
+  readonly temperature?: number;
+  readonly abortSignal?: AbortSignal;
+  /** The user's question, passed to scripted models as `providerOptions.nlq.question`. */
+  readonly question: string;
+  /** Call and deadline budget shared by the whole question; optional. */
+  readonly budget?: LlmBudget;
+  /** Receives the accounting record after a successful call. */
+  readonly onCall?: (record: LlmCallRecord) => void;
+  /** Provider retries on transient errors (default 2; scripted models 0). */
+  readonly maxRetries?: number;
+}
+
+export interface StepResult<OUTPUT> {
+  readonly output: OUTPUT;
+  readonly call: LlmCallRecord;
+}
+
+function isScripted(model: LanguageModel): boolean {
+  return typeof model === "object" && model.provider === "scripted";
+}
+
+function findNlqError(error: unknown): NlqError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current instanceof NlqError) return current;
+    const nested = (current as { lastError?: unknown }).lastError ?? current.cause;
+    current = nested;
+  }
+  return undefined;
+}
+
+/**
+ * Runs one pipeline step on a language model with a structured (zod) output, via `generateText` + `Output.object`.
+ * Throws `ModelOutputError` when the output does not match, `ModelCallError` on call failures and budget exhaustion,
+ * `CancelledError` when aborted or past the deadline.
+ */
+export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<StepResult<OUTPUT>> {
+  const scripted = options.scripted ?? isScripted(options.model);
+  if (options.abortSignal?.aborted) throw new CancelledError();
+  options.budget?.reserve(options.step);
+  const signals: AbortSignal[] = [];
+  if (options.abortSignal) signals.push(options.abortSignal);
+  if (options.budget) signals.push(AbortSignal.timeout(Math.max(1, options.budget.remainingMilliseconds())));
+  const abortSignal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+  const started = performance.now();
+  try {
+    const result = await generateText({
+      model: options.model,
+      system: options.system,
+      prompt: options.prompt,
+      temperature: options.temperature ?? 0,
+      abortSignal,
+      maxRetries: options.maxRetries ?? (scripted ? 0 : 2),
+      output: Output.object({ schema: options.schema }),
+      providerOptions: { nlq: { step: options.step, question: options.question } },
+    });
+    const call: LlmCallRecord = {
+      step: options.step,
+      model: options.modelId,
+      scripted,
+      inputTokens: result.usage.inputTokens ?? 0,
+      outputTokens: result.usage.outputTokens ?? 0,
+      latencyMilliseconds: Math.round(performance.now() - started),
+    };
+    options.onCall?.(call);
+    return { output: result.output as OUTPUT, call };
+  } catch (error) {
+    if (options.abortSignal?.aborted) throw new CancelledError(undefined, { cause: error });
+    if (abortSignal?.aborted) {
+      throw new CancelledError(`canceling statement due to the question's deadline (step "${options.step}")`, {
+        cause: error,
+      });
+    }
+    if (NoObjectGeneratedError.isInstance(error) || NoOutputGeneratedError.isInstance(error)) {
+      const text = (error as { text?: string }).text ?? "";
+      throw new ModelOutputError(
+        `model output for step "${options.step}" does not match its schema: ${error.message}`,
+        {
+          step: options.step,
+          output: text,
+          cause: error,
+        },
+      );
+    }
+    const nlqError = findNlqError(error);
+    if (nlqError) throw nlqError;
+    throw new ModelCallError(`language-model call for step "${options.step}" failed: ${(error as Error).message}`, {
+      step: options.step,
+      cause: error,
+    });
+  }
+}

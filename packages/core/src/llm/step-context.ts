@@ -1,0 +1,91 @@
+import type { z } from "zod";
+import type { Settings } from "../config/settings";
+import { CancelledError } from "../errors";
+import { resolveStepModel } from "../models/resolve-model";
+import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../pipeline/events";
+import { LlmBudget } from "./llm-budget";
+import { runStep } from "./run-step";
+
+export interface ModelStepOptions<OUTPUT> {
+  /** Step name; selects the model (`NLQ_MODEL_<STEP>`) and the scripted response. */
+  readonly step: string;
+  readonly schema: z.ZodType<OUTPUT>;
+  readonly system?: string;
+  readonly prompt: string;
+  /** Default: `settings.temperature`. */
+  readonly temperature?: number;
+}
+
+/**
+ * Everything a pipeline stage needs for one question: the question, settings, the shared budget, cancellation,
+ * progress events and `runModelStep`, which calls the step's configured model and records the call.
+ */
+export interface StepContext {
+  readonly question: string;
+  readonly hint?: string;
+  readonly settings: Settings;
+  readonly budget: LlmBudget;
+  readonly abortSignal?: AbortSignal;
+  /** Every model call so far, in order. */
+  readonly calls: readonly LlmCallRecord[];
+  emit(event: PipelineEvent): void;
+  runModelStep<OUTPUT>(options: ModelStepOptions<OUTPUT>): Promise<OUTPUT>;
+  /** Model used by a step (`provider:model`, scripted or not) — resolves without calling it. */
+  modelForStep(step: string): { readonly id: string; readonly scripted: boolean };
+  /** Throws `CancelledError` once the question was cancelled. */
+  throwIfCancelled(): void;
+}
+
+export interface StepContextOptions {
+  readonly question: string;
+  readonly hint?: string;
+  readonly settings: Settings;
+  readonly abortSignal?: AbortSignal;
+  readonly onEvent?: PipelineEventListener;
+}
+
+export function createStepContext(options: StepContextOptions): StepContext {
+  const calls: LlmCallRecord[] = [];
+  const budget = new LlmBudget({
+    maxCalls: options.settings.maxLlmCalls,
+    deadlineMilliseconds: options.settings.deadlineMilliseconds,
+  });
+  const emit = (event: PipelineEvent) => options.onEvent?.(event);
+  return {
+    question: options.question,
+    hint: options.hint,
+    settings: options.settings,
+    budget,
+    abortSignal: options.abortSignal,
+    calls,
+    emit,
+    modelForStep(step) {
+      const resolved = resolveStepModel(options.settings, step);
+      return { id: resolved.id, scripted: resolved.scripted };
+    },
+    throwIfCancelled() {
+      if (options.abortSignal?.aborted) throw new CancelledError();
+    },
+    async runModelStep<OUTPUT>(step: ModelStepOptions<OUTPUT>): Promise<OUTPUT> {
+      const resolved = resolveStepModel(options.settings, step.step);
+      const result = await runStep({
+        step: step.step,
+        model: resolved.model,
+        modelId: resolved.id,
+        scripted: resolved.scripted,
+        schema: step.schema,
+        system: step.system,
+        prompt: step.prompt,
+        temperature: step.temperature ?? options.settings.temperature,
+        abortSignal: options.abortSignal,
+        question: options.question,
+        budget,
+        onCall: (call) => {
+          calls.push(call);
+          emit({ type: "llm-call-end", call });
+        },
+      });
+      return result.output;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { ModelConfigurationError } from "../errors";
+
+/**
+ * Recorded responses replayed by the `scripted:<file>` model. Format (JSON):
+ * `{ "description": "… Scripted: no language model produced these.", "responses": [ { "step", "question", "output" } ] }`.
+ * `output` is the object the step's schema expects; `"question": "*"` is the step's fallback.
+ */
+export const scriptedFixtureSchema = z.object({
+  description: z.string(),
+  responses: z.array(
+    z.object({
+      step: z.string().min(1),
+      question: z.string(),
+      output: z.unknown(),
+    }),
+  ),
+});
+
+export type ScriptedFixture = z.infer<typeof scriptedFixtureSchema>;
+
+/** Lower case, collapsed whitespace, trailing `?`, `.` and `!` removed. */
+export function normalizeQuestion(question: string): string {
+  return question
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[?.!\s]+$/, "");
+}
+
+/** Reads a fixture file; relative paths resolve against the current directory. */
+export function readScriptedFixture(path: string): { fixture: ScriptedFixture; absolutePath: string } {
+  const absolutePath = resolve(process.cwd(), path);
+  let text: string;
+  try {
+    text = readFileSync(absolutePath, "utf8");
+  } catch (error) {
+    throw new ModelConfigurationError(
+      `cannot read scripted model fixture ${absolutePath}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ModelConfigurationError(`scripted model fixture ${absolutePath} is not valid JSON`, { cause: error });
+  }
+  const parsed = scriptedFixtureSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ModelConfigurationError(
+      `scripted model fixture ${absolutePath} is malformed: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+    );
+  }
+  return { fixture: parsed.data, absolutePath };
+}
+
+/** The recorded output for a step and question: an exact (normalized) question match first, then the step's `*`. */
+export function findScriptedOutput(
+  fixture: ScriptedFixture,
+  step: string,
+  question: string,
+): { output: unknown } | undefined {
+  const wanted = normalizeQuestion(question);
+  const forStep = fixture.responses.filter((response) => response.step === step);
+  const exact = forStep.find(
+    (response) => response.question !== "*" && normalizeQuestion(response.question) === wanted,
+  );
+  const fallback = forStep.find((response) => response.question === "*");
+  const match = exact ?? fallback;
+  return match ? { output: match.output } : undefined;
+}

@@ -1,0 +1,152 @@
+import { type Catalog, countColumns } from "../catalog/catalog-types";
+import { introspectCatalog } from "../catalog/introspect-catalog";
+import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
+import { CancelledError, NlqError, UnanswerableQuestionError } from "../errors";
+import { runFixLoop } from "../fixing/fix-loop";
+import { generateCandidateStep, oneShotGenerator } from "../generation/one-shot-generator";
+import { createStepContext } from "../llm/step-context";
+import { renderSchema } from "../schema/render-schema";
+import { fetchSampleValues } from "../schema/sample-values";
+import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
+
+function shorten(text: string, length = 600): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > length ? `${flat.slice(0, length)}…` : flat;
+}
+
+function joinHints(...hints: Array<string | undefined>): string | undefined {
+  const present = hints.map((hint) => hint?.trim()).filter((hint): hint is string => Boolean(hint));
+  return present.length > 0 ? present.join("\n") : undefined;
+}
+
+/**
+ * Answers one question on the asking user's session (CHESS fast configuration: catalog → optional schema selection →
+ * one-shot candidate → fixer loop, β = `maxFixAttempts`). Every statement runs read-only on `options.session` and the
+ * session is left as it was. Emits progress events in order, records the trace to `options.queryLog` (success and
+ * failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires).
+ */
+export async function answerQuestion(options: AnswerQuestionOptions): Promise<Answer> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const candidates: CandidateRecord[] = [];
+  const context = createStepContext({
+    question: options.question,
+    hint: options.hint,
+    settings: options.settings,
+    abortSignal: options.abortSignal,
+    onEvent: options.onEvent,
+  });
+  const scope = {
+    session: options.session,
+    transactionStatus: options.transactionStatus ?? "idle",
+    statementTimeoutMilliseconds: options.settings.statementTimeoutMilliseconds,
+    abortSignal: options.abortSignal,
+  };
+  let model: { id: string; scripted: boolean } | undefined;
+  const record = async (
+    entry: Omit<
+      QueryLogEntry,
+      "question" | "candidates" | "calls" | "elapsedMilliseconds" | "origin" | "model" | "scripted"
+    >,
+  ) => {
+    if (!options.queryLog) return;
+    try {
+      await options.queryLog.record({
+        question: options.question,
+        candidates,
+        calls: context.calls,
+        elapsedMilliseconds: elapsed(),
+        origin: options.origin ?? "cli",
+        model: model?.id ?? null,
+        scripted: model?.scripted ?? false,
+        ...entry,
+      });
+    } catch {
+      // The query log must never turn an answer into an error.
+    }
+  };
+
+  try {
+    context.emit({ type: "pipeline-start", question: options.question });
+    model = context.modelForStep(generateCandidateStep);
+    context.throwIfCancelled();
+    const catalog: Catalog =
+      options.catalog ??
+      (await runReadOnly(scope, async (query) => fetchSampleValues(query, await introspectCatalog(query))));
+    context.emit({
+      type: "catalog-end",
+      tables: catalog.tables.length,
+      columns: countColumns(catalog),
+      source: options.catalog ? "index" : "introspection",
+    });
+    if (catalog.tables.length === 0) {
+      throw new UnanswerableQuestionError("the asking role cannot read any table or view in this database", {
+        question: options.question,
+      });
+    }
+    context.throwIfCancelled();
+    let selected: Catalog = catalog;
+    let hint = options.hint;
+    if (options.schemaSelector) {
+      const selection = await options.schemaSelector.select({ catalog, context });
+      selected = selection.catalog;
+      hint = joinHints(options.hint, selection.hint);
+    }
+    const schema = renderSchema(selected);
+    const generationContext = hint === options.hint ? context : { ...context, hint };
+
+    const generator = oneShotGenerator;
+    context.emit({ type: "candidate-start", candidate: 0, generator: generator.name });
+    const generated = await generator.generate({ schema, context: generationContext });
+    let fixed: Awaited<ReturnType<typeof runFixLoop>>;
+    try {
+      fixed = await runFixLoop({
+        candidate: 0,
+        sql: generated.sql,
+        schema,
+        context: generationContext,
+        execute: (sql) => runReadOnly(scope, (query) => queryWithRowLimit(query, sql, options.settings.rowLimit)),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      candidates.push({ generator: generator.name, sql: generated.sql, revisions: 0, ok: false, error: message });
+      context.emit({ type: "candidate-end", candidate: 0, sql: generated.sql, ok: false, error: message });
+      throw error;
+    }
+    const rows = fixed.result.result.rows.length;
+    candidates.push({ generator: generator.name, sql: fixed.sql, revisions: fixed.revisions, ok: true, rows });
+    context.emit({ type: "candidate-end", candidate: 0, sql: fixed.sql, ok: true, rows });
+    const confidence = 1;
+    context.emit({ type: "selection-end", sql: fixed.sql, confidence, clusters: 1 });
+    const answer: Answer = {
+      question: options.question,
+      sql: fixed.sql,
+      result: fixed.result.result,
+      truncated: fixed.result.truncated,
+      confidence,
+      model,
+      explanation: shorten(fixed.reasoning ?? generated.reasoning),
+      candidates,
+      calls: [...context.calls],
+      elapsedMilliseconds: elapsed(),
+    };
+    context.emit({ type: "pipeline-end", sql: answer.sql, rows, elapsedMilliseconds: answer.elapsedMilliseconds });
+    await record({ sql: answer.sql, ok: true, confidence, rows });
+    return answer;
+  } catch (caught) {
+    const error =
+      options.abortSignal?.aborted && !(caught instanceof CancelledError)
+        ? new CancelledError(undefined, { cause: caught })
+        : caught;
+    const code = error instanceof NlqError ? error.code : "XX000";
+    const message = error instanceof Error ? error.message : String(error);
+    await record({
+      sql: candidates.at(-1)?.sql ?? null,
+      ok: false,
+      error: { code, message },
+      confidence: null,
+      rows: null,
+    });
+    throw error;
+  }
+}

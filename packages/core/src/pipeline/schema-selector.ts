@@ -1,0 +1,24 @@
+import type { Catalog } from "../catalog/catalog-types";
+import type { StepContext } from "../llm/step-context";
+
+export interface SelectSchemaOptions {
+  /** Everything the asking role may read (already privilege-filtered). */
+  readonly catalog: Catalog;
+  readonly context: StepContext;
+}
+
+export interface SelectedSchema {
+  /** The subset shown to the generators; keep primary- and foreign-key columns. */
+  readonly catalog: Catalog;
+  /** Extra context for the prompt (retrieved values, descriptions), appended to the user's hint. */
+  readonly hint?: string;
+}
+
+/**
+ * A schema-subsetting stage inserted between the catalog and generation (CHESS IR + SS, CRUSH).
+ * It should emit its own progress events (`keywords-end`, `values-end`, `schema-end`).
+ */
+export interface SchemaSelector {
+  readonly name: string;
+  select(options: SelectSchemaOptions): Promise<SelectedSchema>;
+}

@@ -1,0 +1,75 @@
+import type { Catalog, ColumnInfo, TableInfo } from "../catalog/catalog-types";
+import type { QueryResult } from "../database/query-executor";
+import { quoteIdentifier } from "./quote-identifier";
+
+export interface SampleValuesOptions {
+  /** Distinct example values kept per column. Default 3. */
+  readonly valuesPerColumn?: number;
+  /** Rows read per table (one `SELECT … LIMIT n` each). Default 50. */
+  readonly rowsPerTable?: number;
+  /** Longest example kept, in characters (longer ones are cut with `…`). Default 40. */
+  readonly maxValueLength?: number;
+  /** Tables sampled at most (in catalog order). Default 100. */
+  readonly maxTables?: number;
+}
+
+const textType = /^(text|character varying|character|varchar|char|citext|name|USER-DEFINED)\b/;
+
+/** True for columns worth showing examples of (text-like types: they tell the model how values are spelled). */
+export function isTextColumn(column: ColumnInfo): boolean {
+  return textType.test(column.dataType);
+}
+
+/**
+ * Adds a few example values to each text column: one cheap `SELECT <text columns> FROM <table> LIMIT n` per table,
+ * each inside its own savepoint so a failing table (a broken view, a timeout) is skipped without aborting the
+ * surrounding read-only transaction. Must run inside `runReadOnly`. Returns a new catalog.
+ */
+export async function fetchSampleValues(
+  query: (sql: string) => Promise<QueryResult>,
+  catalog: Catalog,
+  options: SampleValuesOptions = {},
+): Promise<Catalog> {
+  const valuesPerColumn = options.valuesPerColumn ?? 3;
+  const rowsPerTable = options.rowsPerTable ?? 50;
+  const maxValueLength = options.maxValueLength ?? 40;
+  const maxTables = options.maxTables ?? 100;
+  const tables: TableInfo[] = [];
+  for (const [position, table] of catalog.tables.entries()) {
+    const textColumns = table.columns.filter(isTextColumn);
+    if (position >= maxTables || textColumns.length === 0) {
+      tables.push(table);
+      continue;
+    }
+    const select = textColumns.map((column) => `${quoteIdentifier(column.name)}::text`).join(", ");
+    const from = `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
+    let rows: QueryResult["rows"] = [];
+    await query("SAVEPOINT nlq_sample");
+    try {
+      rows = (await query(`SELECT ${select} FROM ${from} LIMIT ${rowsPerTable}`)).rows;
+      await query("RELEASE SAVEPOINT nlq_sample");
+    } catch {
+      await query("ROLLBACK TO SAVEPOINT nlq_sample");
+      await query("RELEASE SAVEPOINT nlq_sample");
+    }
+    const samples = new Map<string, string[]>();
+    textColumns.forEach((column, index) => {
+      const distinct: string[] = [];
+      for (const row of rows) {
+        const value = row[index];
+        if (value === null || value === undefined || value.trim() === "") continue;
+        const shown = value.length > maxValueLength ? `${value.slice(0, maxValueLength)}…` : value;
+        if (!distinct.includes(shown)) distinct.push(shown);
+        if (distinct.length >= valuesPerColumn) break;
+      }
+      samples.set(column.name, distinct);
+    });
+    tables.push({
+      ...table,
+      columns: table.columns.map((column) =>
+        samples.has(column.name) ? { ...column, sampleValues: samples.get(column.name)! } : column,
+      ),
+    });
+  }
+  return { tables };
+}

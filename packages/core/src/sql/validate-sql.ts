@@ -1,0 +1,124 @@
+import { loadModule, parseSync } from "libpg-query";
+import { SqlValidationError } from "../errors";
+
+let moduleLoaded: Promise<void> | undefined;
+
+/** Loads the PostgreSQL parser (WASM) once; `validateSql` awaits it. */
+export function loadSqlParser(): Promise<void> {
+  moduleLoaded ??= loadModule();
+  return moduleLoaded;
+}
+
+/** Statements that modify data wherever they appear in the tree (data-modifying CTEs included). */
+const writingNodes = new Set(["InsertStmt", "UpdateStmt", "DeleteStmt", "MergeStmt"]);
+
+/**
+ * Functions refused by name because their effects survive a rollback or reach outside the transaction
+ * (session-level advisory locks, signals to other backends, configuration, large objects, remote calls).
+ */
+export const refusedFunctions: ReadonlySet<string> = new Set([
+  "pg_advisory_lock",
+  "pg_advisory_lock_shared",
+  "pg_try_advisory_lock",
+  "pg_try_advisory_lock_shared",
+  "pg_cancel_backend",
+  "pg_terminate_backend",
+  "pg_reload_conf",
+  "pg_rotate_logfile",
+  "pg_switch_wal",
+  "pg_create_restore_point",
+  "pg_notify",
+  "set_config",
+  "pg_sleep",
+  "pg_sleep_for",
+  "pg_sleep_until",
+  "lo_import",
+  "lo_export",
+  "lo_create",
+  "lo_unlink",
+  "lo_from_bytea",
+  "lo_put",
+  "dblink",
+  "dblink_exec",
+  "dblink_connect",
+  "pg_read_file",
+  "pg_read_binary_file",
+  "pg_ls_dir",
+  "pg_stat_file",
+]);
+
+export interface ValidatedSql {
+  /** The statement without trailing semicolons and whitespace. */
+  readonly sql: string;
+}
+
+function visit(node: unknown, onNode: (key: string, value: Record<string, unknown>) => void): void {
+  if (Array.isArray(node)) {
+    for (const item of node) visit(item, onNode);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  for (const [key, value] of Object.entries(node)) {
+    if (value !== null && typeof value === "object" && !Array.isArray(value))
+      onNode(key, value as Record<string, unknown>);
+    visit(value, onNode);
+  }
+}
+
+function functionName(call: Record<string, unknown>): string {
+  const parts = (call.funcname as Array<{ String?: { sval?: string } }> | undefined) ?? [];
+  return parts.at(-1)?.String?.sval?.toLowerCase() ?? "";
+}
+
+/**
+ * Accepts exactly one read-only query — `SELECT`, `WITH … SELECT`, `VALUES` or `TABLE` — parsed by PostgreSQL's own
+ * parser (libpg-query). Refused with `SqlValidationError` before execution: syntax errors (42601), several or no
+ * statements, any other statement kind (DML, DDL, `EXPLAIN`, `SET`, `COPY`, …), data-modifying CTEs,
+ * `SELECT … INTO`, locking clauses (`FOR UPDATE`/`FOR SHARE`) and `refusedFunctions` (25006).
+ * `EXPLAIN` is refused because it cannot be row-capped by wrapping and `EXPLAIN ANALYZE` executes.
+ * PostgreSQL's read-only transaction remains the real guarantee; this check gives clear errors early.
+ */
+export async function validateSql(text: string): Promise<ValidatedSql> {
+  await loadSqlParser();
+  const sql = text
+    .trim()
+    .replace(/(\s*;)+$/, "")
+    .trim();
+  if (sql === "") throw new SqlValidationError("the generated SQL is empty", { sql: text });
+  let tree: { stmts?: Array<{ stmt?: Record<string, unknown> }> };
+  try {
+    tree = parseSync(sql) as typeof tree;
+  } catch (error) {
+    throw new SqlValidationError(`syntax error in generated SQL: ${(error as Error).message}`, {
+      sql,
+      code: "42601",
+      cause: error,
+    });
+  }
+  const statements = tree.stmts ?? [];
+  if (statements.length !== 1) {
+    throw new SqlValidationError(`expected exactly one statement, found ${statements.length}`, { sql, code: "42601" });
+  }
+  const statement = statements[0]?.stmt ?? {};
+  const kind = Object.keys(statement)[0] ?? "(none)";
+  if (kind !== "SelectStmt") {
+    throw new SqlValidationError(`only read-only queries are allowed, not ${kind}`, { sql, code: "25006" });
+  }
+  const problems: string[] = [];
+  visit(statement, (key, value) => {
+    if (writingNodes.has(key)) problems.push(`data-modifying ${key.replace("Stmt", "").toUpperCase()}`);
+    if (key === "SelectStmt" && value.intoClause) problems.push("SELECT … INTO");
+    if (key === "SelectStmt" && Array.isArray(value.lockingClause) && value.lockingClause.length > 0) {
+      problems.push("a locking clause (FOR UPDATE/SHARE)");
+    }
+    if (key === "FuncCall" && refusedFunctions.has(functionName(value)))
+      problems.push(`function ${functionName(value)}()`);
+  });
+  if (problems.length > 0) {
+    throw new SqlValidationError(`only read-only queries are allowed; found ${[...new Set(problems)].join(", ")}`, {
+      sql,
+      code: "25006",
+    });
+  }
+  return { sql };
+}
