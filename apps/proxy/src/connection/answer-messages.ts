@@ -1,0 +1,49 @@
+import type { Answer } from "@nlq/core";
+import {
+  encodeCommandComplete,
+  encodeDataRow,
+  encodeNoticeResponse,
+  encodeReadyForQuery,
+  encodeRowDescription,
+  type ReadyStatus,
+} from "../protocol/backend-messages";
+
+/**
+ * The backend messages that answer a question on the wire: NOTICEs (the chosen SQL, where it came
+ * from, truncation), RowDescription, DataRows, CommandComplete and ReadyForQuery. Pure.
+ */
+export function encodeAnswer(answer: Answer, status: ReadyStatus): Buffer[] {
+  const messages: Buffer[] = [];
+  const confidence = `confidence ${answer.confidence.toFixed(2)}`;
+  messages.push(
+    encodeNoticeResponse({
+      severity: "NOTICE",
+      code: "00000",
+      message: `nlq: ${answer.sql}`,
+      detail: `model ${answer.model.id}, ${confidence}${answer.explanation ? `; ${answer.explanation}` : ""}`,
+    }),
+  );
+  if (answer.model.scripted) {
+    messages.push(
+      encodeNoticeResponse({
+        severity: "NOTICE",
+        code: "00000",
+        message: `nlq: this answer came from a scripted replay of recorded responses (${answer.model.id}), not a language model`,
+      }),
+    );
+  }
+  if (answer.truncated) {
+    messages.push(
+      encodeNoticeResponse({
+        severity: "NOTICE",
+        code: "00000",
+        message: `nlq: result truncated to the first ${answer.result.rows.length} rows`,
+      }),
+    );
+  }
+  messages.push(encodeRowDescription(answer.result.fields));
+  for (const row of answer.result.rows) messages.push(encodeDataRow(row));
+  messages.push(encodeCommandComplete(`SELECT ${answer.result.rows.length}`));
+  messages.push(encodeReadyForQuery(status));
+  return messages;
+}

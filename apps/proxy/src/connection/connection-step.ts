@@ -1,0 +1,14 @@
+/** Steps of one proxied client connection (pg-gateway style: the connection switches on its step). */
+export enum ConnectionStep {
+  /** Waiting for the untyped startup packet (SSLRequest, GSSENCRequest, CancelRequest, StartupMessage). */
+  AwaitingStartup = "awaiting-startup",
+  /** StartupMessage forwarded; authentication runs end to end between client and upstream. */
+  Authenticating = "authenticating",
+  /** Passing messages through; simple Query and Parse texts are checked for the marker. */
+  Ready = "ready",
+  /** Answering a question (or reporting a question error) on the upstream session; client input is queued. */
+  Answering = "answering",
+  /** A Parse carried a question: drop client messages until Sync, then report the error. */
+  DiscardingUntilSync = "discarding-until-sync",
+  Closed = "closed",
+}

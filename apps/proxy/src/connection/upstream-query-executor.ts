@@ -1,0 +1,158 @@
+import {
+  CancelledError,
+  DatabaseError,
+  NlqError,
+  type QueryExecutor,
+  type QueryOptions,
+  type QueryResult,
+  type ResultField,
+} from "@nlq/core";
+import { serialize } from "pg-protocol";
+import type { BackendMessage } from "pg-protocol/dist/messages";
+import { Parser } from "pg-protocol/dist/parser";
+
+/** What the executor needs from the proxy connection it runs on. */
+export interface UpstreamChannel {
+  /** Writes bytes to the upstream server. */
+  write(bytes: Buffer): void;
+  /** Asks the upstream server to cancel the running statement (a CancelRequest with the session's key). */
+  requestCancel(): void;
+}
+
+/** The upstream connection is gone. SQLSTATE 08006 (connection_failure). */
+export class UpstreamConnectionError extends NlqError {
+  constructor(message = "the connection to the upstream server was lost") {
+    super(message, { code: "08006" });
+  }
+}
+
+interface PendingQuery {
+  readonly sql: string;
+  readonly resolve: (result: QueryResult) => void;
+  readonly reject: (error: unknown) => void;
+  readonly abortSignal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+  fields: ResultField[];
+  rows: Array<Array<string | null>>;
+  result: QueryResult | undefined;
+  error: DatabaseError | undefined;
+}
+
+/**
+ * A `QueryExecutor` on the client's own upstream session: sends simple Query messages and parses the
+ * responses with pg-protocol's `Parser` until ReadyForQuery. Upstream NoticeResponses are swallowed.
+ * The connection feeds it every whole backend message while a question is being answered
+ * (`receive`), except the ones it forwards to the client itself (NotificationResponse, ParameterStatus).
+ * One statement at a time; values in text format.
+ */
+export class UpstreamQueryExecutor implements QueryExecutor {
+  readonly name = "proxy-upstream";
+  readonly #channel: UpstreamChannel;
+  readonly #parser = new Parser();
+  #pending: PendingQuery | undefined;
+  #closed: Error | undefined;
+
+  constructor(channel: UpstreamChannel) {
+    this.#channel = channel;
+  }
+
+  /** True while a statement is waiting for its ReadyForQuery. */
+  get busy(): boolean {
+    return this.#pending !== undefined;
+  }
+
+  query(options: QueryOptions): Promise<QueryResult> {
+    if (this.#closed !== undefined) return Promise.reject(this.#closed);
+    if (options.abortSignal?.aborted) return Promise.reject(new CancelledError());
+    if (this.#pending !== undefined) {
+      return Promise.reject(new NlqError("the proxy session runs one statement at a time"));
+    }
+    return new Promise<QueryResult>((resolve, reject) => {
+      const pending: PendingQuery = {
+        sql: options.sql,
+        resolve,
+        reject,
+        abortSignal: options.abortSignal,
+        onAbort: () => this.#channel.requestCancel(),
+        fields: [],
+        rows: [],
+        result: undefined,
+        error: undefined,
+      };
+      this.#pending = pending;
+      options.abortSignal?.addEventListener("abort", pending.onAbort, { once: true });
+      this.#channel.write(serialize.query(options.sql));
+    });
+  }
+
+  /** Feeds one whole backend message that belongs to the running statement. */
+  receive(message: Buffer): void {
+    this.#parser.parse(message, (parsed) => this.#handle(parsed));
+  }
+
+  /** The upstream connection closed: fail the running statement and every later one. */
+  close(error: Error = new UpstreamConnectionError()): void {
+    this.#closed = error;
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending === undefined) return;
+    pending.abortSignal?.removeEventListener("abort", pending.onAbort);
+    pending.reject(error);
+  }
+
+  #handle(message: BackendMessage): void {
+    const pending = this.#pending;
+    if (pending === undefined) return;
+    const fields = message as unknown as Record<string, unknown>;
+    switch (message.name) {
+      case "rowDescription":
+        pending.fields = (fields.fields as Array<Record<string, number | string>>).map((field) => ({
+          name: field.name as string,
+          tableId: field.tableID as number,
+          columnId: field.columnID as number,
+          dataTypeId: field.dataTypeID as number,
+          dataTypeSize: field.dataTypeSize as number,
+          dataTypeModifier: field.dataTypeModifier as number,
+        }));
+        pending.rows = [];
+        break;
+      case "dataRow":
+        pending.rows.push(fields.fields as Array<string | null>);
+        break;
+      case "commandComplete":
+        pending.result = { fields: pending.fields, rows: pending.rows, command: fields.text as string };
+        pending.fields = [];
+        pending.rows = [];
+        break;
+      case "error":
+        pending.error ??= new DatabaseError(String(fields.message), {
+          sql: pending.sql,
+          code: String(fields.code ?? "XX000"),
+          ...(fields.detail === undefined ? {} : { detail: String(fields.detail) }),
+          ...(fields.hint === undefined ? {} : { hint: String(fields.hint) }),
+        });
+        break;
+      case "copyInResponse":
+        this.#channel.write(serialize.copyFail("nlq does not run COPY FROM STDIN"));
+        break;
+      case "readyForQuery":
+        this.#pending = undefined;
+        this.#settle(pending);
+        break;
+      default:
+        // notices, EmptyQueryResponse, COPY OUT data: nothing to keep
+        break;
+    }
+  }
+
+  #settle(pending: PendingQuery): void {
+    pending.abortSignal?.removeEventListener("abort", pending.onAbort);
+    if (pending.abortSignal?.aborted) {
+      pending.reject(new CancelledError(undefined, { cause: pending.error }));
+    } else if (pending.error !== undefined) {
+      pending.reject(pending.error);
+    } else {
+      pending.resolve(pending.result ?? { fields: [], rows: [], command: "" });
+    }
+  }
+}

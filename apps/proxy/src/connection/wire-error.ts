@@ -1,0 +1,28 @@
+import { DatabaseError, NlqError } from "@nlq/core";
+import type { WireNotice } from "../protocol/backend-messages";
+import type { ProxyLogger } from "../server/proxy-logger";
+
+/** Message sent for any error that is not an `NlqError`; its real message goes to the proxy log only. */
+export const INTERNAL_ERROR_MESSAGE = "internal error in nlq (see proxy log)";
+
+/**
+ * The ErrorResponse fields for an error raised while answering a question. Only `NlqError`s (which
+ * carry a SQLSTATE and a message meant for users) reach the client; anything else is logged and
+ * replaced by a generic `XX000`, so internal messages never leak.
+ */
+export function toWireError(error: unknown, logger: ProxyLogger): WireNotice {
+  if (error instanceof NlqError) {
+    const wire: { severity: string; code: string; message: string; detail?: string; hint?: string } = {
+      severity: "ERROR",
+      code: error.code,
+      message: error.message,
+    };
+    if (error instanceof DatabaseError) {
+      if (error.detail !== undefined) wire.detail = error.detail;
+      if (error.hint !== undefined) wire.hint = error.hint;
+    }
+    return wire;
+  }
+  logger.error("unexpected error while answering a question", { error });
+  return { severity: "ERROR", code: "XX000", message: INTERNAL_ERROR_MESSAGE };
+}

@@ -1,0 +1,12 @@
+// Public API of @nlq/proxy.
+export * from "./connection/connection-step";
+export type { BackendKey, ProxySettings } from "./connection/proxy-connection";
+export * from "./connection/question-errors";
+export * from "./connection/upstream-query-executor";
+export * from "./connection/wire-error";
+export * from "./protocol/backend-messages";
+export * from "./protocol/message-framer";
+export * from "./protocol/protocol-error";
+export * from "./question/detect-question";
+export * from "./server/proxy-logger";
+export * from "./server/proxy-server";

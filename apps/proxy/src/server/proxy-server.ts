@@ -1,0 +1,138 @@
+import { type AddressInfo, connect, createServer, type Server } from "node:net";
+import { type Answer, type AnswerQuestionOptions, ConfigurationError, type QueryLog } from "@nlq/core";
+import { type BackendKey, ProxyConnection, type ProxySettings } from "../connection/proxy-connection";
+import { encodeCancelRequest } from "../protocol/frontend-messages";
+import { DEFAULT_MARKER } from "../question/detect-question";
+import { consoleLogger, type ProxyLogger } from "./proxy-logger";
+
+export interface ProxyServerOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  readonly listenHost?: string;
+  /** Port to listen on; 0 picks a free one. Default 6432. */
+  readonly listenPort?: number;
+  /** Host of the PostgreSQL server every connection is proxied to. */
+  readonly upstreamHost: string;
+  /** Port of the upstream PostgreSQL server. Default 5432. */
+  readonly upstreamPort?: number;
+  /** Text that opens a question inside a comment. Default `nl:`. */
+  readonly marker?: string;
+  /** Answers one question on the client's own upstream session (`answerQuestion` from `@nlq/core`). */
+  readonly answerQuestion: (options: AnswerQuestionOptions) => Promise<Answer>;
+  /** Resolved settings handed to `answerQuestion` (`loadSettings(process.env)`). */
+  readonly settings: ProxySettings;
+  /** Where traces of answered questions go. Default: none. */
+  readonly queryLog?: QueryLog;
+  /** Log sink. Default: `consoleLogger` (stderr). */
+  readonly logger?: ProxyLogger;
+  /** How long `close()` lets open connections finish before ending them, in milliseconds. Default 5000. */
+  readonly closeGraceMilliseconds?: number;
+}
+
+export interface ProxyAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface ProxyServer {
+  /** Starts listening; resolves with the bound address. */
+  listen(): Promise<ProxyAddress>;
+  /** The bound address (after `listen()`). */
+  readonly address: ProxyAddress;
+  /** Open client connections. */
+  readonly connectionCount: number;
+  /** Stops accepting, lets open connections finish for the grace period, then ends them. */
+  close(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL wire-protocol proxy. No TLS: SSLRequest and GSSENCRequest are refused with `N`, so
+ * clients must allow unencrypted connections (`sslmode=prefer` or `disable`); run it next to the
+ * clients or behind a TLS-terminating load balancer. Authentication runs end to end with the upstream.
+ */
+export function createProxyServer(options: ProxyServerOptions): ProxyServer {
+  const marker = options.marker ?? DEFAULT_MARKER;
+  if (marker.trim() === "") throw new ConfigurationError("the question marker must not be empty");
+  const logger = options.logger ?? consoleLogger;
+  const upstreamHost = options.upstreamHost;
+  const upstreamPort = options.upstreamPort ?? 5432;
+  const connections = new Set<ProxyConnection>();
+  const byKey = new Map<string, ProxyConnection>();
+  const keyOf = (key: BackendKey) => `${key.processId}:${key.secretKey}`;
+
+  const cancelUpstream = (key: BackendKey) => {
+    const socket = connect({ host: upstreamHost, port: upstreamPort });
+    socket.on("error", (error) => logger.warn("could not forward a cancel request", { error: error.message }));
+    socket.end(encodeCancelRequest(key.processId, key.secretKey));
+  };
+
+  const server: Server = createServer((client) => {
+    const connection = new ProxyConnection({
+      client,
+      connectUpstream: () => connect({ host: upstreamHost, port: upstreamPort }),
+      cancelUpstream,
+      marker,
+      answerQuestion: options.answerQuestion,
+      settings: options.settings,
+      ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
+      logger,
+      hooks: {
+        onCancelRequest: (key) => {
+          const target = byKey.get(keyOf(key));
+          if (target?.answering) target.abortAnswer();
+          else cancelUpstream(key);
+        },
+        onBackendKey: (target, key) => byKey.set(keyOf(key), target),
+        onClose: (target) => {
+          connections.delete(target);
+          for (const [key, value] of byKey) if (value === target) byKey.delete(key);
+        },
+      },
+    });
+    connections.add(connection);
+  });
+  server.on("error", (error) => logger.error("proxy server error", { error }));
+
+  let address: ProxyAddress | undefined;
+  return {
+    listen: () =>
+      new Promise<ProxyAddress>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(options.listenPort ?? 6432, options.listenHost ?? "127.0.0.1", () => {
+          server.off("error", reject);
+          const bound = server.address() as AddressInfo;
+          address = { host: bound.address, port: bound.port };
+          logger.info("listening", { ...address, upstream: `${upstreamHost}:${upstreamPort}`, marker });
+          resolve(address);
+        });
+      }),
+    get address(): ProxyAddress {
+      if (address === undefined) throw new ConfigurationError("the proxy server is not listening yet");
+      return address;
+    },
+    get connectionCount(): number {
+      return connections.size;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (!server.listening) {
+          resolve();
+          return;
+        }
+        const grace = setTimeout(() => {
+          for (const connection of connections) connection.destroy();
+        }, options.closeGraceMilliseconds ?? 5_000);
+        grace.unref();
+        server.close(() => {
+          clearTimeout(grace);
+          resolve();
+        });
+      }),
+  };
+}
+
+/** Creates a proxy server and starts listening. */
+export async function startProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
+  const server = createProxyServer(options);
+  await server.listen();
+  return server;
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import type { Answer, AnswerQuestionOptions, QueryResult, ResultField } from "@nlq/core";
+import { type ProxyServer, type ProxySettings, silentLogger, startProxyServer } from "@nlq/proxy";
+import pg from "pg";
+
+/** The local PostgreSQL the real-client tests run against. */
+export const testDatabaseUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const adminUrl = new URL(testDatabaseUrl);
+export const upstreamHost = adminUrl.hostname;
+export const upstreamPort = Number(adminUrl.port || 5432);
+export const upstreamUser = decodeURIComponent(adminUrl.username || "postgres");
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${process.pid}_${randomBytes(4).toString("hex")}`;
+}
+
+/** Creates a throwaway database; `drop()` removes it (forcing out leftover sessions). */
+export async function createTestDatabase(prefix = "nlq_proxy"): Promise<{ name: string; drop(): Promise<void> }> {
+  const name = uniqueName(prefix);
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    name,
+    async drop() {
+      const dropper = new pg.Client({ connectionString: testDatabaseUrl });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
+/** Settings are only handed through to the injected answerer, which ignores them. */
+export const unusedSettings = {} as ProxySettings;
+
+export type Answerer = (options: AnswerQuestionOptions) => Promise<Answer>;
+
+/** Starts a proxy on port 0 in front of the local PostgreSQL. */
+export function startTestProxy(answerQuestion: Answerer, overrides: { marker?: string } = {}): Promise<ProxyServer> {
+  return startProxyServer({
+    listenPort: 0,
+    upstreamHost,
+    upstreamPort,
+    answerQuestion,
+    settings: unusedSettings,
+    logger: silentLogger,
+    closeGraceMilliseconds: 200,
+    ...overrides,
+  });
+}
+
+/** An answer built from a statement the fake answerer ran on the session. */
+export function answerFrom(question: string, sql: string, result: QueryResult, scripted = false): Answer {
+  return {
+    question,
+    sql,
+    result,
+    truncated: false,
+    confidence: 1,
+    model: { id: scripted ? "scripted:test.json" : "test:fake", scripted },
+    candidates: [{ generator: "test", sql, revisions: 0, ok: true, rows: result.rows.length }],
+    calls: [],
+    elapsedMilliseconds: 1,
+  };
+}
+
+/** An answerer that runs a fixed SQL statement on the client's session. */
+export function runSqlAnswerer(sql: string, scripted = false): Answerer {
+  return async (options) => {
+    const result = await options.session.query({
+      sql,
+      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    });
+    return answerFrom(options.question, sql, result, scripted);
+  };
+}
+
+export const textField = (name: string): ResultField => ({
+  name,
+  dataTypeId: 25,
+  dataTypeSize: -1,
+  dataTypeModifier: -1,
+  tableId: 0,
+  columnId: 0,
+});
+
+/** Connection settings for node-postgres, directly or through the proxy. */
+export function clientConfig(database: string, port: number): pg.ClientConfig {
+  return { host: upstreamHost, port, user: upstreamUser, database };
+}
