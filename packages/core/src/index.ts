@@ -60,3 +60,4 @@ export * from "./generation/one-shot-generator";
 export * from "./fixing/fix-loop";
 export type * from "./pipeline/schema-selector";
 export * from "./pipeline/answer-question";
+export * from "./database/test-database";

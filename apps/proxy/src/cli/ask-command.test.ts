@@ -1,0 +1,100 @@
+import { createTestDatabase, type TestDatabase } from "@nlq/core";
+import { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerAskCommand } from "./ask-command";
+import { formatTable } from "./format-table";
+
+const fixture = "apps/proxy/src/cli/fixtures/ask-command-model.json";
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase(
+    "nlq_ask",
+    "CREATE TABLE products (id integer PRIMARY KEY, name text NOT NULL, price numeric(6,2)); INSERT INTO products VALUES (1, 'Lamp', 12.50), (2, 'Mug', 4.00), (3, 'Blanket', 30.00);",
+  );
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+async function runAsk(argumentsList: string[], environment: Record<string, string | undefined>) {
+  let stdout = "";
+  let stderr = "";
+  const program = new Command().exitOverride();
+  registerAskCommand(program, {
+    write: (text) => {
+      stdout += text;
+    },
+    writeError: (text) => {
+      stderr += text;
+    },
+    environment,
+  });
+  const previousExitCode = process.exitCode;
+  await program.parseAsync(["node", "nlq", "ask", ...argumentsList]);
+  const exitCode = process.exitCode;
+  process.exitCode = previousExitCode;
+  return { stdout, stderr, exitCode };
+}
+
+describe("nlq ask", () => {
+  it("prints the SQL, an aligned table, confidence and the scripted label", async () => {
+    const result = await runAsk(["Which products cost more than 5?", "--url", database.url], {
+      NLQ_MODEL: `scripted:${fixture}`,
+    });
+    expect(result.exitCode).toBeFalsy();
+    expect(result.stdout).toBe(
+      [
+        "SELECT name, price FROM products WHERE price > 5 ORDER BY name;",
+        "",
+        " name    | price",
+        "---------+-------",
+        " Blanket | 30.00",
+        " Lamp    | 12.50",
+        "(2 rows)",
+        "",
+        "confidence: 1.00",
+        `model: scripted:${fixture} (scripted replay, not a language model)`,
+        "reasoning: Filter products by price and sort by name.",
+        "",
+      ].join("\n"),
+    );
+    expect(result.stderr).toContain("… catalog: 1 tables, 3 columns (introspection)");
+    expect(result.stderr).toContain("… candidate 1: 2 rows");
+  });
+
+  it("prints JSON with --json and reads DATABASE_URL", async () => {
+    const result = await runAsk(["Which products cost more than 5?", "--json", "--quiet"], {
+      NLQ_MODEL: `scripted:${fixture}`,
+      DATABASE_URL: database.url,
+    });
+    expect(result.stderr).toBe("");
+    const answer = JSON.parse(result.stdout);
+    expect(answer.result.rows).toEqual([
+      ["Blanket", "30.00"],
+      ["Lamp", "12.50"],
+    ]);
+    expect(answer.model).toEqual({ id: `scripted:${fixture}`, scripted: true });
+  });
+
+  it("reports errors with their SQLSTATE and exit code 1", async () => {
+    const noModel = await runAsk(["Which products cost more than 5?", "--url", database.url], {});
+    expect(noModel.exitCode).toBe(1);
+    expect(noModel.stderr).toMatch(
+      /nlq ask: no language model is configured[\s\S]*NLQ_MODEL=openai:gpt-4o-mini[\s\S]*\(SQLSTATE 55000\)/,
+    );
+    const refused = await runAsk(["Drop everything", "--url", database.url], {
+      NLQ_MODEL: `scripted:${fixture}`,
+      NLQ_MAX_FIX_ATTEMPTS: "0",
+    });
+    expect(refused.stderr).toMatch(/only read-only queries are allowed, not DropStmt \(SQLSTATE 25006\)/);
+    const noUrl = await runAsk(["anything"], {});
+    expect(noUrl.stderr).toBe("nlq ask: no database: pass --url postgresql://… or set DATABASE_URL\n");
+  });
+});
+
+describe("formatTable", () => {
+  it("shows NULL as empty and counts rows", () => {
+    expect(formatTable(["a", "long_name"], [["1", null]])).toBe(" a | long_name\n---+-----------\n 1 |\n(1 row)");
+  });
+});

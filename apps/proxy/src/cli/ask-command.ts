@@ -1,0 +1,132 @@
+import { type Answer, answerQuestion, createPgExecutor, loadSettings, NlqError, type PipelineEvent } from "@nlq/core";
+import type { Command } from "commander";
+import pg from "pg";
+import { formatTable } from "./format-table";
+
+/** Where `nlq ask` writes; tests pass their own sinks. */
+export interface AskCommandOutput {
+  /** Standard output: the answer. Default: process.stdout. */
+  readonly write: (text: string) => void;
+  /** Standard error: progress lines and errors. Default: process.stderr. */
+  readonly writeError: (text: string) => void;
+  /** Environment read for settings and `DATABASE_URL`. Default: process.env. */
+  readonly environment?: Record<string, string | undefined>;
+}
+
+const defaultOutput: AskCommandOutput = {
+  write: (text) => process.stdout.write(text),
+  writeError: (text) => process.stderr.write(text),
+};
+
+/** One progress line per event, or undefined for events not worth a line. */
+export function describeEvent(event: PipelineEvent): string | undefined {
+  switch (event.type) {
+    case "catalog-end":
+      return `catalog: ${event.tables} tables, ${event.columns} columns (${event.source})`;
+    case "schema-end":
+      return `schema: ${event.tables} tables, ${event.columns} columns selected`;
+    case "candidate-start":
+      return `candidate ${event.candidate + 1}: generating (${event.generator})`;
+    case "fix-start":
+      return `candidate ${event.candidate + 1}: fixing, attempt ${event.attempt} (${event.reason})`;
+    case "candidate-end":
+      return event.ok
+        ? `candidate ${event.candidate + 1}: ${event.rows ?? 0} rows`
+        : `candidate ${event.candidate + 1}: failed (${event.error ?? "error"})`;
+    case "llm-call-end":
+      return `model call ${event.call.step}: ${event.call.model}${event.call.scripted ? " (scripted)" : ""}, ${event.call.inputTokens}+${event.call.outputTokens} tokens, ${event.call.latencyMilliseconds} ms`;
+    default:
+      return undefined;
+  }
+}
+
+/** The answer as text: SQL, rows as an aligned table, confidence and the model (labelled when scripted). */
+export function formatAnswer(answer: Answer): string {
+  const columns = answer.result.fields.map((field) => field.name);
+  const lines = [
+    answer.sql.trimEnd().endsWith(";") ? answer.sql.trim() : `${answer.sql.trim()};`,
+    "",
+    formatTable(columns, answer.result.rows),
+  ];
+  if (answer.truncated) lines.push(`(cut at ${answer.result.rows.length} rows: NLQ_ROW_LIMIT)`);
+  lines.push("");
+  lines.push(`confidence: ${answer.confidence.toFixed(2)}`);
+  lines.push(`model: ${answer.model.id}${answer.model.scripted ? " (scripted replay, not a language model)" : ""}`);
+  if (answer.explanation) lines.push(`reasoning: ${answer.explanation}`);
+  return `${lines.join("\n")}\n`;
+}
+
+interface AskOptions {
+  readonly url?: string;
+  readonly json: boolean;
+  readonly hint?: string;
+  readonly quiet: boolean;
+}
+
+/**
+ * `nlq ask "<question>" --url <postgresql://…> [--hint <text>] [--json] [--quiet]`: answers one question on the
+ * database as the URL's role, read-only. Model and limits come from `NLQ_*` variables; the URL defaults to
+ * `DATABASE_URL`.
+ */
+export function registerAskCommand(program: Command, output: AskCommandOutput = defaultOutput): void {
+  program
+    .command("ask")
+    .description("answer one question in natural language on a PostgreSQL database (read-only, as the URL's role)")
+    .argument("<question>", 'the question, e.g. "how many customers are there?"')
+    .option("--url <url>", "PostgreSQL connection URL, e.g. postgresql://user@127.0.0.1:5432/db (env: DATABASE_URL)")
+    .option("--hint <text>", "extra knowledge for the model, e.g. 'revenue = sum of order totals'")
+    .option("--json", "print the whole answer (SQL, rows, confidence, candidates, model calls) as JSON", false)
+    .option("--quiet", "no progress lines on stderr", false)
+    .addHelpText(
+      "after",
+      `
+Environment:
+  NLQ_MODEL                  model as provider:model, e.g. openai:gpt-4o-mini (with OPENAI_API_KEY),
+                             anthropic:…, google:…, ollama:qwen2.5-coder:7b, openai-compatible:<model>,
+                             or scripted:fixtures/demo-model.json (a scripted replay, not a language model)
+  NLQ_MODEL_GENERATE, NLQ_MODEL_FIX   per-step model overrides
+  NLQ_STATEMENT_TIMEOUT_MS   statement timeout (default 15000)
+  NLQ_ROW_LIMIT              most rows returned (default 1000)
+  NLQ_MAX_FIX_ATTEMPTS       fixer attempts per candidate (default 3)
+
+Example:
+  NLQ_MODEL=scripted:fixtures/demo-model.json nlq ask "how many customers are there?" --url postgresql://postgres@127.0.0.1:5432/postgres`,
+    )
+    .action(async (question: string, options: AskOptions) => {
+      const environment = output.environment ?? process.env;
+      const fail = (message: string) => {
+        output.writeError(`nlq ask: ${message}\n`);
+        process.exitCode = 1;
+      };
+      const url = options.url ?? environment.DATABASE_URL;
+      if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
+      let client: pg.Client | undefined;
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once("SIGINT", onSignal);
+      try {
+        const settings = loadSettings(environment);
+        client = new pg.Client({ connectionString: url });
+        await client.connect();
+        const answer = await answerQuestion({
+          question,
+          hint: options.hint,
+          session: createPgExecutor(client, { name: "nlq-ask" }),
+          settings,
+          origin: "cli",
+          abortSignal: controller.signal,
+          onEvent: (event) => {
+            const line = options.quiet ? undefined : describeEvent(event);
+            if (line) output.writeError(`… ${line}\n`);
+          },
+        });
+        output.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : formatAnswer(answer));
+      } catch (error) {
+        if (error instanceof NlqError) fail(`${error.message} (SQLSTATE ${error.code})`);
+        else fail(error instanceof Error ? error.message : String(error));
+      } finally {
+        process.off("SIGINT", onSignal);
+        await client?.end().catch(() => undefined);
+      }
+    });
+}
