@@ -1,0 +1,117 @@
+import { cosineSimilarity, type EmbeddingModel, embedMany } from "ai";
+import { editSimilarity } from "./edit-similarity";
+import { columnKey, type ReadableColumns, type ValueColumn } from "./value-column";
+import type { ValueCandidate, ValueIndex } from "./value-index";
+
+/** A database value that matches a keyword (CHESS retrieve_entity output). */
+export interface EntityMatch {
+  readonly column: ValueColumn;
+  readonly value: string;
+  /** 1 − normalized Levenshtein distance between keyword and value, case-insensitive. */
+  readonly editSimilarity: number;
+  /** Exact 3-gram Jaccard similarity. */
+  readonly jaccard: number;
+  /** Cosine similarity of the embeddings, when an embedding model was given. */
+  readonly embeddingSimilarity?: number;
+}
+
+export interface KeywordEntities {
+  readonly keyword: string;
+  /** At most one match per column (the closest), best edit similarity first. */
+  readonly matches: readonly EntityMatch[];
+}
+
+export interface RetrieveEntitiesOptions {
+  readonly index: ValueIndex;
+  readonly keywords: readonly string[];
+  /** Columns the asking role may read; nothing from other columns is returned. */
+  readonly readableColumns: ReadableColumns;
+  /** Optional embedding model for the semantic filter (any AI SDK `EmbeddingModel`). Default none. */
+  readonly embeddingModel?: EmbeddingModel;
+  /** LSH candidates kept per keyword by exact Jaccard before reranking. Default 10 (CHESS). */
+  readonly candidatesPerKeyword?: number;
+  /** Values by collision count whose exact Jaccard is computed, see `ValueSearchOptions.poolSize`. Default 200. */
+  readonly poolSize?: number;
+  /** Matches below this edit similarity are dropped. Default 0.3 (CHESS's edit-distance threshold). */
+  readonly minEditSimilarity?: number;
+  /**
+   * With an embedding model, matches below this cosine similarity are dropped unless their edit similarity is
+   * at least `keepAboveEditSimilarity`. Default 0.6 (CHESS, text-embedding-3-small); tune it per embedder.
+   */
+  readonly minEmbeddingSimilarity?: number;
+  /** A match this close in spelling survives the embedding filter whatever its embedding says. Default 0.8. */
+  readonly keepAboveEditSimilarity?: number;
+  readonly abortSignal?: AbortSignal;
+}
+
+/**
+ * CHESS retrieve_entity: for each keyword, LSH candidates from the readable columns, top N by Jaccard,
+ * then an optional embedding filter, then per column only the value with the smallest edit distance.
+ */
+export async function retrieveEntities(options: RetrieveEntitiesOptions): Promise<KeywordEntities[]> {
+  const minEditSimilarity = options.minEditSimilarity ?? 0.3;
+  const perKeyword = options.keywords.map((keyword) => ({
+    keyword,
+    candidates: options.index
+      .search({
+        keyword,
+        readableColumns: options.readableColumns,
+        limit: options.candidatesPerKeyword ?? 10,
+        poolSize: options.poolSize,
+      })
+      .map((candidate) => ({ ...candidate, editSimilarity: editSimilarity(keyword, candidate.value) }))
+      .filter((candidate) => candidate.editSimilarity >= minEditSimilarity),
+  }));
+  const embeddingSimilarities = options.embeddingModel
+    ? await embedAndCompare(options.embeddingModel, perKeyword, options.abortSignal)
+    : undefined;
+  const minEmbedding = options.minEmbeddingSimilarity ?? 0.6;
+  const keepAbove = options.keepAboveEditSimilarity ?? 0.8;
+  return perKeyword.map(({ keyword, candidates }, keywordIndex) => {
+    const best = new Map<string, EntityMatch>();
+    candidates.forEach((candidate, candidateIndex) => {
+      const embeddingSimilarity = embeddingSimilarities?.[keywordIndex]?.[candidateIndex];
+      if (
+        embeddingSimilarity !== undefined &&
+        embeddingSimilarity < minEmbedding &&
+        candidate.editSimilarity < keepAbove
+      )
+        return;
+      const match: EntityMatch = {
+        ...candidate,
+        ...(embeddingSimilarity === undefined ? {} : { embeddingSimilarity }),
+      };
+      const key = columnKey(candidate.column);
+      const current = best.get(key);
+      if (!current || compareMatches(match, current) < 0) best.set(key, match);
+    });
+    return { keyword, matches: [...best.values()].sort(compareMatches) };
+  });
+}
+
+/** Better first: higher edit similarity, then higher embedding similarity, then higher Jaccard, then shorter value. */
+function compareMatches(left: EntityMatch, right: EntityMatch): number {
+  return (
+    right.editSimilarity - left.editSimilarity ||
+    (right.embeddingSimilarity ?? 0) - (left.embeddingSimilarity ?? 0) ||
+    right.jaccard - left.jaccard ||
+    left.value.length - right.value.length
+  );
+}
+
+async function embedAndCompare(
+  model: EmbeddingModel,
+  perKeyword: ReadonlyArray<{ keyword: string; candidates: readonly ValueCandidate[] }>,
+  abortSignal: AbortSignal | undefined,
+): Promise<number[][]> {
+  const texts: string[] = [];
+  for (const { keyword, candidates } of perKeyword)
+    texts.push(keyword, ...candidates.map((candidate) => candidate.value));
+  if (texts.length === 0) return [];
+  const { embeddings } = await embedMany({ model, values: texts, abortSignal, maxRetries: 0 });
+  let position = 0;
+  return perKeyword.map(({ candidates }) => {
+    const keywordEmbedding = embeddings[position++]!;
+    return candidates.map(() => cosineSimilarity(keywordEmbedding, embeddings[position++]!));
+  });
+}
