@@ -27,6 +27,9 @@ export * from "./metadata/schema/index";
 export * from "./metadata/data-source-store";
 export * from "./metadata/llm-cache-store";
 
+// retrieval/values (value index, CHESS retrieve_entity)
+export * from "./retrieval/values/index";
+
 // demo database
 export * from "./demo/index";
 
