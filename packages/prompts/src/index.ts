@@ -2,3 +2,4 @@
 export * from "./fix-candidate-prompt";
 export * from "./generate-candidate-prompt";
 export * from "./sql-candidate-output";
+export * from "./schema-hallucination-prompt";

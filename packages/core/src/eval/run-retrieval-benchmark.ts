@@ -1,0 +1,105 @@
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import { parseHallucinatedSchema } from "@nlq/prompts";
+import type { CrushSelectionOptions } from "../retrieval/schema/crush-selection";
+import { ColumnVectorIndex } from "../retrieval/schema/dense-column-ranking";
+import { type SchemaColumn, schemaColumnKey, schemaColumnText } from "../retrieval/schema/schema-column";
+import { buildSchemaGraph, inferKeyLinks } from "../retrieval/schema/schema-graph";
+import { embedTexts, hallucinatedElementText, rankCollectively } from "../retrieval/schema/schema-retriever";
+import type { RetrievalQuestion } from "./retrieval-benchmark-data";
+import { meanRecallByBudget } from "./retrieval-recall";
+
+/** What is measured: question-only dense retrieval or CRUSH over the recorded hallucinated schema, ± BIRD evidence. */
+export type RetrievalMode = "question" | "crush" | "question+evidence" | "crush+evidence";
+
+export const retrievalModes: readonly RetrievalMode[] = ["question", "crush", "question+evidence", "crush+evidence"];
+
+/** The budgets of CRUSH4SQL Table 2. */
+export const defaultRetrievalBudgets: readonly number[] = [3, 5, 10, 20, 30, 50, 100];
+
+export interface RetrievalBenchmarkOptions {
+  readonly corpus: readonly SchemaColumn[];
+  readonly questions: readonly RetrievalQuestion[];
+  readonly embeddingModel: EmbeddingModelV3;
+  /** Modes to run. Default `["question", "question+evidence"]`. */
+  readonly modes?: readonly RetrievalMode[];
+  /** Budgets k of recall@k. Default 3, 5, 10, 20, 30, 50, 100. */
+  readonly budgets?: readonly number[];
+  /** Weight of the question in each CRUSH probe. Default 0.3 (as `createSchemaRetriever`). */
+  readonly probeQuestionWeight?: number;
+  /** CRUSH hyperparameters (defaults of `selectColumnsCollectively`). */
+  readonly crush?: CrushSelectionOptions;
+  readonly abortSignal?: AbortSignal;
+}
+
+export interface RetrievalBenchmarkResult {
+  readonly questions: number;
+  /** Mean recall per mode, then per budget (keys are the budgets as strings). Modes not run are absent. */
+  readonly recall: Partial<Record<RetrievalMode, Record<string, number>>>;
+}
+
+function queryText(question: RetrievalQuestion, withEvidence: boolean): string {
+  return withEvidence && question.evidence ? `${question.question} ${question.evidence}` : question.question;
+}
+
+/** Measures recall@k of schema retrieval on a CRUSH4SQL-format benchmark (no language-model call). */
+export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions): Promise<RetrievalBenchmarkResult> {
+  const modes = options.modes ?? ["question", "question+evidence"];
+  const budgets = options.budgets ?? defaultRetrievalBudgets;
+  const largestBudget = Math.max(...budgets);
+  const keys = options.corpus.map(schemaColumnKey);
+  const columnVectors = await embedTexts(
+    options.embeddingModel,
+    options.corpus.map((column) => schemaColumnText(column)),
+    options.abortSignal,
+  );
+  const index = new ColumnVectorIndex(columnVectors);
+  const graph = buildSchemaGraph(options.corpus, inferKeyLinks(options.corpus));
+  const recall: Partial<Record<RetrievalMode, Record<string, number>>> = {};
+  const elementTexts = options.questions.map((question) =>
+    parseHallucinatedSchema(question.hallucinated).map((element) =>
+      hallucinatedElementText(element.table, element.column),
+    ),
+  );
+  const elementVectors = modes.some((mode) => mode.startsWith("crush"))
+    ? await embedGrouped(options.embeddingModel, elementTexts, options.abortSignal)
+    : [];
+  for (const mode of modes) {
+    const withEvidence = mode.endsWith("+evidence");
+    const queryVectors = await embedTexts(
+      options.embeddingModel,
+      options.questions.map((question) => queryText(question, withEvidence)),
+      options.abortSignal,
+    );
+    const results = options.questions.map((question, position) => {
+      const questionVector = queryVectors[position]!;
+      const ranked = mode.startsWith("crush")
+        ? rankCollectively({
+            questionVector,
+            elementVectors: elementVectors[position] ?? [],
+            columns: index,
+            graph,
+            budget: largestBudget,
+            questionWeight: options.probeQuestionWeight ?? 0.3,
+            crush: options.crush ?? {},
+          })
+        : index.rank(questionVector, largestBudget);
+      return { gold: question.gold, retrieved: ranked.map((column) => keys[column]!) };
+    });
+    recall[mode] = meanRecallByBudget(results, budgets);
+  }
+  return { questions: options.questions.length, recall };
+}
+
+async function embedGrouped(
+  model: EmbeddingModelV3,
+  groups: readonly (readonly string[])[],
+  abortSignal: AbortSignal | undefined,
+) {
+  const flat = await embedTexts(model, groups.flat(), abortSignal);
+  let offset = 0;
+  return groups.map((group) => {
+    const slice = flat.slice(offset, offset + group.length);
+    offset += group.length;
+    return slice;
+  });
+}

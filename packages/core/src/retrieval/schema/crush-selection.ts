@@ -1,0 +1,88 @@
+import { mixVectors, type Vector } from "../../embedding/vector-math";
+import { type CrushObjectiveOptions, entropyGuidedScores, greedyCrushSelection } from "./crush-objective";
+import { type ColumnVectorIndex, rankScores } from "./dense-column-ranking";
+import type { SchemaGraph } from "./schema-graph";
+
+/** Hyperparameters of CRUSH collective retrieval (defaults tuned on BirdUnion's tune split, see docs/decisions). */
+export interface CrushSelectionOptions extends CrushObjectiveOptions {
+  /** Nearest columns kept per probe when forming the candidate set C(x). Default 25. */
+  readonly neighboursPerProbe?: number;
+  /** Largest candidate set |C(x)| (filled round-robin over the probes' rankings). Default 100 (the paper's). */
+  readonly candidateLimit?: number;
+  /** γ, the edge score e(d, d') for connected columns. Default 0.01 (the paper's). */
+  readonly edgeScore?: number;
+}
+
+/** Input of `selectColumnsCollectively`: vectors only, so any embedding model works. */
+export interface CrushSelectionInput {
+  /** One vector per hallucinated `table.column`, already embedded together with the question (`crushProbeVector`). */
+  readonly probeVectors: readonly Vector[];
+  /** The catalog's column vectors. */
+  readonly columns: ColumnVectorIndex;
+  readonly graph: SchemaGraph;
+  /** Number of columns to return (B). */
+  readonly budget: number;
+  /**
+   * Ranking used once C(x) is exhausted (e.g. the question-only dense ranking), so larger budgets are still filled.
+   * Default: columns by their best cosine to any probe.
+   */
+  readonly fallbackRanking?: readonly number[];
+}
+
+/**
+ * Embeds a hallucinated element together with the question (paper §3.2.1 embeds the text "x t.c"): the weighted,
+ * normalised mix of the element's and the question's vectors. `questionWeight` 0 ignores the question.
+ */
+export function crushProbeVector(questionVector: Vector, elementVector: Vector, questionWeight: number): number[] {
+  return mixVectors([
+    { vector: elementVector, weight: 1 - questionWeight },
+    { vector: questionVector, weight: questionWeight },
+  ]);
+}
+
+/** CRUSH: candidate set from every probe's neighbours, then greedy Eq. 6 under the budget. Returns column indexes. */
+export function selectColumnsCollectively(input: CrushSelectionInput, options: CrushSelectionOptions = {}): number[] {
+  const neighboursPerProbe = options.neighboursPerProbe ?? 25;
+  const candidateLimit = options.candidateLimit ?? 100;
+  const edgeScore = options.edgeScore ?? 0.01;
+  const probeSimilarities = input.probeVectors.map((probe) => input.columns.similarities(probe));
+  const rankings = probeSimilarities.map((similarities) => rankScores(similarities, neighboursPerProbe));
+  const candidates: number[] = [];
+  const seen = new Set<number>();
+  for (let rank = 0; rank < neighboursPerProbe && candidates.length < candidateLimit; rank++) {
+    for (const ranking of rankings) {
+      const column = ranking[rank];
+      if (column === undefined || seen.has(column) || candidates.length >= candidateLimit) continue;
+      seen.add(column);
+      candidates.push(column);
+    }
+  }
+  const cosines = probeSimilarities.map((similarities) => candidates.map((column) => similarities[column] ?? 0));
+  const scores = entropyGuidedScores(cosines);
+  const edge = (left: number, right: number) =>
+    edgeScore !== 0 && input.graph.connected(candidates[left]!, candidates[right]!) ? edgeScore : 0;
+  const picked = greedyCrushSelection(scores, edge, candidates.length, input.budget, options).map(
+    (position) => candidates[position]!,
+  );
+  if (picked.length >= input.budget) return picked;
+  const fallback = input.fallbackRanking ?? rankByBestProbe(probeSimilarities, input.columns.size);
+  const chosen = new Set(picked);
+  for (const column of fallback) {
+    if (picked.length >= input.budget) break;
+    if (!chosen.has(column)) {
+      chosen.add(column);
+      picked.push(column);
+    }
+  }
+  return picked;
+}
+
+function rankByBestProbe(probeSimilarities: readonly Float64Array[], columnCount: number): number[] {
+  const best = new Float64Array(columnCount).fill(Number.NEGATIVE_INFINITY);
+  for (const similarities of probeSimilarities) {
+    similarities.forEach((similarity, column) => {
+      if (similarity > best[column]!) best[column] = similarity;
+    });
+  }
+  return rankScores(best);
+}
