@@ -1,0 +1,174 @@
+import { connect, type Socket } from "node:net";
+import type { ProxyServer } from "@nlq/proxy";
+import { serialize } from "pg-protocol";
+import type { BackendMessage } from "pg-protocol/dist/messages";
+import { Parser } from "pg-protocol/dist/parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, runSqlAnswerer, startTestProxy, upstreamHost, upstreamUser } from "./proxy-fixture";
+
+type Message = BackendMessage & Record<string, unknown>;
+
+/** A bare protocol client: writes raw bytes, collects parsed backend messages. */
+class RawClient {
+  readonly messages: Message[] = [];
+  readonly #socket: Socket;
+  readonly #parser = new Parser();
+  #waiters: Array<() => void> = [];
+
+  constructor(port: number) {
+    this.#socket = connect({ host: upstreamHost, port });
+    this.#socket.on("data", (chunk: Buffer) => {
+      this.#parser.parse(chunk, (message) => this.messages.push(message as Message));
+      for (const wake of this.#waiters.splice(0)) wake();
+    });
+  }
+
+  write(bytes: Buffer): void {
+    this.#socket.write(bytes);
+  }
+
+  /** Writes bytes one at a time (every split offset on the client side). */
+  async writeByteByByte(bytes: Buffer): Promise<void> {
+    for (const byte of bytes) {
+      this.#socket.write(Buffer.from([byte]));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  async waitForReady(count: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (this.messages.filter((message) => message.name === "readyForQuery").length < count) {
+      if (Date.now() > deadline) throw new Error("timed out waiting for ReadyForQuery");
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+
+  close(): void {
+    this.#socket.end(serialize.end());
+  }
+}
+
+describe("raw protocol through the proxy", () => {
+  let proxy: ProxyServer;
+  let database: { name: string; drop(): Promise<void> };
+
+  beforeAll(async () => {
+    database = await createTestDatabase("nlq_proxy_raw");
+    proxy = await startTestProxy(runSqlAnswerer("select 'from question' as source"));
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  async function connected(): Promise<RawClient> {
+    const client = new RawClient(proxy.address.port);
+    client.write(serialize.startup({ user: upstreamUser, database: database.name }));
+    await client.waitForReady(1);
+    client.messages.length = 0;
+    return client;
+  }
+
+  it("keeps replies in order when a question is pipelined between ordinary queries", async () => {
+    const client = await connected();
+    client.write(
+      Buffer.concat([
+        serialize.query("select pg_sleep(0.2), 'first' as source"),
+        serialize.query("/* nl: pipelined question */"),
+        serialize.query("select 'last' as source"),
+      ]),
+    );
+    await client.waitForReady(3);
+    const rows = client.messages
+      .filter((message) => message.name === "dataRow")
+      .map((message) => (message.fields as string[]).at(-1));
+    expect(rows).toEqual(["first", "from question", "last"]);
+    expect(client.messages.filter((message) => message.name === "readyForQuery")).toHaveLength(3);
+    client.close();
+  });
+
+  it("frames client messages split at every byte", async () => {
+    const client = await connected();
+    await client.writeByteByByte(
+      Buffer.concat([
+        serialize.query("select 1 as one"),
+        serialize.parse({ text: "select $1::text as echo" }),
+        serialize.bind({ values: ["split"] }),
+        serialize.describe({ type: "P" }),
+        serialize.execute(),
+        serialize.sync(),
+        serialize.query("/* nl: split question */;"),
+      ]),
+    );
+    await client.waitForReady(3);
+    const rows = client.messages.filter((message) => message.name === "dataRow").map((message) => message.fields);
+    expect(rows).toEqual([["1"], ["split"], ["from question"]]);
+    client.close();
+  });
+
+  it("reports a question in a Parse after earlier extended messages of the same batch", async () => {
+    const client = await connected();
+    client.write(
+      Buffer.concat([
+        serialize.parse({ text: "select 1", name: "ok" }),
+        serialize.parse({ text: "/* nl: in a batch */" }),
+        serialize.bind({}),
+        serialize.execute(),
+        serialize.sync(),
+        serialize.query("select 'after' as source"),
+      ]),
+    );
+    await client.waitForReady(2);
+    expect(client.messages.map((message) => message.name)).toEqual([
+      "parseComplete",
+      "error",
+      "readyForQuery",
+      "rowDescription",
+      "dataRow",
+      "commandComplete",
+      "readyForQuery",
+    ]);
+    expect(client.messages[1]).toMatchObject({ code: "0A000" });
+    client.close();
+  });
+
+  it("refuses SSLRequest with N and then accepts the startup message", async () => {
+    const socket = connect({ host: upstreamHost, port: proxy.address.port });
+    const first = await new Promise<Buffer>((resolve) => {
+      socket.once("data", resolve);
+      socket.write(serialize.requestSsl());
+    });
+    expect(first.toString()).toBe("N");
+    const reply = await new Promise<Buffer>((resolve) => {
+      socket.once("data", resolve);
+      socket.write(serialize.startup({ user: upstreamUser, database: database.name }));
+    });
+    expect(reply[0]).toBe("R".charCodeAt(0));
+    socket.destroy();
+  });
+
+  it("answers FATAL when the upstream cannot be reached", async () => {
+    const { startProxyServer, silentLogger } = await import("@nlq/proxy");
+    const broken = await startProxyServer({
+      listenPort: 0,
+      upstreamHost: "127.0.0.1",
+      upstreamPort: 1,
+      answerQuestion: async () => {
+        throw new Error("unused");
+      },
+      settings: {} as never,
+      logger: silentLogger,
+    });
+    const client = new RawClient(broken.address.port);
+    client.write(serialize.startup({ user: upstreamUser, database: "postgres" }));
+    const deadline = Date.now() + 5_000;
+    while (client.messages.length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.messages[0]).toMatchObject({ name: "error", severity: "FATAL", code: "08006" });
+    await broken.close();
+  });
+});
