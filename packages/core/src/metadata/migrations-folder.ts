@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigurationError } from "../errors";
 
@@ -8,7 +9,11 @@ import { ConfigurationError } from "../errors";
  * deployments where the sources moved.
  */
 export function metadataMigrationsFolder(environment: NodeJS.ProcessEnv = process.env): string {
-  const folder = environment.NLQ_MIGRATIONS_DIR || fileURLToPath(new URL("../../../../migrations", import.meta.url));
+  // path.resolve rather than `new URL("…", import.meta.url)`: bundlers (Turbopack in apps/web) treat the latter as
+  // an asset import and fail on a directory, while they keep import.meta.url pointing at this source file.
+  const folder =
+    environment.NLQ_MIGRATIONS_DIR ||
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../migrations");
   if (!existsSync(folder)) {
     throw new ConfigurationError(`metadata store migrations not found at ${folder} (set NLQ_MIGRATIONS_DIR)`);
   }
