@@ -115,6 +115,10 @@ describe("queryWithRowLimit", () => {
       ]);
       const whole = await queryWithRowLimit(query, "SELECT name FROM items WHERE id = 1 -- trailing comment", 3);
       expect(whole).toMatchObject({ truncated: false, result: { rows: [["item 1"]] } });
+      await expect(queryWithRowLimit(query, "SELECT nope FROM items", 3)).rejects.toMatchObject({
+        code: "42703",
+        sql: "SELECT nope FROM items",
+      });
     });
   });
 });

@@ -74,7 +74,22 @@ export interface CappedResult {
  */
 export async function queryWithRowLimit(query: ReadOnlyQuery, sql: string, rowLimit: number): Promise<CappedResult> {
   const limit = Math.max(1, Math.floor(rowLimit));
-  const result = await query(`SELECT * FROM (\n${sql}\n) AS nlq_result LIMIT ${limit + 1}`);
+  let result: QueryResult;
+  try {
+    result = await query(`SELECT * FROM (\n${sql}\n) AS nlq_result LIMIT ${limit + 1}`);
+  } catch (error) {
+    // Report the statement as generated, not as wrapped.
+    if (error instanceof DatabaseError) {
+      throw new DatabaseError(error.message, {
+        sql,
+        code: error.code,
+        detail: error.detail,
+        hint: error.hint,
+        cause: error.cause ?? error,
+      });
+    }
+    throw error;
+  }
   if (result.rows.length <= limit) return { result, truncated: false };
   return {
     result: { ...result, rows: result.rows.slice(0, limit), command: `SELECT ${limit}` },

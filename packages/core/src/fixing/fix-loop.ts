@@ -38,6 +38,8 @@ function isFixable(error: unknown): error is SqlValidationError | DatabaseError 
  * Validates and executes a candidate; on an error (SQLSTATE + message) or an empty result asks the fixer
  * (`fix-candidate`) for a revision, up to `settings.maxFixAttempts` times (β = 3). An empty result after the last
  * attempt is a valid empty answer; an error after the last attempt is thrown (`DatabaseError` or `SqlValidationError`).
+ * When the fixer returns the same query (or an empty `sql`), the loop stops: an empty result is accepted as the
+ * answer, an error is thrown as is — a scripted fixture can say "keep it" with `{ "sql": "" }`.
  */
 export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidate> {
   const { context } = options;
@@ -49,6 +51,7 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
     let issue: Issue;
     let executedSql = sql;
     let emptyResult: CappedResult | undefined;
+    let failure: SqlValidationError | DatabaseError | undefined;
     try {
       executedSql = (await validateSql(sql)).sql;
       const result = await options.execute(executedSql);
@@ -60,6 +63,7 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
     } catch (error) {
       if (!isFixable(error) || attempt >= maxAttempts || context.abortSignal?.aborted) throw error;
       issue = { kind: "error", code: error.code, message: error.message };
+      failure = error;
     }
     const reason = issue.kind === "empty" ? "empty result" : `${issue.code}: ${issue.message}`;
     context.emit({ type: "fix-start", candidate: options.candidate, attempt: attempt + 1, reason });
@@ -75,13 +79,14 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
         issue,
       }),
     });
-    const revised = output.sql.trim();
-    if (emptyResult && (revised === "" || revised === executedSql)) {
-      // The fixer keeps the query: the empty result is the answer.
+    const revised = (await validateSql(output.sql).catch(() => ({ sql: output.sql.trim() }))).sql;
+    if (revised === "" || revised === executedSql) {
+      // The fixer keeps the query: an empty result is then the answer; an error stays the error.
       context.emit({ type: "fix-end", candidate: options.candidate, attempt: attempt + 1, sql: executedSql });
-      return { sql: executedSql, result: emptyResult, revisions: attempt + 1, reasoning };
+      if (emptyResult) return { sql: executedSql, result: emptyResult, revisions: attempt + 1, reasoning };
+      throw failure;
     }
-    sql = revised === "" ? executedSql : revised;
+    sql = revised;
     reasoning = output.reasoning;
     context.emit({ type: "fix-end", candidate: options.candidate, attempt: attempt + 1, sql });
   }

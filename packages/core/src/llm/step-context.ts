@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Settings } from "../config/settings";
 import { CancelledError } from "../errors";
-import { resolveStepModel } from "../models/resolve-model";
+import { type ResolvedModel, resolveStepModel } from "../models/resolve-model";
 import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../pipeline/events";
 import { LlmBudget } from "./llm-budget";
 import { runStep } from "./run-step";
@@ -42,6 +42,8 @@ export interface StepContextOptions {
   readonly settings: Settings;
   readonly abortSignal?: AbortSignal;
   readonly onEvent?: PipelineEventListener;
+  /** Model of each step. Default: `resolveStepModel(settings, step)` (`NLQ_MODEL_<STEP>`, then `NLQ_MODEL`). */
+  readonly resolveModel?: (step: string) => ResolvedModel;
 }
 
 export function createStepContext(options: StepContextOptions): StepContext {
@@ -51,6 +53,7 @@ export function createStepContext(options: StepContextOptions): StepContext {
     deadlineMilliseconds: options.settings.deadlineMilliseconds,
   });
   const emit = (event: PipelineEvent) => options.onEvent?.(event);
+  const resolveModel = options.resolveModel ?? ((step: string) => resolveStepModel(options.settings, step));
   return {
     question: options.question,
     hint: options.hint,
@@ -60,14 +63,14 @@ export function createStepContext(options: StepContextOptions): StepContext {
     calls,
     emit,
     modelForStep(step) {
-      const resolved = resolveStepModel(options.settings, step);
+      const resolved = resolveModel(step);
       return { id: resolved.id, scripted: resolved.scripted };
     },
     throwIfCancelled() {
       if (options.abortSignal?.aborted) throw new CancelledError();
     },
     async runModelStep<OUTPUT>(step: ModelStepOptions<OUTPUT>): Promise<OUTPUT> {
-      const resolved = resolveStepModel(options.settings, step.step);
+      const resolved = resolveModel(step.step);
       const result = await runStep({
         step: step.step,
         model: resolved.model,

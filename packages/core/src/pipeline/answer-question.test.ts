@@ -122,7 +122,8 @@ describe("answerQuestion", () => {
     const attempt = answerQuestion({ question: "What is the average order total?", session, settings, ...trace });
     await expect(attempt).rejects.toBeInstanceOf(DatabaseError);
     await expect(attempt).rejects.toMatchObject({ code: "42703" });
-    expect(trace.events.filter((event) => event.type === "fix-start")).toHaveLength(3);
+    // The second revision repeats the first, so the loop stops there instead of using all three attempts.
+    expect(trace.events.filter((event) => event.type === "fix-start")).toHaveLength(2);
     expect(trace.entries.at(-1)).toMatchObject({ ok: false, error: { code: "42703" }, calls: expect.any(Array) });
   });
 

@@ -35,6 +35,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     settings: options.settings,
     abortSignal: options.abortSignal,
     onEvent: options.onEvent,
+    resolveModel: options.resolveModel,
   });
   const scope = {
     session: options.session,

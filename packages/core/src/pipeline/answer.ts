@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog/catalog-types";
 import type { Settings } from "../config/settings";
 import type { QueryExecutor, QueryResult, TransactionStatus } from "../database/query-executor";
+import type { ResolvedModel } from "../models/resolve-model";
 import type { LlmCallRecord, PipelineEventListener } from "./events";
 import type { SchemaSelector } from "./schema-selector";
 
@@ -37,6 +38,11 @@ export interface AnswerQuestionOptions {
   readonly catalog?: Catalog;
   /** Optional schema-subsetting stage between catalog and generation. Default: the whole catalog. */
   readonly schemaSelector?: SchemaSelector;
+  /**
+   * Model of each step, e.g. a `MockLanguageModelV3` in tests.
+   * Default: from `settings` (`NLQ_MODEL_<STEP>`, then `NLQ_MODEL`) via `resolveStepModel`.
+   */
+  readonly resolveModel?: (step: string) => ResolvedModel;
 }
 
 /** One generated candidate and what happened to it. */

@@ -1,0 +1,169 @@
+import { MockLanguageModelV3 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { loadSettings } from "../config/settings";
+import type { CappedResult } from "../database/read-only-session";
+import { DatabaseError } from "../errors";
+import { createStepContext } from "../llm/step-context";
+import type { PipelineEvent } from "../pipeline/events";
+import { runFixLoop } from "./fix-loop";
+
+function fixerReturning(...outputs: Array<{ reasoning: string; sql: string }>) {
+  let call = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async () => ({
+      content: [{ type: "text", text: JSON.stringify(outputs[Math.min(call++, outputs.length - 1)]) }],
+      finishReason: { unified: "stop", raw: undefined },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      },
+      warnings: [],
+    }),
+  });
+}
+
+function rows(count: number): CappedResult {
+  return {
+    result: {
+      fields: [],
+      rows: Array.from({ length: count }, (_, index) => [String(index)]),
+      command: `SELECT ${count}`,
+    },
+    truncated: false,
+  };
+}
+
+function setup(model: MockLanguageModelV3, maxFixAttempts = 3) {
+  const events: PipelineEvent[] = [];
+  const context = createStepContext({
+    question: "q",
+    settings: { ...loadSettings({}), maxFixAttempts },
+    onEvent: (event) => events.push(event),
+    resolveModel: () => ({ model, id: "mock:fixer", scripted: false }),
+  });
+  return { context, events };
+}
+
+const missingColumn = (sql: string) => new DatabaseError('column "amount" does not exist', { sql, code: "42703" });
+
+describe("runFixLoop", () => {
+  it("sends the SQLSTATE and message to the fixer and runs the revision", async () => {
+    const model = fixerReturning({ reasoning: "use total", sql: "SELECT total FROM orders;" });
+    const { context, events } = setup(model);
+    const executed: string[] = [];
+    const fixed = await runFixLoop({
+      candidate: 0,
+      sql: "SELECT amount FROM orders",
+      schema: "CREATE TABLE orders (total numeric);",
+      context,
+      execute: async (sql) => {
+        executed.push(sql);
+        if (sql.includes("amount")) throw missingColumn(sql);
+        return rows(2);
+      },
+    });
+    expect(fixed).toMatchObject({ sql: "SELECT total FROM orders", revisions: 1, reasoning: "use total" });
+    expect(executed).toEqual(["SELECT amount FROM orders", "SELECT total FROM orders"]);
+    const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
+    expect(prompt).toContain('The query failed with PostgreSQL error 42703: column \\"amount\\" does not exist');
+    expect(events.map((event) => event.type)).toEqual(["fix-start", "llm-call-end", "fix-end"]);
+  });
+
+  it("throws the error without a fixer call when no attempts are allowed", async () => {
+    const model = fixerReturning({ reasoning: "", sql: "SELECT 1" });
+    const { context } = setup(model, 0);
+    const attempt = runFixLoop({
+      candidate: 0,
+      sql: "SELECT amount FROM orders",
+      schema: "",
+      context,
+      execute: async (sql) => {
+        throw missingColumn(sql);
+      },
+    });
+    await expect(attempt).rejects.toMatchObject({ code: "42703" });
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it("stops when the fixer keeps a failing query, throwing the original error", async () => {
+    const model = fixerReturning({ reasoning: "looks right", sql: "SELECT amount FROM orders" });
+    const { context } = setup(model);
+    const attempt = runFixLoop({
+      candidate: 0,
+      sql: "SELECT amount FROM orders;",
+      schema: "",
+      context,
+      execute: async (sql) => {
+        throw missingColumn(sql);
+      },
+    });
+    await expect(attempt).rejects.toBeInstanceOf(DatabaseError);
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it("accepts an empty result when the fixer keeps the query or attempts run out", async () => {
+    const keep = setup(fixerReturning({ reasoning: "empty is right", sql: "" }));
+    const kept = await runFixLoop({
+      candidate: 0,
+      sql: "SELECT 1 WHERE false",
+      schema: "",
+      context: keep.context,
+      execute: async () => rows(0),
+    });
+    expect(kept).toMatchObject({ revisions: 1, result: { result: { rows: [] } } });
+
+    let variant = 0;
+    const model = fixerReturning(
+      { reasoning: "try again", sql: "SELECT 2 WHERE false" },
+      { reasoning: "again", sql: "SELECT 3 WHERE false" },
+    );
+    const limited = setup(model, 2);
+    const exhausted = await runFixLoop({
+      candidate: 0,
+      sql: "SELECT 1 WHERE false",
+      schema: "",
+      context: limited.context,
+      execute: async () => {
+        variant += 1;
+        return rows(0);
+      },
+    });
+    expect(exhausted).toMatchObject({ sql: "SELECT 3 WHERE false", revisions: 2 });
+    expect(variant).toBe(3);
+  });
+
+  it("throws the last error once the attempts are used up", async () => {
+    const model = fixerReturning(
+      { reasoning: "a", sql: "SELECT amount2 FROM orders" },
+      { reasoning: "b", sql: "SELECT amount3 FROM orders" },
+    );
+    const { context } = setup(model, 2);
+    const attempt = runFixLoop({
+      candidate: 0,
+      sql: "SELECT amount FROM orders",
+      schema: "",
+      context,
+      execute: async (sql) => {
+        throw missingColumn(sql);
+      },
+    });
+    await expect(attempt).rejects.toMatchObject({ code: "42703", sql: "SELECT amount3 FROM orders" });
+    expect(model.doGenerateCalls).toHaveLength(2);
+  });
+
+  it("gives validation errors to the fixer as well", async () => {
+    const model = fixerReturning({ reasoning: "read only", sql: "SELECT count(*) FROM orders" });
+    const { context } = setup(model);
+    const fixed = await runFixLoop({
+      candidate: 0,
+      sql: "DELETE FROM orders",
+      schema: "",
+      context,
+      execute: async () => rows(1),
+    });
+    expect(fixed.sql).toBe("SELECT count(*) FROM orders");
+    expect(JSON.stringify(model.doGenerateCalls[0]?.prompt)).toContain(
+      "25006: only read-only queries are allowed, not DeleteStmt",
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { introspectCatalog } from "../catalog/introspect-catalog";
+import { createPgExecutor } from "../database/pg-executor";
+import { runReadOnly } from "../database/read-only-session";
+import { createTestDatabase, type TestDatabase } from "../database/test-database";
+import { renderSchema } from "./render-schema";
+import { fetchSampleValues } from "./sample-values";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase(
+    "nlq_samples",
+    `CREATE TABLE cities (id integer PRIMARY KEY, name text, "Region" varchar(20), population integer);
+     INSERT INTO cities VALUES (1, 'Paris', 'IDF', 2100000), (2, 'Lyon', NULL, 520000), (3, 'Paris', 'IDF', 1),
+       (4, 'A very long city name that goes on and on and on', 'ARA', 5), (5, 'Nice', 'PACA', 340000);
+     CREATE VIEW broken AS SELECT (1 / (id - id))::text AS label FROM cities;`,
+  );
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe("fetchSampleValues", () => {
+  it("adds distinct, capped examples to text columns and skips tables that fail", async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const session = createPgExecutor(client);
+      const catalog = await runReadOnly({ session, statementTimeoutMilliseconds: 5_000 }, async (query) =>
+        fetchSampleValues(query, await introspectCatalog(query), { valuesPerColumn: 3, maxValueLength: 20 }),
+      );
+      expect(renderSchema(catalog)).toMatchInlineSnapshot(`
+        "CREATE VIEW broken (
+          label text
+        );
+
+        CREATE TABLE cities (
+          id integer NOT NULL,
+          name text, -- examples: 'Paris', 'Lyon', 'A very long city nam…'
+          "Region" character varying(20), -- examples: 'IDF', 'ARA', 'PACA'
+          population integer,
+          PRIMARY KEY (id)
+        );"
+      `);
+      expect((await session.query({ sql: "SELECT 1" })).rows).toEqual([["1"]]);
+    } finally {
+      await client.end();
+    }
+  });
+});
