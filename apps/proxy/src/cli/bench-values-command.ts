@@ -1,0 +1,60 @@
+import type { Command } from "commander";
+import { formatValueResults } from "../../../../bench/value-index/format-value-results";
+import { runValueBenchmark } from "../../../../bench/value-index/run-value-benchmark";
+import { DEFAULT_VALUE_RESULTS_FILE, writeValueResults } from "../../../../bench/value-index/write-value-results";
+
+interface BenchValuesOptions {
+  readonly levels: string;
+  readonly keywords: string;
+  readonly bruteForceKeywords: string;
+  readonly bruteForceSeconds: string;
+  readonly pgTrgmMax: string;
+  readonly databaseUrl?: string;
+  readonly spiderDirectory?: string;
+  readonly output?: string;
+  readonly write: boolean;
+}
+
+function positiveIntegers(text: string, option: string): number[] {
+  const numbers = text.split(",").map((part) => Number(part.trim().replaceAll("_", "")));
+  if (numbers.some((number) => !Number.isInteger(number) || number < 0))
+    throw new Error(`${option} expects integers, got ${text}`);
+  return numbers;
+}
+
+/** `nlq bench values`: value index build throughput, memory, latency and recall vs brute force and pg_trgm. */
+export function registerBenchValuesCommand(bench: Command): void {
+  bench
+    .command("values")
+    .description("value index (MinHash LSH) vs brute-force edit distance vs pg_trgm at growing sizes")
+    .option("--levels <counts>", "distinct values per level, comma separated", "100000,1000000,10000000")
+    .option("--keywords <count>", "typo'd keywords per level", "200")
+    .option("--brute-force-keywords <count>", "keywords that get the brute-force reference", "200")
+    .option("--brute-force-seconds <seconds>", "time limit of brute force per level", "300")
+    .option("--pg-trgm-max <count>", "largest level compared with pg_trgm (0: never)", "1000000")
+    .option("--database-url <url>", "server for pg_trgm's throwaway database (default NLQ_TEST_DATABASE_URL or local)")
+    .option("--spider-directory <path>", "spider-warehouse/databases directory with the real values")
+    .option("--output <file>", "Markdown snippet to write", DEFAULT_VALUE_RESULTS_FILE)
+    .option("--no-write", "print only, do not write the snippet")
+    .action(async (options: BenchValuesOptions) => {
+      const [keywords] = positiveIntegers(options.keywords, "--keywords");
+      const [bruteForceKeywords] = positiveIntegers(options.bruteForceKeywords, "--brute-force-keywords");
+      const [bruteForceSeconds] = positiveIntegers(options.bruteForceSeconds, "--brute-force-seconds");
+      const [pgTrgmMaxLevel] = positiveIntegers(options.pgTrgmMax, "--pg-trgm-max");
+      const result = await runValueBenchmark({
+        levels: positiveIntegers(options.levels, "--levels"),
+        keywords,
+        bruteForceKeywords,
+        bruteForceSeconds,
+        pgTrgmMaxLevel,
+        serverUrl: options.databaseUrl,
+        spiderDirectory: options.spiderDirectory,
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stdout.write(`${formatValueResults(result)}\n`);
+      if (options.write && options.output) {
+        writeValueResults(options.output, result, `nlq bench values ${process.argv.slice(4).join(" ")}`.trim());
+        process.stderr.write(`wrote ${options.output}\n`);
+      }
+    });
+}
