@@ -1,0 +1,65 @@
+import path from "node:path";
+import { ConfigurationError, nlqStateDirectory } from "@nlq/core";
+
+/** Everything `nlq start` needs to know, resolved from the environment and command-line options. */
+export interface LauncherSettings {
+  /** `$NLQ_HOME/.nlq`: the embedded database lives in `demo/`, the metadata store in `metadata/`. */
+  readonly stateDirectory: string;
+  /** Interface every part listens on. Always 127.0.0.1: nothing is exposed beyond this machine. */
+  readonly host: string;
+  /** `DATABASE_URL`: the user's PostgreSQL. Unset → the embedded demo database. */
+  readonly databaseUrl: string | undefined;
+  /** `NLQ_EMBEDDED_PORT`: TCP port of the embedded database. Default 54320. */
+  readonly embeddedPort: number;
+  /** `NLQ_METADATA_URL`: PostgreSQL URL of the metadata store. Unset → PGlite under `stateDirectory/metadata`. */
+  readonly metadataUrl: string | undefined;
+  /** `NLQ_METADATA_PORT`: TCP port the embedded metadata store is served on (for the web app). Default 54321. */
+  readonly metadataPort: number;
+  /** `NLQ_PROXY_PORT`: the proxy. Default 6432. */
+  readonly proxyPort: number;
+  /** `NLQ_WEB_PORT`: the web app. Default 3000. */
+  readonly webPort: number;
+  /** Start the web app (`--no-web` turns it off). Default true. */
+  readonly web: boolean;
+}
+
+/** The port variables, their defaults and what they configure (for messages). */
+export const portVariables = {
+  NLQ_EMBEDDED_PORT: { fallback: 54_320, part: "the embedded database" },
+  NLQ_METADATA_PORT: { fallback: 54_321, part: "the metadata store socket" },
+  NLQ_PROXY_PORT: { fallback: 6_432, part: "the proxy" },
+  NLQ_WEB_PORT: { fallback: 3_000, part: "the web app" },
+} as const;
+
+export type PortVariable = keyof typeof portVariables;
+
+export function resolveLauncherSettings(
+  environment: NodeJS.ProcessEnv,
+  options: { readonly web?: boolean } = {},
+): LauncherSettings {
+  return {
+    stateDirectory: path.resolve(nlqStateDirectory(environment)),
+    host: "127.0.0.1",
+    databaseUrl: nonEmpty(environment.DATABASE_URL),
+    embeddedPort: port(environment, "NLQ_EMBEDDED_PORT"),
+    metadataUrl: nonEmpty(environment.NLQ_METADATA_URL),
+    metadataPort: port(environment, "NLQ_METADATA_PORT"),
+    proxyPort: port(environment, "NLQ_PROXY_PORT"),
+    webPort: port(environment, "NLQ_WEB_PORT"),
+    web: options.web ?? true,
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== "" ? value.trim() : undefined;
+}
+
+function port(environment: NodeJS.ProcessEnv, variable: PortVariable): number {
+  const text = nonEmpty(environment[variable]);
+  if (text === undefined) return portVariables[variable].fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+    throw new ConfigurationError(`${variable} must be a TCP port number (0-65535), got "${text}"`);
+  }
+  return value;
+}

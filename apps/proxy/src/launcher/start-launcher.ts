@@ -1,0 +1,185 @@
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import { openMetadataStore, type QueryLog, redactUrl } from "@nlq/core";
+import { startEmbeddedDatabase } from "./embedded-database";
+import type { LauncherSettings } from "./launcher-settings";
+import { assertPortFree } from "./port-check";
+import { servePglite } from "./served-pglite";
+import { formatStartupBanner, type StartupSummary } from "./startup-banner";
+import { startWebApp } from "./web-app-process";
+
+/** The proxy as the launcher needs it (adapted from the proxy server's own API by the start command). */
+export interface LauncherProxy {
+  /** The port actually bound. */
+  readonly port: number;
+  /** Stops accepting and ends the connections gracefully. */
+  close(): Promise<void>;
+}
+
+export interface LauncherDependencies {
+  /** Names of the demo tables (core's `demoTableNames`): none present → the demo data is loaded. */
+  readonly demoTableNames: readonly string[];
+  /** Loads the demo data into the embedded database (core's `loadDemoData({ pglite })`). */
+  readonly loadDemoData: (pglite: PGlite) => Promise<unknown>;
+  /** Starts the proxy in front of `upstream`, logging questions to `queryLog`. */
+  readonly startProxy: (options: {
+    readonly host: string;
+    readonly port: number;
+    readonly upstreamHost: string;
+    readonly upstreamPort: number;
+    readonly queryLog: QueryLog;
+  }) => Promise<LauncherProxy>;
+  /** `NLQ_MODEL` (from the validated settings), for the banner. */
+  readonly model: string | undefined;
+  /** The user's environment; the web app child inherits it. */
+  readonly environment: NodeJS.ProcessEnv;
+  /** The web app directory (`apps/web`). */
+  readonly webDirectory: string;
+  /** Where progress lines and the banner go. */
+  readonly log: (line: string) => void;
+}
+
+/** A running `nlq start`. */
+export interface Launcher {
+  /** Resolves with what runs once everything listens (the banner is printed then); rejects if a part failed. */
+  readonly ready: Promise<StartupSummary>;
+  /**
+   * Stops everything, in order, losing nothing: the proxy and web app stop accepting and end, socket
+   * servers close, every PGlite closes (writing its files). Also aborts a start still in progress. Idempotent.
+   */
+  stop(): Promise<void>;
+}
+
+type Closer = { readonly name: string; readonly close: () => Promise<void> };
+
+export function startLauncher(settings: LauncherSettings, dependencies: LauncherDependencies): Launcher {
+  const abortController = new AbortController();
+  const closers: Closer[] = [];
+  const ready = start(settings, dependencies, closers, abortController.signal);
+  let stopping: Promise<void> | undefined;
+  return {
+    ready,
+    stop() {
+      stopping ??= (async () => {
+        abortController.abort();
+        await ready.catch(() => undefined);
+        await closeAll(closers, dependencies.log);
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function start(
+  settings: LauncherSettings,
+  dependencies: LauncherDependencies,
+  closers: Closer[],
+  abortSignal: AbortSignal,
+): Promise<StartupSummary> {
+  const { host, stateDirectory } = settings;
+  const checkpoint = () => {
+    if (abortSignal.aborted) throw new Error("nlq start was stopped while starting");
+  };
+  const serveMetadata = settings.web && settings.metadataUrl === undefined;
+  await assertPortFree(host, settings.proxyPort, "NLQ_PROXY_PORT");
+  if (settings.web) await assertPortFree(host, settings.webPort, "NLQ_WEB_PORT");
+  if (settings.databaseUrl === undefined) await assertPortFree(host, settings.embeddedPort, "NLQ_EMBEDDED_PORT");
+  if (serveMetadata) await assertPortFree(host, settings.metadataPort, "NLQ_METADATA_PORT");
+
+  let database: StartupSummary["database"];
+  if (settings.databaseUrl === undefined) {
+    const embedded = await startEmbeddedDatabase({
+      directory: path.join(stateDirectory, "demo"),
+      host,
+      port: settings.embeddedPort,
+      demoTableNames: dependencies.demoTableNames,
+      loadDemoData: dependencies.loadDemoData,
+      log: dependencies.log,
+    });
+    closers.push({ name: "embedded database", close: () => embedded.close() });
+    database = {
+      url: embedded.url,
+      embedded: true,
+      directory: embedded.directory,
+      loadedDemoData: embedded.loadedDemoData,
+    };
+  } else {
+    database = { url: settings.databaseUrl, embedded: false };
+  }
+  checkpoint();
+
+  const store = await openMetadataStore({
+    url: settings.metadataUrl,
+    directory: path.join(stateDirectory, "metadata"),
+    environment: dependencies.environment,
+  });
+  closers.push({ name: "metadata store", close: () => store.close() });
+  let metadataUrlForWeb = settings.metadataUrl;
+  let servedMetadataUrl: string | undefined;
+  if (serveMetadata && store.pglite !== undefined) {
+    const served = await servePglite(store.pglite, {
+      host,
+      port: settings.metadataPort,
+      variable: "NLQ_METADATA_PORT",
+    });
+    closers.push({ name: "metadata socket", close: () => served.stop() });
+    metadataUrlForWeb = served.url;
+    servedMetadataUrl = served.url;
+  }
+  checkpoint();
+
+  const upstream = new URL(database.url);
+  const proxy = await dependencies.startProxy({
+    host,
+    port: settings.proxyPort,
+    upstreamHost: upstream.hostname || "127.0.0.1",
+    upstreamPort: Number(upstream.port || 5432),
+    queryLog: store.queryLog,
+  });
+  closers.push({ name: "proxy", close: () => proxy.close() });
+  checkpoint();
+
+  let webUrl: string | undefined;
+  if (settings.web) {
+    const web = await startWebApp({
+      directory: dependencies.webDirectory,
+      host,
+      port: settings.webPort,
+      environment: {
+        ...dependencies.environment,
+        DATABASE_URL: database.url,
+        ...(metadataUrlForWeb === undefined ? {} : { NLQ_METADATA_URL: metadataUrlForWeb }),
+      },
+      log: dependencies.log,
+      abortSignal,
+    });
+    closers.push({ name: "web app", close: () => web.stop() });
+    webUrl = web.url;
+  }
+  checkpoint();
+
+  const summary: StartupSummary = {
+    database: { ...database, url: redactUrl(database.url) },
+    proxy: { host, port: proxy.port },
+    metadata: {
+      location: store.location,
+      ...(servedMetadataUrl === undefined ? {} : { servedUrl: servedMetadataUrl }),
+    },
+    webUrl,
+    model: dependencies.model,
+  };
+  dependencies.log(formatStartupBanner(summary));
+  return summary;
+}
+
+/** Closes in reverse start order: web and proxy first, sockets, then the PGlite instances. */
+async function closeAll(closers: Closer[], log: (line: string) => void): Promise<void> {
+  for (const closer of closers.toReversed()) {
+    try {
+      await closer.close();
+    } catch (error) {
+      log(`stopping the ${closer.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  closers.length = 0;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { formatStartupBanner } from "./startup-banner";
+
+const embedded = {
+  database: { url: "postgresql://postgres@127.0.0.1:54320/postgres", embedded: true, directory: "/home/me/.nlq/demo" },
+  proxy: { host: "127.0.0.1", port: 6432 },
+  metadata: { location: "/home/me/.nlq/metadata", servedUrl: "postgresql://postgres@127.0.0.1:54321/postgres" },
+  webUrl: "http://127.0.0.1:3000",
+};
+
+describe("formatStartupBanner", () => {
+  it("says where everything listens, how to connect, and how to configure a model", () => {
+    expect(formatStartupBanner({ ...embedded, model: undefined })).toMatchInlineSnapshot(`
+      "
+      nlq is running.
+
+        database   postgresql://postgres@127.0.0.1:54320/postgres (embedded PGlite with demo data, files in /home/me/.nlq/demo)
+        proxy      127.0.0.1:6432
+        metadata   /home/me/.nlq/metadata (served at postgresql://postgres@127.0.0.1:54321/postgres)
+        web app    http://127.0.0.1:3000
+
+      Ask in SQL through the proxy:
+        psql "postgresql://postgres@127.0.0.1:6432/postgres"
+        postgres=> /* nl: how many customers are there? */;
+
+      No language model is configured, so questions will fail with instructions. Set NLQ_MODEL and restart, e.g.
+        NLQ_MODEL=openai:gpt-4o-mini OPENAI_API_KEY=… npm start
+        NLQ_MODEL=ollama:qwen2.5-coder:7b npm start
+        NLQ_MODEL=scripted:fixtures/demo-model.json npm start   (offline demo: a scripted replay of recorded answers, not a model)
+
+      Or chat in the browser: http://127.0.0.1:3000
+
+      Other nlq commands while this runs: NLQ_METADATA_URL=postgresql://postgres@127.0.0.1:54321/postgres
+
+      The embedded database is one shared PGlite session: fine for the demo, not for concurrent production use.
+      Press Ctrl-C to stop (twice to force).
+      "
+    `);
+  });
+
+  it("labels a scripted model as a replay and omits the web app with --no-web", () => {
+    const banner = formatStartupBanner({
+      database: { url: "postgresql://me@db:5432/shop", embedded: false },
+      proxy: { host: "127.0.0.1", port: 7000 },
+      metadata: { location: "postgresql://me:***@meta/nlq" },
+      webUrl: undefined,
+      model: "scripted:fixtures/demo-model.json",
+    });
+    expect(banner).toContain(
+      "Model: scripted:fixtures/demo-model.json — a scripted replay of recorded answers, not a language model.",
+    );
+    expect(banner).toContain("web app    not started (--no-web)");
+    expect(banner).toContain('psql "postgresql://postgres@127.0.0.1:7000/postgres"');
+    expect(banner).not.toContain("Or chat in the browser");
+    expect(banner).not.toContain("shared PGlite session");
+    expect(banner).not.toContain("No language model");
+  });
+});

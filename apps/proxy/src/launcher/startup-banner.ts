@@ -1,0 +1,64 @@
+/** What `nlq start` is running, for the banner. */
+export interface StartupSummary {
+  /** The database the proxy and web app talk to, without a password. */
+  readonly database: {
+    readonly url: string;
+    readonly embedded: boolean;
+    readonly directory?: string;
+    readonly loadedDemoData?: boolean;
+  };
+  readonly proxy: { readonly host: string; readonly port: number };
+  /** Where the metadata store lives, and the URL other processes reach it by (when served). */
+  readonly metadata: { readonly location: string; readonly servedUrl?: string };
+  /** The web app URL; undefined with --no-web. */
+  readonly webUrl: string | undefined;
+  /** `NLQ_MODEL` as configured, undefined when none. */
+  readonly model: string | undefined;
+}
+
+/** The text printed once everything listens: where each part is and how to connect. */
+export function formatStartupBanner(summary: StartupSummary): string {
+  const proxyUrl = `postgresql://postgres@${summary.proxy.host}:${summary.proxy.port}/postgres`;
+  const lines = [
+    "",
+    "nlq is running.",
+    "",
+    `  database   ${summary.database.url}${summary.database.embedded ? ` (embedded PGlite with demo data, files in ${summary.database.directory})` : " (DATABASE_URL)"}`,
+    `  proxy      ${summary.proxy.host}:${summary.proxy.port}`,
+    `  metadata   ${summary.metadata.location}${summary.metadata.servedUrl ? ` (served at ${summary.metadata.servedUrl})` : ""}`,
+    `  web app    ${summary.webUrl ?? "not started (--no-web)"}`,
+    "",
+    "Ask in SQL through the proxy:",
+    `  psql "${proxyUrl}"`,
+    "  postgres=> /* nl: how many customers are there? */;",
+    "",
+    ...modelLines(summary.model),
+  ];
+  if (summary.webUrl !== undefined) lines.push(`Or chat in the browser: ${summary.webUrl}`, "");
+  if (summary.metadata.servedUrl !== undefined) {
+    lines.push(`Other nlq commands while this runs: NLQ_METADATA_URL=${summary.metadata.servedUrl}`, "");
+  }
+  if (summary.database.embedded) {
+    lines.push(
+      "The embedded database is one shared PGlite session: fine for the demo, not for concurrent production use.",
+    );
+  }
+  lines.push("Press Ctrl-C to stop (twice to force).", "");
+  return lines.join("\n");
+}
+
+function modelLines(model: string | undefined): string[] {
+  if (model === undefined) {
+    return [
+      "No language model is configured, so questions will fail with instructions. Set NLQ_MODEL and restart, e.g.",
+      "  NLQ_MODEL=openai:gpt-4o-mini OPENAI_API_KEY=… npm start",
+      "  NLQ_MODEL=ollama:qwen2.5-coder:7b npm start",
+      "  NLQ_MODEL=scripted:fixtures/demo-model.json npm start   (offline demo: a scripted replay of recorded answers, not a model)",
+      "",
+    ];
+  }
+  if (model.startsWith("scripted:")) {
+    return [`Model: ${model} — a scripted replay of recorded answers, not a language model.`, ""];
+  }
+  return [`Model: ${model}`, ""];
+}
