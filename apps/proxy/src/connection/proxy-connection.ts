@@ -273,6 +273,7 @@ export class ProxyConnection {
         settings: this.#options.settings,
         ...(this.#options.queryLog === undefined ? {} : { queryLog: this.#options.queryLog }),
         abortSignal: abort.signal,
+        origin: "proxy",
       });
       if (abort.signal.aborted) throw new CancelledError();
       messages = encodeAnswer(answer, this.#readyStatus);

@@ -1,0 +1,57 @@
+import { ConfigurationError } from "@nlq/core";
+import { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import { registerProxyCommand, resolveProxyCommand } from "./proxy-command";
+
+describe("resolveProxyCommand", () => {
+  it("uses the options first", () => {
+    expect(
+      resolveProxyCommand(
+        { upstream: "postgresql://db.example:5433/app", listen: "0.0.0.0:7000", marker: "ask:", queryLog: false },
+        { DATABASE_URL: "postgresql://ignored:1/x", NLQ_PROXY_PORT: "9" },
+      ),
+    ).toEqual({
+      upstreamHost: "db.example",
+      upstreamPort: 5433,
+      listenHost: "0.0.0.0",
+      listenPort: 7000,
+      marker: "ask:",
+    });
+  });
+
+  it("falls back to DATABASE_URL, NLQ_PROXY_HOST/NLQ_PROXY_PORT and the defaults", () => {
+    expect(
+      resolveProxyCommand({ marker: "nl:", queryLog: false }, { DATABASE_URL: "postgres://user:secret@pg/app" }),
+    ).toEqual({ upstreamHost: "pg", upstreamPort: 5432, listenHost: "127.0.0.1", listenPort: 6432, marker: "nl:" });
+    expect(
+      resolveProxyCommand(
+        { marker: "nl:", queryLog: false },
+        { DATABASE_URL: "postgresql://pg:6000", NLQ_PROXY_HOST: "::1", NLQ_PROXY_PORT: "7432" },
+      ),
+    ).toMatchObject({ upstreamPort: 6000, listenHost: "::1", listenPort: 7432 });
+    expect(
+      resolveProxyCommand({ listen: "[::1]:5555", upstream: "postgresql://h", marker: "nl:", queryLog: false }, {}),
+    ).toMatchObject({ listenHost: "::1", listenPort: 5555 });
+  });
+
+  it("explains what is missing or wrong", () => {
+    expect(() => resolveProxyCommand({ marker: "nl:", queryLog: false }, {})).toThrow(ConfigurationError);
+    expect(() => resolveProxyCommand({ upstream: "mysql://h:1", marker: "nl:", queryLog: false }, {})).toThrow(
+      /postgresql:\/\//,
+    );
+    expect(() =>
+      resolveProxyCommand({ upstream: "postgresql://h", listen: "h:port", marker: "nl:", queryLog: false }, {}),
+    ).toThrow(/not a port/);
+    expect(() => resolveProxyCommand({ upstream: "postgresql://h", marker: " ", queryLog: false }, {})).toThrow(
+      /marker/,
+    );
+  });
+
+  it("registers `proxy` with its options and help", () => {
+    const program = new Command();
+    registerProxyCommand(program);
+    const command = program.commands.find((candidate) => candidate.name() === "proxy")!;
+    expect(command.options.map((option) => option.long)).toEqual(["--upstream", "--listen", "--marker", "--query-log"]);
+    expect(command.helpInformation()).toContain("/* nl: question */");
+  });
+});

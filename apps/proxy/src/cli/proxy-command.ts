@@ -1,0 +1,133 @@
+import { answerQuestion, ConfigurationError, loadSettings, type MetadataStore, openMetadataStore } from "@nlq/core";
+import type { Command } from "commander";
+import { DEFAULT_MARKER } from "../question/detect-question";
+import { consoleLogger } from "../server/proxy-logger";
+import { startProxyServer } from "../server/proxy-server";
+
+export interface ProxyCommandOptions {
+  /** `--upstream`: upstream PostgreSQL URL; only host and port are used. Default `$DATABASE_URL`. */
+  readonly upstream?: string;
+  /** `--listen`: `host:port` to listen on. Default `$NLQ_PROXY_HOST:$NLQ_PROXY_PORT`, else `127.0.0.1:6432`. */
+  readonly listen?: string;
+  /** `--marker`: text that opens a question in a comment. Default `nl:`. */
+  readonly marker: string;
+  /** `--query-log`: store each question's trace in the metadata store. Default off. */
+  readonly queryLog: boolean;
+}
+
+export interface ResolvedProxyCommand {
+  readonly upstreamHost: string;
+  readonly upstreamPort: number;
+  readonly listenHost: string;
+  readonly listenPort: number;
+  readonly marker: string;
+}
+
+/** Resolves the command's options against the environment. Pure; throws `ConfigurationError`. */
+export function resolveProxyCommand(
+  options: ProxyCommandOptions,
+  environment: Record<string, string | undefined>,
+): ResolvedProxyCommand {
+  const upstreamText = options.upstream ?? environment.DATABASE_URL;
+  if (upstreamText === undefined || upstreamText.trim() === "") {
+    throw new ConfigurationError("no upstream: pass --upstream postgresql://host:port or set DATABASE_URL");
+  }
+  let upstream: URL;
+  try {
+    upstream = new URL(upstreamText);
+  } catch (cause) {
+    throw new ConfigurationError(`--upstream is not a URL: expected postgresql://host:port`, { cause });
+  }
+  if (upstream.protocol !== "postgresql:" && upstream.protocol !== "postgres:") {
+    throw new ConfigurationError(`--upstream must be a postgresql:// URL, not ${upstream.protocol}`);
+  }
+  const listen = parseListen(options.listen, environment);
+  if (options.marker.trim() === "") throw new ConfigurationError("--marker must not be empty");
+  return {
+    upstreamHost: upstream.hostname || "127.0.0.1",
+    upstreamPort: parsePort(upstream.port || "5432", "--upstream port"),
+    listenHost: listen.host,
+    listenPort: listen.port,
+    marker: options.marker,
+  };
+}
+
+function parseListen(
+  listen: string | undefined,
+  environment: Record<string, string | undefined>,
+): { host: string; port: number } {
+  if (listen !== undefined) {
+    const separator = listen.lastIndexOf(":");
+    if (separator < 0) return { host: "127.0.0.1", port: parsePort(listen, "--listen") };
+    const host = listen.slice(0, separator).replace(/^\[|\]$/g, "") || "127.0.0.1";
+    return { host, port: parsePort(listen.slice(separator + 1), "--listen") };
+  }
+  return {
+    host: environment.NLQ_PROXY_HOST || "127.0.0.1",
+    port: parsePort(environment.NLQ_PROXY_PORT || "6432", "NLQ_PROXY_PORT"),
+  };
+}
+
+function parsePort(text: string, what: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) throw new ConfigurationError(`${what}: "${text}" is not a port number`);
+  return port;
+}
+
+/** `nlq proxy`: the PostgreSQL wire-protocol proxy in front of one upstream server. */
+export function registerProxyCommand(program: Command): void {
+  program
+    .command("proxy")
+    .description(
+      "Run the PostgreSQL wire-protocol proxy: ordinary SQL passes through untouched, /* nl: question */ is answered",
+    )
+    .option("--upstream <url>", "upstream PostgreSQL, postgresql://host:port (default: $DATABASE_URL)")
+    .option("--listen <host:port>", "where to listen (default: $NLQ_PROXY_HOST:$NLQ_PROXY_PORT or 127.0.0.1:6432)")
+    .option("--marker <text>", "text that opens a question inside a comment", DEFAULT_MARKER)
+    .option("--query-log", "store each question's trace in the metadata store ($NLQ_METADATA_URL or .nlq/)", false)
+    .addHelpText(
+      "after",
+      `
+Connect with any client, e.g.  psql -h 127.0.0.1 -p 6432 -U <user> <database>
+and ask:  /* nl: how many orders were placed last week? */;
+Authentication runs end to end with the upstream server. No TLS: clients must allow sslmode=prefer/disable.
+Environment: DATABASE_URL, NLQ_PROXY_HOST, NLQ_PROXY_PORT, NLQ_MODEL (provider:model), NLQ_STATEMENT_TIMEOUT_MS, NLQ_ROW_LIMIT`,
+    )
+    .action(async (options: ProxyCommandOptions) => {
+      process.exitCode = await runProxy(options);
+    });
+}
+
+async function runProxy(options: ProxyCommandOptions): Promise<number> {
+  let metadata: MetadataStore | undefined;
+  try {
+    const resolved = resolveProxyCommand(options, process.env);
+    const settings = loadSettings(process.env);
+    if (settings.model === undefined) {
+      consoleLogger.warn("NLQ_MODEL is not set: ordinary SQL passes through, questions will fail with instructions");
+    }
+    if (options.queryLog) metadata = await openMetadataStore({ environment: process.env });
+    const server = await startProxyServer({
+      ...resolved,
+      answerQuestion,
+      settings,
+      ...(metadata === undefined ? {} : { queryLog: metadata.queryLog }),
+      logger: consoleLogger,
+    });
+    console.log(
+      `nlq proxy listening on ${server.address.host}:${server.address.port} → ${resolved.upstreamHost}:${resolved.upstreamPort} (marker "${resolved.marker}")`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    await server.close();
+    await metadata?.close();
+    return 0;
+  } catch (error) {
+    await metadata?.close().catch(() => {});
+    console.error(`nlq proxy: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
