@@ -64,3 +64,4 @@ export * from "./fixing/fix-loop";
 export type * from "./pipeline/schema-selector";
 export * from "./pipeline/answer-question";
 export * from "./database/test-database";
+export * from "./llm/recover-json";

@@ -128,3 +128,21 @@ describe("scripted model through runStep", () => {
     );
   });
 });
+
+describe("runStep with loosely formatted output", () => {
+  it("recovers JSON wrapped in prose and a Markdown fence", async () => {
+    const model = mockModel('Here you go:\n```json\n{"reasoning": "r", "sql": "SELECT 2"}\n```\nDone.');
+    const calls: LlmCallRecord[] = [];
+    const result = await runStep({
+      step: "generate-candidate",
+      model,
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+      onCall: (call) => calls.push(call),
+    });
+    expect(result.output).toEqual({ reasoning: "r", sql: "SELECT 2" });
+    expect(calls).toHaveLength(1);
+  });
+});

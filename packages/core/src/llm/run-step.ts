@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { CancelledError, ModelCallError, ModelOutputError, NlqError } from "../errors";
 import type { LlmCallRecord } from "../pipeline/events";
 import type { LlmBudget } from "./llm-budget";
+import { recoverJsonOutput } from "./recover-json";
 
 export interface RunStepOptions<OUTPUT> {
   /** Pipeline step name, e.g. `generate-candidate`; also tells a scripted model what to replay. */
@@ -62,6 +63,21 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
   if (options.budget) signals.push(AbortSignal.timeout(Math.max(1, options.budget.remainingMilliseconds())));
   const abortSignal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
   const started = performance.now();
+  const finish = (
+    output: OUTPUT,
+    usage: { inputTokens?: number; outputTokens?: number } | undefined,
+  ): StepResult<OUTPUT> => {
+    const call: LlmCallRecord = {
+      step: options.step,
+      model: options.modelId,
+      scripted,
+      inputTokens: usage?.inputTokens ?? 0,
+      outputTokens: usage?.outputTokens ?? 0,
+      latencyMilliseconds: Math.round(performance.now() - started),
+    };
+    options.onCall?.(call);
+    return { output, call };
+  };
   try {
     const result = await generateText({
       model: options.model,
@@ -73,16 +89,7 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
       output: Output.object({ schema: options.schema }),
       providerOptions: { nlq: { step: options.step, question: options.question } },
     });
-    const call: LlmCallRecord = {
-      step: options.step,
-      model: options.modelId,
-      scripted,
-      inputTokens: result.usage.inputTokens ?? 0,
-      outputTokens: result.usage.outputTokens ?? 0,
-      latencyMilliseconds: Math.round(performance.now() - started),
-    };
-    options.onCall?.(call);
-    return { output: result.output as OUTPUT, call };
+    return finish(result.output as OUTPUT, result.usage);
   } catch (error) {
     if (options.abortSignal?.aborted) throw new CancelledError(undefined, { cause: error });
     if (abortSignal?.aborted) {
@@ -92,6 +99,9 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
     }
     if (NoObjectGeneratedError.isInstance(error) || NoOutputGeneratedError.isInstance(error)) {
       const text = (error as { text?: string }).text ?? "";
+      const recovered = recoverJsonOutput(text, options.schema);
+      if (recovered !== undefined)
+        return finish(recovered, (error as { usage?: { inputTokens?: number; outputTokens?: number } }).usage);
       throw new ModelOutputError(
         `model output for step "${options.step}" does not match its schema: ${error.message}`,
         {
