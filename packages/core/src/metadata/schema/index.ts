@@ -5,3 +5,4 @@ export * from "./data-sources";
 export * from "./llm-cache";
 export * from "./query-log";
 export * from "./value-index";
+export * from "./embeddings";
