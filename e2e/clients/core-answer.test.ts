@@ -1,0 +1,83 @@
+import { answerQuestion, loadSettings } from "@nlq/core";
+import type { ProxyServer } from "@nlq/proxy";
+import { MockLanguageModelV3 } from "ai/test";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientConfig, createTestDatabase, startTestProxy, upstreamPort } from "./proxy-fixture";
+
+/**
+ * The real core pipeline behind the proxy, with a MockLanguageModelV3 standing in for the language
+ * model (no model is reachable here): catalog introspection, the read-only wrapping and the final
+ * statement all run through the proxy's own upstream executor on the client's session.
+ */
+function modelAnswering(output: { reasoning: string; sql: string }): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    doGenerate: async () => ({
+      content: [{ type: "text", text: JSON.stringify(output) }],
+      finishReason: { unified: "stop", raw: undefined },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      },
+      warnings: [],
+    }),
+  });
+}
+
+describe("the real core pipeline behind the proxy (mock language model)", () => {
+  let proxy: ProxyServer;
+  let database: { name: string; drop(): Promise<void> };
+  let output = { reasoning: "Count the customers.", sql: "SELECT count(*) AS customers FROM customers" };
+  const settings = loadSettings({ NLQ_MODEL: "test:mock" });
+
+  beforeAll(async () => {
+    database = await createTestDatabase("nlq_proxy_core");
+    const setup = new pg.Client(clientConfig(database.name, upstreamPort));
+    await setup.connect();
+    await setup.query(
+      "create table customers (id int primary key, name text not null, country char(2)); insert into customers values (1, 'Ada', 'GB'), (2, 'Blaise', 'FR')",
+    );
+    await setup.end();
+    proxy = await startTestProxy((options) =>
+      answerQuestion({
+        ...options,
+        settings,
+        resolveModel: () => ({ model: modelAnswering(output), id: "test:mock", scripted: false }),
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  it("answers a question with rows and the generated SQL, inside and outside a transaction", async () => {
+    const client = new pg.Client(clientConfig(database.name, proxy.address.port));
+    const notices: string[] = [];
+    client.on("notice", (notice) => notices.push(notice.message ?? ""));
+    await client.connect();
+    try {
+      const result = await client.query("/* nl: how many customers are there? */;");
+      expect(result.rows).toEqual([{ customers: "2" }]);
+      expect(notices[0]).toBe("nlq: SELECT count(*) AS customers FROM customers");
+      expect(client.getTransactionStatus()).toBe("I");
+
+      await client.query("begin");
+      await client.query("insert into customers values (3, 'Camille', 'FR')");
+      const inTransaction = await client.query("/* nl: and now? */");
+      expect(inTransaction.rows).toEqual([{ customers: "3" }]);
+      expect(client.getTransactionStatus()).toBe("T");
+      await client.query("rollback");
+
+      output = { reasoning: "Delete them.", sql: "DELETE FROM customers" };
+      const refused = (await client.query("/* nl: delete everything */").catch((error: unknown) => error)) as {
+        code: string;
+      };
+      expect(refused.code).toMatch(/^(25006|42601)$/);
+      expect((await client.query("select count(*)::int as count from customers")).rows).toEqual([{ count: 2 }]);
+    } finally {
+      await client.end();
+    }
+  });
+});
