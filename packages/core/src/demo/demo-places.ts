@@ -22,7 +22,12 @@ export interface DemoCountry {
   readonly cities: readonly DemoCity[];
 }
 
-const city = (name: string, region: string | null, weight: number, variants: string[] = []): DemoCity => ({ name, region, weight, variants });
+const city = (name: string, region: string | null, weight: number, variants: string[] = []): DemoCity => ({
+  name,
+  region,
+  weight,
+  variants,
+});
 
 export const demoCountries: readonly DemoCountry[] = [
   {

@@ -19,7 +19,13 @@ export interface DemoDepartment {
   readonly lines: readonly DemoProductLine[];
 }
 
-const line = (name: string, description: string, nouns: string[], priceRange: [number, number], weight = 1): DemoProductLine => ({
+const line = (
+  name: string,
+  description: string,
+  nouns: string[],
+  priceRange: [number, number],
+  weight = 1,
+): DemoProductLine => ({
   name,
   description,
   nouns,
@@ -33,10 +39,32 @@ export const demoDepartments: readonly DemoDepartment[] = [
     description: "Everything for cooking, coffee and the dining table.",
     skuPrefix: "KIT",
     lines: [
-      line("Cookware", "Pots, pans and ovenware.", ["Skillet", "Saucepan", "Dutch Oven", "Wok", "Stock Pot", "Roasting Pan"], [25, 260], 1.3),
-      line("Coffee & Tea", "Brewing equipment and cups.", ["French Press", "Pour-Over Kettle", "Espresso Cups", "Tea Infuser", "Coffee Grinder"], [12, 180], 1.2),
-      line("Tableware", "Plates, bowls, glasses and cutlery.", ["Dinner Plate Set", "Pasta Bowl", "Serving Platter", "Wine Glasses", "Flatware Set"], [15, 140]),
-      line("Kitchen Tools", "Knives, boards and utensils.", ["Chef's Knife", "Cutting Board", "Mixing Bowls", "Spatula Set", "Salad Spinner"], [8, 120]),
+      line(
+        "Cookware",
+        "Pots, pans and ovenware.",
+        ["Skillet", "Saucepan", "Dutch Oven", "Wok", "Stock Pot", "Roasting Pan"],
+        [25, 260],
+        1.3,
+      ),
+      line(
+        "Coffee & Tea",
+        "Brewing equipment and cups.",
+        ["French Press", "Pour-Over Kettle", "Espresso Cups", "Tea Infuser", "Coffee Grinder"],
+        [12, 180],
+        1.2,
+      ),
+      line(
+        "Tableware",
+        "Plates, bowls, glasses and cutlery.",
+        ["Dinner Plate Set", "Pasta Bowl", "Serving Platter", "Wine Glasses", "Flatware Set"],
+        [15, 140],
+      ),
+      line(
+        "Kitchen Tools",
+        "Knives, boards and utensils.",
+        ["Chef's Knife", "Cutting Board", "Mixing Bowls", "Spatula Set", "Salad Spinner"],
+        [8, 120],
+      ),
     ],
   },
   {
@@ -44,9 +72,27 @@ export const demoDepartments: readonly DemoDepartment[] = [
     description: "Furniture for living room, bedroom and home office.",
     skuPrefix: "FUR",
     lines: [
-      line("Living Room", "Sofas, chairs and tables.", ["Sofa", "Armchair", "Coffee Table", "Bookshelf", "Side Table"], [90, 1900], 0.9),
-      line("Bedroom", "Beds and bedroom storage.", ["Bed Frame", "Nightstand", "Dresser", "Wardrobe"], [110, 1500], 0.7),
-      line("Home Office", "Desks and seating for working from home.", ["Desk", "Office Chair", "Filing Cabinet", "Monitor Stand"], [40, 900], 0.8),
+      line(
+        "Living Room",
+        "Sofas, chairs and tables.",
+        ["Sofa", "Armchair", "Coffee Table", "Bookshelf", "Side Table"],
+        [90, 1900],
+        0.9,
+      ),
+      line(
+        "Bedroom",
+        "Beds and bedroom storage.",
+        ["Bed Frame", "Nightstand", "Dresser", "Wardrobe"],
+        [110, 1500],
+        0.7,
+      ),
+      line(
+        "Home Office",
+        "Desks and seating for working from home.",
+        ["Desk", "Office Chair", "Filing Cabinet", "Monitor Stand"],
+        [40, 900],
+        0.8,
+      ),
     ],
   },
   {
@@ -54,9 +100,26 @@ export const demoDepartments: readonly DemoDepartment[] = [
     description: "Lamps, ceiling lights and connected lighting.",
     skuPrefix: "LGT",
     lines: [
-      line("Lamps", "Floor, table and desk lamps.", ["Floor Lamp", "Table Lamp", "Desk Lamp", "Reading Light"], [25, 320]),
-      line("Ceiling Lights", "Pendants and chandeliers.", ["Pendant Light", "Chandelier", "Flush Mount Light"], [45, 650], 0.6),
-      line("Smart Lighting", "App-controlled bulbs, strips and switches.", ["Smart Bulb", "LED Strip", "Smart Switch"], [12, 110], 0.8),
+      line(
+        "Lamps",
+        "Floor, table and desk lamps.",
+        ["Floor Lamp", "Table Lamp", "Desk Lamp", "Reading Light"],
+        [25, 320],
+      ),
+      line(
+        "Ceiling Lights",
+        "Pendants and chandeliers.",
+        ["Pendant Light", "Chandelier", "Flush Mount Light"],
+        [45, 650],
+        0.6,
+      ),
+      line(
+        "Smart Lighting",
+        "App-controlled bulbs, strips and switches.",
+        ["Smart Bulb", "LED Strip", "Smart Switch"],
+        [12, 110],
+        0.8,
+      ),
     ],
   },
   {
@@ -64,7 +127,13 @@ export const demoDepartments: readonly DemoDepartment[] = [
     description: "Bedding, bath linen and rugs.",
     skuPrefix: "TEX",
     lines: [
-      line("Bedding", "Duvet covers, sheets and blankets.", ["Duvet Cover", "Pillowcase Set", "Weighted Blanket", "Fitted Sheet"], [20, 190], 1.1),
+      line(
+        "Bedding",
+        "Duvet covers, sheets and blankets.",
+        ["Duvet Cover", "Pillowcase Set", "Weighted Blanket", "Fitted Sheet"],
+        [20, 190],
+        1.1,
+      ),
       line("Bath", "Towels, mats and robes.", ["Bath Towel", "Bath Mat", "Bathrobe"], [10, 95]),
       line("Rugs", "Area rugs, runners and doormats.", ["Area Rug", "Runner Rug", "Doormat"], [18, 600], 0.8),
     ],
@@ -74,9 +143,26 @@ export const demoDepartments: readonly DemoDepartment[] = [
     description: "Garden, patio and barbecue.",
     skuPrefix: "OUT",
     lines: [
-      line("Garden", "Planters and garden tools.", ["Planter", "Watering Can", "Garden Hose", "Pruning Shears"], [9, 120]),
-      line("Patio Furniture", "Outdoor seating, shade and hammocks.", ["Patio Chair", "Hammock", "Parasol", "Outdoor Table"], [45, 850], 0.7),
-      line("Grills", "Charcoal and gas grills and accessories.", ["Charcoal Grill", "Gas Grill", "Grill Tool Set"], [30, 1200], 0.5),
+      line(
+        "Garden",
+        "Planters and garden tools.",
+        ["Planter", "Watering Can", "Garden Hose", "Pruning Shears"],
+        [9, 120],
+      ),
+      line(
+        "Patio Furniture",
+        "Outdoor seating, shade and hammocks.",
+        ["Patio Chair", "Hammock", "Parasol", "Outdoor Table"],
+        [45, 850],
+        0.7,
+      ),
+      line(
+        "Grills",
+        "Charcoal and gas grills and accessories.",
+        ["Charcoal Grill", "Gas Grill", "Grill Tool Set"],
+        [30, 1200],
+        0.5,
+      ),
     ],
   },
   {
@@ -85,7 +171,13 @@ export const demoDepartments: readonly DemoDepartment[] = [
     skuPrefix: "DEC",
     lines: [
       line("Wall Art", "Prints, canvases and mirrors.", ["Framed Print", "Canvas Art", "Wall Mirror"], [20, 380]),
-      line("Candles & Scents", "Candles, holders and diffusers.", ["Scented Candle", "Candle Holder", "Reed Diffuser"], [8, 75], 1.1),
+      line(
+        "Candles & Scents",
+        "Candles, holders and diffusers.",
+        ["Scented Candle", "Candle Holder", "Reed Diffuser"],
+        [8, 75],
+        1.1,
+      ),
       line("Storage", "Baskets, shelves and organisers.", ["Storage Basket", "Shelf Unit", "Shoe Rack"], [12, 240]),
     ],
   },

@@ -1,6 +1,9 @@
 /** Canned review and return texts by sentiment (faker's lorem would be Latin, useless for retrieval demos). */
 
-export const reviewTexts: Record<"negative" | "mixed" | "positive", ReadonlyArray<readonly [title: string, body: string]>> = {
+export const reviewTexts: Record<
+  "negative" | "mixed" | "positive",
+  ReadonlyArray<readonly [title: string, body: string]>
+> = {
   negative: [
     ["Broke after a week", "Looked nice at first but it broke after a week of normal use. Returned it."],
     ["Not as pictured", "The colour is completely different from the photos and the finish feels cheap."],

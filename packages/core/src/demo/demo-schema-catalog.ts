@@ -8,11 +8,17 @@ import type { DemoTableDefinition } from "./demo-types";
 
 export const categoriesTable: DemoTableDefinition = table({
   name: "categories",
-  comment: "Product categories in a two-level tree: top-level departments (Kitchen, Furniture, ...) and their sub-categories.",
+  comment:
+    "Product categories in a two-level tree: top-level departments (Kitchen, Furniture, ...) and their sub-categories.",
   columns: [
     column("category_id", "integer", "Unique identifier of the category."),
     column("name", "text", "Display name of the category, e.g. 'Cookware' or 'Outdoor'.", { unique: true }),
-    column("parent_category_id", "integer", "Department this sub-category belongs to; NULL for a top-level department.", { nullable: true }),
+    column(
+      "parent_category_id",
+      "integer",
+      "Department this sub-category belongs to; NULL for a top-level department.",
+      { nullable: true },
+    ),
     column("description", "text", "Short description of what the category contains.", { nullable: true }),
   ],
   primaryKey: ["category_id"],
@@ -21,7 +27,8 @@ export const categoriesTable: DemoTableDefinition = table({
 
 export const suppliersTable: DemoTableDefinition = table({
   name: "suppliers",
-  comment: "Vendors and manufacturers the company buys products from. Company names are entered by hand and not normalized.",
+  comment:
+    "Vendors and manufacturers the company buys products from. Company names are entered by hand and not normalized.",
   columns: [
     column("supplier_id", "integer", "Unique identifier of the supplier."),
     column("company_name", "text", "Supplier company name as entered by purchasing (spacing and casing vary)."),
@@ -37,27 +44,39 @@ export const suppliersTable: DemoTableDefinition = table({
 
 export const productsTable: DemoTableDefinition = table({
   name: "products",
-  comment: "Products in the catalogue with their current list price in US dollars; discontinued products stay for order history.",
+  comment:
+    "Products in the catalogue with their current list price in US dollars; discontinued products stay for order history.",
   columns: [
     column("product_id", "integer", "Unique identifier of the product."),
     column("sku", "text", "Stock keeping unit code printed on labels, e.g. 'KIT-00042'.", { unique: true }),
     column("name", "text", "Product name shown to customers."),
     column("category_id", "integer", "Sub-category the product is listed in."),
     column("supplier_id", "integer", "Supplier the product is bought from."),
-    column("list_price_usd", "numeric(12,2)", "Current list price in US dollars, before discounts and tax.", { check: "list_price_usd >= 0" }),
-    column("unit_cost_usd", "numeric(12,2)", "Purchase cost per unit in US dollars; list price minus cost is the gross margin.", { check: "unit_cost_usd >= 0" }),
+    column("list_price_usd", "numeric(12,2)", "Current list price in US dollars, before discounts and tax.", {
+      check: "list_price_usd >= 0",
+    }),
+    column(
+      "unit_cost_usd",
+      "numeric(12,2)",
+      "Purchase cost per unit in US dollars; list price minus cost is the gross margin.",
+      { check: "unit_cost_usd >= 0" },
+    ),
     column("weight_kg", "numeric(8,3)", "Shipping weight in kilograms; NULL when not measured.", { nullable: true }),
     column("color", "text", "Main colour; NULL for products without a colour variant.", { nullable: true }),
     column("is_discontinued", "boolean", "True when the product can no longer be ordered."),
     column("launched_on", "date", "Date the product was first offered for sale."),
   ],
   primaryKey: ["product_id"],
-  foreignKeys: [references("category_id", "categories", "category_id"), references("supplier_id", "suppliers", "supplier_id")],
+  foreignKeys: [
+    references("category_id", "categories", "category_id"),
+    references("supplier_id", "suppliers", "supplier_id"),
+  ],
 });
 
 export const storesTable: DemoTableDefinition = table({
   name: "stores",
-  comment: "Sales channels: physical shops, the online shops and a marketplace storefront. Every order belongs to one store.",
+  comment:
+    "Sales channels: physical shops, the online shops and a marketplace storefront. Every order belongs to one store.",
   columns: [
     column("store_id", "integer", "Unique identifier of the store."),
     column("name", "text", "Store name, e.g. 'Chicago Loop' or 'Online US'.", { unique: true }),
@@ -84,10 +103,14 @@ export const employeesTable: DemoTableDefinition = table({
     column("email", "text", "Work e-mail address.", { unique: true }),
     column("job_title", "text", "Job title, e.g. 'Store Manager', 'Sales Associate', 'Customer Service Agent'."),
     column("store_id", "integer", "Store the employee works in; NULL for head-office staff.", { nullable: true }),
-    column("manager_id", "integer", "Employee this person reports to; NULL for the chief executive.", { nullable: true }),
+    column("manager_id", "integer", "Employee this person reports to; NULL for the chief executive.", {
+      nullable: true,
+    }),
     column("hired_on", "date", "First day of employment."),
     column("terminated_on", "date", "Last day of employment; NULL for current employees.", { nullable: true }),
-    column("annual_salary_usd", "numeric(12,2)", "Gross yearly salary converted to US dollars.", { check: "annual_salary_usd > 0" }),
+    column("annual_salary_usd", "numeric(12,2)", "Gross yearly salary converted to US dollars.", {
+      check: "annual_salary_usd > 0",
+    }),
   ],
   primaryKey: ["employee_id"],
   foreignKeys: [references("store_id", "stores", "store_id"), references("manager_id", "employees", "employee_id")],

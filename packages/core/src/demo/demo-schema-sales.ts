@@ -11,31 +11,65 @@ export const ordersTable: DemoTableDefinition = table({
     column("order_id", "integer", "Unique identifier of the order (order number)."),
     column("customer_id", "integer", "Customer who placed the order."),
     column("store_id", "integer", "Store or channel the order was placed in."),
-    column("employee_id", "integer", "Sales associate who handled an in-store order; NULL for online and marketplace orders.", {
-      nullable: true,
-    }),
+    column(
+      "employee_id",
+      "integer",
+      "Sales associate who handled an in-store order; NULL for online and marketplace orders.",
+      {
+        nullable: true,
+      },
+    ),
     column("ordered_at", "timestamptz", "When the order was placed (checkout time)."),
-    column("status", "text", "Fulfilment status: 'pending', 'processing', 'shipped', 'delivered', 'cancelled' or 'returned'.", {
-      check: "status IN ('pending', 'processing', 'shipped', 'delivered', 'cancelled', 'returned')",
-    }),
+    column(
+      "status",
+      "text",
+      "Fulfilment status: 'pending', 'processing', 'shipped', 'delivered', 'cancelled' or 'returned'.",
+      {
+        check: "status IN ('pending', 'processing', 'shipped', 'delivered', 'cancelled', 'returned')",
+      },
+    ),
     column("currency", "char(3)", "ISO 4217 currency of all amounts of this order (the store's currency)."),
-    column("subtotal", "numeric(12,2)", "Sum of the order lines' totals, in the order currency.", { check: "subtotal >= 0" }),
+    column("subtotal", "numeric(12,2)", "Sum of the order lines' totals, in the order currency.", {
+      check: "subtotal >= 0",
+    }),
     column("discount_amount", "numeric(12,2)", "Order-level discount from a promotion code, in the order currency.", {
       check: "discount_amount >= 0",
     }),
-    column("shipping_fee", "numeric(12,2)", "Shipping charged to the customer, in the order currency (0 for in-store orders).", {
-      check: "shipping_fee >= 0",
+    column(
+      "shipping_fee",
+      "numeric(12,2)",
+      "Shipping charged to the customer, in the order currency (0 for in-store orders).",
+      {
+        check: "shipping_fee >= 0",
+      },
+    ),
+    column("tax_amount", "numeric(12,2)", "Sales tax or VAT charged, in the order currency.", {
+      check: "tax_amount >= 0",
     }),
-    column("tax_amount", "numeric(12,2)", "Sales tax or VAT charged, in the order currency.", { check: "tax_amount >= 0" }),
-    column("total_amount", "numeric(12,2)", "Amount charged: subtotal - discount + shipping + tax, in the order currency.", {
-      check: "total_amount >= 0",
-    }),
-    column("usd_exchange_rate", "numeric(10,6)", "US dollars per one unit of the order currency on the order date (1 for USD).", {
-      check: "usd_exchange_rate > 0",
-    }),
-    column("total_amount_usd", "numeric(12,2)", "Order total converted to US dollars; use it to compare revenue across currencies.", {
-      check: "total_amount_usd >= 0",
-    }),
+    column(
+      "total_amount",
+      "numeric(12,2)",
+      "Amount charged: subtotal - discount + shipping + tax, in the order currency.",
+      {
+        check: "total_amount >= 0",
+      },
+    ),
+    column(
+      "usd_exchange_rate",
+      "numeric(10,6)",
+      "US dollars per one unit of the order currency on the order date (1 for USD).",
+      {
+        check: "usd_exchange_rate > 0",
+      },
+    ),
+    column(
+      "total_amount_usd",
+      "numeric(12,2)",
+      "Order total converted to US dollars; use it to compare revenue across currencies.",
+      {
+        check: "total_amount_usd >= 0",
+      },
+    ),
     column("promo_code", "text", "Promotion code entered at checkout; NULL when none.", { nullable: true }),
   ],
   primaryKey: ["order_id"],
@@ -48,10 +82,13 @@ export const ordersTable: DemoTableDefinition = table({
 
 export const orderItemsTable: DemoTableDefinition = table({
   name: "order_items",
-  comment: "Lines of an order: which product, how many, at what price. Prices are in the order's currency at the time of the order.",
+  comment:
+    "Lines of an order: which product, how many, at what price. Prices are in the order's currency at the time of the order.",
   columns: [
     column("order_id", "integer", "Order this line belongs to."),
-    column("line_number", "integer", "Position of the line within the order, starting at 1.", { check: "line_number > 0" }),
+    column("line_number", "integer", "Position of the line within the order, starting at 1.", {
+      check: "line_number > 0",
+    }),
     column("product_id", "integer", "Product ordered."),
     column("quantity", "integer", "Number of units ordered.", { check: "quantity > 0" }),
     column("unit_price", "numeric(12,2)", "Price per unit charged, in the order currency, before the line discount.", {
@@ -81,7 +118,9 @@ export const paymentsTable: DemoTableDefinition = table({
     column("method", "text", "Payment method: 'card', 'paypal', 'bank_transfer', 'gift_card' or 'cash'.", {
       check: "method IN ('card', 'paypal', 'bank_transfer', 'gift_card', 'cash')",
     }),
-    column("status", "text", "'succeeded' or 'failed' (declined card, timeout).", { check: "status IN ('succeeded', 'failed')" }),
+    column("status", "text", "'succeeded' or 'failed' (declined card, timeout).", {
+      check: "status IN ('succeeded', 'failed')",
+    }),
     column("amount", "numeric(12,2)", "Amount in the payment currency, always positive.", { check: "amount > 0" }),
     column("currency", "char(3)", "ISO 4217 currency of the amount (the order currency)."),
     column("processed_at", "timestamptz", "When the payment provider processed the payment."),
@@ -101,7 +140,9 @@ export const shipmentsTable: DemoTableDefinition = table({
     column("tracking_number", "text", "Carrier tracking number.", { unique: true }),
     column("shipped_at", "timestamptz", "When the parcel left the warehouse."),
     column("promised_delivery_date", "date", "Delivery date promised to the customer at checkout."),
-    column("delivered_at", "timestamptz", "When the carrier delivered the parcel; NULL while in transit.", { nullable: true }),
+    column("delivered_at", "timestamptz", "When the carrier delivered the parcel; NULL while in transit.", {
+      nullable: true,
+    }),
     column("ship_to_city", "text", "Destination city as typed by the customer."),
     column("ship_to_country", "text", "Destination country as an ISO 3166-1 alpha-2 code."),
   ],
@@ -118,15 +159,28 @@ export const returnsTable: DemoTableDefinition = table({
     column("order_id", "integer", "Order the returned line belongs to."),
     column("line_number", "integer", "Returned order line (with order_id, references order_items)."),
     column("quantity", "integer", "Units returned.", { check: "quantity > 0" }),
-    column("reason", "text", "Reason given: 'damaged', 'wrong_item', 'not_as_described', 'changed_mind' or 'too_late'.", {
-      check: "reason IN ('damaged', 'wrong_item', 'not_as_described', 'changed_mind', 'too_late')",
-    }),
+    column(
+      "reason",
+      "text",
+      "Reason given: 'damaged', 'wrong_item', 'not_as_described', 'changed_mind' or 'too_late'.",
+      {
+        check: "reason IN ('damaged', 'wrong_item', 'not_as_described', 'changed_mind', 'too_late')",
+      },
+    ),
     column("returned_at", "timestamptz", "When the returned parcel was received."),
-    column("refund_amount", "numeric(12,2)", "Amount refunded for this line, in the order currency.", { check: "refund_amount >= 0" }),
+    column("refund_amount", "numeric(12,2)", "Amount refunded for this line, in the order currency.", {
+      check: "refund_amount >= 0",
+    }),
     column("customer_comment", "text", "Free-text comment of the customer; often NULL.", { nullable: true }),
   ],
   primaryKey: ["return_id"],
-  foreignKeys: [{ columns: ["order_id", "line_number"], referencedTable: "order_items", referencedColumns: ["order_id", "line_number"] }],
+  foreignKeys: [
+    {
+      columns: ["order_id", "line_number"],
+      referencedTable: "order_items",
+      referencedColumns: ["order_id", "line_number"],
+    },
+  ],
 });
 
 export const productReviewsTable: DemoTableDefinition = table({
@@ -143,5 +197,8 @@ export const productReviewsTable: DemoTableDefinition = table({
     column("reviewed_at", "timestamptz", "When the review was posted."),
   ],
   primaryKey: ["review_id"],
-  foreignKeys: [references("product_id", "products", "product_id"), references("customer_id", "customers", "customer_id")],
+  foreignKeys: [
+    references("product_id", "products", "product_id"),
+    references("customer_id", "customers", "customer_id"),
+  ],
 });

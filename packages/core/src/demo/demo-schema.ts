@@ -1,5 +1,19 @@
-import { categoriesTable, customersTable, employeesTable, productsTable, storesTable, suppliersTable } from "./demo-schema-catalog";
-import { orderItemsTable, ordersTable, paymentsTable, productReviewsTable, returnsTable, shipmentsTable } from "./demo-schema-sales";
+import {
+  categoriesTable,
+  customersTable,
+  employeesTable,
+  productsTable,
+  storesTable,
+  suppliersTable,
+} from "./demo-schema-catalog";
+import {
+  orderItemsTable,
+  ordersTable,
+  paymentsTable,
+  productReviewsTable,
+  returnsTable,
+  shipmentsTable,
+} from "./demo-schema-sales";
 import type { DemoTableDefinition } from "./demo-types";
 
 /** Every demo table definition in creation order (referenced tables first). */

@@ -35,19 +35,67 @@ const supplierCountries: ReadonlyArray<readonly [string, number]> = [
   ["MX", 2],
 ];
 
-const adjectives = ["Classic", "Modern", "Rustic", "Nordic", "Compact", "Deluxe", "Essential", "Vintage", "Heritage", "Coastal", "Minimalist", "Artisan", "Urban", "Cozy", "Premium", "Everyday"];
-const materials = ["Oak", "Walnut", "Bamboo", "Ceramic", "Stoneware", "Cast Iron", "Linen", "Cotton", "Wool", "Rattan", "Marble", "Brass", "Glass", "Stainless Steel", "Teak", "Velvet", "Jute", "Copper"];
+const adjectives = [
+  "Classic",
+  "Modern",
+  "Rustic",
+  "Nordic",
+  "Compact",
+  "Deluxe",
+  "Essential",
+  "Vintage",
+  "Heritage",
+  "Coastal",
+  "Minimalist",
+  "Artisan",
+  "Urban",
+  "Cozy",
+  "Premium",
+  "Everyday",
+];
+const materials = [
+  "Oak",
+  "Walnut",
+  "Bamboo",
+  "Ceramic",
+  "Stoneware",
+  "Cast Iron",
+  "Linen",
+  "Cotton",
+  "Wool",
+  "Rattan",
+  "Marble",
+  "Brass",
+  "Glass",
+  "Stainless Steel",
+  "Teak",
+  "Velvet",
+  "Jute",
+  "Copper",
+];
 
 /** Generates categories (two levels), suppliers (with hand-typed names and a near duplicate) and products. */
-export function generateCatalogRows(random: DemoRandom, options: { anchorDate: string; productCount: number; supplierCount: number }): CatalogRows {
+export function generateCatalogRows(
+  random: DemoRandom,
+  options: { anchorDate: string; productCount: number; supplierCount: number },
+): CatalogRows {
   const faker = random.fakerFor("US");
   const anchor = parseDate(options.anchorDate);
 
   const categories: DemoRow[] = [];
-  const lines: Array<{ categoryId: number; skuPrefix: string; line: (typeof demoDepartments)[number]["lines"][number] }> = [];
+  const lines: Array<{
+    categoryId: number;
+    skuPrefix: string;
+    line: (typeof demoDepartments)[number]["lines"][number];
+  }> = [];
   for (const department of demoDepartments) {
     const departmentId = categories.length + 1;
-    categories.push({ category_id: departmentId, name: department.name, parent_category_id: null, description: department.description });
+    categories.push({
+      category_id: departmentId,
+      name: department.name,
+      parent_category_id: null,
+      description: department.description,
+    });
     for (const productLine of department.lines) {
       const categoryId = categories.length + 1;
       categories.push({
@@ -68,7 +116,9 @@ export function generateCatalogRows(random: DemoRandom, options: { anchorDate: s
       supplier_id: supplierId,
       company_name: messyCompanyName(random, name),
       contact_name: random.chance(0.9) ? contact : null,
-      email: random.chance(0.92) ? faker.internet.email({ firstName: contact.split(" ")[0], provider: `${slug(name)}.example` }).toLowerCase() : null,
+      email: random.chance(0.92)
+        ? faker.internet.email({ firstName: contact.split(" ")[0], provider: `${slug(name)}.example` }).toLowerCase()
+        : null,
       phone: random.chance(0.75) ? faker.phone.number({ style: "international" }) : null,
       country: random.weighted(supplierCountries),
       is_preferred: random.chance(0.3),
@@ -94,14 +144,20 @@ export function generateCatalogRows(random: DemoRandom, options: { anchorDate: s
     let name = "";
     for (let attempt = 0; attempt < 20 && (name === "" || usedNames.has(name)); attempt++) {
       const roll = random.float();
-      const qualifier = roll < 0.4 ? random.pick(adjectives) : roll < 0.8 ? random.pick(materials) : `${random.pick(adjectives)} ${random.pick(materials)}`;
+      const qualifier =
+        roll < 0.4
+          ? random.pick(adjectives)
+          : roll < 0.8
+            ? random.pick(materials)
+            : `${random.pick(adjectives)} ${random.pick(materials)}`;
       name = `${qualifier} ${random.pick(chosen.line.nouns)}`;
     }
     if (usedNames.has(name)) name = `${name} ${productId}`;
     usedNames.add(name);
     const [low, high] = chosen.line.priceRange;
     const listPrice = Math.max(low, roundMoney(Math.round(low + (high - low) * random.float() ** 2) - 0.01));
-    const launchedAt = parseDate("2019-06-01") + random.int(0, Math.floor((anchor - parseDate("2019-06-01")) / DAY_MS) - 45) * DAY_MS;
+    const launchedAt =
+      parseDate("2019-06-01") + random.int(0, Math.floor((anchor - parseDate("2019-06-01")) / DAY_MS) - 45) * DAY_MS;
     const quality = Math.min(4.9, Math.max(1.8, random.normal(4.0, 0.6)));
     skuCounters[chosen.skuPrefix] = (skuCounters[chosen.skuPrefix] ?? 0) + 1;
     products.push({
@@ -117,7 +173,13 @@ export function generateCatalogRows(random: DemoRandom, options: { anchorDate: s
       is_discontinued: random.chance(0.08),
       launched_on: formatDate(launchedAt),
     });
-    productFacts.push({ productId, listPriceUsd: listPrice, launchedAt, quality, returnRate: Math.max(0.01, (5 - quality) * 0.03) });
+    productFacts.push({
+      productId,
+      listPriceUsd: listPrice,
+      launchedAt,
+      quality,
+      returnRate: Math.max(0.01, (5 - quality) * 0.03),
+    });
   }
   return { categories, suppliers, products, productFacts };
 }
@@ -131,5 +193,8 @@ function messyCompanyName(random: DemoRandom, name: string): string {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }

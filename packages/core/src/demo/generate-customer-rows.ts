@@ -14,10 +14,20 @@ export interface CustomerProfile {
   readonly row: Omit<DemoRow, "loyalty_tier">;
 }
 
-const emailProviders = ["gmail.example", "outlook.example", "yahoo.example", "icloud.example", "proton.example", "web.example"];
+const emailProviders = [
+  "gmail.example",
+  "outlook.example",
+  "yahoo.example",
+  "icloud.example",
+  "proton.example",
+  "web.example",
+];
 
 /** Generates customer profiles: locale-appropriate names, real cities typed inconsistently, missing phones and regions. */
-export function generateCustomerProfiles(random: DemoRandom, options: { anchorDate: string; count: number }): CustomerProfile[] {
+export function generateCustomerProfiles(
+  random: DemoRandom,
+  options: { anchorDate: string; count: number },
+): CustomerProfile[] {
   const anchor = parseDate(options.anchorDate);
   const firstSignup = parseDate("2021-06-01");
   const span = Math.floor((anchor - firstSignup) / DAY_MS) - 1;

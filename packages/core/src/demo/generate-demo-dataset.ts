@@ -35,7 +35,11 @@ export function generateDemoDataset(options: GenerateDemoDatasetOptions = {}): D
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   const anchorDate = options.anchorDate ?? DEFAULT_DEMO_ANCHOR_DATE;
   const random = createDemoRandom(seed);
-  const catalog = generateCatalogRows(random, { anchorDate, productCount: options.productCount ?? 300, supplierCount: 40 });
+  const catalog = generateCatalogRows(random, {
+    anchorDate,
+    productCount: options.productCount ?? 300,
+    supplierCount: 40,
+  });
   const organization = generateOrganizationRows(random, { anchorDate });
   const customers = generateCustomerProfiles(random, { anchorDate, count: options.customerCount ?? 1500 });
   const orders = generateOrderDrafts(random, {
@@ -50,7 +54,10 @@ export function generateDemoDataset(options: GenerateDemoDatasetOptions = {}): D
   const lifetimeSpend = new Map<number, number>();
   for (const order of orders) {
     if (order.status === "cancelled") continue;
-    lifetimeSpend.set(order.customer.customerId, (lifetimeSpend.get(order.customer.customerId) ?? 0) + order.totalAmountUsd);
+    lifetimeSpend.set(
+      order.customer.customerId,
+      (lifetimeSpend.get(order.customer.customerId) ?? 0) + order.totalAmountUsd,
+    );
   }
   const rowsByTable: Record<string, DemoRow[]> = {
     categories: catalog.categories,
@@ -58,7 +65,10 @@ export function generateDemoDataset(options: GenerateDemoDatasetOptions = {}): D
     products: catalog.products,
     stores: organization.stores,
     employees: organization.employees,
-    customers: customers.map((customer) => ({ ...customer.row, loyalty_tier: loyaltyTier(roundMoney(lifetimeSpend.get(customer.customerId) ?? 0)) })),
+    customers: customers.map((customer) => ({
+      ...customer.row,
+      loyalty_tier: loyaltyTier(roundMoney(lifetimeSpend.get(customer.customerId) ?? 0)),
+    })),
     orders: orders.map((order) => orderRow(order, formatTimestamp)),
     order_items: orders.flatMap((order) =>
       order.lines.map((line) => ({
@@ -76,6 +86,9 @@ export function generateDemoDataset(options: GenerateDemoDatasetOptions = {}): D
     returns: fulfilment.returns,
     product_reviews: fulfilment.productReviews,
   };
-  const tables: DemoTable[] = demoTableDefinitions.map((definition) => ({ definition, rows: rowsByTable[definition.name] ?? [] }));
+  const tables: DemoTable[] = demoTableDefinitions.map((definition) => ({
+    definition,
+    rows: rowsByTable[definition.name] ?? [],
+  }));
   return { seed, anchorDate, tables };
 }

@@ -20,7 +20,10 @@ const promisedDays: Record<string, number> = { US: 5, GB: 3, DE: 3, FR: 4, CA: 6
  * Settles each order's status and generates what happened after checkout: payments (with failed attempts and
  * refunds), shipments (some late, a few lost), returns and reviews. Mutates `draft.status`.
  */
-export function generateFulfilmentRows(random: DemoRandom, options: { anchorDate: string; orders: OrderDraft[]; customers: CustomerProfile[] }): FulfilmentRows {
+export function generateFulfilmentRows(
+  random: DemoRandom,
+  options: { anchorDate: string; orders: OrderDraft[]; customers: CustomerProfile[] },
+): FulfilmentRows {
   const anchor = parseDate(options.anchorDate);
   const payments: Array<Omit<DemoRow, "payment_id"> & { at: number }> = [];
   const shipments: DemoRow[] = [];
@@ -32,10 +35,28 @@ export function generateFulfilmentRows(random: DemoRandom, options: { anchorDate
     const country = countryByCode(order.customer.country);
     const method = paymentMethod(order);
     const charge = (at: number, status: "succeeded" | "failed"): void => {
-      payments.push({ order_id: order.orderId, kind: "charge", method, status, amount: order.totalAmount, currency: order.currency, processed_at: formatTimestamp(at), at });
+      payments.push({
+        order_id: order.orderId,
+        kind: "charge",
+        method,
+        status,
+        amount: order.totalAmount,
+        currency: order.currency,
+        processed_at: formatTimestamp(at),
+        at,
+      });
     };
     const refund = (at: number, amount: number): void => {
-      payments.push({ order_id: order.orderId, kind: "refund", method, status: "succeeded", amount, currency: order.currency, processed_at: formatTimestamp(at), at });
+      payments.push({
+        order_id: order.orderId,
+        kind: "refund",
+        method,
+        status: "succeeded",
+        amount,
+        currency: order.currency,
+        processed_at: formatTimestamp(at),
+        at,
+      });
     };
     const paidAt = order.orderedAt + random.int(2, 90) * 1000;
     let deliveredAt: number | null = null;
@@ -63,7 +84,8 @@ export function generateFulfilmentRows(random: DemoRandom, options: { anchorDate
         const carrier = country.carriers[carrierIndex] as string;
         const promised = parseDate(formatDate(order.orderedAt)) + (promisedDays[country.code] ?? 5) * DAY_MS;
         const month = new Date(order.orderedAt).getUTCMonth();
-        const delay = (month === 11 ? 1.2 : month === 10 ? 0.6 : 0) + (carrierIndex === country.carriers.length - 1 ? 0.8 : 0);
+        const delay =
+          (month === 11 ? 1.2 : month === 10 ? 0.6 : 0) + (carrierIndex === country.carriers.length - 1 ? 0.8 : 0);
         const transitDays = Math.max(0.4, random.normal((promised - shippedAt) / DAY_MS - 1.1 + delay, 1.1));
         const lost = random.chance(0.004);
         const arrival = shippedAt + Math.round(transitDays * 24) * HOUR_MS;
@@ -84,7 +106,8 @@ export function generateFulfilmentRows(random: DemoRandom, options: { anchorDate
     }
     if (deliveredAt === null) continue;
 
-    const returnedAt = deliveredAt + random.int(order.store.channel === "retail" ? 1 : 3, 30) * DAY_MS + random.int(0, 23) * HOUR_MS;
+    const returnedAt =
+      deliveredAt + random.int(order.store.channel === "retail" ? 1 : 3, 30) * DAY_MS + random.int(0, 23) * HOUR_MS;
     let refunded = 0;
     if (returnedAt < anchor) {
       for (const line of order.lines) {
@@ -114,10 +137,12 @@ export function generateFulfilmentRows(random: DemoRandom, options: { anchorDate
     }
     if (returns.length > 0 && returns[returns.length - 1]?.order_id === order.orderId) {
       order.status = "returned";
-      if (refunded > 0) refund(Math.min(anchor - HOUR_MS, returnedAt + random.int(1, 3) * DAY_MS), roundMoney(refunded));
+      if (refunded > 0)
+        refund(Math.min(anchor - HOUR_MS, returnedAt + random.int(1, 3) * DAY_MS), roundMoney(refunded));
     }
     for (const line of order.lines) {
-      if (!returns.some((entry) => entry.order_id === order.orderId && entry.line_number === line.lineNumber)) maybeReview(line, order.customer, deliveredAt, false);
+      if (!returns.some((entry) => entry.order_id === order.orderId && entry.line_number === line.lineNumber))
+        maybeReview(line, order.customer, deliveredAt, false);
     }
   }
 
@@ -126,7 +151,8 @@ export function generateFulfilmentRows(random: DemoRandom, options: { anchorDate
     const order = random.pick(options.orders);
     const customer = random.pick(options.customers);
     const line = random.pick(order.lines);
-    if (customer.signedUpAt < anchor - 30 * DAY_MS) addReview(line, customer, Math.max(customer.signedUpAt, order.orderedAt), false, false);
+    if (customer.signedUpAt < anchor - 30 * DAY_MS)
+      addReview(line, customer, Math.max(customer.signedUpAt, order.orderedAt), false, false);
   }
 
   return {
@@ -140,7 +166,13 @@ export function generateFulfilmentRows(random: DemoRandom, options: { anchorDate
     if (random.chance(returned ? 0.45 : 0.16)) addReview(line, customer, deliveredAt, returned, true);
   }
 
-  function addReview(line: OrderLine, customer: CustomerProfile, after: number, returned: boolean, verified: boolean): void {
+  function addReview(
+    line: OrderLine,
+    customer: CustomerProfile,
+    after: number,
+    returned: boolean,
+    verified: boolean,
+  ): void {
     const at = after + random.int(2, 45) * DAY_MS + random.int(0, 86_399) * 1000;
     if (at >= anchor) return;
     const rating = Math.min(5, Math.max(1, Math.round(random.normal(line.product.quality - (returned ? 2 : 0), 0.9))));
@@ -160,15 +192,28 @@ export function generateFulfilmentRows(random: DemoRandom, options: { anchorDate
   }
 
   function paymentMethod(order: OrderDraft): string {
-    if (order.store.channel === "retail") return random.weighted([["card", 75], ["cash", 20], ["gift_card", 5]] as const);
+    if (order.store.channel === "retail")
+      return random.weighted([
+        ["card", 75],
+        ["cash", 20],
+        ["gift_card", 5],
+      ] as const);
     const bankTransfer = order.customer.country === "DE" ? 15 : order.customer.country === "BR" ? 25 : 3;
-    return random.weighted([["card", 65], ["paypal", 25], ["gift_card", 4], ["bank_transfer", bankTransfer]] as const);
+    return random.weighted([
+      ["card", 65],
+      ["paypal", 25],
+      ["gift_card", 4],
+      ["bank_transfer", bankTransfer],
+    ] as const);
   }
 
   function trackingNumber(carrier: string): string {
     for (;;) {
       const digits = Array.from({ length: 12 }, () => random.int(0, 9)).join("");
-      const candidate = carrier === "UPS" ? `1Z${digits.slice(0, 6)}${random.int(10, 99)}${digits.slice(6)}` : `${carrier.slice(0, 2).toUpperCase()}${digits}`;
+      const candidate =
+        carrier === "UPS"
+          ? `1Z${digits.slice(0, 6)}${random.int(10, 99)}${digits.slice(6)}`
+          : `${carrier.slice(0, 2).toUpperCase()}${digits}`;
       if (!trackingNumbers.has(candidate)) {
         trackingNumbers.add(candidate);
         return candidate;

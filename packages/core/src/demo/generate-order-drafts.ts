@@ -47,7 +47,13 @@ const shippingFees: Record<string, [fee: number, freeFrom: number]> = {
 /** Generates orders and their lines: seasonal dates, Zipf-popular customers and products, local currencies and taxes. */
 export function generateOrderDrafts(
   random: DemoRandom,
-  options: { anchorDate: string; count: number; customers: CustomerProfile[]; products: ProductFacts[]; stores: StoreFacts[] },
+  options: {
+    anchorDate: string;
+    count: number;
+    customers: CustomerProfile[];
+    products: ProductFacts[];
+    stores: StoreFacts[];
+  },
 ): OrderDraft[] {
   const anchor = parseDate(options.anchorDate);
   const firstDay = parseDate("2022-01-01");
@@ -95,13 +101,18 @@ export function generateOrderDrafts(
       lines.push({ lineNumber: lines.length + 1, product, quantity, unitPrice, discountPercent, lineTotal });
     }
     if (lines.length === 0) {
-      const product = options.products.find((candidate) => candidate.launchedAt <= orderedAt) ?? (options.products[0] as ProductFacts);
+      const product =
+        options.products.find((candidate) => candidate.launchedAt <= orderedAt) ??
+        (options.products[0] as ProductFacts);
       const unitPrice = roundMoney(product.listPriceUsd / rate);
       lines.push({ lineNumber: 1, product, quantity: 1, unitPrice, discountPercent: 0, lineTotal: unitPrice });
     }
     const subtotal = roundMoney(lines.reduce((sum, line) => sum + line.lineTotal, 0));
-    const promoCode = random.chance(0.1) ? random.pick(month === 10 ? ["BLACKFRIDAY20", "WELCOME10"] : ["WELCOME10", "SPRING15", "FREESHIP", "welcome10"]) : null;
-    const promoPercent = promoCode === null ? 0 : /20/.test(promoCode) ? 20 : /15/.test(promoCode) ? 15 : /10/i.test(promoCode) ? 10 : 0;
+    const promoCode = random.chance(0.1)
+      ? random.pick(month === 10 ? ["BLACKFRIDAY20", "WELCOME10"] : ["WELCOME10", "SPRING15", "FREESHIP", "welcome10"])
+      : null;
+    const promoPercent =
+      promoCode === null ? 0 : /20/.test(promoCode) ? 20 : /15/.test(promoCode) ? 15 : /10/i.test(promoCode) ? 10 : 0;
     const discountAmount = roundMoney((subtotal * promoPercent) / 100);
     const [fee, freeFrom] = shippingFees[store.currency] ?? [5, 50];
     const shippingFee = store.channel === "retail" || promoCode === "FREESHIP" || subtotal >= freeFrom ? 0 : fee;
@@ -137,7 +148,10 @@ export function generateOrderDrafts(
 
   function pickStore(customer: CustomerProfile, orderedAt: number): StoreFacts {
     const open = options.stores.filter(
-      (store) => store.servesCountries.includes(customer.country) && store.openedAt <= orderedAt && (store.closedAt === null || store.closedAt > orderedAt),
+      (store) =>
+        store.servesCountries.includes(customer.country) &&
+        store.openedAt <= orderedAt &&
+        (store.closedAt === null || store.closedAt > orderedAt),
     );
     const weightedStores = open.map((store) => {
       if (store.channel !== "retail") return [store, 6] as const;
@@ -148,7 +162,9 @@ export function generateOrderDrafts(
   }
 
   function pickEmployee(store: StoreFacts, orderedAt: number): number {
-    const active = store.staff.filter((member) => member.hiredAt <= orderedAt && (member.terminatedAt === null || member.terminatedAt >= orderedAt));
+    const active = store.staff.filter(
+      (member) => member.hiredAt <= orderedAt && (member.terminatedAt === null || member.terminatedAt >= orderedAt),
+    );
     const associates = active.slice(1);
     if (associates.length > 0 && random.chance(0.9)) return random.pick(associates).employeeId;
     return (store.staff[0] as StoreFacts["staff"][number]).employeeId;

@@ -22,7 +22,17 @@ export interface OrganizationRows {
   readonly storeFacts: StoreFacts[];
 }
 
-type StoreSeed = [name: string, channel: StoreFacts["channel"], city: string, region: string | null, country: string, currency: string, opened: string, closed: string | null, serves: string[]];
+type StoreSeed = [
+  name: string,
+  channel: StoreFacts["channel"],
+  city: string,
+  region: string | null,
+  country: string,
+  currency: string,
+  opened: string,
+  closed: string | null,
+  serves: string[],
+];
 
 const storeSeeds: StoreSeed[] = [
   ["Online US", "online", "Columbus", "OH", "US", "USD", "2019-03-01", null, ["US"]],
@@ -51,7 +61,7 @@ const salaryUsd: Record<string, [number, number]> = {
   "Store Manager": [62_000, 78_000],
   "Customer Service Agent": [38_000, 48_000],
   "Sales Associate": [31_000, 42_000],
-  "Merchandiser": [48_000, 60_000],
+  Merchandiser: [48_000, 60_000],
 };
 
 /** Generates stores and the employee hierarchy (CEO → VPs → regional/e-commerce managers → store managers → staff). */
@@ -59,12 +69,20 @@ export function generateOrganizationRows(random: DemoRandom, options: { anchorDa
   const anchor = parseDate(options.anchorDate);
   const employees: DemoRow[] = [];
   const usedEmails = new Set<string>();
-  const hire = (jobTitle: string, country: string, storeId: number | null, managerId: number | null, hiredAt: number, terminatedAt: number | null): number => {
+  const hire = (
+    jobTitle: string,
+    country: string,
+    storeId: number | null,
+    managerId: number | null,
+    hiredAt: number,
+    terminatedAt: number | null,
+  ): number => {
     const faker = random.fakerFor(country);
     const firstName = faker.person.firstName();
     const lastName = faker.person.lastName();
     let email = `${asciiHandle(firstName)}.${asciiHandle(lastName)}@hearthandharbor.example`;
-    for (let suffix = 2; usedEmails.has(email); suffix++) email = `${asciiHandle(firstName)}.${asciiHandle(lastName)}${suffix}@hearthandharbor.example`;
+    for (let suffix = 2; usedEmails.has(email); suffix++)
+      email = `${asciiHandle(firstName)}.${asciiHandle(lastName)}${suffix}@hearthandharbor.example`;
     usedEmails.add(email);
     const [low, high] = salaryUsd[jobTitle] ?? [40_000, 50_000];
     const employeeId = employees.length + 1;
@@ -99,20 +117,47 @@ export function generateOrganizationRows(random: DemoRandom, options: { anchorDa
     const storeId = index + 1;
     const openedAt = parseDate(opened);
     const closedAt = closed === null ? null : parseDate(closed);
-    stores.push({ store_id: storeId, name, channel, city, region, country, currency, opened_on: opened, closed_on: closed });
+    stores.push({
+      store_id: storeId,
+      name,
+      channel,
+      city,
+      region,
+      country,
+      currency,
+      opened_on: opened,
+      closed_on: closed,
+    });
     const isRetail = channel === "retail";
     const managerOf = isRetail ? (["US", "CA"].includes(country) ? regionalAmericas : regionalEurope) : vpEcommerce;
-    const managerId = hire(isRetail ? "Store Manager" : "E-commerce Manager", country, storeId, managerOf, openedAt - 30 * DAY_MS, closedAt);
-    const staff: StoreFacts["staff"] = [{ employeeId: managerId, hiredAt: openedAt - 30 * DAY_MS, terminatedAt: closedAt }];
+    const managerId = hire(
+      isRetail ? "Store Manager" : "E-commerce Manager",
+      country,
+      storeId,
+      managerOf,
+      openedAt - 30 * DAY_MS,
+      closedAt,
+    );
+    const staff: StoreFacts["staff"] = [
+      { employeeId: managerId, hiredAt: openedAt - 30 * DAY_MS, terminatedAt: closedAt },
+    ];
     const staffCount = isRetail ? random.int(3, 7) : random.int(2, 4);
     for (let member = 0; member < staffCount; member++) {
       const lastDay = closedAt ?? anchor - 20 * DAY_MS;
-      const hiredAt = openedAt - 14 * DAY_MS + random.int(0, Math.max(1, Math.floor((lastDay - openedAt) / DAY_MS))) * DAY_MS;
+      const hiredAt =
+        openedAt - 14 * DAY_MS + random.int(0, Math.max(1, Math.floor((lastDay - openedAt) / DAY_MS))) * DAY_MS;
       let terminatedAt: number | null = closedAt;
       if (terminatedAt === null && random.chance(0.25)) {
         terminatedAt = Math.min(anchor - DAY_MS, hiredAt + random.int(60, 900) * DAY_MS);
       }
-      const employeeId = hire(isRetail ? "Sales Associate" : "Customer Service Agent", country, storeId, managerId, hiredAt, terminatedAt);
+      const employeeId = hire(
+        isRetail ? "Sales Associate" : "Customer Service Agent",
+        country,
+        storeId,
+        managerId,
+        hiredAt,
+        terminatedAt,
+      );
       staff.push({ employeeId, hiredAt, terminatedAt });
     }
     storeFacts.push({ storeId, channel, servesCountries: serves, city, currency, openedAt, closedAt, staff });

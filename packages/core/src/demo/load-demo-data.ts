@@ -82,15 +82,22 @@ export async function loadDemoData(options: LoadDemoDataOptions): Promise<LoadDe
     }
   }
   const tables = dataset.tables.map((table) => ({ name: table.definition.name, rows: table.rows.length }));
-  return { schema, tables, totalRows: tables.reduce((sum, table) => sum + table.rows, 0), durationMilliseconds: Date.now() - started };
+  return {
+    schema,
+    tables,
+    totalRows: tables.reduce((sum, table) => sum + table.rows, 0),
+    durationMilliseconds: Date.now() - started,
+  };
 }
 
 function pgSession(client: pg.Client): LoaderSession {
   return {
     async existingTables(schema, names) {
-      const result = await client.query<{ relname: string }>(existingTablesSql, [schema, names]).catch((error: unknown) => {
-        throw asDatabaseError(error, existingTablesSql);
-      });
+      const result = await client
+        .query<{ relname: string }>(existingTablesSql, [schema, names])
+        .catch((error: unknown) => {
+          throw asDatabaseError(error, existingTablesSql);
+        });
       return result.rows.map((row) => row.relname);
     },
     async runScript(sql) {
@@ -107,9 +114,11 @@ function pgSession(client: pg.Client): LoaderSession {
 function pgliteSession(pglite: DemoPglite): LoaderSession {
   return {
     async existingTables(schema, names) {
-      const result = await pglite.query<{ relname: string }>(existingTablesSql, [schema, names]).catch((error: unknown) => {
-        throw asDatabaseError(error, existingTablesSql);
-      });
+      const result = await pglite
+        .query<{ relname: string }>(existingTablesSql, [schema, names])
+        .catch((error: unknown) => {
+          throw asDatabaseError(error, existingTablesSql);
+        });
       return result.rows.map((row) => row.relname);
     },
     async runScript(sql) {
@@ -126,7 +135,12 @@ function pgliteSession(pglite: DemoPglite): LoaderSession {
 /** Wraps a driver error (node-postgres or PGlite, both carry `code`) in a `DatabaseError`; NlqErrors pass through. */
 function asDatabaseError(error: unknown, sql: string): NlqError {
   if (error instanceof NlqError) return error;
-  const fields = (typeof error === "object" && error !== null ? error : {}) as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown };
+  const fields = (typeof error === "object" && error !== null ? error : {}) as {
+    code?: unknown;
+    message?: unknown;
+    detail?: unknown;
+    hint?: unknown;
+  };
   const code = typeof fields.code === "string" && /^[0-9A-Z]{5}$/.test(fields.code) ? fields.code : "08000";
   const message = typeof fields.message === "string" ? fields.message : String(error);
   return new DatabaseError(`loading the demo database failed: ${message}`, {

@@ -25,7 +25,8 @@ export function renderDemoSql(dataset: DemoDataset, options: RenderDemoSqlOption
   if (schema !== "public") parts.push(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)};`);
   parts.push(`SET LOCAL search_path TO ${quoteIdentifier(schema)};`);
   if (options.replace) {
-    for (const table of [...dataset.tables].reverse()) parts.push(`DROP TABLE IF EXISTS ${quoteIdentifier(table.definition.name)} CASCADE;`);
+    for (const table of [...dataset.tables].reverse())
+      parts.push(`DROP TABLE IF EXISTS ${quoteIdentifier(table.definition.name)} CASCADE;`);
   }
   for (const table of dataset.tables) parts.push(renderCreateTable(table.definition), renderComments(table.definition));
   for (const table of dataset.tables) parts.push(...renderInserts(table, rowsPerInsert));

@@ -1,0 +1,106 @@
+import { spawnSync } from "node:child_process";
+import { generateDemoDataset, renderDemoSql } from "@nlq/core";
+import { Command } from "commander";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerDemoCommand } from "./demo-command";
+
+const serverUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const databaseName = `nlq_demo_cli_${process.pid}_${Date.now()}`;
+const databaseUrl = (() => {
+  const url = new URL(serverUrl);
+  url.pathname = `/${databaseName}`;
+  return url.toString();
+})();
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs `nlq <args>` with the demo command registered, capturing stdout and stderr. */
+async function runNlq(args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  let stdout = "";
+  let stderr = "";
+  const program = new Command()
+    .name("nlq")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => (stdout += text), writeErr: (text) => (stderr += text) });
+  registerDemoCommand(program, { write: (text) => (stdout += text), writeError: (text) => (stderr += text) });
+  const previousExitCode = process.exitCode;
+  process.exitCode = 0;
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return { stdout, stderr, exitCode: Number(process.exitCode ?? 0) };
+  } catch (error) {
+    if (!(error instanceof Error && "exitCode" in error)) throw error;
+    return { stdout, stderr, exitCode: Number(error.exitCode) };
+  } finally {
+    process.exitCode = previousExitCode;
+  }
+}
+
+describe("nlq demo", () => {
+  beforeAll(() => admin(`CREATE DATABASE "${databaseName}"`));
+  afterAll(() => admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
+
+  it("documents load and sql in --help", async () => {
+    const help = await runNlq(["demo", "load", "--help"]);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain("--url <url>");
+    expect(help.stdout).toContain("--schema <schema>");
+    expect(help.stdout).toContain("--replace");
+    const top = await runNlq(["demo", "--help"]);
+    expect(top.stdout).toMatch(/load \[options\]/);
+    expect(top.stdout).toMatch(/sql \[options\]/);
+  });
+
+  it("requires --url for load", async () => {
+    const previous = process.env.NLQ_DEMO_URL;
+    delete process.env.NLQ_DEMO_URL;
+    const result = await runNlq(["demo", "load"]);
+    if (previous !== undefined) process.env.NLQ_DEMO_URL = previous;
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toContain("--url");
+  });
+
+  it("loads into a schema and prints tables and rows; a second load is refused with a clear message", async () => {
+    const loaded = await runNlq(["demo", "load", "--url", databaseUrl, "--schema", "shop"]);
+    expect(loaded.exitCode).toBe(0);
+    expect(loaded.stdout).toContain('into schema "shop"');
+    expect(loaded.stdout).toMatch(/customers\s+1500 rows/);
+    expect(loaded.stdout).toMatch(/orders\s+4000 rows/);
+    expect(loaded.stdout).toMatch(/total\s+\d+ rows/);
+
+    const again = await runNlq(["demo", "load", "--url", databaseUrl, "--schema", "shop"]);
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain("already exist");
+    expect(again.stderr).toContain("--replace");
+    expect(again.stderr).toContain("42P07");
+
+    const replaced = await runNlq(["demo", "load", "--url", databaseUrl, "--schema", "shop", "--replace"]);
+    expect(replaced.exitCode).toBe(0);
+  });
+
+  it("prints the SQL script, which real psql loads", async () => {
+    const printed = await runNlq(["demo", "sql", "--schema", "from_psql"]);
+    expect(printed.stdout).toBe(renderDemoSql(generateDemoDataset(), { schema: "from_psql" }));
+    const psql = spawnSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", databaseUrl], {
+      input: printed.stdout,
+      encoding: "utf8",
+    });
+    expect(psql.stderr).toBe("");
+    expect(psql.status).toBe(0);
+    const count = spawnSync(
+      "psql",
+      ["-X", "-At", "-d", databaseUrl, "-c", "SELECT count(*) FROM from_psql.customers"],
+      { encoding: "utf8" },
+    );
+    expect(count.stdout.trim()).toBe("1500");
+  });
+});

@@ -1,0 +1,74 @@
+import {
+  DEFAULT_DEMO_ANCHOR_DATE,
+  DEFAULT_DEMO_SEED,
+  demoTableNames,
+  generateDemoDataset,
+  loadDemoData,
+  NlqError,
+  renderDemoSql,
+} from "@nlq/core";
+import type { Command } from "commander";
+
+/** Where `nlq demo` writes; tests pass their own sinks. */
+export interface DemoCommandOutput {
+  /** Standard output. Default: process.stdout. */
+  readonly write: (text: string) => void;
+  /** Standard error. Default: process.stderr. */
+  readonly writeError: (text: string) => void;
+}
+
+const defaultOutput: DemoCommandOutput = {
+  write: (text) => process.stdout.write(text),
+  writeError: (text) => process.stderr.write(text),
+};
+
+/**
+ * `nlq demo load --url <postgresql://…> [--schema public] [--replace]`: loads nlq's generated demo database.
+ * `nlq demo sql [--schema public] [--replace]`: prints the same database as one SQL script (`nlq demo sql > demo.sql`).
+ */
+export function registerDemoCommand(program: Command, output: DemoCommandOutput = defaultOutput): void {
+  const demo = program
+    .command("demo")
+    .description(
+      `the demo database: "Hearth & Harbor", a home-goods retailer (${demoTableNames.length} tables: ${demoTableNames.join(", ")}), generated deterministically (seed ${DEFAULT_DEMO_SEED}, data up to ${DEFAULT_DEMO_ANCHOR_DATE})`,
+    );
+
+  demo
+    .command("load")
+    .description("create the demo tables with comments and rows in a PostgreSQL database, in one transaction")
+    .requiredOption(
+      "--url <url>",
+      "PostgreSQL connection URL, e.g. postgresql://postgres@127.0.0.1:5432/postgres (env: NLQ_DEMO_URL)",
+      process.env.NLQ_DEMO_URL,
+    )
+    .option("--schema <schema>", "schema to create the tables in (created if missing)", "public")
+    .option("--replace", "drop existing demo tables in the schema first", false)
+    .action(async (options: { url: string; schema: string; replace: boolean }) => {
+      try {
+        const result = await loadDemoData({ url: options.url, schema: options.schema, replace: options.replace });
+        const width = Math.max(...result.tables.map((table) => table.name.length));
+        output.write(
+          `Loaded the nlq demo database into schema "${result.schema}" in ${(result.durationMilliseconds / 1000).toFixed(1)} s:\n`,
+        );
+        for (const table of result.tables)
+          output.write(`  ${table.name.padEnd(width)}  ${String(table.rows).padStart(6)} rows\n`);
+        output.write(`  ${"total".padEnd(width)}  ${String(result.totalRows).padStart(6)} rows\n`);
+      } catch (error) {
+        output.writeError(
+          `nlq demo load: ${error instanceof NlqError ? `${error.message} (SQLSTATE ${error.code})` : String(error)}\n`,
+        );
+        process.exitCode = 1;
+      }
+    });
+
+  demo
+    .command("sql")
+    .description(
+      "print the demo database as a SQL script (DDL, comments, inserts in one transaction), e.g. nlq demo sql > demo.sql",
+    )
+    .option("--schema <schema>", "schema to create the tables in (created if missing)", "public")
+    .option("--replace", "start with DROP TABLE IF EXISTS for every demo table", false)
+    .action((options: { schema: string; replace: boolean }) => {
+      output.write(renderDemoSql(generateDemoDataset(), { schema: options.schema, replace: options.replace }));
+    });
+}
