@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import { openMetadataStore, type QueryLog, redactUrl } from "@nlq/core";
+import { metadataMigrationsFolder, openMetadataStore, type QueryLog, redactUrl } from "@nlq/core";
 import { startEmbeddedDatabase } from "./embedded-database";
 import type { LauncherSettings } from "./launcher-settings";
 import { assertPortFree } from "./port-check";
@@ -148,6 +148,8 @@ async function start(
       environment: {
         ...dependencies.environment,
         DATABASE_URL: database.url,
+        // The web app's bundle cannot find the migrations relative to its sources: say where they are.
+        NLQ_MIGRATIONS_DIR: metadataMigrationsFolder(dependencies.environment),
         ...(metadataUrlForWeb === undefined ? {} : { NLQ_METADATA_URL: metadataUrlForWeb }),
       },
       log: dependencies.log,
