@@ -1,0 +1,109 @@
+import { answerQuestion, demoTableNames, loadDemoData, loadSettings, NlqError } from "@nlq/core";
+import type { Command } from "commander";
+import { resolveLauncherSettings } from "../launcher/launcher-settings";
+import { type Launcher, startLauncher } from "../launcher/start-launcher";
+import { defaultWebDirectory } from "../launcher/web-app-process";
+import { consoleLogger } from "../server/proxy-logger";
+import { startProxyServer } from "../server/proxy-server";
+
+/**
+ * `nlq start` (what the root `npm start` runs): the embedded demo database (unless DATABASE_URL is
+ * set), the metadata store, the proxy and the web app, with one Ctrl-C to stop them all.
+ */
+export function registerStartCommand(program: Command): void {
+  program
+    .command("start")
+    .description(
+      "Start everything on 127.0.0.1: an embedded PostgreSQL with demo data (unless DATABASE_URL is set), the metadata store, the proxy and the web app",
+    )
+    .option("--no-web", "do not start the web app")
+    .addHelpText(
+      "after",
+      `
+Environment:
+  DATABASE_URL        your PostgreSQL (default: embedded PGlite with demo data in $NLQ_HOME/.nlq/demo)
+  NLQ_HOME            where .nlq/ lives (default: the current directory)
+  NLQ_MODEL           provider:model, e.g. openai:gpt-4o-mini, or scripted:fixtures/demo-model.json (offline replay)
+  NLQ_METADATA_URL    PostgreSQL for the metadata store (default: PGlite in $NLQ_HOME/.nlq/metadata)
+  NLQ_PROXY_PORT      default 6432      NLQ_WEB_PORT       default 3000
+  NLQ_EMBEDDED_PORT   default 54320     NLQ_METADATA_PORT  default 54321 (metadata store served to the web app)`,
+    )
+    .action(async (options: { web: boolean }) => {
+      process.exitCode = await runStart({ web: options.web });
+      // Everything is closed; should a library still hold the event loop, leave anyway.
+      setTimeout(() => process.exit(), 3_000).unref();
+    });
+}
+
+/** Runs until SIGINT/SIGTERM; resolves with the process exit code. */
+async function runStart(options: { web: boolean }): Promise<number> {
+  const log = (line: string) => console.log(line);
+  let launcher: Launcher;
+  try {
+    const settings = loadSettings(process.env);
+    launcher = startLauncher(resolveLauncherSettings(process.env, options), {
+      demoTableNames,
+      loadDemoData: (pglite) => loadDemoData({ pglite }),
+      startProxy: async (proxyOptions) => {
+        const server = await startProxyServer({
+          listenHost: proxyOptions.host,
+          listenPort: proxyOptions.port,
+          upstreamHost: proxyOptions.upstreamHost,
+          upstreamPort: proxyOptions.upstreamPort,
+          // Questions through the proxy are logged as such (unless the proxy says otherwise).
+          answerQuestion: (answerOptions) => answerQuestion({ origin: "proxy", ...answerOptions }),
+          settings,
+          queryLog: proxyOptions.queryLog,
+          logger: consoleLogger,
+        });
+        return { port: server.address.port, close: () => server.close() };
+      },
+      model: settings.model,
+      environment: process.env,
+      webDirectory: defaultWebDirectory(),
+      log,
+    });
+  } catch (error) {
+    console.error(`nlq start: ${describe(error)}`);
+    return 1;
+  }
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (exitCode: number) => {
+      if (stopping) return;
+      stopping = true;
+      launcher.stop().then(
+        () => resolve(exitCode),
+        (error: unknown) => {
+          console.error(`nlq start: stopping failed: ${describe(error)}`);
+          resolve(1);
+        },
+      );
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        console.error(`\n${signal} again: forcing exit.`);
+        process.exit(130);
+      }
+      log(`\n${signal}: stopping (press Ctrl-C again to force)…`);
+      stop(0);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    launcher.ready.catch((error: unknown) => {
+      if (stopping) return;
+      console.error(`nlq start: ${describe(error)}`);
+      stop(1);
+    });
+  }).then((exitCode) => {
+    log(exitCode === 0 ? "nlq stopped." : "nlq stopped after an error.");
+    return exitCode;
+  });
+}
+
+function describe(error: unknown): string {
+  if (error instanceof NlqError) return error.message;
+  if (error instanceof Error) return error.stack ?? error.message;
+  return String(error);
+}
