@@ -14,6 +14,7 @@ describe("loadSettings", () => {
       temperature: 0,
       maxLlmCalls: 20,
       deadlineMilliseconds: 120_000,
+      maxTokens: 0,
     });
   });
 
@@ -28,6 +29,7 @@ describe("loadSettings", () => {
       NLQ_TEMPERATURE: "0.7",
       NLQ_MAX_LLM_CALLS: "5",
       NLQ_DEADLINE_MS: "1000",
+      NLQ_MAX_TOKENS: "5000",
       PATH: "/bin",
     });
     expect(settings).toMatchObject({
@@ -40,6 +42,7 @@ describe("loadSettings", () => {
       temperature: 0.7,
       maxLlmCalls: 5,
       deadlineMilliseconds: 1000,
+      maxTokens: 5000,
     });
   });
 

@@ -28,6 +28,8 @@ export interface Settings {
   readonly maxLlmCalls: number;
   /** `NLQ_DEADLINE_MS`: wall-clock budget for one question, in milliseconds. Default 120000. */
   readonly deadlineMilliseconds: number;
+  /** `NLQ_MAX_TOKENS`: most input + output tokens for one question; 0 = no limit. Default 0. */
+  readonly maxTokens: number;
 }
 
 /** Short variable suffixes per pipeline step: `NLQ_MODEL_GENERATE` configures `generate-candidate`. */
@@ -70,6 +72,7 @@ const environmentSchema = z.object({
   NLQ_MAX_FIX_ATTEMPTS: integerVariable(3, 0),
   NLQ_MAX_LLM_CALLS: integerVariable(20, 1),
   NLQ_DEADLINE_MS: integerVariable(120_000, 1),
+  NLQ_MAX_TOKENS: integerVariable(0, 0),
   NLQ_TEMPERATURE: z
     .string()
     .trim()
@@ -111,6 +114,7 @@ export function loadSettings(environment: Record<string, string | undefined>): S
     temperature: values.NLQ_TEMPERATURE,
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS,
     deadlineMilliseconds: values.NLQ_DEADLINE_MS,
+    maxTokens: values.NLQ_MAX_TOKENS,
   };
 }
 

@@ -6,6 +6,8 @@ export interface LlmBudgetOptions {
   readonly maxCalls: number;
   /** Wall-clock budget from creation, in milliseconds (`NLQ_DEADLINE_MS`, default 120000). */
   readonly deadlineMilliseconds: number;
+  /** Most input + output tokens over all calls (`NLQ_MAX_TOKENS`); 0 = no limit (the default). */
+  readonly maxTokens?: number;
   /** Clock, for tests. Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -15,11 +17,14 @@ export class LlmBudget {
   readonly maxCalls: number;
   readonly deadline: number;
   private readonly now: () => number;
+  readonly maxTokens: number;
   private used = 0;
+  private tokens = 0;
 
   constructor(options: LlmBudgetOptions) {
     this.now = options.now ?? Date.now;
     this.maxCalls = options.maxCalls;
+    this.maxTokens = options.maxTokens ?? 0;
     this.deadline = this.now() + options.deadlineMilliseconds;
   }
 
@@ -27,16 +32,31 @@ export class LlmBudget {
     return this.used;
   }
 
+  get tokensUsed(): number {
+    return this.tokens;
+  }
+
+  /** Adds a finished call's tokens. */
+  recordTokens(tokens: number): void {
+    this.tokens += tokens;
+  }
+
   remainingMilliseconds(): number {
     return Math.max(0, this.deadline - this.now());
   }
 
-  /** Takes one call from the budget; throws `ModelCallError` when calls run out and `CancelledError` past the deadline. */
+  /** Takes one call from the budget; throws `ModelCallError` when calls or tokens run out, `CancelledError` past the deadline. */
   reserve(step: string): void {
     if (this.used >= this.maxCalls) {
       throw new ModelCallError(`language-model call budget exhausted (${this.maxCalls} calls) before step "${step}"`, {
         step,
       });
+    }
+    if (this.maxTokens > 0 && this.tokens >= this.maxTokens) {
+      throw new ModelCallError(
+        `language-model token budget exhausted (${this.tokens} of ${this.maxTokens} tokens) before step "${step}"`,
+        { step },
+      );
     }
     if (this.remainingMilliseconds() <= 0) {
       throw new CancelledError(`canceling statement due to the question's deadline (before step "${step}")`);

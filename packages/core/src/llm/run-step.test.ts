@@ -76,6 +76,23 @@ describe("runStep", () => {
     await expect(runStep(options)).rejects.toThrow(/budget exhausted \(1 calls\)/);
   });
 
+  it("enforces the token budget", async () => {
+    const budget = new LlmBudget({ maxCalls: 10, deadlineMilliseconds: 60_000, maxTokens: 200 });
+    const options = {
+      step: "fix-candidate",
+      model: mockModel(JSON.stringify({ reasoning: "r", sql: "SELECT 1" })),
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+      budget,
+    };
+    await runStep(options);
+    await runStep(options);
+    expect(budget.tokensUsed).toBe(300);
+    await expect(runStep(options)).rejects.toThrow(/token budget exhausted \(300 of 200 tokens\)/);
+  });
+
   it("enforces the deadline and the abort signal", async () => {
     let now = 0;
     const budget = new LlmBudget({ maxCalls: 5, deadlineMilliseconds: 10, now: () => now });

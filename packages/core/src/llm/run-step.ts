@@ -75,6 +75,7 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
       outputTokens: usage?.outputTokens ?? 0,
       latencyMilliseconds: Math.round(performance.now() - started),
     };
+    options.budget?.recordTokens(call.inputTokens + call.outputTokens);
     options.onCall?.(call);
     return { output, call };
   };

@@ -51,6 +51,7 @@ export function createStepContext(options: StepContextOptions): StepContext {
   const budget = new LlmBudget({
     maxCalls: options.settings.maxLlmCalls,
     deadlineMilliseconds: options.settings.deadlineMilliseconds,
+    maxTokens: options.settings.maxTokens,
   });
   const emit = (event: PipelineEvent) => options.onEvent?.(event);
   const resolveModel = options.resolveModel ?? ((step: string) => resolveStepModel(options.settings, step));
