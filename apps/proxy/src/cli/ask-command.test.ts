@@ -93,6 +93,28 @@ describe("nlq ask", () => {
   });
 });
 
+describe("nlq ask --help", () => {
+  it("documents the arguments, options and model variables", () => {
+    const program = new Command();
+    registerAskCommand(program, { write: () => undefined, writeError: () => undefined, environment: {} });
+    const ask = program.commands.find((command) => command.name() === "ask")!;
+    let help = "";
+    ask.configureOutput({ writeOut: (text) => (help += text) });
+    ask.outputHelp();
+    for (const text of [
+      "<question>",
+      "--url <url>",
+      "--hint <text>",
+      "--json",
+      "DATABASE_URL",
+      "NLQ_MODEL",
+      "scripted:fixtures/demo-model.json",
+    ]) {
+      expect(help).toContain(text);
+    }
+  });
+});
+
 describe("formatTable", () => {
   it("shows NULL as empty and counts rows", () => {
     expect(formatTable(["a", "long_name"], [["1", null]])).toBe(" a | long_name\n---+-----------\n 1 |\n(1 row)");

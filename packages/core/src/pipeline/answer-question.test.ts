@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { MockLanguageModelV3 } from "ai/test";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
@@ -181,6 +182,49 @@ describe("answerQuestion", () => {
     await session.query({ sql: "INSERT INTO notes VALUES (1)" });
     await session.query({ sql: "COMMIT" });
     expect((await session.query({ sql: "SELECT count(*) FROM notes" })).rows).toEqual([["1"]]);
+  });
+
+  it("lets a schema selector narrow the schema the generator sees", async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => ({
+        content: [
+          { type: "text", text: JSON.stringify({ reasoning: "sum totals", sql: "SELECT sum(total) FROM orders" }) },
+        ],
+        finishReason: { unified: "stop", raw: undefined },
+        usage: {
+          inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 5, text: 5, reasoning: 0 },
+        },
+        warnings: [],
+      }),
+    });
+    const trace = collect();
+    const answer = await answerQuestion({
+      question: "What is the total of all orders?",
+      hint: "total is in dollars",
+      session,
+      settings,
+      ...trace,
+      resolveModel: () => ({ model, id: "mock:generator", scripted: false }),
+      schemaSelector: {
+        name: "orders-only",
+        select: async ({ catalog }) => ({
+          catalog: { tables: catalog.tables.filter((table) => table.name === "orders") },
+          hint: "orders.total holds the order amount",
+        }),
+      },
+    });
+    expect(answer.result.rows).toEqual([["35.75"]]);
+    expect(answer.model).toEqual({ id: "mock:generator", scripted: false });
+    expect(trace.events.find((event) => event.type === "schema-end")).toEqual({
+      type: "schema-end",
+      tables: 1,
+      columns: 3,
+    });
+    const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
+    expect(prompt).toContain("CREATE TABLE orders");
+    expect(prompt).not.toContain("CREATE TABLE customers");
+    expect(prompt).toContain("total is in dollars\\norders.total holds the order amount");
   });
 
   it("explains how to configure a model when none is", async () => {

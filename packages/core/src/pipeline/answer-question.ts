@@ -92,6 +92,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
       const selection = await options.schemaSelector.select({ catalog, context });
       selected = selection.catalog;
       hint = joinHints(options.hint, selection.hint);
+      context.emit({ type: "schema-end", tables: selected.tables.length, columns: countColumns(selected) });
     }
     const schema = renderSchema(selected);
     const generationContext = hint === options.hint ? context : { ...context, hint };

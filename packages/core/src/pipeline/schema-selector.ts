@@ -16,7 +16,8 @@ export interface SelectedSchema {
 
 /**
  * A schema-subsetting stage inserted between the catalog and generation (CHESS IR + SS, CRUSH).
- * It should emit its own progress events (`keywords-end`, `values-end`, `schema-end`).
+ * It emits its own intermediate events (`keywords-end`, `values-end`); the pipeline emits `schema-end` with the
+ * size of the returned subset.
  */
 export interface SchemaSelector {
   readonly name: string;
