@@ -40,6 +40,7 @@ export * from "./vector-store/vector-store-errors";
 export * from "./vector-store/create-vector-store";
 export * from "./vector-store/embedded-vector-store";
 export * from "./vector-store/qdrant-vector-store";
+export * from "./vector-store/metadata-vector-persistence";
 
 // core pipeline: settings, models, LLM steps, catalog, schema, SQL, read-only execution, generation, fixing, answerQuestion
 export * from "./config/settings";
