@@ -17,6 +17,9 @@ const nextConfig: NextConfig = {
     "@qdrant/js-client-rest",
     "drizzle-orm",
   ],
+  // `npm run typecheck` (tsc -p apps/web) checks the app and the workspace packages it compiles; the build
+  // does not repeat that work (it would also fail the app on a type error elsewhere in core).
+  typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
   reactStrictMode: true,
 };

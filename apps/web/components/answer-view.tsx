@@ -2,6 +2,7 @@
 
 import { planChart } from "../lib/chart-kind";
 import type { AnswerData } from "../lib/chat-message";
+import { modelLabel } from "../lib/model-label";
 import { ResultChart } from "./result-chart";
 import { ResultTable } from "./result-table";
 import { SqlBlock } from "./sql-block";
@@ -17,8 +18,8 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
             scripted replay — not a language model
           </span>
         ) : null}
-        <span className="badge">
-          model <code>{answer.model.id}</code>
+        <span className="badge" title={answer.model.id}>
+          model <code>{modelLabel(answer.model.id)}</code>
         </span>
         <span className="badge" title="Share of candidate queries that agree with this result">
           confidence {Math.round(answer.confidence * 100)}%

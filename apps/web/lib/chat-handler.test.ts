@@ -85,6 +85,7 @@ describe("handleChatRequest", () => {
     const message = await ask(test.dependencies, "how many customers are there?");
     expect(test.asked[0]?.question).toBe("how many customers are there?");
     expect(test.asked[0]?.session).toBe(executor);
+    expect(test.asked[0]?.origin).toBe("web");
     expect(test.asked[0]?.abortSignal).toBeInstanceOf(AbortSignal);
     const steps = message?.parts.flatMap((part) => (part.type === "data-step" ? [[part.id, part.data.status]] : []));
     expect(steps).toEqual([

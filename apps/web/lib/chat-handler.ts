@@ -56,6 +56,7 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
           session: session.executor,
           transactionStatus: "idle",
           settings,
+          origin: "web",
           ...(dependencies.queryLog ? { queryLog: dependencies.queryLog } : {}),
           onEvent: (event) => {
             for (const part of tracker.next(event)) writer.write(part);

@@ -32,9 +32,15 @@ describe("createStepTracker", () => {
   it("turns a candidate's start and end into one step that goes running → done or failed", () => {
     const tracker = createStepTracker();
     const [started] = tracker.next({ type: "candidate-start", candidate: 1, generator: "divide-and-conquer" });
-    expect(started).toMatchObject({ id: "candidate-1", data: { status: "running", detail: "divide-and-conquer" } });
+    expect(started).toMatchObject({
+      id: "candidate-1",
+      data: { label: "Writing SQL candidate 2", status: "running", detail: "divide-and-conquer" },
+    });
     const [ended] = tracker.next({ type: "candidate-end", candidate: 1, sql: "select 1", ok: true, rows: 1 });
-    expect(ended).toMatchObject({ id: "candidate-1", data: { status: "done", detail: "ran, 1 row" } });
+    expect(ended).toMatchObject({
+      id: "candidate-1",
+      data: { label: "SQL candidate 2", status: "done", detail: "ran, 1 row" },
+    });
     tracker.next({ type: "candidate-start", candidate: 2, generator: "query-plan" });
     const [failed] = tracker.next({
       type: "candidate-end",

@@ -2,6 +2,8 @@ import type { PipelineEvent } from "@nlq/core";
 import type { StepData, StepPart } from "./chat-message";
 
 /**
+ * Candidates are numbered from 0 in events and from 1 on the page.
+ *
  * Turns the pipeline's progress events into `data-step` parts for the page. Each step has a stable id,
  * so a later part (done, failed) replaces the earlier one (running) in the browser.
  */
@@ -87,7 +89,7 @@ export function createStepTracker(): StepTracker {
       case "candidate-start":
         return [
           part(`candidate-${event.candidate}`, {
-            label: `Writing SQL candidate ${event.candidate}`,
+            label: `Writing SQL candidate ${event.candidate + 1}`,
             status: "running",
             detail: event.generator,
           }),
@@ -95,7 +97,7 @@ export function createStepTracker(): StepTracker {
       case "candidate-end":
         return [
           part(`candidate-${event.candidate}`, {
-            label: `SQL candidate ${event.candidate}`,
+            label: `SQL candidate ${event.candidate + 1}`,
             status: event.ok ? "done" : "failed",
             detail: event.ok
               ? event.rows === undefined
@@ -107,7 +109,7 @@ export function createStepTracker(): StepTracker {
       case "fix-start":
         return [
           part(`fix-${event.candidate}-${event.attempt}`, {
-            label: `Fixing candidate ${event.candidate} (attempt ${event.attempt})`,
+            label: `Fixing candidate ${event.candidate + 1} (attempt ${event.attempt})`,
             status: "running",
             detail: shorten(event.reason),
           }),
@@ -115,7 +117,7 @@ export function createStepTracker(): StepTracker {
       case "fix-end":
         return [
           part(`fix-${event.candidate}-${event.attempt}`, {
-            label: `Revised candidate ${event.candidate} (attempt ${event.attempt})`,
+            label: `Revised candidate ${event.candidate + 1} (attempt ${event.attempt})`,
             status: "done",
           }),
         ];

@@ -20,7 +20,7 @@ export function readSuggestedQuestions(startDirectory = process.cwd()): string[]
   const file = findUpwards(startDirectory, path.join("fixtures", "demo-model.json"));
   if (file === undefined) return [...fallbackQuestions];
   try {
-    return questionsOfFixture(JSON.parse(readFileSync(file, "utf8")));
+    return questionsOfFixture(JSON.parse(readFileSync(/* turbopackIgnore: true */ file, "utf8")));
   } catch {
     return [...fallbackQuestions];
   }
@@ -49,7 +49,7 @@ export function findUpwards(directory: string, relativePath: string): string | u
   let current = path.resolve(directory);
   for (;;) {
     const candidate = path.join(current, relativePath);
-    if (existsSync(candidate)) return candidate;
+    if (existsSync(/* turbopackIgnore: true */ candidate)) return candidate;
     const parent = path.dirname(current);
     if (parent === current) return undefined;
     current = parent;
