@@ -45,6 +45,17 @@ describe("generateCandidatePrompt", () => {
     `);
   });
 
+  it("lists earlier turns of the conversation before the question", () => {
+    const prompt = generateCandidatePrompt({
+      schema: "S",
+      question: "and in 2024?",
+      previousTurns: [{ question: "How many orders in 2025?", sql: "SELECT count(*)\n FROM orders WHERE year = 2025" }],
+    });
+    expect(prompt).toContain(
+      "Earlier questions in this conversation (the question below may refer to them):\n1. How many orders in 2025?\n   SQL: SELECT count(*) FROM orders WHERE year = 2025\n\nQuestion:\nand in 2024?",
+    );
+  });
+
   it("says (none) when there is no hint", () => {
     expect(generateCandidatePrompt({ schema: "S", question: "Q", hint: "  " })).toContain("Hint:\n(none)\n");
   });

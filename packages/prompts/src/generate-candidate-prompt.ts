@@ -6,8 +6,22 @@ export interface GenerateCandidatePromptOptions {
   /** The database schema rendered as DDL (see core's `renderSchema`). */
   readonly schema: string;
   readonly question: string;
-  /** Optional evidence or hint from the user; omitted from the prompt when empty. */
+  /** Optional evidence or hint from the user; "(none)" when empty. */
   readonly hint?: string;
+  /** Earlier turns of the conversation, oldest first, so follow-ups ("and in 2024?") resolve. Default: none (section omitted). */
+  readonly previousTurns?: ReadonlyArray<{ readonly question: string; readonly sql?: string }>;
+}
+
+function renderTurns(turns: GenerateCandidatePromptOptions["previousTurns"]): string {
+  if (!turns || turns.length === 0) return "";
+  const lines = turns.map(
+    (turn, index) =>
+      `${index + 1}. ${turn.question.trim()}${turn.sql ? `\n   SQL: ${turn.sql.replace(/\s+/g, " ").trim()}` : ""}`,
+  );
+  return `Earlier questions in this conversation (the question below may refer to them):
+${lines.join("\n")}
+
+`;
 }
 
 export const generateCandidateSystemPrompt =
@@ -31,7 +45,7 @@ Database admin instructions:
 - Quote identifiers with double quotes only when they need it (mixed case, reserved words, spaces).
 - If the question cannot be answered from this schema, return an empty "sql" and explain why in "reasoning".
 
-Question:
+${renderTurns(options.previousTurns)}Question:
 ${options.question.trim()}
 
 Hint:

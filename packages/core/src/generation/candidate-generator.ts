@@ -1,9 +1,12 @@
 import type { StepContext } from "../llm/step-context";
+import type { ConversationTurn } from "../pipeline/answer";
 
 export interface GenerateCandidateOptions {
   /** The schema shown to the model (rendered DDL of the selected catalog). */
   readonly schema: string;
   readonly context: StepContext;
+  /** Earlier turns of the conversation. Default: none. */
+  readonly previousTurns?: readonly ConversationTurn[];
 }
 
 export interface GeneratedCandidate {

@@ -11,12 +11,12 @@ export const generateCandidateStep = "generate-candidate";
  */
 export const oneShotGenerator: CandidateGenerator = {
   name: "one-shot",
-  async generate({ schema, context }) {
+  async generate({ schema, context, previousTurns }) {
     const output = await context.runModelStep({
       step: generateCandidateStep,
       schema: sqlCandidateOutputSchema,
       system: generateCandidateSystemPrompt,
-      prompt: generateCandidatePrompt({ schema, question: context.question, hint: context.hint }),
+      prompt: generateCandidatePrompt({ schema, question: context.question, hint: context.hint, previousTurns }),
     });
     if (output.sql.trim() === "") {
       const reasoning = output.reasoning.trim() || "the model found no way to answer it from this database";

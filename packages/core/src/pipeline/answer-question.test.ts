@@ -202,6 +202,7 @@ describe("answerQuestion", () => {
     const answer = await answerQuestion({
       question: "What is the total of all orders?",
       hint: "total is in dollars",
+      previousTurns: [{ question: "How many orders are there?", sql: "SELECT count(*) FROM orders" }],
       session,
       settings,
       ...trace,
@@ -224,6 +225,7 @@ describe("answerQuestion", () => {
     const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
     expect(prompt).toContain("CREATE TABLE orders");
     expect(prompt).not.toContain("CREATE TABLE customers");
+    expect(prompt).toContain("1. How many orders are there?");
     expect(prompt).toContain("total is in dollars\\norders.total holds the order amount");
   });
 

@@ -99,7 +99,11 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
 
     const generator = oneShotGenerator;
     context.emit({ type: "candidate-start", candidate: 0, generator: generator.name });
-    const generated = await generator.generate({ schema, context: generationContext });
+    const generated = await generator.generate({
+      schema,
+      context: generationContext,
+      previousTurns: options.previousTurns,
+    });
     let fixed: Awaited<ReturnType<typeof runFixLoop>>;
     try {
       fixed = await runFixLoop({

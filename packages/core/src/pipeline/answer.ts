@@ -13,6 +13,8 @@ export interface AnswerQuestionOptions {
   readonly question: string;
   /** Optional hint or evidence from the user (BIRD-style). */
   readonly hint?: string;
+  /** Earlier turns of the same conversation, oldest first, shown to the generator for follow-ups. Default: none. */
+  readonly previousTurns?: readonly ConversationTurn[];
   /**
    * The asking user's own database session. Every statement of the pipeline (introspection, candidate
    * execution, the final answer) runs on it, inside a transaction PostgreSQL keeps read-only, so the
@@ -43,6 +45,12 @@ export interface AnswerQuestionOptions {
    * Default: from `settings` (`NLQ_MODEL_<STEP>`, then `NLQ_MODEL`) via `resolveStepModel`.
    */
   readonly resolveModel?: (step: string) => ResolvedModel;
+}
+
+/** One earlier question of a conversation and the SQL that answered it. */
+export interface ConversationTurn {
+  readonly question: string;
+  readonly sql?: string;
 }
 
 /** One generated candidate and what happened to it. */
