@@ -35,6 +35,8 @@ export interface LauncherDependencies {
   readonly environment: NodeJS.ProcessEnv;
   /** The web app directory (`apps/web`). */
   readonly webDirectory: string;
+  /** The `next` CLI script (tests pass a stand-in). Default: resolved from `webDirectory`. */
+  readonly nextBinary?: string;
   /** Where progress lines and the banner go. */
   readonly log: (line: string) => void;
 }
@@ -154,6 +156,7 @@ async function start(
       },
       log: dependencies.log,
       abortSignal,
+      ...(dependencies.nextBinary === undefined ? {} : { nextBinary: dependencies.nextBinary }),
     });
     closers.push({ name: "web app", close: () => web.stop() });
     webUrl = web.url;

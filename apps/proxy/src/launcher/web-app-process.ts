@@ -22,6 +22,8 @@ export interface StartWebAppOptions {
   readonly log: (line: string) => void;
   /** Aborts a running build or start (Ctrl-C during the first build). */
   readonly abortSignal?: AbortSignal;
+  /** The `next` CLI script to run with Node. Default: `next/dist/bin/next` resolved from `directory`. */
+  readonly nextBinary?: string;
   /** How long to wait for the server to answer HTTP (default 120000 ms). */
   readonly readyTimeoutMilliseconds?: number;
 }
@@ -33,7 +35,8 @@ export function defaultWebDirectory(): string {
 
 /** Builds the web app when it has never been built (`.next/BUILD_ID` missing), then runs `next start`. */
 export async function startWebApp(options: StartWebAppOptions): Promise<WebApp> {
-  const nextBin = createRequire(path.join(options.directory, "package.json")).resolve("next/dist/bin/next");
+  const nextBin =
+    options.nextBinary ?? createRequire(path.join(options.directory, "package.json")).resolve("next/dist/bin/next");
   const forward = (line: string) => options.log(`[web] ${line}`);
   if (!existsSync(path.join(options.directory, ".next", "BUILD_ID"))) {
     options.log("building the web app (first start only, this takes a minute or two)…");
