@@ -45,7 +45,8 @@ export type LoadSpiderDatabaseOptions = {
  * Loads one Spider database into the PostgreSQL schema of the same (lower-cased) name, in one
  * transaction: CREATE SCHEMA, tables with primary and unique keys, rows by batched parameterised
  * INSERT (a failing batch is bisected under savepoints so only the offending rows are rejected and
- * reported), indexes, then foreign keys one by one (a key the data violates is skipped and reported).
+ * reported), indexes, then foreign keys one by one (a key the data violates is skipped and reported);
+ * finally ANALYZE.
  */
 export async function loadSpiderDatabase(options: LoadSpiderDatabaseOptions): Promise<SpiderDatabaseReport> {
   const started = performance.now();
@@ -134,6 +135,10 @@ export async function loadSpiderDatabase(options: LoadSpiderDatabaseOptions): Pr
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
+  }
+  // Planner statistics (and pg_stats, which catalog introspection may read) for the fresh tables.
+  for (const table of plan.tables) {
+    await client.query(`ANALYZE ${quoteIdentifier(plan.schema)}.${quoteIdentifier(table.name)}`);
   }
   return {
     ...base,
