@@ -51,7 +51,12 @@ describe("startLauncher", () => {
       loadDemoData: (pglite) => pglite.exec("create table customers (id int); insert into customers values (1), (2);"),
       startProxy: async (options) => {
         proxyUpstream = { host: options.upstreamHost, port: options.upstreamPort, queryLog: options.queryLog };
-        return { port: 6999, close: async () => void (proxyClosed = true) };
+        return {
+          port: 6999,
+          close: async () => {
+            proxyClosed = true;
+          },
+        };
       },
       model: undefined,
       environment: { NLQ_HOME: home, NLQ_SOMETHING: "kept" },
