@@ -28,6 +28,8 @@ export interface ColumnInfo {
   readonly nullable: boolean;
   /** `COMMENT ON COLUMN`, or null. */
   readonly comment: string | null;
+  /** Labels of an enum-typed column in their declared order; absent for other types. */
+  readonly enumValues?: readonly string[];
   /** A few distinct example values (text columns), filled by `fetchSampleValues`; absent otherwise. */
   readonly sampleValues?: readonly string[];
 }

@@ -17,7 +17,8 @@ beforeAll(async () => {
      COMMENT ON TABLE public.customers IS 'People who buy things';
      COMMENT ON COLUMN public.customers.name IS 'Full name';
      CREATE TABLE sales.orders (id bigint PRIMARY KEY, customer_id integer REFERENCES public.customers (id), total numeric(10,2), placed_at timestamptz);
-     CREATE TABLE public.salaries (id integer PRIMARY KEY, amount integer);
+     CREATE TYPE public.grade AS ENUM ('junior', 'senior', 'lead');
+     CREATE TABLE public.salaries (id integer PRIMARY KEY, amount integer, level public.grade);
      CREATE VIEW sales.big_orders AS SELECT id, total FROM sales.orders WHERE total > 100;
      CREATE ROLE ${role} LOGIN;
      GRANT USAGE ON SCHEMA sales TO ${role};
@@ -65,6 +66,13 @@ describe("introspectCatalog", () => {
       ],
       primaryKey: ["id"],
       foreignKeys: [],
+    });
+    expect(catalog.tables[1]?.columns[2]).toEqual({
+      name: "level",
+      dataType: "grade",
+      nullable: true,
+      comment: null,
+      enumValues: ["junior", "senior", "lead"],
     });
     expect(catalog.tables[3]?.columns.map((column) => column.dataType)).toEqual([
       "bigint",

@@ -17,7 +17,8 @@ WHERE ${visibleRelations}
 ORDER BY n.nspname, c.relname`;
 
 const columnsSql = `SELECT c.oid::text, a.attnum::text, a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod),
-  a.attnotnull::text, col_description(c.oid, a.attnum)
+  a.attnotnull::text, col_description(c.oid, a.attnum),
+  (SELECT json_agg(e.enumlabel ORDER BY e.enumsortorder) FROM pg_catalog.pg_enum e WHERE e.enumtypid = a.atttypid)::text
 FROM pg_catalog.pg_attribute a
 JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -61,7 +62,7 @@ function namesFor(table: MutableTable | undefined, attributeNumbers: string | nu
 /**
  * Reads the catalog from `pg_catalog` on the asking session: user schemas, tables, views, materialized views,
  * foreign and partitioned tables (partitions folded into their parent), columns with types, nullability, comments,
- * primary and foreign keys — only what the asking role may `SELECT` (table or column privilege, schema `USAGE`).
+ * enum labels, primary and foreign keys — only what the asking role may `SELECT` (table or column privilege, schema `USAGE`).
  * Three statements; deterministic order (schema, table, column position).
  */
 export async function introspectCatalog(query: CatalogQuery): Promise<Catalog> {
@@ -79,10 +80,16 @@ export async function introspectCatalog(query: CatalogQuery): Promise<Catalog> {
       foreignKeys: [],
     });
   }
-  for (const [oid, number, name, dataType, notNull, comment] of (await query(columnsSql)).rows) {
+  for (const [oid, number, name, dataType, notNull, comment, enumLabels] of (await query(columnsSql)).rows) {
     const table = tables.get(oid!);
     if (!table) continue;
-    table.columns.push({ name: name!, dataType: dataType!, nullable: notNull !== "true", comment: comment ?? null });
+    const column: ColumnInfo = {
+      name: name!,
+      dataType: dataType!,
+      nullable: notNull !== "true",
+      comment: comment ?? null,
+    };
+    table.columns.push(enumLabels ? { ...column, enumValues: JSON.parse(enumLabels) as string[] } : column);
     table.columnNames.set(number!, name!);
   }
   for (const [oid, type, name, keys, referencedOid, referencedKeys] of (await query(constraintsSql)).rows) {

@@ -32,6 +32,7 @@ const catalog: Catalog = {
         { name: "id", dataType: "bigint", nullable: false, comment: null },
         { name: "customer_id", dataType: "integer", nullable: true, comment: null },
         { name: "order", dataType: "integer", nullable: true, comment: "position" },
+        { name: "status", dataType: "order_status", nullable: false, comment: null, enumValues: ["open", "shipped"] },
       ],
       primaryKey: ["id"],
       foreignKeys: [
@@ -71,6 +72,7 @@ describe("renderSchema", () => {
         id bigint NOT NULL,
         customer_id integer,
         "order" integer, -- position
+        status order_status NOT NULL, -- values: 'open', 'shipped'
         PRIMARY KEY (id),
         FOREIGN KEY (customer_id) REFERENCES customers (id)
       );

@@ -9,6 +9,9 @@ const keywords: Record<TableInfo["kind"], string> = {
   "foreign-table": "CREATE FOREIGN TABLE",
 };
 
+/** Enum labels listed at most per column. */
+const maxEnumValues = 30;
+
 function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''").replace(/\s+/g, " ")}'`;
 }
@@ -20,7 +23,10 @@ function oneLine(text: string): string {
 function columnNote(column: ColumnInfo): string {
   const parts: string[] = [];
   if (column.comment) parts.push(oneLine(column.comment));
-  if (column.sampleValues && column.sampleValues.length > 0) {
+  if (column.enumValues && column.enumValues.length > 0) {
+    const shown = column.enumValues.slice(0, maxEnumValues).map(sqlString).join(", ");
+    parts.push(`values: ${shown}${column.enumValues.length > maxEnumValues ? ", …" : ""}`);
+  } else if (column.sampleValues && column.sampleValues.length > 0) {
     parts.push(`examples: ${column.sampleValues.map(sqlString).join(", ")}`);
   }
   return parts.length > 0 ? ` -- ${parts.join("; ")}` : "";
