@@ -1,7 +1,8 @@
-import type { ProxyServer } from "@nlq/proxy";
+import { connect } from "node:net";
+import { encodeCancelRequest, type ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientConfig, createTestDatabase, startTestProxy, upstreamPort } from "./proxy-fixture";
+import { clientConfig, createTestDatabase, startTestProxy, upstreamHost, upstreamPort } from "./proxy-fixture";
 
 /**
  * Ordinary SQL through the proxy must behave exactly as it does directly: the same scenario runs on
@@ -141,6 +142,29 @@ describe("ordinary SQL through the proxy (node-postgres)", () => {
     ]);
     expect(directOutcomes.find((outcome) => outcome.label === "notify")?.ok).toEqual(["nlq_channel:ping"]);
     expect(proxiedOutcomes).toEqual(directOutcomes);
+  });
+
+  it("forwards a client CancelRequest for ordinary SQL to the upstream", async () => {
+    const client = new pg.Client(clientConfig(proxied.name, proxy.address.port));
+    await client.connect();
+    try {
+      const started = Date.now();
+      const pending = client.query("select pg_sleep(30)").catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const keyed = client as unknown as { processID: number; secretKey: number };
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect({ host: upstreamHost, port: proxy.address.port }, () =>
+          socket.end(encodeCancelRequest(keyed.processID, keyed.secretKey)),
+        );
+        socket.on("close", () => resolve());
+        socket.on("error", reject);
+      });
+      expect(((await pending) as pg.DatabaseError).code).toBe("57014");
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await client.end();
+    }
   });
 
   it("closes gracefully with no connections left", async () => {

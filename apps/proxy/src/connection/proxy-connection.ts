@@ -88,13 +88,19 @@ export class ProxyConnection {
   #upstreamErrorSeen = false;
   #executor: UpstreamQueryExecutor | undefined;
   #answerAbort: AbortController | undefined;
+  #clientPaused = false;
+  #upstreamPaused = false;
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
     this.#client = options.client;
     this.#clientFramer = new MessageFramer({
       startup: true,
-      inspect: (type) => type === MessageType.query || type === MessageType.parse || type === MessageType.sync,
+      inspect: (type) =>
+        type === MessageType.query ||
+        type === MessageType.parse ||
+        type === MessageType.sync ||
+        type === MessageType.functionCall,
     });
     this.#upstreamFramer = new MessageFramer({
       inspect: (type) =>
@@ -224,6 +230,10 @@ export class ProxyConnection {
         this.#forwardedSinceSync = false;
         this.#writeUpstream(segment.message);
         break;
+      case MessageType.functionCall:
+        this.#pendingReady++;
+        this.#writeUpstream(segment.message);
+        break;
       default:
         this.#writeUpstream(segment.message);
     }
@@ -276,6 +286,13 @@ export class ProxyConnection {
         origin: "proxy",
       });
       if (abort.signal.aborted) throw new CancelledError();
+      this.#options.logger.info("answered a question", {
+        question: detection.question,
+        sql: answer.sql,
+        rows: answer.result.rows.length,
+        model: answer.model.id,
+        elapsedMilliseconds: answer.elapsedMilliseconds,
+      });
       messages = encodeAnswer(answer, this.#readyStatus);
     } catch (error) {
       const reported = abort.signal.aborted && !(error instanceof CancelledError) ? new CancelledError() : error;
@@ -335,7 +352,6 @@ export class ProxyConnection {
       }
     });
     upstream.on("close", () => this.#close("upstream closed"));
-    upstream.on("drain", () => this.#client.resume());
   }
 
   #onUpstreamData(chunk: Buffer): void {
@@ -391,17 +407,30 @@ export class ProxyConnection {
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
 
+  /** Writes to the upstream; stops reading the client until the upstream drains (backpressure). */
   #writeUpstream(bytes: Buffer): void {
     const upstream = this.#upstream;
     if (upstream === undefined || upstream.destroyed) return;
-    if (!upstream.write(bytes)) this.#client.pause();
+    if (!upstream.write(bytes) && !this.#clientPaused) {
+      this.#clientPaused = true;
+      this.#client.pause();
+      upstream.once("drain", () => {
+        this.#clientPaused = false;
+        this.#client.resume();
+      });
+    }
   }
 
+  /** Writes to the client; stops reading the upstream until the client drains (backpressure). */
   #writeClient(bytes: Buffer): void {
     if (this.#client.destroyed) return;
-    if (!this.#client.write(bytes)) {
+    if (!this.#client.write(bytes) && !this.#upstreamPaused) {
+      this.#upstreamPaused = true;
       this.#upstream?.pause();
-      this.#client.once("drain", () => this.#upstream?.resume());
+      this.#client.once("drain", () => {
+        this.#upstreamPaused = false;
+        this.#upstream?.resume();
+      });
     }
   }
 

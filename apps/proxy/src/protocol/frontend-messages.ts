@@ -58,6 +58,7 @@ export const MessageType = {
   parse: 0x50, // P
   sync: 0x53, // S (frontend Sync; backend ParameterStatus)
   terminate: 0x58, // X
+  functionCall: 0x46, // F
   readyForQuery: 0x5a, // Z
   backendKeyData: 0x4b, // K
   errorResponse: 0x45, // E
