@@ -14,7 +14,8 @@ beforeAll(async () => {
     `CREATE TABLE cities (id integer PRIMARY KEY, name text, "Region" varchar(20), population integer);
      INSERT INTO cities VALUES (1, 'Paris', 'IDF', 2100000), (2, 'Lyon', NULL, 520000), (3, 'Paris', 'IDF', 1),
        (4, 'A very long city name that goes on and on and on', 'ARA', 5), (5, 'Nice', 'PACA', 340000);
-     CREATE VIEW broken AS SELECT (1 / (id - id))::text AS label FROM cities;`,
+     CREATE VIEW broken AS SELECT (1 / (id - id))::text AS label FROM cities;
+     CREATE VIEW slow AS SELECT 'late'::text AS label FROM pg_sleep(3);`,
   );
 });
 afterAll(async () => {
@@ -27,9 +28,17 @@ describe("fetchSampleValues", () => {
     await client.connect();
     try {
       const session = createPgExecutor(client);
-      const catalog = await runReadOnly({ session, statementTimeoutMilliseconds: 5_000 }, async (query) =>
-        fetchSampleValues(query, await introspectCatalog(query), { valuesPerColumn: 3, maxValueLength: 20 }),
-      );
+      const started = Date.now();
+      const catalog = await runReadOnly({ session, statementTimeoutMilliseconds: 5_000 }, async (query) => {
+        const sampled = await fetchSampleValues(query, await introspectCatalog(query), {
+          valuesPerColumn: 3,
+          maxValueLength: 20,
+          timeoutMilliseconds: 200,
+        });
+        expect((await query("SHOW statement_timeout")).rows).toEqual([["5s"]]);
+        return sampled;
+      });
+      expect(Date.now() - started).toBeLessThan(2_500);
       expect(renderSchema(catalog)).toMatchInlineSnapshot(`
         "CREATE VIEW broken (
           label text
@@ -41,6 +50,10 @@ describe("fetchSampleValues", () => {
           "Region" character varying(20), -- examples: 'IDF', 'ARA', 'PACA'
           population integer,
           PRIMARY KEY (id)
+        );
+
+        CREATE VIEW slow (
+          label text
         );"
       `);
       expect((await session.query({ sql: "SELECT 1" })).rows).toEqual([["1"]]);

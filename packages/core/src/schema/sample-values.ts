@@ -11,6 +11,8 @@ export interface SampleValuesOptions {
   readonly maxValueLength?: number;
   /** Tables sampled at most (in catalog order). Default 100. */
   readonly maxTables?: number;
+  /** `statement_timeout` of each sample query, in milliseconds (an expensive view is skipped). Default 2000. */
+  readonly timeoutMilliseconds?: number;
 }
 
 const textType = /^(text|character varying|character|varchar|char|citext|name|USER-DEFINED)\b/;
@@ -22,8 +24,8 @@ export function isTextColumn(column: ColumnInfo): boolean {
 
 /**
  * Adds a few example values to each text column: one cheap `SELECT <text columns> FROM <table> LIMIT n` per table,
- * each inside its own savepoint so a failing table (a broken view, a timeout) is skipped without aborting the
- * surrounding read-only transaction. Must run inside `runReadOnly`. Returns a new catalog.
+ * each inside its own savepoint with its own short `statement_timeout`, so a failing or slow table (a broken or
+ * expensive view) is skipped without aborting the surrounding read-only transaction or changing its timeout. Must run inside `runReadOnly`. Returns a new catalog.
  */
 export async function fetchSampleValues(
   query: (sql: string) => Promise<QueryResult>,
@@ -34,6 +36,7 @@ export async function fetchSampleValues(
   const rowsPerTable = options.rowsPerTable ?? 50;
   const maxValueLength = options.maxValueLength ?? 40;
   const maxTables = options.maxTables ?? 100;
+  const timeout = Math.max(1, Math.floor(options.timeoutMilliseconds ?? 2_000));
   const tables: TableInfo[] = [];
   for (const [position, table] of catalog.tables.entries()) {
     const textColumns = table.columns.filter(isTextColumn);
@@ -46,9 +49,12 @@ export async function fetchSampleValues(
     let rows: QueryResult["rows"] = [];
     await query("SAVEPOINT nlq_sample");
     try {
+      await query(`SET LOCAL statement_timeout = ${timeout}`);
       rows = (await query(`SELECT ${select} FROM ${from} LIMIT ${rowsPerTable}`)).rows;
-      await query("RELEASE SAVEPOINT nlq_sample");
     } catch {
+      // a broken or slow table: no examples
+    } finally {
+      // Rolling back also reverts the sample timeout; nothing was written.
       await query("ROLLBACK TO SAVEPOINT nlq_sample");
       await query("RELEASE SAVEPOINT nlq_sample");
     }
