@@ -25,3 +25,34 @@ test("asks a question and sees the steps, the SQL, the rows and the scripted lab
 
   await page.screenshot({ path: "/tmp/nlq-web.png", fullPage: true });
 });
+
+test("keeps earlier turns, charts a time series and shows an unanswerable question with its SQLSTATE", async ({
+  page,
+}) => {
+  await page.goto("/");
+  const suggestions = page.getByRole("list", { name: "Suggested questions" });
+  await suggestions.getByRole("button", { name: "show the monthly revenue trend over the last 12 months" }).click();
+
+  const answers = page.getByRole("article", { name: "Answer" });
+  const trend = answers.nth(0).getByRole("region", { name: "Result" });
+  await expect(trend).toBeVisible({ timeout: 45_000 });
+  await expect(trend.getByRole("figure", { name: /^Line chart of orders, revenue_usd by month$/ })).toBeVisible();
+  await expect(trend.locator(".recharts-line")).toHaveCount(2);
+  await expect(trend.getByRole("table").getByRole("columnheader")).toHaveText(["month", "orders", "revenue_usd"]);
+
+  const input = page.getByLabel("Your question");
+  await input.fill("what is the bounce rate of our website?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  const failure = answers.nth(1).getByRole("alert");
+  await expect(failure).toContainText("SQLSTATE 22023", { timeout: 45_000 });
+  await expect(failure).toContainText("cannot be answered");
+
+  // The first answer is still on the page, above the second turn.
+  await expect(answers).toHaveCount(2);
+  await expect(trend.getByRole("table")).toBeVisible();
+  await expect(page.locator(".turn-user")).toHaveText([
+    "show the monthly revenue trend over the last 12 months",
+    "what is the bounce rate of our website?",
+  ]);
+  await page.screenshot({ path: "/tmp/nlq-web-turns.png", fullPage: true });
+});

@@ -41,7 +41,7 @@ describe("chartPoints and chartSeries", () => {
   it("parses numbers, keeps NULL as null and names each series after its column", () => {
     const fields = [field("country", text), field("revenue", numeric)];
     const plan = planChart(fields, 3);
-    expect(chartSeries(fields, plan)).toEqual([{ key: "value1", name: "revenue" }]);
+    expect(chartSeries(fields, [["Chile", "10.5"]], plan)).toEqual([{ key: "value1", name: "revenue", axis: "left" }]);
     expect(
       chartPoints(
         [
@@ -55,6 +55,20 @@ describe("chartPoints and chartSeries", () => {
       { label: "Chile", value1: 10.5 },
       { label: "Peru", value1: null },
       { label: "NULL", value1: 3 },
+    ]);
+  });
+
+  it("moves a series far smaller than the largest one to the right axis", () => {
+    const fields = [field("month", date), field("orders", int8), field("revenue", numeric), field("refunds", numeric)];
+    const rows = [
+      ["2026-01-01", "120", "61000.5", "9000"],
+      ["2026-02-01", "95", "-72000", "4000"],
+    ];
+    const plan = planChart(fields, rows.length);
+    expect(chartSeries(fields, rows, plan).map((series) => [series.name, series.axis])).toEqual([
+      ["orders", "right"],
+      ["revenue", "left"],
+      ["refunds", "left"],
     ]);
   });
 

@@ -39,16 +39,33 @@ export function planChart(fields: readonly AnswerField[], rowCount: number): Cha
   return { kind: "bar", labelColumn, valueColumns };
 }
 
-/** A plotted numeric column: its key in the chart points and its display name. */
+/** A plotted numeric column: its key in the chart points, its display name and its y-axis. */
 export interface ChartSeries {
   readonly key: string;
   readonly name: string;
+  /** `right` for a series far smaller than the largest one, so it does not flatten against the axis. */
+  readonly axis: "left" | "right";
 }
 
-export function chartSeries(fields: readonly AnswerField[], plan: ChartPlan): ChartSeries[] {
-  return plan.valueColumns.map((column) => ({
+/** A series whose largest value is this many times smaller than the largest series' gets the right axis. */
+const separateAxisRatio = 20;
+
+export function chartSeries(
+  fields: readonly AnswerField[],
+  rows: ReadonlyArray<ReadonlyArray<string | null>>,
+  plan: ChartPlan,
+): ChartSeries[] {
+  const magnitudes = plan.valueColumns.map((column) =>
+    rows.reduce((largest, row) => {
+      const value = Math.abs(Number(row[column] ?? 0));
+      return Number.isFinite(value) ? Math.max(largest, value) : largest;
+    }, 0),
+  );
+  const largest = Math.max(0, ...magnitudes);
+  return plan.valueColumns.map((column, position) => ({
     key: `value${column}`,
     name: fields[column]?.name ?? `column ${column + 1}`,
+    axis: largest > 0 && (magnitudes[position] ?? 0) * separateAxisRatio < largest ? "right" : "left",
   }));
 }
 

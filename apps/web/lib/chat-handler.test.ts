@@ -181,6 +181,24 @@ describe("handleChatRequest", () => {
     expect(test.releases).toEqual([true]);
   });
 
+  it("passes earlier turns of the conversation to the pipeline", async () => {
+    const test = harness(async () => countAnswer);
+    const body = {
+      messages: [
+        { id: "u1", role: "user", parts: [{ type: "text", text: "how many customers are there?" }] },
+        { id: "a1", role: "assistant", parts: [{ type: "data-answer", id: "answer", data: { sql: countAnswer.sql } }] },
+        { id: "u2", role: "user", parts: [{ type: "text", text: "and in Berlin?" }] },
+      ],
+    };
+    const response = await handleChatRequest(
+      new Request("http://nlq.test/api/chat", { method: "POST", body: JSON.stringify(body) }),
+      test.dependencies,
+    );
+    await response.text();
+    expect(test.asked[0]?.question).toBe("and in Berlin?");
+    expect(test.asked[0]?.previousTurns).toEqual([{ question: "how many customers are there?", sql: countAnswer.sql }]);
+  });
+
   it("answers 400 to a body without a question", async () => {
     const test = harness(async () => countAnswer);
     const response = await handleChatRequest(

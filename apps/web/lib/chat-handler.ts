@@ -3,7 +3,7 @@ import { NlqError } from "@nlq/core";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { answerData } from "./answer-data";
 import type { NlqUIMessage } from "./chat-message";
-import { questionFromBody } from "./chat-request";
+import { previousTurnsFromBody, questionFromBody } from "./chat-request";
 import { errorData } from "./error-data";
 import { createStepTracker } from "./step-tracker";
 
@@ -35,8 +35,11 @@ export interface ChatDependencies {
  */
 export async function handleChatRequest(request: Request, dependencies: ChatDependencies): Promise<Response> {
   let question: string;
+  let previousTurns: ReturnType<typeof previousTurnsFromBody>;
   try {
-    question = questionFromBody(await request.json());
+    const body: unknown = await request.json();
+    question = questionFromBody(body);
+    previousTurns = previousTurnsFromBody(body);
   } catch (error) {
     const data = errorData(error instanceof NlqError ? error : new NlqError("The request body is not JSON."));
     return Response.json({ error: data }, { status: 400 });
@@ -53,6 +56,7 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
         session = await dependencies.openSession(request.signal);
         const answer = await dependencies.answer({
           question,
+          ...(previousTurns.length > 0 ? { previousTurns } : {}),
           session: session.executor,
           transactionStatus: "idle",
           settings,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { questionFromBody } from "./chat-request";
+import { previousTurnsFromBody, questionFromBody } from "./chat-request";
 import { ChatRequestError } from "./web-errors";
 
 const userMessage = (text: string) => ({ id: "m", role: "user", parts: [{ type: "text", text }] });
@@ -23,5 +23,44 @@ describe("questionFromBody", () => {
     expect(() => questionFromBody({ messages: [] })).toThrow(ChatRequestError);
     expect(() => questionFromBody("hello")).toThrow(ChatRequestError);
     expect(() => questionFromBody({ messages: [userMessage("x".repeat(4_001))] })).toThrow(/longer than 4000/);
+  });
+});
+
+describe("previousTurnsFromBody", () => {
+  const answerMessage = (sql: string) => ({
+    id: "a",
+    role: "assistant",
+    parts: [
+      { type: "data-step", id: "catalog", data: { label: "Read the schema", status: "done" } },
+      { type: "data-answer", id: "answer", data: { sql, rows: [] } },
+    ],
+  });
+  const errorMessage = { id: "e", role: "assistant", parts: [{ type: "data-error", id: "error", data: {} }] };
+
+  it("pairs each earlier question with the SQL of its answer, oldest first, without the current question", () => {
+    const body = {
+      messages: [
+        userMessage("how many customers are there?"),
+        answerMessage("SELECT count(*) FROM customers"),
+        userMessage("what is the bounce rate?"),
+        errorMessage,
+        userMessage("and in Berlin?"),
+      ],
+    };
+    expect(previousTurnsFromBody(body)).toEqual([
+      { question: "how many customers are there?", sql: "SELECT count(*) FROM customers" },
+      { question: "what is the bounce rate?" },
+    ]);
+  });
+
+  it("keeps only the latest turns and ignores malformed bodies", () => {
+    const messages = Array.from({ length: 10 }, (_, turn) => [
+      userMessage(`q${turn}`),
+      answerMessage(`SELECT ${turn}`),
+    ]).flat();
+    const turns = previousTurnsFromBody({ messages: [...messages, userMessage("now")] });
+    expect(turns.map((turn) => turn.question)).toEqual(["q4", "q5", "q6", "q7", "q8", "q9"]);
+    expect(previousTurnsFromBody({ messages: [userMessage("first")] })).toEqual([]);
+    expect(previousTurnsFromBody(null)).toEqual([]);
   });
 });

@@ -1,8 +1,11 @@
+import type { ConversationTurn } from "@nlq/core";
 import { z } from "zod";
 import { ChatRequestError } from "./web-errors";
 
 /** Longest question the web app accepts, in characters. */
 export const maximumQuestionLength = 4_000;
+/** Most earlier turns passed to the pipeline as conversation context. */
+export const maximumPreviousTurns = 6;
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 const message = z.object({
@@ -28,4 +31,42 @@ export function questionFromBody(body: unknown): string {
     throw new ChatRequestError(`The question is longer than ${maximumQuestionLength} characters.`);
   }
   return question;
+}
+
+/**
+ * The earlier turns of the conversation, oldest first (at most `maximumPreviousTurns`): each earlier user
+ * question with the SQL of the answer that followed it, when there was one. The last user message (the
+ * question being asked) is not included. The browser sends them, so they only ever reach a prompt: the
+ * new SQL is validated and run read-only like any other.
+ */
+export function previousTurnsFromBody(body: unknown): ConversationTurn[] {
+  const parsed = chatBody.safeParse(body);
+  if (!parsed.success) return [];
+  const messages = parsed.data.messages;
+  const lastUser = messages.findLastIndex((candidate) => candidate.role === "user");
+  const turns: ConversationTurn[] = [];
+  for (let position = 0; position < lastUser; position += 1) {
+    const message = messages[position];
+    if (message?.role !== "user") continue;
+    const question = textOf(message.parts);
+    if (question === "") continue;
+    const reply = messages[position + 1];
+    const sql = reply?.role === "assistant" ? answerSqlOf(reply.parts) : undefined;
+    turns.push(sql === undefined ? { question } : { question, sql });
+  }
+  return turns.slice(-maximumPreviousTurns);
+}
+
+function textOf(parts: ReadonlyArray<{ type: string; text?: unknown }>): string {
+  return parts
+    .flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []))
+    .join("\n")
+    .trim()
+    .slice(0, maximumQuestionLength);
+}
+
+function answerSqlOf(parts: ReadonlyArray<{ type: string; data?: unknown }>): string | undefined {
+  const answer = parts.find((part) => part.type === "data-answer");
+  const sql = (answer?.data as { sql?: unknown } | undefined)?.sql;
+  return typeof sql === "string" && sql.trim() !== "" ? sql : undefined;
 }

@@ -90,7 +90,9 @@ describe("createStepTracker", () => {
     const closed = tracker.finish("failed");
     expect(closed.map((part) => [part.id, part.data.status])).toEqual([["catalog", "failed"]]);
     tracker.next({ type: "candidate-start", candidate: 1, generator: "one-shot" });
-    expect(tracker.finish("failed").map((part) => [part.id, part.data.status])).toEqual([["candidate-1", "failed"]]);
+    expect(tracker.finish("failed").map((part) => [part.id, part.data.label, part.data.status])).toEqual([
+      ["candidate-1", "SQL candidate 2", "failed"],
+    ]);
     expect(tracker.finish("failed")).toEqual([]);
   });
 
@@ -98,10 +100,11 @@ describe("createStepTracker", () => {
     const tracker = createStepTracker();
     tracker.next({ type: "pipeline-start", question: "q" });
     const parts = tracker.next({ type: "fix-start", candidate: 1, attempt: 1, reason: "empty result" });
-    expect(parts.map((part) => [part.id, part.data.status])).toEqual([
-      ["catalog", "done"],
-      ["fix-1-1", "running"],
+    expect(parts.map((part) => [part.id, part.data.label, part.data.status])).toEqual([
+      ["catalog", "Read the schema", "done"],
+      ["fix-1-1", "Fixing candidate 2 (attempt 1)", "running"],
     ]);
+    expect(tracker.finish("failed").map((part) => part.data.label)).toEqual(["Fix of candidate 2 (attempt 1)"]);
   });
 
   it("shortens long details", () => {

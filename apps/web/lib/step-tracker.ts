@@ -19,11 +19,12 @@ export interface StepTracker {
 const maximumDetailLength = 160;
 
 export function createStepTracker(): StepTracker {
-  const running = new Map<string, StepData>();
+  /** Steps still running, with the label each takes once it ends. */
+  const running = new Map<string, { data: StepData; finishedLabel: string }>();
   let languageModelCalls = 0;
 
-  function part(id: string, data: StepData): StepPart {
-    if (data.status === "running") running.set(id, data);
+  function part(id: string, data: StepData, finishedLabel = data.label): StepPart {
+    if (data.status === "running") running.set(id, { data, finishedLabel });
     else running.delete(id);
     return { type: "data-step", id, data };
   }
@@ -31,7 +32,7 @@ export function createStepTracker(): StepTracker {
   /** The schema-reading step opens at `pipeline-start` and closes at the first sign of progress. */
   function closeOpening(): StepPart[] {
     const opening = running.get("catalog");
-    return opening ? [part("catalog", { ...opening, status: "done" })] : [];
+    return opening ? [part("catalog", { ...opening.data, label: opening.finishedLabel, status: "done" })] : [];
   }
 
   return {
@@ -43,14 +44,16 @@ export function createStepTracker(): StepTracker {
       return [...(opening ? [] : closeOpening()), ...stepsOf(event)];
     },
     finish(outcome) {
-      return [...running.entries()].map(([id, data]) => part(id, { ...data, status: outcome }));
+      return [...running.entries()].map(([id, step]) =>
+        part(id, { ...step.data, label: step.finishedLabel, status: outcome }),
+      );
     },
   };
 
   function stepsOf(event: PipelineEvent): StepPart[] {
     switch (event.type) {
       case "pipeline-start":
-        return [part("catalog", { label: "Reading the schema", status: "running" })];
+        return [part("catalog", { label: "Reading the schema", status: "running" }, "Read the schema")];
       case "catalog-end":
         return [
           part("catalog", {
@@ -88,11 +91,11 @@ export function createStepTracker(): StepTracker {
         ];
       case "candidate-start":
         return [
-          part(`candidate-${event.candidate}`, {
-            label: `Writing SQL candidate ${event.candidate + 1}`,
-            status: "running",
-            detail: event.generator,
-          }),
+          part(
+            `candidate-${event.candidate}`,
+            { label: `Writing SQL candidate ${event.candidate + 1}`, status: "running", detail: event.generator },
+            `SQL candidate ${event.candidate + 1}`,
+          ),
         ];
       case "candidate-end":
         return [
@@ -108,11 +111,15 @@ export function createStepTracker(): StepTracker {
         ];
       case "fix-start":
         return [
-          part(`fix-${event.candidate}-${event.attempt}`, {
-            label: `Fixing candidate ${event.candidate + 1} (attempt ${event.attempt})`,
-            status: "running",
-            detail: shorten(event.reason),
-          }),
+          part(
+            `fix-${event.candidate}-${event.attempt}`,
+            {
+              label: `Fixing candidate ${event.candidate + 1} (attempt ${event.attempt})`,
+              status: "running",
+              detail: shorten(event.reason),
+            },
+            `Fix of candidate ${event.candidate + 1} (attempt ${event.attempt})`,
+          ),
         ];
       case "fix-end":
         return [
