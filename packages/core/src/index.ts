@@ -66,3 +66,4 @@ export type * from "./pipeline/schema-selector";
 export * from "./pipeline/answer-question";
 export * from "./database/test-database";
 export * from "./llm/recover-json";
+export * from "./metadata/directory-lock";

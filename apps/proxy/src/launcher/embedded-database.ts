@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { acquireDirectoryLock } from "@nlq/core";
 import { LauncherError } from "./launcher-errors";
 import { type ServedPglite, servePglite } from "./served-pglite";
 
@@ -32,14 +33,13 @@ export interface StartEmbeddedDatabaseOptions {
 /** Opens (or creates) the embedded database, loads the demo data on first start, and serves it. */
 export async function startEmbeddedDatabase(options: StartEmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   mkdirSync(options.directory, { recursive: true });
+  const lock = acquireDirectoryLock(options.directory, "nlq start, embedded database");
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(options.directory);
   } catch (error) {
-    throw new LauncherError(
-      `cannot open the embedded database in ${options.directory} (is another nlq start using this NLQ_HOME?)`,
-      { cause: error },
-    );
+    lock.release();
+    throw new LauncherError(`cannot open the embedded database in ${options.directory}`, { cause: error });
   }
   let served: ServedPglite | undefined;
   try {
@@ -59,12 +59,14 @@ export async function startEmbeddedDatabase(options: StartEmbeddedDatabaseOption
           await servedDatabase.stop();
         } finally {
           await pglite.close();
+          lock.release();
         }
       },
     };
   } catch (error) {
     await served?.stop().catch(() => undefined);
     await pglite.close().catch(() => undefined);
+    lock.release();
     throw error;
   }
 }

@@ -148,6 +148,8 @@ describe("openMetadataStore", () => {
     try {
       const first = await openMetadataStore({ environment: { NLQ_HOME: home } });
       expect(first.location).toBe(path.join(home, ".nlq", "metadata"));
+      // One process at a time: a second open of the same files is refused instead of corrupting them.
+      await expect(openMetadataStore({ environment: { NLQ_HOME: home } })).rejects.toThrow(/already open in process/);
       await first.queryLog.record(entry({ question: "kept" }));
       await first.close();
       const second = await openMetadataStore({ environment: { NLQ_HOME: home } });

@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { ConfigurationError } from "../errors";
+import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
 import { MetadataLlmCache } from "./llm-cache-store";
 import type { MetadataDatabase } from "./metadata-database";
 import { MetadataStoreError } from "./metadata-store-error";
@@ -71,21 +72,24 @@ export async function openMetadataStore(options: OpenMetadataStoreOptions = {}):
 
 async function openPgliteStore(directory: string, migrationsFolder: string | undefined): Promise<MetadataStore> {
   const inMemory = directory.startsWith("memory://");
-  if (!inMemory) mkdirSync(directory, { recursive: true });
+  let lock: DirectoryLock | undefined;
+  if (!inMemory) {
+    mkdirSync(directory, { recursive: true });
+    lock = acquireDirectoryLock(path.resolve(directory), `nlq ${process.argv.slice(2).join(" ")}`.trim());
+  }
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(inMemory ? directory : path.resolve(directory));
   } catch (error) {
-    throw new MetadataStoreError(`cannot open the metadata store in ${directory} (is another nlq process using it?)`, {
-      driver: "pglite",
-      cause: error,
-    });
+    lock?.release();
+    throw new MetadataStoreError(`cannot open the metadata store in ${directory}`, { driver: "pglite", cause: error });
   }
   const database = drizzlePglite({ client: pglite, schema: metadataSchema });
   try {
     if (migrationsFolder !== undefined) await migratePglite(database, { migrationsFolder });
   } catch (error) {
     await pglite.close();
+    lock?.release();
     throw new MetadataStoreError(`cannot migrate the metadata store in ${directory}`, {
       driver: "pglite",
       cause: error,
@@ -102,7 +106,11 @@ async function openPgliteStore(directory: string, migrationsFolder: string | und
     async close() {
       if (closed) return;
       closed = true;
-      await pglite.close();
+      try {
+        await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

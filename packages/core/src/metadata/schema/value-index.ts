@@ -1,4 +1,14 @@
-import { boolean, customType, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  customType,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { dataSources } from "./data-sources";
 
 /** `bytea` as a `Uint8Array` (PGlite returns Uint8Array, node-postgres a Buffer, which is one). */
