@@ -9,6 +9,7 @@
  *   PUT    /collections/{name}                 { vectors: { size, distance } } → { result: true }
  *   GET    /collections/{name}                 → { result: { status, config: { params: { vectors } }, points_count, ... } }
  *   DELETE /collections/{name}                 → { result: true | false }
+ *   PUT    /collections/{name}/index?wait=     { field_name, field_schema } → { result: { operation_id, status } }
  *   PUT    /collections/{name}/points?wait=    { points: [{ id, vector, payload }] } → { result: { operation_id, status } }
  *   POST   /collections/{name}/points/query    { query: number[], limit, filter?, with_payload } → { result: { points: [{ id, version, score, payload }] } }
  *   POST   /collections/{name}/points/delete   { points: id[] } | { filter } → { result: { operation_id, status } }
@@ -16,6 +17,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Schemas } from "@qdrant/js-client-rest";
 import { dotProductAt, normalizeVector } from "./vector-math";
 
 export type RecordedQdrantRequest = {
@@ -27,19 +29,31 @@ export type RecordedQdrantRequest = {
 };
 
 type StoredPoint = { id: string | number; vector: Float32Array; payload: Record<string, unknown> };
-type FakeCollection = { size: number; distance: string; points: Map<string, StoredPoint> };
+type FakeCollection = {
+  size: number;
+  distance: Schemas["Distance"];
+  points: Map<string, StoredPoint>;
+  payloadIndexes: Map<string, string>;
+};
 
 export type FakeQdrantServer = {
   url: string;
   requests: RecordedQdrantRequest[];
   /** Requests that did not match the documented shapes (answered 400). */
   violations: string[];
+  /** Payload indexes per collection (field → schema), as created through `PUT /collections/{name}/index`. */
+  payloadIndexes(collection: string): Record<string, string>;
   close(): Promise<void>;
 };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function startFakeQdrantServer(): Promise<FakeQdrantServer> {
+export type FakeQdrantServerOptions = {
+  /** Answer `POST /points/query` with a bare 404, as Qdrant servers older than 1.10 (no Query API) do. Default: false. */
+  readonly withoutQueryApi?: boolean;
+};
+
+export async function startFakeQdrantServer(options: FakeQdrantServerOptions = {}): Promise<FakeQdrantServer> {
   const collections = new Map<string, FakeCollection>();
   const requests: RecordedQdrantRequest[] = [];
   const violations: string[] = [];
@@ -73,24 +87,30 @@ export async function startFakeQdrantServer(): Promise<FakeQdrantServer> {
     const notFound = () =>
       reply(response, 404, { status: { error: `Not found: Collection \`${name}\` doesn't exist!` }, time: 0 });
     const ok = (result: unknown) => reply(response, 200, { result, status: "ok", time: 0.0001 });
+    // Results are typed with the client's Schemas (generated from Qdrant's OpenAPI document), so the
+    // compiler checks the fake answers in the documented shapes.
+    const completed = (): Schemas["UpdateResult"] => ({ operation_id: ++operationId, status: "completed" });
 
-    if (method === "GET" && rest === "/exists") return ok({ exists: collection !== undefined });
+    if (method === "GET" && rest === "/exists") {
+      const existence: Schemas["CollectionExistence"] = { exists: collection !== undefined };
+      return ok(existence);
+    }
     if (method === "PUT" && rest === "") {
       const vectors = field(object(body, "body"), "vectors", "object") as Record<string, unknown>;
       const size = field(vectors, "size", "number") as number;
-      const distance = field(vectors, "distance", "string") as string;
+      const distance = field(vectors, "distance", "string") as Schemas["Distance"];
       if (!["Cosine", "Dot", "Euclid", "Manhattan"].includes(distance))
         throw new ShapeError(`bad distance ${distance}`);
       if (collection !== undefined) {
         return reply(response, 400, { status: { error: `Wrong input: Collection \`${name}\` already exists!` } });
       }
-      collections.set(name, { size, distance, points: new Map() });
+      collections.set(name, { size, distance, points: new Map(), payloadIndexes: new Map() });
       return ok(true);
     }
     if (method === "DELETE" && rest === "") return ok(collections.delete(name));
     if (collection === undefined) return notFound();
     if (method === "GET" && rest === "") {
-      return ok({
+      const info: Schemas["CollectionInfo"] = {
         status: "green",
         optimizer_status: "ok",
         segments_count: 1,
@@ -99,11 +119,32 @@ export async function startFakeQdrantServer(): Promise<FakeQdrantServer> {
         config: {
           params: { vectors: { size: collection.size, distance: collection.distance }, shard_number: 1 },
           hnsw_config: { m: 16, ef_construct: 100, full_scan_threshold: 10000 },
-          optimizer_config: {},
-          wal_config: {},
+          optimizer_config: {
+            deleted_threshold: 0.2,
+            vacuum_min_vector_number: 1000,
+            default_segment_number: 0,
+            flush_interval_sec: 5,
+          },
+          wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0 },
         },
-        payload_schema: {},
-      });
+        payload_schema: Object.fromEntries(
+          [...collection.payloadIndexes].map(([key, type]) => [
+            key,
+            { data_type: type as Schemas["PayloadSchemaType"], points: 0 },
+          ]),
+        ),
+      };
+      return ok(info);
+    }
+    if (method === "PUT" && rest === "/index") {
+      const request = object(body, "body");
+      const fieldName = field(request, "field_name", "string") as string;
+      const fieldSchema = field(request, "field_schema", "string") as string;
+      if (!["keyword", "integer", "float", "bool", "geo", "datetime", "text", "uuid"].includes(fieldSchema)) {
+        throw new ShapeError(`bad field_schema ${fieldSchema}`);
+      }
+      collection.payloadIndexes.set(fieldName, fieldSchema);
+      return ok(completed());
     }
     if (method === "PUT" && rest === "/points") {
       const points = field(object(body, "body"), "points", "array") as unknown[];
@@ -119,7 +160,12 @@ export async function startFakeQdrantServer(): Promise<FakeQdrantServer> {
         return { id, vector: normalizeVector(vector as number[]), payload };
       });
       for (const point of stored) collection.points.set(String(point.id), point);
-      return ok({ operation_id: ++operationId, status: "completed" });
+      return ok(completed());
+    }
+    if (method === "POST" && rest === "/points/query" && options.withoutQueryApi === true) {
+      response.writeHead(404);
+      response.end();
+      return true;
     }
     if (method === "POST" && rest === "/points/query") {
       const query = object(body, "body");
@@ -151,12 +197,15 @@ export async function startFakeQdrantServer(): Promise<FakeQdrantServer> {
       } else {
         throw new ShapeError("delete needs points or filter");
       }
-      return ok({ operation_id: ++operationId, status: "completed" });
+      return ok(completed());
     }
     if (method === "POST" && rest === "/points/count") {
       const countRequest = object(body ?? {}, "body");
       const predicate = compileFilter(countRequest.filter);
-      return ok({ count: [...collection.points.values()].filter((point) => predicate(point.payload)).length });
+      const counted: Schemas["CountResult"] = {
+        count: [...collection.points.values()].filter((point) => predicate(point.payload)).length,
+      };
+      return ok(counted);
     }
     throw new ShapeError(`unsupported ${method} ${path}`);
   }
@@ -167,6 +216,7 @@ export async function startFakeQdrantServer(): Promise<FakeQdrantServer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     violations,
+    payloadIndexes: (collection) => Object.fromEntries(collections.get(collection)?.payloadIndexes ?? []),
     close: () =>
       new Promise((resolve, reject) => {
         server.closeAllConnections();

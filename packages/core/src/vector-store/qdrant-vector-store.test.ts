@@ -3,7 +3,7 @@ import { type FakeQdrantServer, startFakeQdrantServer } from "./fake-qdrant-serv
 import { qdrantPointId } from "./qdrant-point-id";
 import { createQdrantVectorStore } from "./qdrant-vector-store";
 import { runVectorStoreContract } from "./vector-store-contract";
-import { VectorStoreError } from "./vector-store-errors";
+import { VectorCollectionNotFoundError, VectorStoreError } from "./vector-store-errors";
 
 // The Qdrant backend is exercised at the HTTP boundary against a strict fake of the documented REST
 // API (fake-qdrant-server.ts); no live Qdrant server is available here.
@@ -58,6 +58,8 @@ describe("qdrant vector store requests", () => {
     expect(summary).toEqual([
       "GET /collections/nlq_sales/exists",
       "PUT /collections/nlq_sales",
+      "PUT /collections/nlq_sales/index",
+      "PUT /collections/nlq_sales/index",
       "PUT /collections/nlq_sales/points",
       "PUT /collections/nlq_sales/points",
       "POST /collections/nlq_sales/points/query",
@@ -66,8 +68,10 @@ describe("qdrant vector store requests", () => {
     ]);
     expect(server.requests.every((request) => request.headers["api-key"] === "secret-key")).toBe(true);
     expect(server.requests[1]!.body).toMatchObject({ vectors: { size: 2, distance: "Cosine" } });
-    expect(server.requests[2]!.query.wait).toBe("true");
-    expect(server.requests[2]!.body).toEqual({
+    expect(server.requests[2]!.body).toEqual({ field_name: "kind", field_schema: "keyword" });
+    expect(server.payloadIndexes("nlq_sales")).toEqual({ kind: "keyword", table: "keyword" });
+    expect(server.requests[4]!.query.wait).toBe("true");
+    expect(server.requests[4]!.body).toEqual({
       points: [
         {
           id: qdrantPointId("column:s.orders.amount"),
@@ -81,8 +85,8 @@ describe("qdrant vector store requests", () => {
         },
       ],
     });
-    expect((server.requests[3]!.body as { points: unknown[] }).points).toHaveLength(1);
-    expect(server.requests[4]!.body).toEqual({
+    expect((server.requests[5]!.body as { points: unknown[] }).points).toHaveLength(1);
+    expect(server.requests[6]!.body).toEqual({
       query: [1, 0],
       limit: 2,
       with_payload: true,
@@ -93,11 +97,11 @@ describe("qdrant vector store requests", () => {
         ],
       },
     });
-    expect(server.requests[5]!.body).toEqual({
+    expect(server.requests[7]!.body).toEqual({
       filter: { must: [{ key: "table", match: { value: "s.orders" } }] },
       exact: true,
     });
-    expect(server.requests[6]!.body).toEqual({ filter: { must: [{ key: "kind", match: { value: "table" } }] } });
+    expect(server.requests[8]!.body).toEqual({ filter: { must: [{ key: "kind", match: { value: "table" } }] } });
     expect(server.violations).toEqual([]);
   });
 
@@ -106,6 +110,31 @@ describe("qdrant vector store requests", () => {
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(qdrantPointId("column:public.orders.amount")).toBe(id);
     expect(qdrantPointId("column:public.orders.amounts")).not.toBe(id);
+  });
+
+  it("tells a missing collection (404 naming the collection) from other failures", async () => {
+    const store = createQdrantVectorStore({ url: server.url });
+    await expect(store.count({ collection: "never_created" })).rejects.toBeInstanceOf(VectorCollectionNotFoundError);
+    const oldServer = await startFakeQdrantServer({ withoutQueryApi: true });
+    try {
+      const old = createQdrantVectorStore({ url: oldServer.url });
+      await old.ensureCollection({ collection: "x", dimensions: 2 });
+      const failure = await old.search({ collection: "x", vector: [1, 0], limit: 1 }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(VectorStoreError);
+      expect(failure).not.toBeInstanceOf(VectorCollectionNotFoundError);
+    } finally {
+      await oldServer.close();
+    }
+  });
+
+  it("accepts a collection created concurrently by another process with the same dimensions", async () => {
+    const first = createQdrantVectorStore({ url: server.url });
+    const second = createQdrantVectorStore({ url: server.url });
+    await Promise.all([
+      first.ensureCollection({ collection: "raced", dimensions: 3 }),
+      second.ensureCollection({ collection: "raced", dimensions: 3 }),
+    ]);
+    expect(await first.count({ collection: "raced" })).toBe(0);
   });
 
   it("reports an unreachable server as a VectorStoreError", async () => {

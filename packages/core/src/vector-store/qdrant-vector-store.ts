@@ -30,7 +30,8 @@ export type QdrantVectorStoreOptions = {
 
 /**
  * Qdrant backend (`@qdrant/js-client-rest` 1.18): one collection per data source, cosine distance,
- * payload filters on `kind` and `table` (`must` + `match`), batched upserts (`wait: true`), search
+ * payload filters on `kind` and `table` (`must` + `match`, keyword payload indexes created with the
+ * collection), batched upserts (`wait: true`), search
  * through the Query API (`POST /collections/{name}/points/query`). String ids are mapped to
  * version-5 UUIDs; the original id is kept in the payload field `nlq_point_id`.
  *
@@ -57,7 +58,11 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Vect
     try {
       return await run();
     } catch (error) {
-      if (statusOf(error) === 404) throw new VectorCollectionNotFoundError(collection, { cause: error });
+      // Qdrant answers a missing collection with 404 and `status.error` "Not found: Collection `x` doesn't exist!";
+      // a bare 404 (e.g. an old server without the Query API) is another failure.
+      if (statusOf(error) === 404 && /collection/i.test(qdrantErrorDetail(error) ?? "")) {
+        throw new VectorCollectionNotFoundError(collection, { cause: error });
+      }
       throw new VectorStoreError(`Qdrant ${action} on collection "${collection}" failed: ${messageOf(error)}`, {
         collection,
         cause: error,
@@ -85,11 +90,23 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Vect
       assertDimensions(collection, dimensions);
       const { exists } = await call(collection, "collection exists", () => client.collectionExists(name));
       if (!exists) {
-        await call(collection, "create collection", () =>
+        const created = await call(collection, "create collection", () =>
           client.createCollection(name, { vectors: { size: dimensions, distance: "Cosine" } }),
-        );
-        dimensionsByCollection.set(collection, dimensions);
-        return;
+        ).catch(async (error: unknown) => {
+          // Another process may have created it meanwhile: then compare dimensions below.
+          if ((await client.collectionExists(name).catch(() => ({ exists: false }))).exists) return false;
+          throw error;
+        });
+        if (created !== false) {
+          // Keyword indexes on the filtered payload fields keep filtered searches fast on large collections.
+          for (const field of ["kind", "table"]) {
+            await call(collection, "create payload index", () =>
+              client.createPayloadIndex(name, { field_name: field, field_schema: "keyword", wait: true }),
+            );
+          }
+          dimensionsByCollection.set(collection, dimensions);
+          return;
+        }
       }
       dimensionsByCollection.delete(collection);
       const existing = await dimensionsOf(collection);
@@ -197,11 +214,13 @@ function statusOf(error: unknown): number | undefined {
   return undefined;
 }
 
+/** The `status.error` text of a Qdrant error response, if the error carries one. */
+function qdrantErrorDetail(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("data" in error)) return undefined;
+  const detail = (error.data as { status?: { error?: unknown } } | undefined)?.status?.error;
+  return typeof detail === "string" ? detail : undefined;
+}
+
 function messageOf(error: unknown): string {
-  if (typeof error === "object" && error !== null && "data" in error) {
-    const data = (error as { data: unknown }).data;
-    const detail = (data as { status?: { error?: unknown } } | undefined)?.status?.error;
-    if (typeof detail === "string") return detail;
-  }
-  return error instanceof Error ? error.message : String(error);
+  return qdrantErrorDetail(error) ?? (error instanceof Error ? error.message : String(error));
 }
