@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@nlq/core";
 import { Command } from "commander";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAskCommand } from "./ask-command";
 import { formatTable } from "./format-table";
@@ -75,6 +76,30 @@ describe("nlq ask", () => {
       ["Lamp", "12.50"],
     ]);
     expect(answer.model).toEqual({ id: `scripted:${fixture}`, scripted: true });
+  });
+
+  it("records the question in the metadata store's query log when NLQ_METADATA_URL is set", async () => {
+    const metadata = await createTestDatabase("nlq_ask_metadata");
+    try {
+      const result = await runAsk(["Which products cost more than 5?", "--url", database.url, "--quiet"], {
+        NLQ_MODEL: `scripted:${fixture}`,
+        NLQ_METADATA_URL: metadata.url,
+      });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBeFalsy();
+      const client = new pg.Client({ connectionString: metadata.url });
+      await client.connect();
+      try {
+        const logged = await client.query("SELECT question, ok, rows, scripted, origin FROM query_log");
+        expect(logged.rows).toEqual([
+          { question: "Which products cost more than 5?", ok: true, rows: 2, scripted: true, origin: "cli" },
+        ]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await metadata.drop();
+    }
   });
 
   it("reports errors with their SQLSTATE and exit code 1", async () => {

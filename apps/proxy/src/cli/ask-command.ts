@@ -1,4 +1,13 @@
-import { type Answer, answerQuestion, createPgExecutor, loadSettings, NlqError, type PipelineEvent } from "@nlq/core";
+import {
+  type Answer,
+  answerQuestion,
+  createPgExecutor,
+  loadSettings,
+  type MetadataStore,
+  NlqError,
+  openMetadataStore,
+  type PipelineEvent,
+} from "@nlq/core";
 import type { Command } from "commander";
 import pg from "pg";
 import { formatTable } from "./format-table";
@@ -66,7 +75,7 @@ interface AskOptions {
 /**
  * `nlq ask "<question>" --url <postgresql://…> [--hint <text>] [--json] [--quiet]`: answers one question on the
  * database as the URL's role, read-only. Model and limits come from `NLQ_*` variables; the URL defaults to
- * `DATABASE_URL`.
+ * `DATABASE_URL`. With `NLQ_METADATA_URL` set, the question and its trace go to the metadata store's query log.
  */
 export function registerAskCommand(program: Command, output: AskCommandOutput = defaultOutput): void {
   program
@@ -88,6 +97,7 @@ Environment:
   NLQ_STATEMENT_TIMEOUT_MS   statement timeout (default 15000)
   NLQ_ROW_LIMIT              most rows returned (default 1000)
   NLQ_MAX_FIX_ATTEMPTS       fixer attempts per candidate (default 3)
+  NLQ_METADATA_URL           metadata store (PostgreSQL) whose query log records the question (default: not logged)
 
 Example:
   NLQ_MODEL=scripted:fixtures/demo-model.json nlq ask "how many customers are there?" --url postgresql://postgres@127.0.0.1:5432/postgres`,
@@ -101,11 +111,20 @@ Example:
       const url = options.url ?? environment.DATABASE_URL;
       if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
       let client: pg.Client | undefined;
+      let metadataStore: MetadataStore | undefined;
       const controller = new AbortController();
       const onSignal = () => controller.abort();
       process.once("SIGINT", onSignal);
       try {
         const settings = loadSettings(environment);
+        if (environment.NLQ_METADATA_URL) {
+          metadataStore = await openMetadataStore({ url: environment.NLQ_METADATA_URL, environment }).catch(
+            (error: unknown) => {
+              output.writeError(`nlq ask: the question is not logged: ${(error as Error).message}\n`);
+              return undefined;
+            },
+          );
+        }
         client = new pg.Client({ connectionString: url });
         await client.connect();
         const answer = await answerQuestion({
@@ -114,6 +133,7 @@ Example:
           session: createPgExecutor(client, { name: "nlq-ask" }),
           settings,
           origin: "cli",
+          queryLog: metadataStore?.queryLog,
           abortSignal: controller.signal,
           onEvent: (event) => {
             const line = options.quiet ? undefined : describeEvent(event);
@@ -127,6 +147,7 @@ Example:
       } finally {
         process.off("SIGINT", onSignal);
         await client?.end().catch(() => undefined);
+        await metadataStore?.close().catch(() => undefined);
       }
     });
 }
