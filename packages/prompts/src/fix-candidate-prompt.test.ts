@@ -22,6 +22,7 @@ describe("fixCandidatePrompt", () => {
       - Write exactly one read-only SELECT statement (WITH … SELECT is allowed) in the PostgreSQL dialect. Never modify data.
       - Only output the information asked in the question, without any missing or extra columns.
       - Use only tables and columns that exist in the schema above.
+      - For an empty result, compare filter values with the example values (spelling, case, format) and check the joins.
       - If an empty result is the correct answer, return the query unchanged.
 
       Question:

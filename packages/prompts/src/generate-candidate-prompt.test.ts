@@ -27,6 +27,10 @@ describe("generateCandidatePrompt", () => {
       - Only output the information asked in the question. If the question asks for a specific column, only include that column in the SELECT clause, nothing more.
       - The query should return all of the information asked in the question without any missing or extra information.
       - Quote identifiers with double quotes only when they need it (mixed case, reserved words, spaces).
+      - Filter text with the exact spelling of the example values; use ILIKE only when the question leaves spelling or case open.
+      - Integer division truncates in PostgreSQL: cast to numeric for ratios, averages of integers and percentages.
+      - Use PostgreSQL date and time functions (date_trunc, extract, intervals, now()) for dates.
+      - Add LIMIT only when the question asks for a number of results; the application caps the rows it shows.
       - If the question cannot be answered from this schema, return an empty "sql" and explain why in "reasoning".
 
       Question:
