@@ -35,7 +35,7 @@ Environment:
     });
 }
 
-/** Runs until SIGINT/SIGTERM; resolves with the process exit code. */
+/** Runs until SIGINT, SIGTERM or SIGHUP; resolves with the process exit code. */
 async function runStart(options: { web: boolean }): Promise<number> {
   const log = (line: string) => console.log(line);
   let launcher: Launcher;
@@ -91,6 +91,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
+    process.on("SIGHUP", onSignal);
     launcher.ready.catch((error: unknown) => {
       if (stopping) return;
       console.error(`nlq start: ${describe(error)}`);

@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawnProcessGroup } from "./child-process-group";
 
@@ -25,7 +27,7 @@ describe("spawnProcessGroup", () => {
     const grandchild = Number(lines.find((line) => line.startsWith("grandchild"))?.split(" ")[1]);
     expect(isAlive(grandchild)).toBe(true);
     await group.stop(2_000);
-    expect(await group.exited).toBe("SIGTERM");
+    expect(await group.exited).toBe(143);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(isAlive(grandchild)).toBe(false);
     await group.stop(); // idempotent
@@ -44,4 +46,32 @@ describe("spawnProcessGroup", () => {
     expect(await group.exited).toBe("SIGKILL");
     expect(Date.now() - started).toBeLessThan(5_000);
   });
+
+  it("ends the group when the process that started it dies without stopping it", async () => {
+    // A parent that starts a group, prints the group's pid, then is killed with SIGKILL.
+    const parentScript = [
+      `import { spawnProcessGroup } from ${JSON.stringify(path.join(import.meta.dirname, "child-process-group.ts"))};`,
+      `const group = spawnProcessGroup("sh", ["-c", "echo ready; sleep 60"], { cwd: process.cwd(), environment: process.env, onLine: (line) => console.log(line) });`,
+      "console.log('group ' + group.child.pid);",
+    ].join("\n");
+    const parent = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", parentScript], {
+      cwd: process.cwd(),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    parent.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const deadline = Date.now() + 30_000;
+    while (!(output.includes("ready") && output.includes("group "))) {
+      if (Date.now() > deadline) throw new Error(`parent did not start the group: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const groupLeader = Number(/group (\d+)/.exec(output)?.[1]);
+    expect(isAlive(groupLeader)).toBe(true);
+    parent.kill("SIGKILL");
+    const stopDeadline = Date.now() + 10_000;
+    while (isAlive(groupLeader) && Date.now() < stopDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(isAlive(groupLeader)).toBe(false);
+  }, 60_000);
 });
