@@ -167,6 +167,21 @@ describe("ordinary SQL through the proxy (node-postgres)", () => {
     }
   });
 
+  it("ends connections still open after the close grace period", async () => {
+    const closing = await startTestProxy(async () => {
+      throw new Error("no question expected");
+    });
+    const client = new pg.Client(clientConfig(proxied.name, closing.address.port));
+    const ended = new Promise<void>((resolve) => client.on("end", () => resolve()));
+    client.on("error", () => {});
+    await client.connect();
+    const started = Date.now();
+    await closing.close();
+    await ended;
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(closing.connectionCount).toBe(0);
+  });
+
   it("closes gracefully with no connections left", async () => {
     const client = new pg.Client(clientConfig(proxied.name, proxy.address.port));
     await client.connect();

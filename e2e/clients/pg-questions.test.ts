@@ -156,6 +156,19 @@ describe("questions through the proxy (node-postgres)", () => {
     });
   });
 
+  it("reports the failed-transaction error for a question in a failed transaction and keeps status E", async () => {
+    answerer = runSqlAnswerer("select 1");
+    await withClient(async (client) => {
+      await client.query("begin");
+      await expect(client.query("select 1 / 0")).rejects.toMatchObject({ code: "22012" });
+      await expect(client.query("/* nl: anything */")).rejects.toMatchObject({ code: "25P02" });
+      expect(seen[0]?.transactionStatus).toBe("failed");
+      expect(client.getTransactionStatus()).toBe("E");
+      await client.query("rollback");
+      expect(client.getTransactionStatus()).toBe("I");
+    });
+  });
+
   it("refuses a question sent through the extended protocol and stays usable", async () => {
     await withClient(async (client) => {
       await expect(client.query({ name: "question", text: "/* nl: prepared? */", values: [] })).rejects.toMatchObject({

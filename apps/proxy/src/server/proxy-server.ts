@@ -57,6 +57,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const upstreamPort = options.upstreamPort ?? 5432;
   const connections = new Set<ProxyConnection>();
   const byKey = new Map<string, ProxyConnection>();
+  const emptyWaiters: Array<() => void> = [];
   const keyOf = (key: BackendKey) => `${key.processId}:${key.secretKey}`;
 
   const cancelUpstream = (key: BackendKey) => {
@@ -85,6 +86,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
         onClose: (target) => {
           connections.delete(target);
           for (const [key, value] of byKey) if (value === target) byKey.delete(key);
+          if (connections.size === 0) for (const resolve of emptyWaiters.splice(0)) resolve();
         },
       },
     });
@@ -124,7 +126,8 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
         grace.unref();
         server.close(() => {
           clearTimeout(grace);
-          resolve();
+          if (connections.size === 0) resolve();
+          else emptyWaiters.push(resolve);
         });
       }),
   };
