@@ -87,6 +87,18 @@ describe("nlq demo", () => {
     expect(replaced.exitCode).toBe(0);
   });
 
+  it("shifts the data to --anchor-date and rejects malformed dates", async () => {
+    const printed = await runNlq(["demo", "sql", "--anchor-date", "2027-03-01"]);
+    expect(printed.stdout).toBe(renderDemoSql(generateDemoDataset({ anchorDate: "2027-03-01" })));
+    expect(printed.stdout).toContain("'2027-02-");
+    const malformed = await runNlq(["demo", "sql", "--anchor-date", "2027-02-30"]);
+    expect(malformed.exitCode).not.toBe(0);
+    expect(malformed.stderr).toContain("YYYY-MM-DD");
+    const tooEarly = await runNlq(["demo", "load", "--url", databaseUrl, "--anchor-date", "2021-01-01"]);
+    expect(tooEarly.exitCode).not.toBe(0);
+    expect(tooEarly.stderr).toContain("2022-01-01");
+  });
+
   it("prints the SQL script, which real psql loads", async () => {
     const printed = await runNlq(["demo", "sql", "--schema", "from_psql"]);
     expect(printed.stdout).toBe(renderDemoSql(generateDemoDataset(), { schema: "from_psql" }));

@@ -7,7 +7,7 @@ import {
   NlqError,
   renderDemoSql,
 } from "@nlq/core";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 
 /** Where `nlq demo` writes; tests pass their own sinks. */
 export interface DemoCommandOutput {
@@ -43,9 +43,16 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
     )
     .option("--schema <schema>", "schema to create the tables in (created if missing)", "public")
     .option("--replace", "drop existing demo tables in the schema first", false)
-    .action(async (options: { url: string; schema: string; replace: boolean }) => {
+    .option("--anchor-date <date>", anchorDateHelp, parseAnchorDate, DEFAULT_DEMO_ANCHOR_DATE)
+    .action(async (options: { url: string; schema: string; replace: boolean; anchorDate: string }) => {
       try {
-        const result = await loadDemoData({ url: options.url, schema: options.schema, replace: options.replace });
+        const dataset = generateDemoDataset({ anchorDate: options.anchorDate });
+        const result = await loadDemoData({
+          url: options.url,
+          schema: options.schema,
+          replace: options.replace,
+          dataset,
+        });
         const width = Math.max(...result.tables.map((table) => table.name.length));
         output.write(
           `Loaded the nlq demo database into schema "${result.schema}" in ${(result.durationMilliseconds / 1000).toFixed(1)} s:\n`,
@@ -68,7 +75,27 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
     )
     .option("--schema <schema>", "schema to create the tables in (created if missing)", "public")
     .option("--replace", "start with DROP TABLE IF EXISTS for every demo table", false)
-    .action((options: { schema: string; replace: boolean }) => {
-      output.write(renderDemoSql(generateDemoDataset(), { schema: options.schema, replace: options.replace }));
+    .option("--anchor-date <date>", anchorDateHelp, parseAnchorDate, DEFAULT_DEMO_ANCHOR_DATE)
+    .action((options: { schema: string; replace: boolean; anchorDate: string }) => {
+      const dataset = generateDemoDataset({ anchorDate: options.anchorDate });
+      output.write(renderDemoSql(dataset, { schema: options.schema, replace: options.replace }));
     });
+}
+
+const anchorDateHelp =
+  'the data set\'s "today" (YYYY-MM-DD): orders run from 2022-01-01 to the day before; pass today\'s date so questions about "this year" stay answerable';
+
+/** Validates `--anchor-date`: a real calendar date after 2022-06-30 (orders start 2022-01-01). */
+export function parseAnchorDate(value: string): string {
+  const parsed = Date.parse(`${value}T00:00:00Z`);
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
+    Number.isNaN(parsed) ||
+    new Date(parsed).toISOString().slice(0, 10) !== value
+  ) {
+    throw new InvalidArgumentError("expected a date as YYYY-MM-DD");
+  }
+  if (value <= "2022-06-30")
+    throw new InvalidArgumentError("the demo data starts on 2022-01-01: choose a date after 2022-06-30");
+  return value;
 }

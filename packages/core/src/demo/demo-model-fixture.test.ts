@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "./demo-test-database";
-import { generateDemoDataset } from "./generate-demo-dataset";
+import { DEFAULT_DEMO_ANCHOR_DATE, generateDemoDataset } from "./generate-demo-dataset";
 import { loadDemoData } from "./load-demo-data";
 
 /** The scripted-model fixture format (see fixtures/demo-model.json), checked strictly for the steps used here. */
@@ -23,8 +23,14 @@ const fixtureSchema = z.object({
 const fixturePath = fileURLToPath(new URL("../../../../fixtures/demo-model.json", import.meta.url));
 const fixture = fixtureSchema.parse(JSON.parse(readFileSync(fixturePath, "utf8")));
 const answerable = fixture.responses.filter((response) => response.output.sql !== "");
-const customersInDataset = generateDemoDataset().tables.find((table) => table.definition.name === "customers")?.rows
-  .length;
+/**
+ * Some scripted questions say "this year" or "the last 12 months" (now()-relative, as a model would write them).
+ * Once the calendar year passes the default anchor's, the test shifts the data to today so they keep answering.
+ */
+const today = new Date().toISOString().slice(0, 10);
+const anchorDate = today.slice(0, 4) > DEFAULT_DEMO_ANCHOR_DATE.slice(0, 4) ? today : DEFAULT_DEMO_ANCHOR_DATE;
+const dataset = generateDemoDataset({ anchorDate });
+const customersInDataset = dataset.tables.find((table) => table.definition.name === "customers")?.rows.length;
 
 describe("fixtures/demo-model.json", () => {
   it("scripts about a dozen distinct demo questions and exactly one deliberately unanswerable one", () => {
@@ -45,7 +51,7 @@ describe("every scripted SQL answers on the loaded demo database (PostgreSQL)", 
   let client: pg.Client;
   beforeAll(async () => {
     database = await createThrowawayDatabase("nlq_demo_fixture");
-    await loadDemoData({ url: database.url });
+    await loadDemoData({ url: database.url, dataset });
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
   });
@@ -76,7 +82,7 @@ describe("every scripted SQL answers on the demo database in PGlite", () => {
   it("runs each answerable statement with at least one row", { timeout: 180_000 }, async () => {
     const pglite = new PGlite();
     try {
-      await loadDemoData({ pglite });
+      await loadDemoData({ pglite, dataset });
       for (const response of answerable) {
         const result = await pglite.query(response.output.sql);
         expect(result.rows.length, response.question).toBeGreaterThan(0);

@@ -16,6 +16,8 @@ export interface DemoDepartment {
   readonly description: string;
   /** SKU prefix, e.g. "KIT". */
   readonly skuPrefix: string;
+  /** Materials that make sense for the department's products, e.g. "Cast Iron" for Kitchen. */
+  readonly materials: readonly string[];
   readonly lines: readonly DemoProductLine[];
 }
 
@@ -38,6 +40,17 @@ export const demoDepartments: readonly DemoDepartment[] = [
     name: "Kitchen",
     description: "Everything for cooking, coffee and the dining table.",
     skuPrefix: "KIT",
+    materials: [
+      "Cast Iron",
+      "Stoneware",
+      "Ceramic",
+      "Copper",
+      "Bamboo",
+      "Stainless Steel",
+      "Glass",
+      "Enamel",
+      "Acacia",
+    ],
     lines: [
       line(
         "Cookware",
@@ -71,6 +84,7 @@ export const demoDepartments: readonly DemoDepartment[] = [
     name: "Furniture",
     description: "Furniture for living room, bedroom and home office.",
     skuPrefix: "FUR",
+    materials: ["Oak", "Walnut", "Teak", "Rattan", "Velvet", "Pine", "Steel", "Bouclé"],
     lines: [
       line(
         "Living Room",
@@ -99,6 +113,7 @@ export const demoDepartments: readonly DemoDepartment[] = [
     name: "Lighting",
     description: "Lamps, ceiling lights and connected lighting.",
     skuPrefix: "LGT",
+    materials: ["Brass", "Glass", "Rattan", "Linen", "Concrete", "Matte Black", "Opal Glass"],
     lines: [
       line(
         "Lamps",
@@ -126,6 +141,7 @@ export const demoDepartments: readonly DemoDepartment[] = [
     name: "Textiles",
     description: "Bedding, bath linen and rugs.",
     skuPrefix: "TEX",
+    materials: ["Linen", "Cotton", "Wool", "Jute", "Bamboo", "Velvet", "Organic Cotton", "Waffle"],
     lines: [
       line(
         "Bedding",
@@ -142,6 +158,7 @@ export const demoDepartments: readonly DemoDepartment[] = [
     name: "Outdoor",
     description: "Garden, patio and barbecue.",
     skuPrefix: "OUT",
+    materials: ["Teak", "Aluminium", "Galvanised Steel", "Acacia", "Recycled Plastic", "Terracotta"],
     lines: [
       line(
         "Garden",
@@ -169,6 +186,7 @@ export const demoDepartments: readonly DemoDepartment[] = [
     name: "Decor",
     description: "Wall art, candles and storage.",
     skuPrefix: "DEC",
+    materials: ["Ceramic", "Glass", "Brass", "Seagrass", "Oak", "Marble", "Soy Wax"],
     lines: [
       line("Wall Art", "Prints, canvases and mirrors.", ["Framed Print", "Canvas Art", "Wall Mirror"], [20, 380]),
       line(

@@ -13,6 +13,8 @@ export interface ProductFacts {
   readonly quality: number;
   /** Share of units returned, higher for poor quality. */
   readonly returnRate: number;
+  /** Last day the product could be ordered (ms), or null while it is sold. */
+  readonly discontinuedAt: number | null;
 }
 
 export interface CatalogRows {
@@ -53,26 +55,6 @@ const adjectives = [
   "Premium",
   "Everyday",
 ];
-const materials = [
-  "Oak",
-  "Walnut",
-  "Bamboo",
-  "Ceramic",
-  "Stoneware",
-  "Cast Iron",
-  "Linen",
-  "Cotton",
-  "Wool",
-  "Rattan",
-  "Marble",
-  "Brass",
-  "Glass",
-  "Stainless Steel",
-  "Teak",
-  "Velvet",
-  "Jute",
-  "Copper",
-];
 
 /** Generates categories (two levels), suppliers (with hand-typed names and a near duplicate) and products. */
 export function generateCatalogRows(
@@ -86,6 +68,7 @@ export function generateCatalogRows(
   const lines: Array<{
     categoryId: number;
     skuPrefix: string;
+    materials: readonly string[];
     line: (typeof demoDepartments)[number]["lines"][number];
   }> = [];
   for (const department of demoDepartments) {
@@ -104,7 +87,7 @@ export function generateCatalogRows(
         parent_category_id: departmentId,
         description: random.chance(0.85) ? productLine.description : null,
       });
-      lines.push({ categoryId, skuPrefix: department.skuPrefix, line: productLine });
+      lines.push({ categoryId, skuPrefix: department.skuPrefix, materials: department.materials, line: productLine });
     }
   }
 
@@ -148,8 +131,8 @@ export function generateCatalogRows(
         roll < 0.4
           ? random.pick(adjectives)
           : roll < 0.8
-            ? random.pick(materials)
-            : `${random.pick(adjectives)} ${random.pick(materials)}`;
+            ? random.pick(chosen.materials)
+            : `${random.pick(adjectives)} ${random.pick(chosen.materials)}`;
       name = `${qualifier} ${random.pick(chosen.line.nouns)}`;
     }
     if (usedNames.has(name)) name = `${name} ${productId}`;
@@ -159,6 +142,9 @@ export function generateCatalogRows(
     const launchedAt =
       parseDate("2019-06-01") + random.int(0, Math.floor((anchor - parseDate("2019-06-01")) / DAY_MS) - 45) * DAY_MS;
     const quality = Math.min(4.9, Math.max(1.8, random.normal(4.0, 0.6)));
+    const daysOnSale = Math.floor((anchor - launchedAt) / DAY_MS);
+    const discontinued = daysOnSale > 240 && random.chance(quality < 3.3 ? 0.3 : 0.06);
+    const discontinuedAt = discontinued ? launchedAt + random.int(180, daysOnSale - 30) * DAY_MS : null;
     skuCounters[chosen.skuPrefix] = (skuCounters[chosen.skuPrefix] ?? 0) + 1;
     products.push({
       product_id: productId,
@@ -170,10 +156,11 @@ export function generateCatalogRows(
       unit_cost_usd: roundMoney(listPrice * (0.35 + 0.3 * random.float())),
       weight_kg: random.chance(0.88) ? Math.round((0.2 + random.float() * (listPrice / 20)) * 1000) / 1000 : null,
       color: random.chance(0.7) ? faker.color.human() : null,
-      is_discontinued: random.chance(0.08),
+      is_discontinued: discontinuedAt !== null,
       launched_on: formatDate(launchedAt),
     });
     productFacts.push({
+      discontinuedAt,
       productId,
       listPriceUsd: listPrice,
       launchedAt,

@@ -29,7 +29,7 @@ export function generateCustomerProfiles(
   options: { anchorDate: string; count: number },
 ): CustomerProfile[] {
   const anchor = parseDate(options.anchorDate);
-  const firstSignup = parseDate("2021-06-01");
+  const firstSignup = parseDate("2020-01-01");
   const span = Math.floor((anchor - firstSignup) / DAY_MS) - 1;
   const usedEmails = new Set<string>();
   const profiles: CustomerProfile[] = [];

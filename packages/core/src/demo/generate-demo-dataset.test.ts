@@ -19,7 +19,7 @@ describe("generateDemoDataset determinism", () => {
     const second = renderDemoSql(generateDemoDataset());
     expect(second).toBe(first);
     // Pinned: changing the generator, faker's data or the renderer changes this hash on purpose only.
-    expect(sha256(first)).toBe("6b414c5cb1c8536cd3d26893cc6d88306dc8e516a37a7485167ed4c4c54ced94");
+    expect(sha256(first)).toBe("5f2b7008ea28849ff1484b708a8fce51856779c07d989ad3e539974310b5100f");
   });
 
   it("gives different data for a different seed", () => {
@@ -132,6 +132,25 @@ describe("demo data realism", () => {
       String(row.company_name).trim().toLowerCase().replace(/\s+/g, " ").replace(/\.$/, ""),
     );
     expect(new Set(suppliers).size).toBeLessThan(suppliers.length);
+  });
+
+  it("stops selling discontinued products: none is ordered in the last 30 days", () => {
+    const discontinued = new Set(
+      tableNamed("products")
+        .rows.filter((row) => row.is_discontinued)
+        .map((row) => row.product_id),
+    );
+    expect(discontinued.size).toBeGreaterThan(0);
+    const recentOrders = new Set(
+      tableNamed("orders")
+        .rows.filter((row) => String(row.ordered_at) >= "2026-10-21")
+        .map((row) => row.order_id),
+    );
+    const recentDiscontinued = tableNamed("order_items").rows.filter(
+      (row) => recentOrders.has(row.order_id) && discontinued.has(row.product_id),
+    );
+    expect(recentOrders.size).toBeGreaterThan(0);
+    expect(recentDiscontinued).toEqual([]);
   });
 
   it("keeps amounts consistent: line totals sum to the order subtotal and the total adds up", () => {

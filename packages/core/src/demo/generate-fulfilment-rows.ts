@@ -71,7 +71,7 @@ export function generateFulfilmentRows(
         charge(paidAt, "succeeded");
         refund(order.orderedAt + random.int(2, 40) * HOUR_MS, order.totalAmount);
       }
-    } else if (anchor - order.orderedAt < 6 * HOUR_MS) {
+    } else if (anchor - order.orderedAt < 16 * HOUR_MS && random.chance(0.7)) {
       order.status = "pending";
     } else {
       if (random.chance(0.05)) charge(paidAt - 30_000, "failed");

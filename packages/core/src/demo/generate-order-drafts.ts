@@ -61,8 +61,7 @@ export function generateOrderDrafts(
   for (let index = 0; index < options.count; index++) days.push(sampleOrderDay(random, firstDay, anchor - DAY_MS));
   const instants = days.map((day) => timeOfDay(random, day)).sort((left, right) => left - right);
 
-  const customersByPopularity = shuffled(random, options.customers);
-  const nextCustomer = createZipfSampler(random, customersByPopularity.length, 0.55);
+  const pickCustomer = createCustomerPicker(random, options.customers);
   const productsByPopularity = shuffled(random, options.products);
   const nextProduct = createZipfSampler(random, productsByPopularity.length, 0.8);
 
@@ -85,6 +84,7 @@ export function generateOrderDrafts(
     for (let attempt = 0; lines.length < lineCount && attempt < 60; attempt++) {
       const product = productsByPopularity[nextProduct()] as ProductFacts;
       if (product.launchedAt > orderedAt || chosen.has(product.productId)) continue;
+      if (product.discontinuedAt !== null && product.discontinuedAt < orderedAt) continue;
       chosen.add(product.productId);
       const yearsBeforeAnchor = (anchor - orderedAt) / (365 * DAY_MS);
       const priceUsd = product.listPriceUsd / (1 + 0.04 * yearsBeforeAnchor);
@@ -138,14 +138,6 @@ export function generateOrderDrafts(
     };
   });
 
-  function pickCustomer(orderedAt: number): CustomerProfile {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const customer = customersByPopularity[nextCustomer()] as CustomerProfile;
-      if (customer.signedUpAt < orderedAt) return customer;
-    }
-    return options.customers[0] as CustomerProfile;
-  }
-
   function pickStore(customer: CustomerProfile, orderedAt: number): StoreFacts {
     const open = options.stores.filter(
       (store) =>
@@ -169,6 +161,46 @@ export function generateOrderDrafts(
     if (associates.length > 0 && random.chance(0.9)) return random.pick(associates).employeeId;
     return (store.staff[0] as StoreFacts["staff"][number]).employeeId;
   }
+}
+
+/**
+ * Picks the customer of an order placed at a given instant: only customers who had signed up by then, with
+ * Zipf-like popularity (weight 1 / rank^0.6 over a shuffled ranking). Customers are in sign-up order, so the
+ * eligible ones are a prefix and a prefix sum of the weights samples them exactly.
+ */
+function createCustomerPicker(
+  random: DemoRandom,
+  customers: readonly CustomerProfile[],
+): (orderedAt: number) => CustomerProfile {
+  const ranks = shuffled(
+    random,
+    customers.map((_, index) => index),
+  );
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const rank of ranks) {
+    total += 1 / (rank + 1) ** 0.6;
+    cumulative.push(total);
+  }
+  return (orderedAt) => {
+    let eligible = 0;
+    let high = customers.length;
+    while (eligible < high) {
+      const middle = (eligible + high) >>> 1;
+      if ((customers[middle] as CustomerProfile).signedUpAt < orderedAt) eligible = middle + 1;
+      else high = middle;
+    }
+    if (eligible === 0) return customers[0] as CustomerProfile;
+    const target = random.float() * (cumulative[eligible - 1] as number);
+    let low = 0;
+    high = eligible - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((cumulative[middle] as number) > target) high = middle;
+      else low = middle + 1;
+    }
+    return customers[low] as CustomerProfile;
+  };
 }
 
 /** The `orders` row of a draft. */

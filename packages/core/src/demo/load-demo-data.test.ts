@@ -13,6 +13,18 @@ const small = generateDemoDataset({ customerCount: 80, orderCount: 200, productC
 const rowsOf = (dataset: DemoDataset, name: string): number =>
   dataset.tables.find((table) => table.definition.name === name)?.rows.length ?? -1;
 
+/** The small data set with one order whose customer does not exist: the load fails on its foreign key (23503). */
+function brokenDataset(): DemoDataset {
+  return {
+    ...small,
+    tables: small.tables.map((table) =>
+      table.definition.name === "orders"
+        ? { ...table, rows: [...table.rows, { ...(table.rows[0] ?? {}), order_id: 999_999, customer_id: 424_242 }] }
+        : table,
+    ),
+  };
+}
+
 describe("loadDemoData into PostgreSQL (node-postgres)", () => {
   let database: ThrowawayDatabase;
   let client: pg.Client;
@@ -78,15 +90,7 @@ describe("loadDemoData into PostgreSQL (node-postgres)", () => {
   });
 
   it("rolls back everything when a statement fails, reporting PostgreSQL's SQLSTATE", async () => {
-    const broken: DemoDataset = {
-      ...small,
-      tables: small.tables.map((table) =>
-        table.definition.name === "orders"
-          ? { ...table, rows: [...table.rows, { ...(table.rows[0] ?? {}), order_id: 999_999, customer_id: 424_242 }] }
-          : table,
-      ),
-    };
-    const attempt = loadDemoData({ url: database.url, dataset: broken, schema: "broken" });
+    const attempt = loadDemoData({ url: database.url, dataset: brokenDataset(), schema: "broken" });
     await expect(attempt).rejects.toBeInstanceOf(DatabaseError);
     await expect(attempt).rejects.toMatchObject({ code: "23503" });
     const schemas = await client.query("SELECT count(*)::int AS found FROM pg_namespace WHERE nspname = 'broken'");
@@ -117,8 +121,18 @@ describe("loadDemoData into PGlite", () => {
       );
       const searchPath = await pglite.query<{ search_path: string }>("SHOW search_path");
       expect(searchPath.rows[0]?.search_path).toBe(before.rows[0]?.search_path);
-      const transaction = await pglite.query<{ inside: boolean }>("SELECT now() <> statement_timestamp() AS inside");
-      expect(transaction.rows[0]?.inside).toBe(false);
+      expect(pglite.isInTransaction()).toBe(false);
+
+      // A failing load rolls back and leaves the instance usable.
+      await expect(loadDemoData({ pglite, dataset: brokenDataset(), schema: "broken" })).rejects.toMatchObject({
+        name: "DatabaseError",
+        code: "23503",
+      });
+      expect(pglite.isInTransaction()).toBe(false);
+      const schemas = await pglite.query<{ found: number }>(
+        "SELECT count(*)::int AS found FROM pg_namespace WHERE nspname = 'broken'",
+      );
+      expect(schemas.rows[0]?.found).toBe(0);
     } finally {
       await pglite.close();
     }
