@@ -1,5 +1,6 @@
-import { connect, type Socket } from "node:net";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import type { ProxyServer } from "@nlq/proxy";
+import pg from "pg";
 import { serialize } from "pg-protocol";
 import type { BackendMessage } from "pg-protocol/dist/messages";
 import { Parser } from "pg-protocol/dist/parser";
@@ -149,6 +150,55 @@ describe("raw protocol through the proxy", () => {
     });
     expect(reply[0]).toBe("R".charCodeAt(0));
     socket.destroy();
+  });
+
+  it("leaves authentication to client and upstream (password exchange passes through)", async () => {
+    const { startProxyServer, silentLogger, encodeReadyForQuery } = await import("@nlq/proxy");
+    const passwords: string[] = [];
+    // A minimal upstream that asks for a cleartext password, so the test sees what the proxy forwards.
+    const fakeUpstream = createServer((socket) => {
+      let startupSeen = false;
+      socket.on("data", (chunk: Buffer) => {
+        if (!startupSeen) {
+          startupSeen = true;
+          socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3])); // AuthenticationCleartextPassword
+          return;
+        }
+        if (chunk[0] === 0x70) {
+          passwords.push(chunk.toString("utf8", 5, chunk.length - 1));
+          socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 0])); // AuthenticationOk
+          socket.write(Buffer.from([0x4b, 0, 0, 0, 12, 0, 0, 0, 7, 0, 0, 0, 9])); // BackendKeyData
+          socket.write(encodeReadyForQuery("I"));
+        } else if (chunk[0] === 0x58) {
+          socket.end();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => fakeUpstream.listen(0, "127.0.0.1", resolve));
+    const proxyServer = await startProxyServer({
+      listenPort: 0,
+      upstreamHost: "127.0.0.1",
+      upstreamPort: (fakeUpstream.address() as AddressInfo).port,
+      answerQuestion: async () => {
+        throw new Error("unused");
+      },
+      settings: {} as never,
+      logger: silentLogger,
+      closeGraceMilliseconds: 100,
+    });
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port: proxyServer.address.port,
+      user: "alice",
+      password: "s3cret",
+      database: "app",
+    });
+    await client.connect();
+    expect(passwords).toEqual(["s3cret"]);
+    expect((client as unknown as { processID: number }).processID).toBe(7);
+    await client.end();
+    await proxyServer.close();
+    await new Promise((resolve) => fakeUpstream.close(resolve));
   });
 
   it("answers FATAL when the upstream cannot be reached", async () => {
