@@ -155,6 +155,12 @@ describe.skipIf(!hasData)("loading Spider databases", () => {
     expect(widened!.data_type).toBe("double precision");
   });
 
+  it("refuses unknown database names", async () => {
+    await expect(loadSpiderWarehouse({ url: database.url, dataDirectory, only: ["no_such_db"] })).rejects.toThrow(
+      /unknown Spider database\(s\): no_such_db/,
+    );
+  });
+
   it("is idempotent: existing schemas are skipped, --replace reloads them", async () => {
     const again = await loadSpiderWarehouse({ url: database.url, dataDirectory, only: databases });
     expect(again.schemasSkipped).toBe(3);

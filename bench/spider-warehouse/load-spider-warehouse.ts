@@ -58,6 +58,10 @@ export async function loadSpiderWarehouse(options: LoadSpiderWarehouseOptions): 
     .filter((name) => existsSync(path.join(databasesDirectory, name, "schema.sql")))
     .filter((name) => options.only === undefined || options.only.includes(name))
     .sort();
+  const unknown = (options.only ?? []).filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown Spider database(s): ${unknown.join(", ")}`);
+  const jobs = options.jobs ?? 2;
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, got ${options.jobs}`);
   await createDatabaseIfMissing(options.url);
 
   const reports: SpiderDatabaseReport[] = [];
@@ -80,7 +84,7 @@ export async function loadSpiderWarehouse(options: LoadSpiderWarehouseOptions): 
       await client.end();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs ?? 2, names.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, names.length)) }, worker));
   reports.sort((left, right) => left.database.localeCompare(right.database));
 
   const client = new pg.Client({ connectionString: options.url });
