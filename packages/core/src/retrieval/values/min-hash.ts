@@ -10,25 +10,26 @@ import { mix32 } from "./shingles";
 export interface LshParameters {
   /** Number of bands `b`. Memory is about 6 bytes per value per band. Default 24. */
   readonly bands: number;
-  /** Rows (min-hashes) per band `r`. The signature size is `b · r`. Default 1. */
+  /** Rows (min-hashes) per band `r`. The signature size is `b · r`. Default 2. */
   readonly rows: number;
   /** Seed of the hash family. Default 1. */
   readonly seed: number;
 }
 
 /**
- * Defaults: 24 bands of 1 row (signature size 24).
+ * Defaults: 24 bands of 2 rows (signature size 48).
  *
- * Why r = 1: CHESS queries datasketch with a Jaccard threshold of 0.01, i.e. essentially "any shared
- * min-hash is a candidate", because keywords match values only partially ("alameda county" vs
- * "Alameda", J ≈ 0.5) or with typos (J ≈ 0.3–0.6 for one edit in a short value). The S-curve
- * P(candidate) = 1 − (1 − s^r)^b with b = 24, r = 1 is 0.92 at s = 0.1, 0.995 at s = 0.2 and
- * > 0.9998 at s ≥ 0.3; with r = 2 it would be only 0.22 / 0.63 / 0.90. The cost of r = 1 is larger
- * buckets (values that share one sampled gram), which the index absorbs by counting collisions per
- * value (an unbiased estimate of Jaccard · b) and computing exact Jaccard only for the values with
- * the most collisions. See `describeSCurve` and bench/value-index/RESULTS.md for the measured effect.
+ * The S-curve P(candidate) = 1 − (1 − s^r)^b is 0.63 at Jaccard s = 0.2, 0.90 at 0.3, 0.98 at 0.4 and
+ * 0.999 at s = 0.5: a keyword with one typo in a 10-letter value (s ≈ 0.4–0.6) or a keyword that
+ * contains the value ("alameda county" ⊃ "alameda", s = 0.5) is found with near certainty.
+ * CHESS queries datasketch with threshold 0.01, i.e. r = 1 ("any shared min-hash"), which surfaces even
+ * s = 0.1 but makes buckets huge: measured on 1M Spider + generated values, r = 1 (b = 24) scans a median
+ * of 130,000 postings per keyword, r = 2 only 7,500, for the same recall of the brute-force best match
+ * (0.98 on 120 typo'd keywords) — the final ranking is by exact Jaccard and edit distance anyway.
+ * b = 32 raised that recall to 0.99 for 30% more memory; b = 16 kept 0.98 but lowers P(0.3) to 0.78.
+ * Figures: bench/value-index/RESULTS.md.
  */
-export const DEFAULT_LSH_PARAMETERS: LshParameters = { bands: 24, rows: 1, seed: 1 };
+export const DEFAULT_LSH_PARAMETERS: LshParameters = { bands: 24, rows: 2, seed: 1 };
 
 /** Probability that two sets of Jaccard similarity `similarity` share at least one band. */
 export function candidateProbability(similarity: number, parameters: LshParameters): number {

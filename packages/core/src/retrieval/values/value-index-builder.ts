@@ -19,7 +19,7 @@ export class ValueIndexBuilder {
   readonly #columnStarts: number[] = [0];
   readonly #columnKeys = new Set<string>();
 
-  /** @param parameters LSH parameters; default `DEFAULT_LSH_PARAMETERS` (24 bands × 1 row). */
+  /** @param parameters LSH parameters; default `DEFAULT_LSH_PARAMETERS` (24 bands × 2 rows). */
   constructor(parameters: LshParameters = DEFAULT_LSH_PARAMETERS) {
     if (parameters.bands < 1 || parameters.bands > 255 || parameters.rows < 1) {
       throw new ValueIndexError(`invalid LSH parameters: ${lshParametersKey(parameters)} (1 ≤ bands ≤ 255, rows ≥ 1)`);

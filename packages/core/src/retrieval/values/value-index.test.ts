@@ -114,8 +114,9 @@ describe("shingles and MinHash", () => {
   });
 
   it("has an S-curve that surfaces low-similarity matches", () => {
-    expect(candidateProbability(0.2, DEFAULT_LSH_PARAMETERS)).toBeGreaterThan(0.99);
-    expect(candidateProbability(0.1, DEFAULT_LSH_PARAMETERS)).toBeGreaterThan(0.9);
+    expect(candidateProbability(0.5, DEFAULT_LSH_PARAMETERS)).toBeGreaterThan(0.998);
+    expect(candidateProbability(0.3, DEFAULT_LSH_PARAMETERS)).toBeGreaterThan(0.85);
+    expect(candidateProbability(0.05, DEFAULT_LSH_PARAMETERS)).toBeLessThan(0.1);
   });
 });
 

@@ -30,7 +30,7 @@ export interface ValueSelectionOptions {
    * At most this many distinct values are indexed per column (the rest is cut and the column marked truncated).
    * Default 100,000: the largest text column of the 157 Spider warehouse databases has 15,928 distinct
    * values (wta_1.players.last_name), so the cap only bites on real high-cardinality columns (customer names), where it bounds memory
-   * (~200 bytes per value with the default 24 bands) instead of skipping the column.
+   * (about 190 bytes per value with the default 24 bands) instead of skipping the column.
    */
   readonly maxValuesPerColumn?: number;
 }
