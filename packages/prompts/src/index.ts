@@ -3,3 +3,5 @@ export * from "./fix-candidate-prompt";
 export * from "./generate-candidate-prompt";
 export * from "./sql-candidate-output";
 export * from "./schema-hallucination-prompt";
+export * from "./extract-keywords-prompt";
+export * from "./schema-selection-prompts";
