@@ -60,13 +60,17 @@ describe("nlq demo", () => {
     expect(top.stdout).toMatch(/sql \[options\]/);
   });
 
-  it("requires --url for load", async () => {
-    const previous = process.env.NLQ_DEMO_URL;
+  it("requires --url for load (or NLQ_DEMO_URL / DATABASE_URL)", async () => {
+    const saved = { NLQ_DEMO_URL: process.env.NLQ_DEMO_URL, DATABASE_URL: process.env.DATABASE_URL };
     delete process.env.NLQ_DEMO_URL;
-    const result = await runNlq(["demo", "load"]);
-    if (previous !== undefined) process.env.NLQ_DEMO_URL = previous;
-    expect(result.exitCode).not.toBe(0);
-    expect(result.stderr).toContain("--url");
+    delete process.env.DATABASE_URL;
+    try {
+      const result = await runNlq(["demo", "load"]);
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stderr).toContain("--url");
+    } finally {
+      for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
+    }
   });
 
   it("loads into a schema and prints tables and rows; a second load is refused with a clear message", async () => {

@@ -38,8 +38,8 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
     .description("create the demo tables with comments and rows in a PostgreSQL database, in one transaction")
     .requiredOption(
       "--url <url>",
-      "PostgreSQL connection URL, e.g. postgresql://postgres@127.0.0.1:5432/postgres (env: NLQ_DEMO_URL)",
-      process.env.NLQ_DEMO_URL,
+      "PostgreSQL connection URL, e.g. postgresql://postgres@127.0.0.1:5432/postgres (env: NLQ_DEMO_URL, then DATABASE_URL)",
+      process.env.NLQ_DEMO_URL ?? process.env.DATABASE_URL,
     )
     .option("--schema <schema>", "schema to create the tables in (created if missing)", "public")
     .option("--replace", "drop existing demo tables in the schema first", false)
