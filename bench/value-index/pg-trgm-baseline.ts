@@ -8,7 +8,7 @@ export interface PgTrgmResult {
   readonly indexSeconds: number;
   readonly indexMegabytes: number;
   readonly latencies: number[];
-  /** Best edit similarity among the top 10 by `similarity()` for each keyword (-1 when nothing matched). */
+  /** Best edit similarity among the top 10 by `similarity()` for each keyword queried, in order (-1 when nothing matched). */
   readonly bestSimilarities: number[];
   readonly p50: number;
   readonly p99: number;
@@ -24,6 +24,8 @@ export async function runPgTrgmBaseline(options: {
   readonly serverUrl: string;
   readonly values: Iterable<string>;
   readonly keywords: readonly string[];
+  /** Stop querying after this many seconds (the remaining keywords are not measured). Default no limit. */
+  readonly querySeconds?: number;
   readonly log?: (line: string) => void;
 }): Promise<PgTrgmResult> {
   const name = `nlq_bench_trgm_${randomBytes(4).toString("hex")}`;
@@ -60,7 +62,9 @@ export async function runPgTrgmBaseline(options: {
     for (const keyword of options.keywords.slice(0, 5)) await client.query(query, [keyword]); // warm-up
     const latencies: number[] = [];
     const bestSimilarities: number[] = [];
+    const deadline = performance.now() + (options.querySeconds ?? Number.POSITIVE_INFINITY) * 1000;
     for (const keyword of options.keywords) {
+      if (performance.now() > deadline) break;
       const start = performance.now();
       const result = await client.query<{ value: string }>(query, [keyword]);
       const best = Math.max(-1, ...result.rows.map((row) => editSimilarity(keyword, row.value)));
