@@ -1,6 +1,7 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { MockEmbeddingModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { OfflineEmbeddingModel } from "../../embedding/offline-embedding-model";
 import { retrieveEntities } from "./retrieve-entities";
 import { ValueIndexBuilder } from "./value-index-builder";
 
@@ -82,6 +83,19 @@ describe("retrieveEntities", () => {
       minEmbeddingSimilarity: 0.5,
     });
     expect(lenient!.matches.map((match) => match.column.column).sort()).toEqual(["City", "County", "School"]);
+  });
+
+  it("works with the built-in offline embedder and the default thresholds", async () => {
+    const [county, typo] = await retrieveEntities({
+      index: schoolIndex(),
+      keywords: ["alameda county", "Sna Francisco"],
+      readableColumns: "all",
+      embeddingModel: new OfflineEmbeddingModel(),
+    });
+    expect(county!.matches.map((match) => match.value)).toEqual(["Alameda County Community", "Alameda", "Alameda"]);
+    // Cosine ≈ 0.53 < 0.6 with this embedder, but the spelling is close enough (edit similarity 0.85 ≥ 0.8).
+    expect(typo!.matches[0]).toMatchObject({ value: "San Francisco" });
+    expect(typo!.matches[0]!.embeddingSimilarity).toBeLessThan(0.6);
   });
 
   it("returns nothing from unreadable columns", async () => {
