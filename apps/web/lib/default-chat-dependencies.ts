@@ -20,6 +20,25 @@ const globalScope = globalThis as { __nlqWeb?: WebResources };
 globalScope.__nlqWeb ??= {};
 const resources: WebResources = globalScope.__nlqWeb;
 
+/** How long the first question waits for the metadata store before answering without a query log. */
+const metadataOpenTimeoutMilliseconds = 15_000;
+
+function withTimeout<T>(work: Promise<T>, milliseconds: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${milliseconds} ms`)), milliseconds);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 function pool(): pg.Pool {
   resources.pool ??= createWebPool();
   return resources.pool;
@@ -31,7 +50,10 @@ function pool(): pg.Pool {
  */
 function queryLog(): Promise<QueryLog | undefined> {
   if (!process.env.NLQ_METADATA_URL) return Promise.resolve(undefined);
-  resources.metadataStore ??= openMetadataStore({ url: process.env.NLQ_METADATA_URL }).catch((error: unknown) => {
+  resources.metadataStore ??= withTimeout(
+    openMetadataStore({ url: process.env.NLQ_METADATA_URL }),
+    metadataOpenTimeoutMilliseconds,
+  ).catch((error: unknown) => {
     console.error("nlq web: cannot open the metadata store, questions are not logged", error);
     return undefined;
   });
