@@ -4,13 +4,19 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type ReporterDescription } from "@playwright/test";
 
 /**
- * End-to-end tests of the web chat in Debian's chromium. The web server is `e2e/web/serve-web.ts`: it loads
- * nlq's demo data into a throwaway database on the local PostgreSQL (`NLQ_TEST_DATABASE_URL`), builds the
- * Next.js app and starts it with the scripted demo model; `e2e/web/global-teardown.ts` drops the database.
+ * End-to-end tests of the web chat in Debian's chromium, with the scripted demo model. Two ways to serve it
+ * (`NLQ_E2E_WEB_SERVER`):
+ * - `launcher`: `e2e/web/serve-launcher.ts` runs the full `nlq start` (embedded PostgreSQL with demo
+ *   data, metadata store, proxy, web app) in a temporary NLQ_HOME;
+ * - `direct` (default): `e2e/web/serve-web.ts` loads the demo data into a throwaway database on the local PostgreSQL
+ *   (`NLQ_TEST_DATABASE_URL`) and runs `next start` on it; `e2e/web/global-teardown.ts` drops the database.
+ * Both build the web app first unless NLQ_E2E_SKIP_BUILD=1.
  */
 const repositoryRoot = fileURLToPath(new URL("..", import.meta.url));
 /** Port of the web app under test (default 3100). */
 const webPort = Number(process.env.NLQ_E2E_WEB_PORT ?? 3100);
+/** `launcher` or `direct` (see above). */
+const webServerMode = process.env.NLQ_E2E_WEB_SERVER === "launcher" ? "launcher" : "direct";
 
 // The config is evaluated by the runner and again by each worker: the name travels in the environment.
 process.env.NLQ_E2E_DATABASE ??= `nlq_e2e_web_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
@@ -39,14 +45,14 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {
-    command: "npx tsx e2e/web/serve-web.ts",
+    command: webServerMode === "launcher" ? "npx tsx e2e/web/serve-launcher.ts" : "npx tsx e2e/web/serve-web.ts",
     cwd: repositoryRoot,
     url: `http://127.0.0.1:${webPort}/`,
     timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    gracefulShutdown: { signal: "SIGTERM", timeout: 25_000 },
     env: { NLQ_E2E_WEB_PORT: String(webPort), NLQ_E2E_DATABASE: process.env.NLQ_E2E_DATABASE },
   },
 });

@@ -1,0 +1,58 @@
+/**
+ * Playwright's web server in launcher mode: builds the web app (skip with NLQ_E2E_SKIP_BUILD=1; the launcher
+ * itself only builds when no build exists) and runs the full `nlq start` (embedded demo database, metadata
+ * store, proxy, web app) with the scripted demo model in a temporary NLQ_HOME, removed on SIGTERM.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
+const nextBin = path.join(repositoryRoot, "node_modules", "next", "dist", "bin", "next");
+const home = mkdtempSync(path.join(tmpdir(), "nlq-e2e-home-"));
+
+if (process.env.NLQ_E2E_SKIP_BUILD !== "1") {
+  const build = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: path.join(repositoryRoot, "apps", "web"),
+    stdio: "inherit",
+  });
+  if (build.status !== 0) {
+    rmSync(home, { recursive: true, force: true });
+    console.error(`serve-launcher: next build failed with status ${build.status}`);
+    process.exit(1);
+  }
+}
+
+const launcher = spawn(process.execPath, [path.join(repositoryRoot, "apps", "proxy", "bin", "nlq.mjs"), "start"], {
+  cwd: repositoryRoot,
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    DATABASE_URL: "",
+    NLQ_METADATA_URL: "",
+    NLQ_HOME: home,
+    NLQ_MODEL: "scripted:fixtures/demo-model.json",
+    NLQ_WEB_PORT: process.env.NLQ_E2E_WEB_PORT ?? "3100",
+    NLQ_PROXY_PORT: process.env.NLQ_E2E_PROXY_PORT ?? "6500",
+    NLQ_EMBEDDED_PORT: process.env.NLQ_E2E_EMBEDDED_PORT ?? "54400",
+    NLQ_METADATA_PORT: process.env.NLQ_E2E_METADATA_PORT ?? "54401",
+  },
+});
+
+function cleanUpAndExit(code: number): void {
+  rmSync(home, { recursive: true, force: true });
+  process.exit(code);
+}
+
+launcher.on("exit", (code) => cleanUpAndExit(code ?? 1));
+const forward = (signal: NodeJS.Signals) => {
+  launcher.kill(signal);
+  setTimeout(() => {
+    launcher.kill("SIGKILL");
+    cleanUpAndExit(1);
+  }, 20_000).unref();
+};
+process.on("SIGTERM", () => forward("SIGTERM"));
+process.on("SIGINT", () => forward("SIGINT"));
