@@ -169,16 +169,32 @@ describe("questions through the proxy (node-postgres)", () => {
     });
   });
 
-  it("refuses a question sent through the extended protocol and stays usable", async () => {
-    await withClient(async (client) => {
-      await expect(client.query({ name: "question", text: "/* nl: prepared? */", values: [] })).rejects.toMatchObject({
-        code: "0A000",
-      });
-      expect(client.getTransactionStatus()).toBe("I");
+  it("answers a question sent through the extended protocol (named prepared statement, asked twice)", async () => {
+    await withClient(async (client, notices) => {
+      const first = await client.query({ name: "question", text: "/* nl: prepared? */", values: [] });
+      expect(first.rows).toEqual([
+        { id: 1, amount: "10" },
+        { id: 2, amount: "20.5" },
+      ]);
+      // node-postgres binds the already prepared statement without a new Parse: the question is asked again
+      const second = await client.query({ name: "question", text: "/* nl: prepared? */", values: [] });
+      expect(second.rowCount).toBe(2);
+      expect(seen.map((entry) => entry.question)).toEqual(["prepared?", "prepared?"]);
+      expect(notices).toEqual([
+        "nlq: select id, amount from orders order by id",
+        "nlq: select id, amount from orders order by id",
+      ]);
       expect((await client.query("select $1::int as value", [7])).rows).toEqual([{ value: 7 }]);
+    });
+  });
+
+  it("refuses an extended-protocol question with parameters and stays usable", async () => {
+    await withClient(async (client) => {
       await client.query("begin");
       await expect(client.query("/* nl: prepared in tx */", [1])).rejects.toMatchObject({ code: "0A000" });
+      expect(client.getTransactionStatus()).toBe("T");
       await client.query("rollback");
+      expect((await client.query("select $1::text as value", ["ok"])).rows).toEqual([{ value: "ok" }]);
     });
     expect(seen).toEqual([]);
   });

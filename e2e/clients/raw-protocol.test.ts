@@ -137,6 +137,71 @@ describe("raw protocol through the proxy", () => {
     client.close();
   });
 
+  it("answers a question in an extended-protocol batch as PostgreSQL would answer its SQL", async () => {
+    const client = await connected();
+    client.write(
+      Buffer.concat([
+        serialize.parse({ text: "/* nl: extended */", name: "asked" }),
+        serialize.describe({ type: "S", name: "asked" }),
+        serialize.sync(),
+        serialize.bind({ statement: "asked" }),
+        serialize.describe({ type: "P" }),
+        serialize.execute(),
+        serialize.close({ type: "P" }),
+        serialize.sync(),
+      ]),
+    );
+    await client.waitForReady(2);
+    expect(client.messages.map((message) => message.name)).toEqual([
+      "notice",
+      "parseComplete",
+      "parameterDescription",
+      "rowDescription",
+      "readyForQuery",
+      "notice",
+      "bindComplete",
+      "rowDescription",
+      "dataRow",
+      "commandComplete",
+      "closeComplete",
+      "readyForQuery",
+    ]);
+    expect(client.messages[8]).toMatchObject({ fields: ["from question"] });
+    client.close();
+  });
+
+  it("answers an extended-protocol question right after COPY FROM STDIN", async () => {
+    const client = await connected();
+    client.write(serialize.query("create temp table copied (a int)"));
+    await client.waitForReady(1);
+    client.write(serialize.query("copy copied from stdin"));
+    const deadline = Date.now() + 5_000;
+    while (!client.messages.some((message) => message.name === "copyInResponse") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    client.write(Buffer.concat([serialize.copyData(Buffer.from("1\n2\n")), serialize.copyDone()]));
+    await client.waitForReady(2);
+    client.messages.length = 0;
+    client.write(
+      Buffer.concat([
+        serialize.parse({ text: "/* nl: after copy */" }),
+        serialize.bind({}),
+        serialize.execute(),
+        serialize.sync(),
+      ]),
+    );
+    await client.waitForReady(1);
+    expect(client.messages.map((message) => message.name)).toEqual([
+      "notice",
+      "parseComplete",
+      "bindComplete",
+      "dataRow",
+      "commandComplete",
+      "readyForQuery",
+    ]);
+    client.close();
+  });
+
   it("refuses SSLRequest with N and then accepts the startup message", async () => {
     const socket = connect({ host: upstreamHost, port: proxy.address.port });
     const first = await new Promise<Buffer>((resolve) => {

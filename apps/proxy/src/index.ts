@@ -5,6 +5,7 @@ export * from "./connection/question-errors";
 export * from "./connection/upstream-query-executor";
 export * from "./connection/wire-error";
 export * from "./protocol/backend-messages";
+export * from "./protocol/extended-messages";
 export * from "./protocol/frontend-messages";
 export * from "./protocol/message-framer";
 export * from "./protocol/protocol-error";

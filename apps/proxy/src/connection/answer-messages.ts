@@ -13,6 +13,16 @@ import {
  * from, truncation), RowDescription, DataRows, CommandComplete and ReadyForQuery. Pure.
  */
 export function encodeAnswer(answer: Answer, status: ReadyStatus): Buffer[] {
+  const messages = encodeAnswerNotices(answer);
+  messages.push(encodeRowDescription(answer.result.fields));
+  for (const row of answer.result.rows) messages.push(encodeDataRow(row));
+  messages.push(encodeCommandComplete(`SELECT ${answer.result.rows.length}`));
+  messages.push(encodeReadyForQuery(status));
+  return messages;
+}
+
+/** The NOTICEs that go before an answer's rows: the chosen SQL, a scripted replay, truncation. */
+export function encodeAnswerNotices(answer: Answer): Buffer[] {
   const messages: Buffer[] = [];
   const confidence = `confidence ${answer.confidence.toFixed(2)}`;
   messages.push(
@@ -41,9 +51,5 @@ export function encodeAnswer(answer: Answer, status: ReadyStatus): Buffer[] {
       }),
     );
   }
-  messages.push(encodeRowDescription(answer.result.fields));
-  for (const row of answer.result.rows) messages.push(encodeDataRow(row));
-  messages.push(encodeCommandComplete(`SELECT ${answer.result.rows.length}`));
-  messages.push(encodeReadyForQuery(status));
   return messages;
 }

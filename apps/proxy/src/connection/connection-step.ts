@@ -8,7 +8,7 @@ export enum ConnectionStep {
   Ready = "ready",
   /** Answering a question (or reporting a question error) on the upstream session; client input is queued. */
   Answering = "answering",
-  /** A Parse carried a question: drop client messages until Sync, then report the error. */
-  DiscardingUntilSync = "discarding-until-sync",
+  /** A Parse (or a Bind of such a statement) carried a question: collect the batch until Sync, then answer it. */
+  CollectingQuestionBatch = "collecting-question-batch",
   Closed = "closed",
 }

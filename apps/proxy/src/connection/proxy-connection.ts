@@ -12,13 +12,15 @@ import {
   REFUSE_ENCRYPTION,
   type ReadyStatus,
 } from "../protocol/backend-messages";
+import { readBind } from "../protocol/extended-messages";
 import { MessageType, readParse, readQueryText, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
 import { detectQuestion, type QuestionDetection } from "../question/detect-question";
 import type { ProxyLogger } from "../server/proxy-logger";
 import { encodeAnswer } from "./answer-messages";
 import { ConnectionStep } from "./connection-step";
-import { ExtendedProtocolQuestionError } from "./question-errors";
+import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
+import { UnsupportedQuestionBatchError } from "./question-errors";
 import { UpstreamQueryExecutor } from "./upstream-query-executor";
 import { toWireError } from "./wire-error";
 
@@ -55,6 +57,9 @@ export interface ProxyConnectionOptions {
   readonly hooks: ProxyConnectionHooks;
 }
 
+/** A question, or a malformed one to report. */
+type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" }>;
+
 const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
   I: "idle",
   T: "in-transaction",
@@ -63,10 +68,16 @@ const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
 
 /**
  * One client connection and its upstream connection. Bytes pass through in both directions as the
- * framers hand them back; the connection looks only at startup packets, simple Query, Parse and Sync
- * from the client, and ReadyForQuery, BackendKeyData (and ErrorResponse when it has to) from the
- * server. A simple Query carrying the marker is answered by the injected `answerQuestion` on the
- * upstream session; client input is queued meanwhile.
+ * framers hand them back; the connection looks only at startup packets, simple Query, Parse, Sync
+ * (and Bind once a prepared statement holds a question) from the client, and ReadyForQuery,
+ * BackendKeyData (and ErrorResponse when it has to) from the server.
+ *
+ * A simple Query carrying the marker is answered by the injected `answerQuestion` on the upstream
+ * session; client input is queued meanwhile, and replies stay in order with pipelined statements.
+ * A Parse carrying the marker starts an extended-protocol batch that is collected until Sync and
+ * answered the same way (ParseComplete, BindComplete, Describe and Execute replies built from the
+ * answer); the statement name is remembered so that a later Bind asks the question again. Limits: a
+ * question must be alone in its batch, without parameters, with text results.
  */
 export class ProxyConnection {
   #step = ConnectionStep.AwaitingStartup;
@@ -90,6 +101,10 @@ export class ProxyConnection {
   #answerAbort: AbortController | undefined;
   #clientPaused = false;
   #upstreamPaused = false;
+  /** The extended-protocol batch of a question, collected until Sync. */
+  #questionBatch: { detection: AskedQuestion; messages: Buffer[] } | undefined;
+  /** Prepared statements (by name) that hold a question: a later Bind to one asks it again. */
+  readonly #questionStatements = new Map<string, string>();
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
@@ -100,7 +115,12 @@ export class ProxyConnection {
         type === MessageType.query ||
         type === MessageType.parse ||
         type === MessageType.sync ||
-        type === MessageType.functionCall,
+        type === MessageType.functionCall ||
+        this.#step === ConnectionStep.CollectingQuestionBatch ||
+        // queued segments are handled later, in whatever step the connection is in then: keep them whole
+        this.#step === ConnectionStep.Answering ||
+        this.#clientQueue.length > 0 ||
+        (type === MessageType.bind && this.#questionStatements.size > 0),
     });
     this.#upstreamFramer = new MessageFramer({
       inspect: (type) =>
@@ -166,8 +186,11 @@ export class ProxyConnection {
       case ConnectionStep.Ready:
         this.#onReadySegment(segment);
         break;
-      case ConnectionStep.DiscardingUntilSync:
-        if (segment.kind === "message" && segment.type === MessageType.sync) this.#onSyncAfterQuestionParse();
+      case ConnectionStep.CollectingQuestionBatch:
+        if (segment.kind === "message") {
+          this.#questionBatch?.messages.push(segment.message);
+          if (segment.type === MessageType.sync) this.#onQuestionBatchComplete();
+        }
         break;
       case ConnectionStep.Answering:
         this.#clientQueue.push(segment);
@@ -209,6 +232,7 @@ export class ProxyConnection {
         const detection = detectQuestion(readQueryText(segment.message), { marker: this.#options.marker });
         if (detection.kind === "sql") {
           this.#pendingReady++;
+          this.#forwardedSinceSync = false;
           this.#writeUpstream(segment.message);
         } else {
           void this.#answer(detection);
@@ -216,12 +240,26 @@ export class ProxyConnection {
         break;
       }
       case MessageType.parse: {
-        const detection = detectQuestion(readParse(segment.message).text, { marker: this.#options.marker });
+        const parse = readParse(segment.message);
+        const detection = detectQuestion(parse.text, { marker: this.#options.marker });
         if (detection.kind === "sql") {
+          this.#questionStatements.delete(parse.statementName);
           this.#forwardedSinceSync = true;
           this.#writeUpstream(segment.message);
         } else {
-          this.#step = ConnectionStep.DiscardingUntilSync;
+          if (detection.kind === "question") this.#questionStatements.set(parse.statementName, detection.question);
+          else this.#questionStatements.delete(parse.statementName);
+          this.#startQuestionBatch(detection, segment.message);
+        }
+        break;
+      }
+      case MessageType.bind: {
+        const question = this.#questionStatements.get(readBind(segment.message).statementName);
+        if (question === undefined) {
+          this.#forwardedSinceSync = true;
+          this.#writeUpstream(segment.message);
+        } else {
+          this.#startQuestionBatch({ kind: "question", question }, segment.message);
         }
         break;
       }
@@ -235,15 +273,23 @@ export class ProxyConnection {
         this.#writeUpstream(segment.message);
         break;
       default:
+        this.#forwardedSinceSync = true;
         this.#writeUpstream(segment.message);
     }
   }
 
-  /** The Sync that ends an extended-protocol batch whose Parse carried a question. */
-  #onSyncAfterQuestionParse(): void {
+  #startQuestionBatch(detection: AskedQuestion, first: Buffer): void {
+    this.#step = ConnectionStep.CollectingQuestionBatch;
+    this.#questionBatch = { detection, messages: [first] };
+  }
+
+  /** The Sync that ends an extended-protocol batch holding a question. */
+  #onQuestionBatchComplete(): void {
+    const batch = this.#questionBatch!;
+    this.#questionBatch = undefined;
     this.#step = ConnectionStep.Ready;
     if (this.#forwardedSinceSync) {
-      // Earlier messages of this batch went upstream: let the upstream answer them, then report our
+      // Earlier messages of this batch went upstream: let the upstream answer them, then report the
       // error just before its ReadyForQuery (unless the upstream already reported an error).
       this.#forwardedSinceSync = false;
       this.#injectErrorBeforeReady = true;
@@ -251,20 +297,23 @@ export class ProxyConnection {
       this.#pendingReady++;
       this.#writeUpstream(Buffer.from([MessageType.sync, 0, 0, 0, 4]));
     } else {
-      void this.#answer({ kind: "invalid", error: new ExtendedProtocolQuestionError() });
+      void this.#answer(batch.detection, batch.messages);
     }
   }
 
   // ── answering a question ─────────────────────────────────────────────────────────────
 
-  async #answer(detection: Exclude<QuestionDetection, { kind: "sql" }>): Promise<void> {
+  /** Answers a question (simple Query, or an extended-protocol `batch` ending with Sync). */
+  async #answer(detection: AskedQuestion, batch?: readonly Buffer[]): Promise<void> {
     this.#step = ConnectionStep.Answering;
     await this.#upstreamIdle();
     if (this.#closed) return;
     const abort = new AbortController();
     let messages: Buffer[];
+    let failed = false;
     try {
       if (detection.kind === "invalid") throw detection.error;
+      if (batch !== undefined) checkQuestionBatch(batch);
       const executor = new UpstreamQueryExecutor({
         write: (bytes) => {
           this.#pendingReady++;
@@ -293,8 +342,12 @@ export class ProxyConnection {
         model: answer.model.id,
         elapsedMilliseconds: answer.elapsedMilliseconds,
       });
-      messages = encodeAnswer(answer, this.#readyStatus);
+      messages =
+        batch === undefined
+          ? encodeAnswer(answer, this.#readyStatus)
+          : encodeExtendedAnswer(batch, answer, this.#readyStatus);
     } catch (error) {
+      failed = true;
       const reported = abort.signal.aborted && !(error instanceof CancelledError) ? new CancelledError() : error;
       messages = [encodeErrorResponse(toWireError(reported, this.#options.logger))];
     }
@@ -303,7 +356,7 @@ export class ProxyConnection {
     this.#executor = undefined;
     this.#answerAbort = undefined;
     if (this.#closed) return;
-    if (messages.length === 1) messages.push(encodeReadyForQuery(this.#readyStatus));
+    if (failed) messages.push(encodeReadyForQuery(this.#readyStatus));
     this.#client.cork();
     for (const message of messages) this.#client.write(message);
     this.#client.uncork();
@@ -377,9 +430,10 @@ export class ProxyConnection {
       if (this.#injectErrorBeforeReady) {
         this.#injectErrorBeforeReady = false;
         if (!this.#upstreamErrorSeen) {
-          this.#writeClient(
-            encodeErrorResponse(toWireError(new ExtendedProtocolQuestionError(), this.#options.logger)),
+          const error = new UnsupportedQuestionBatchError(
+            "a natural-language question must be alone in its extended-protocol batch (send Sync before it)",
           );
+          this.#writeClient(encodeErrorResponse(toWireError(error, this.#options.logger)));
         }
       }
     } else if (type === MessageType.backendKeyData) {
@@ -398,6 +452,8 @@ export class ProxyConnection {
     if (type === MessageType.readyForQuery) {
       this.#pendingReady = Math.max(0, this.#pendingReady - 1);
       if (this.#pendingReady === 0) {
+        // Nothing outstanding: COPY data and the like that went upstream since are settled.
+        this.#forwardedSinceSync = false;
         const waiters = this.#idleWaiters;
         this.#idleWaiters = [];
         for (const resolve of waiters) resolve();

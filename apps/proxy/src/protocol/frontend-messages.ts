@@ -59,6 +59,11 @@ export const MessageType = {
   sync: 0x53, // S (frontend Sync; backend ParameterStatus)
   terminate: 0x58, // X
   functionCall: 0x46, // F
+  bind: 0x42, // B
+  describe: 0x44, // D
+  execute: 0x45, // E (frontend Execute; backend ErrorResponse)
+  close: 0x43, // C
+  flush: 0x48, // H
   readyForQuery: 0x5a, // Z
   backendKeyData: 0x4b, // K
   errorResponse: 0x45, // E
