@@ -266,6 +266,15 @@ describe("raw protocol through the proxy", () => {
     await new Promise((resolve) => fakeUpstream.close(resolve));
   });
 
+  it("answers FATAL 08P01 to bytes that are not the PostgreSQL protocol", async () => {
+    const client = new RawClient(proxy.address.port);
+    client.write(Buffer.from("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const deadline = Date.now() + 5_000;
+    while (client.messages.length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.messages[0]).toMatchObject({ name: "error", severity: "FATAL", code: "08P01" });
+  });
+
   it("answers FATAL when the upstream cannot be reached", async () => {
     const { startProxyServer, silentLogger } = await import("@nlq/proxy");
     const broken = await startProxyServer({
