@@ -4,6 +4,7 @@ import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import type { NlqUIMessage } from "../lib/chat-message";
+import { compactMessagesForRequest } from "../lib/compact-messages";
 import { AssistantTurn } from "./assistant-turn";
 import { SuggestionChips } from "./suggestion-chips";
 
@@ -14,7 +15,16 @@ export interface ChatProps {
 
 /** The conversation: earlier turns stay visible above the composer. */
 export function Chat({ suggestions }: ChatProps) {
-  const transport = useMemo(() => new DefaultChatTransport<NlqUIMessage>({ api: "/api/chat" }), []);
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<NlqUIMessage>({
+        api: "/api/chat",
+        prepareSendMessagesRequest: ({ id, messages }) => ({
+          body: { id, messages: compactMessagesForRequest(messages) },
+        }),
+      }),
+    [],
+  );
   const { messages, sendMessage, status, stop, error, clearError } = useChat<NlqUIMessage>({ transport });
   const [question, setQuestion] = useState("");
   const inputRef = useRef<HTMLTextAreaElement>(null);

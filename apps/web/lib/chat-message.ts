@@ -5,6 +5,9 @@ import type { UIMessage } from "ai";
  * assistant replies carry typed data parts (`data-step`, `data-answer`, `data-error`).
  */
 
+/** Most earlier turns passed to the pipeline as conversation context (and sent back by the browser). */
+export const maximumPreviousTurns = 6;
+
 /** State of one pipeline step as the page shows it. */
 export type StepStatus = "running" | "done" | "failed";
 

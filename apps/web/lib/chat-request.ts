@@ -1,11 +1,11 @@
 import type { ConversationTurn } from "@nlq/core";
 import { z } from "zod";
+import { maximumPreviousTurns } from "./chat-message";
 import { ChatRequestError } from "./web-errors";
 
 /** Longest question the web app accepts, in characters. */
 export const maximumQuestionLength = 4_000;
-/** Most earlier turns passed to the pipeline as conversation context. */
-export const maximumPreviousTurns = 6;
+export { maximumPreviousTurns };
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 const message = z.object({
