@@ -38,12 +38,14 @@ describe("the real core pipeline behind the proxy (mock language model)", () => 
       "create table customers (id int primary key, name text not null, country char(2)); insert into customers values (1, 'Ada', 'GB'), (2, 'Blaise', 'FR')",
     );
     await setup.end();
-    proxy = await startTestProxy((options) =>
-      answerQuestion({
-        ...options,
-        settings,
-        resolveModel: () => ({ model: modelAnswering(output), id: "test:mock", scripted: false }),
-      }),
+    proxy = await startTestProxy(
+      (options) =>
+        answerQuestion({
+          ...options,
+          settings,
+          resolveModel: () => ({ model: modelAnswering(output), id: "test:mock", scripted: false }),
+        }),
+      { progressNotices: true },
     );
   });
 
@@ -60,7 +62,10 @@ describe("the real core pipeline behind the proxy (mock language model)", () => 
     try {
       const result = await client.query("/* nl: how many customers are there? */;");
       expect(result.rows).toEqual([{ customers: "2" }]);
-      expect(notices[0]).toBe("nlq: SELECT count(*) AS customers FROM customers");
+      // progress NOTICEs first, then the chosen SQL
+      expect(notices[0]).toMatch(/^nlq: schema read \(1 tables, 3 columns/);
+      expect(notices.some((line) => /^nlq: generate-candidate by test:mock in \d+ ms$/.test(line))).toBe(true);
+      expect(notices.at(-1)).toBe("nlq: SELECT count(*) AS customers FROM customers");
       expect(client.getTransactionStatus()).toBe("I");
 
       await client.query("begin");

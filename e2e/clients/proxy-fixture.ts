@@ -44,7 +44,10 @@ export const unusedSettings = {} as ProxySettings;
 export type Answerer = (options: AnswerQuestionOptions) => Promise<Answer>;
 
 /** Starts a proxy on port 0 in front of the local PostgreSQL. */
-export function startTestProxy(answerQuestion: Answerer, overrides: { marker?: string } = {}): Promise<ProxyServer> {
+export function startTestProxy(
+  answerQuestion: Answerer,
+  overrides: { marker?: string; progressNotices?: boolean } = {},
+): Promise<ProxyServer> {
   return startProxyServer({
     listenPort: 0,
     upstreamHost,

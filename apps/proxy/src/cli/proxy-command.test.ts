@@ -51,7 +51,13 @@ describe("resolveProxyCommand", () => {
     const program = new Command();
     registerProxyCommand(program);
     const command = program.commands.find((candidate) => candidate.name() === "proxy")!;
-    expect(command.options.map((option) => option.long)).toEqual(["--upstream", "--listen", "--marker", "--query-log"]);
+    expect(command.options.map((option) => option.long)).toEqual([
+      "--upstream",
+      "--listen",
+      "--marker",
+      "--query-log",
+      "--progress",
+    ]);
     expect(command.helpInformation()).toContain("/* nl: question */");
   });
 });

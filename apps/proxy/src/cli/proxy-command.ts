@@ -13,6 +13,8 @@ export interface ProxyCommandOptions {
   readonly marker: string;
   /** `--query-log`: store each question's trace in the metadata store. Default off. */
   readonly queryLog: boolean;
+  /** `--progress`: send pipeline progress as NOTICEs while answering. Default off. */
+  readonly progress?: boolean;
 }
 
 export interface ResolvedProxyCommand {
@@ -85,6 +87,7 @@ export function registerProxyCommand(program: Command): void {
     .option("--listen <host:port>", "where to listen (default: $NLQ_PROXY_HOST:$NLQ_PROXY_PORT or 127.0.0.1:6432)")
     .option("--marker <text>", "text that opens a question inside a comment", DEFAULT_MARKER)
     .option("--query-log", "store each question's trace in the metadata store ($NLQ_METADATA_URL or .nlq/)", false)
+    .option("--progress", "send pipeline progress (schema, candidates, model calls) as NOTICEs", false)
     .addHelpText(
       "after",
       `
@@ -111,6 +114,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       ...resolved,
       answerQuestion,
       settings,
+      progressNotices: options.progress ?? false,
       ...(metadata === undefined ? {} : { queryLog: metadata.queryLog }),
       logger: consoleLogger,
     });

@@ -3,11 +3,13 @@ import {
   type Answer,
   type AnswerQuestionOptions,
   CancelledError,
+  type PipelineEvent,
   type QueryLog,
   type TransactionStatus,
 } from "@nlq/core";
 import {
   encodeErrorResponse,
+  encodeNoticeResponse,
   encodeReadyForQuery,
   REFUSE_ENCRYPTION,
   type ReadyStatus,
@@ -20,6 +22,7 @@ import type { ProxyLogger } from "../server/proxy-logger";
 import { encodeAnswer } from "./answer-messages";
 import { ConnectionStep } from "./connection-step";
 import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
+import { describeProgress } from "./progress-notice";
 import { UnsupportedQuestionBatchError } from "./question-errors";
 import { UpstreamQueryExecutor } from "./upstream-query-executor";
 import { toWireError } from "./wire-error";
@@ -53,6 +56,8 @@ export interface ProxyConnectionOptions {
   readonly answerQuestion: (options: AnswerQuestionOptions) => Promise<Answer>;
   readonly settings: ProxySettings;
   readonly queryLog?: QueryLog;
+  /** Send pipeline progress as NOTICEs while answering (default false). */
+  readonly progressNotices?: boolean;
   readonly logger: ProxyLogger;
   readonly hooks: ProxyConnectionHooks;
 }
@@ -333,6 +338,7 @@ export class ProxyConnection {
         ...(this.#options.queryLog === undefined ? {} : { queryLog: this.#options.queryLog }),
         abortSignal: abort.signal,
         origin: "proxy",
+        ...(this.#options.progressNotices ? { onEvent: (event: PipelineEvent) => this.#sendProgress(event) } : {}),
       });
       if (abort.signal.aborted) throw new CancelledError();
       this.#options.logger.info("answered a question", {
@@ -362,6 +368,12 @@ export class ProxyConnection {
     this.#client.uncork();
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
+  }
+
+  #sendProgress(event: PipelineEvent): void {
+    const line = describeProgress(event);
+    if (line === undefined || this.#closed) return;
+    this.#writeClient(encodeNoticeResponse({ severity: "NOTICE", code: "00000", message: line }));
   }
 
   #drainClientQueue(): void {

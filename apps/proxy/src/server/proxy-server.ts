@@ -22,6 +22,8 @@ export interface ProxyServerOptions {
   readonly settings: ProxySettings;
   /** Where traces of answered questions go. Default: none. */
   readonly queryLog?: QueryLog;
+  /** Send pipeline progress (schema read, candidates, model calls) as NOTICEs while answering. Default false. */
+  readonly progressNotices?: boolean;
   /** Log sink. Default: `consoleLogger` (stderr). */
   readonly logger?: ProxyLogger;
   /** How long `close()` lets open connections finish before ending them, in milliseconds. Default 5000. */
@@ -75,6 +77,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       answerQuestion: options.answerQuestion,
       settings: options.settings,
       ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
+      progressNotices: options.progressNotices ?? false,
       logger,
       hooks: {
         onCancelRequest: (key) => {
