@@ -85,4 +85,28 @@ describe("the real core pipeline behind the proxy (mock language model)", () => 
       await client.end();
     }
   });
+
+  it("says on the wire when the core answered from a scripted replay", async () => {
+    const scripted = await startTestProxy((options) =>
+      answerQuestion({
+        ...options,
+        settings: loadSettings({
+          NLQ_MODEL: "scripted:packages/core/src/pipeline/fixtures/answer-question-model.json",
+        }),
+      }),
+    );
+    const client = new pg.Client(clientConfig(database.name, scripted.address.port));
+    const notices: string[] = [];
+    client.on("notice", (notice) => notices.push(notice.message ?? ""));
+    await client.connect();
+    try {
+      const result = await client.query("/* nl: How many customers are there? */;");
+      expect(result.rows).toEqual([{ customers: "2" }]);
+      expect(notices[0]).toMatch(/^nlq: SELECT count\(\*\) AS customers FROM customers/);
+      expect(notices[1]).toMatch(/scripted replay of recorded responses .* not a language model/);
+    } finally {
+      await client.end();
+      await scripted.close();
+    }
+  });
 });
