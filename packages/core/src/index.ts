@@ -67,3 +67,17 @@ export * from "./pipeline/answer-question";
 export * from "./database/test-database";
 export * from "./llm/recover-json";
 export * from "./metadata/directory-lock";
+
+// retrieval/schema (CRUSH, dense baseline)
+export * from "./retrieval/schema/catalog-embedding-model";
+export * from "./retrieval/schema/crush-objective";
+export * from "./retrieval/schema/crush-selection";
+export * from "./retrieval/schema/dense-column-ranking";
+export * from "./retrieval/schema/schema-column";
+export * from "./retrieval/schema/schema-graph";
+export * from "./retrieval/schema/schema-retriever";
+
+// eval (retrieval recall)
+export * from "./eval/retrieval-benchmark-data";
+export * from "./eval/retrieval-recall";
+export * from "./eval/run-retrieval-benchmark";

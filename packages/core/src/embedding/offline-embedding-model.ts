@@ -1,6 +1,6 @@
 import type { EmbeddingModelV3, EmbeddingModelV3CallOptions, EmbeddingModelV3Result } from "@ai-sdk/provider";
 import { addHashedFeature, normalizeInPlace } from "./feature-hashing";
-import { contentTerms } from "./word-pieces";
+import { contentPieces, contentTerms, stemWord } from "./word-pieces";
 
 /** Options of the built-in offline embedder. */
 export interface OfflineEmbeddingOptions {
@@ -12,6 +12,12 @@ export interface OfflineEmbeddingOptions {
   readonly maximumNgram?: number;
   /** Share of the whole-word block in the final vector; the n-gram block gets the rest. Default 0.6. */
   readonly wordShare?: number;
+  /**
+   * Weight of affix features: every prefix (≥ 3 letters) and suffix (≥ 2 letters) of a word of 6+ letters is also
+   * added as a (stemmed) word, so run-together identifiers such as `driverid` or `favoritecount` meet `driver`, `id`,
+   * `favorite` and `count`. The weight is spread over the word's affixes. Default 0.5; 0 turns it off.
+   */
+  readonly affixWeight?: number;
   /**
    * Optional weight per stemmed term (e.g. an inverse document frequency from `termWeightsFromTexts`).
    * Unknown terms get `unknownTermWeight`. Default: every term weighs 1.
@@ -39,6 +45,7 @@ export class OfflineEmbeddingModel implements EmbeddingModelV3 {
   private readonly minimumNgram: number;
   private readonly maximumNgram: number;
   private readonly wordShare: number;
+  private readonly affixWeight: number;
   private readonly termWeights: ReadonlyMap<string, number> | undefined;
   private readonly unknownTermWeight: number;
 
@@ -47,6 +54,7 @@ export class OfflineEmbeddingModel implements EmbeddingModelV3 {
     this.minimumNgram = options.minimumNgram ?? 3;
     this.maximumNgram = options.maximumNgram ?? 5;
     this.wordShare = options.wordShare ?? 0.6;
+    this.affixWeight = options.affixWeight ?? 0.5;
     this.termWeights = options.termWeights;
     this.unknownTermWeight =
       options.unknownTermWeight ?? (options.termWeights ? Math.max(1, ...options.termWeights.values()) : 1);
@@ -66,9 +74,17 @@ export class OfflineEmbeddingModel implements EmbeddingModelV3 {
   embedText(text: string): number[] {
     const words = new Float64Array(this.dimensions);
     const ngrams = new Float64Array(this.dimensions);
-    for (const term of contentTerms(text)) {
+    for (const [piece, term] of contentPieces(text)) {
       const weight = this.termWeights ? (this.termWeights.get(term) ?? this.unknownTermWeight) : 1;
       addHashedFeature(words, `w:${term}`, weight);
+      if (this.affixWeight > 0 && piece.length >= 6 && !/[0-9]/.test(piece)) {
+        const affixes: string[] = [];
+        for (let cut = 3; cut <= piece.length - 2; cut++) {
+          affixes.push(stemWord(piece.slice(0, cut)), stemWord(piece.slice(cut)));
+        }
+        const affixWeight = (this.affixWeight * weight) / Math.sqrt(affixes.length);
+        for (const affix of affixes) if (affix !== term) addHashedFeature(words, `w:${affix}`, affixWeight);
+      }
       const marked = `<${term}>`;
       const grams: string[] = [];
       for (let size = this.minimumNgram; size <= this.maximumNgram; size++) {

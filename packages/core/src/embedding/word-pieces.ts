@@ -49,3 +49,10 @@ export function contentTerms(text: string): string[] {
     .filter((piece) => !stopWords.has(piece))
     .map(stemWord);
 }
+
+/** Pairs of (word piece, stemmed term), stop words removed. */
+export function contentPieces(text: string): [string, string][] {
+  return splitWordPieces(text)
+    .filter((piece) => !stopWords.has(piece))
+    .map((piece) => [piece, stemWord(piece)]);
+}

@@ -28,6 +28,8 @@ export interface RetrievalBenchmarkOptions {
   readonly probeQuestionWeight?: number;
   /** CRUSH hyperparameters (defaults of `selectColumnsCollectively`). */
   readonly crush?: CrushSelectionOptions;
+  /** Embed columns as `database.table.column` instead of `table.column`. Default true. */
+  readonly includeDatabase?: boolean;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -49,7 +51,7 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
   const keys = options.corpus.map(schemaColumnKey);
   const columnVectors = await embedTexts(
     options.embeddingModel,
-    options.corpus.map((column) => schemaColumnText(column)),
+    options.corpus.map((column) => schemaColumnText(column, { includeDatabase: options.includeDatabase ?? true })),
     options.abortSignal,
   );
   const index = new ColumnVectorIndex(columnVectors);

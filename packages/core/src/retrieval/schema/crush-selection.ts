@@ -3,15 +3,23 @@ import { type CrushObjectiveOptions, entropyGuidedScores, greedyCrushSelection }
 import { type ColumnVectorIndex, rankScores } from "./dense-column-ranking";
 import type { SchemaGraph } from "./schema-graph";
 
-/** Hyperparameters of CRUSH collective retrieval (defaults tuned on BirdUnion's tune split, see docs/decisions). */
+/**
+ * Hyperparameters of CRUSH collective retrieval. Defaults are the paper's except `coverageTemperature` (0.1, tuned on
+ * BirdUnion's tune split with the offline embedder; see docs/decisions/2026-11-21-crush-retrieval.md).
+ */
 export interface CrushSelectionOptions extends CrushObjectiveOptions {
   /** Nearest columns kept per probe when forming the candidate set C(x). Default 25. */
   readonly neighboursPerProbe?: number;
   /** Largest candidate set |C(x)| (filled round-robin over the probes' rankings). Default 100 (the paper's). */
   readonly candidateLimit?: number;
-  /** γ, the edge score e(d, d') for connected columns. Default 0.01 (the paper's). */
+  /** γ, the edge score e(d, d') for columns of the same table. Default 0.01 (the paper's). */
   readonly edgeScore?: number;
+  /** Edge score for columns joined by a (known or inferred) foreign key. Default: `edgeScore`. */
+  readonly keyEdgeScore?: number;
 }
+
+/** Coverage temperature τ used by `selectColumnsCollectively` unless given (the objective's own default is 1). */
+export const defaultCoverageTemperature = 0.1;
 
 /** Input of `selectColumnsCollectively`: vectors only, so any embedding model works. */
 export interface CrushSelectionInput {
@@ -59,9 +67,13 @@ export function selectColumnsCollectively(input: CrushSelectionInput, options: C
   }
   const cosines = probeSimilarities.map((similarities) => candidates.map((column) => similarities[column] ?? 0));
   const scores = entropyGuidedScores(cosines);
-  const edge = (left: number, right: number) =>
-    edgeScore !== 0 && input.graph.connected(candidates[left]!, candidates[right]!) ? edgeScore : 0;
-  const picked = greedyCrushSelection(scores, edge, candidates.length, input.budget, options).map(
+  const keyEdgeScore = options.keyEdgeScore ?? edgeScore;
+  const edge = (left: number, right: number) => {
+    const connection = input.graph.connection(candidates[left]!, candidates[right]!);
+    return connection === "key-link" ? keyEdgeScore : connection === "same-table" ? edgeScore : 0;
+  };
+  const objective = { coverageTemperature: defaultCoverageTemperature, ...options };
+  const picked = greedyCrushSelection(scores, edge, candidates.length, input.budget, objective).map(
     (position) => candidates[position]!,
   );
   if (picked.length >= input.budget) return picked;

@@ -11,6 +11,8 @@ export interface ColumnLink {
  * foreign key. When the catalog has no key information, `inferKeyLinks` supplies likely key links.
  */
 export interface SchemaGraph {
+  /** How two columns are connected: same table, a foreign-key link, or not at all. */
+  connection(left: number, right: number): "same-table" | "key-link" | undefined;
   connected(left: number, right: number): boolean;
 }
 
@@ -27,12 +29,20 @@ export function buildSchemaGraph(columns: readonly SchemaColumn[], links: readon
     linked.add(link.from * count + link.to);
     linked.add(link.to * count + link.from);
   }
-  return {
-    connected(left, right) {
-      if (left === right) return false;
-      return tableOf[left] === tableOf[right] || linked.has(left * count + right);
-    },
+  const connection = (left: number, right: number) => {
+    if (left === right) return undefined;
+    if (linked.has(left * count + right)) return "key-link" as const;
+    return tableOf[left] === tableOf[right] ? ("same-table" as const) : undefined;
   };
+  return { connection, connected: (left, right) => connection(left, right) !== undefined };
+}
+
+function squash(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+function singular(name: string): string {
+  return name.endsWith("ies") ? `${name.slice(0, -3)}y` : name.endsWith("s") ? name.slice(0, -1) : name;
 }
 
 function looksLikeKey(name: string): boolean {
@@ -41,7 +51,8 @@ function looksLikeKey(name: string): boolean {
 
 /**
  * Guesses foreign-key links for catalogs without key metadata (like the CRUSH4SQL benchmark corpora): columns of
- * different tables in the same database with the same key-like name (`…id`, `…_key`, `…code`).
+ * different tables in the same database with the same key-like name (`…id`, `…_key`, `…code`), and a
+ * `<table>_id`/`<table>id` column to that table's `id` column (`hero_attribute.hero_id` → `hero.id`).
  */
 export function inferKeyLinks(columns: readonly SchemaColumn[]): ColumnLink[] {
   const byName = new Map<string, number[]>();
@@ -51,6 +62,18 @@ export function inferKeyLinks(columns: readonly SchemaColumn[]): ColumnLink[] {
     byName.set(key, [...(byName.get(key) ?? []), index]);
   });
   const links: ColumnLink[] = [];
+  const idColumnOfTable = new Map<string, number>();
+  columns.forEach((column, index) => {
+    if (squash(column.column) === "id")
+      idColumnOfTable.set(`${column.database ?? ""}\u0000${singular(squash(column.table))}`, index);
+  });
+  columns.forEach((column, index) => {
+    const name = squash(column.column);
+    if (!name.endsWith("id") || name === "id") return;
+    const target = idColumnOfTable.get(`${column.database ?? ""}\u0000${singular(name.slice(0, -2))}`);
+    if (target !== undefined && schemaTableKey(columns[target]!) !== schemaTableKey(column))
+      links.push({ from: index, to: target });
+  });
   for (const group of byName.values()) {
     for (let first = 0; first < group.length; first++) {
       for (let second = first + 1; second < group.length; second++) {

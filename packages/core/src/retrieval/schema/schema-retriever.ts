@@ -17,6 +17,8 @@ export interface SchemaRetrieverOptions {
   readonly probeQuestionWeight?: number;
   /** CRUSH hyperparameters. */
   readonly crush?: CrushSelectionOptions;
+  /** Embed columns as `database.table.column` (`schemaColumnText`). Default true. */
+  readonly includeDatabase?: boolean;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -44,9 +46,13 @@ export async function embedTexts(
   return embeddings;
 }
 
-/** Text embedded for one hallucinated element: `table.column` with the pieces kept readable. */
+/**
+ * Text embedded for one hallucinated element: `table.column column`. The column's words count twice because
+ * hallucinated table names match real ones less often than hallucinated column names do (measured on BirdUnion).
+ */
 export function hallucinatedElementText(table: string, column: string): string {
-  return column === "" ? table : `${table}.${column}`;
+  if (column === "") return table;
+  return `${table}.${column} ${column}`;
 }
 
 /** Embeds the catalog once and answers retrieval requests against it. */

@@ -1,0 +1,75 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Command } from "commander";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { recogniseRetrievalCorpus, registerBenchRetrievalCommand } from "./bench-retrieval-command";
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), "../../../../packages/core/src/eval/fixtures");
+const corpus = join(fixtures, "shop.corpus.jsonl");
+const questions = join(fixtures, "shop.questions.jsonl");
+
+async function run(...args: string[]): Promise<string> {
+  let output = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    output += chunk.toString();
+    return true;
+  });
+  const program = new Command().name("nlq").exitOverride();
+  const bench = program.command("bench").exitOverride();
+  registerBenchRetrievalCommand(bench);
+  for (const command of bench.commands) command.exitOverride().configureOutput({ writeErr: () => {} });
+  await program.parseAsync(["node", "nlq", "bench", "retrieval", ...args]);
+  return output;
+}
+
+describe("nlq bench retrieval", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    delete process.env.NLQ_EMBEDDING_MODEL;
+  });
+
+  it("--json prints exactly one object with every mode that ran", async () => {
+    const output = await run(
+      "--corpus",
+      corpus,
+      "--questions",
+      questions,
+      "--hallucinated",
+      "--budgets",
+      "2,4",
+      "--json",
+    );
+    expect(output.trim().split("\n")).toHaveLength(1);
+    const result = JSON.parse(output);
+    expect(Object.keys(result)).toEqual(["questions", "question", "crush", "question+evidence", "crush+evidence"]);
+    expect(result.questions).toBe(3);
+    expect(Object.keys(result.crush)).toEqual(["2", "4"]);
+    expect(result.crush["4"]).toBe(1);
+  });
+
+  it("leaves out CRUSH without --hallucinated and evidence modes with --no-evidence", async () => {
+    const result = JSON.parse(await run("--corpus", corpus, "--questions", questions, "--no-evidence", "--json"));
+    expect(Object.keys(result)).toEqual(["questions", "question"]);
+    expect(Object.keys(result.question)).toEqual(["3", "5", "10", "20", "30", "50", "100"]);
+  });
+
+  it("prints a table, without published rows for an unknown corpus", async () => {
+    const output = await run("--corpus", corpus, "--questions", questions, "--hallucinated", "--budgets", "3,10");
+    expect(output).toContain("shop.corpus.jsonl: 12 columns, 3 questions, embedding nlq.builtin:hashed-ngrams-v1");
+    expect(output).toMatch(/crush\+evidence\s+\| 0\.833 \| 1\.000/);
+    expect(output).not.toContain("published");
+  });
+
+  it("recognises the published corpora", () => {
+    expect(recogniseRetrievalCorpus("/data/birdunion.corpus.jsonl", [])).toBe("BirdUnion");
+    expect(recogniseRetrievalCorpus("/data/spiderunion.corpus.jsonl", [])).toBe("SpiderUnion");
+    expect(recogniseRetrievalCorpus("/data/other.jsonl", [])).toBeUndefined();
+  });
+
+  it("fails with a clear message for bad budgets and missing files", async () => {
+    await expect(run("--corpus", corpus, "--questions", questions, "--budgets", "0,x")).rejects.toThrow(/--budgets/);
+    await expect(run("--corpus", join(fixtures, "absent.jsonl"), "--questions", questions)).rejects.toThrow(
+      /cannot read/,
+    );
+  });
+});

@@ -1,0 +1,154 @@
+import { basename, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  createCatalogEmbeddingModel,
+  defaultRetrievalBudgets,
+  NlqError,
+  type RetrievalBenchmarkResult,
+  type RetrievalMode,
+  readRetrievalCorpus,
+  readRetrievalQuestions,
+  resolveEmbeddingModel,
+  runRetrievalBenchmark,
+  type SchemaColumn,
+} from "@nlq/core";
+import type { Command } from "commander";
+import { formatTable } from "./format-table";
+
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
+/** Default benchmark directory: `../shared/data/retrieval` beside the checkout. */
+export const defaultRetrievalDataDirectory = resolve(repositoryRoot, "../shared/data/retrieval");
+
+/** Recall published in CRUSH4SQL Table 2 (budgets 3, 5, 10, 20, 30, 50, 100). */
+export const publishedRetrievalRecall = {
+  BirdUnion: {
+    "dense (OpenAI)": [0.33, 0.43, 0.56, 0.66, 0.72, 0.8, 0.93],
+    CRUSH: [0.39, 0.54, 0.71, 0.82, 0.88, 0.92, 0.97],
+  },
+  SpiderUnion: {
+    "dense (OpenAI)": [0.55, 0.64, 0.77, 0.86, 0.9, 0.93, 0.96],
+    CRUSH: [0.59, 0.72, 0.83, 0.9, 0.92, 0.94, 0.97],
+  },
+} as const;
+
+const publishedBudgets = [3, 5, 10, 20, 30, 50, 100];
+
+/** Which published benchmark a corpus is, by file name or by size (798 and 4,503 columns); undefined if neither. */
+export function recogniseRetrievalCorpus(
+  corpusPath: string,
+  columns: readonly SchemaColumn[],
+): keyof typeof publishedRetrievalRecall | undefined {
+  const name = basename(corpusPath).toLowerCase();
+  if (name.startsWith("birdunion") || columns.length === 798) return "BirdUnion";
+  if (name.startsWith("spiderunion") || columns.length === 4503) return "SpiderUnion";
+  return undefined;
+}
+
+interface BenchRetrievalOptions {
+  readonly corpus: string;
+  readonly questions: string;
+  readonly hallucinated: boolean;
+  readonly evidence: boolean;
+  readonly budgets: string;
+  readonly json: boolean;
+}
+
+function parseBudgets(text: string): number[] {
+  const budgets = text.split(",").map((part) => Number(part.trim()));
+  if (budgets.length === 0 || budgets.some((budget) => !Number.isInteger(budget) || budget <= 0)) {
+    throw new NlqError(`--budgets expects positive integers separated by commas, got "${text}"`, { code: "22023" });
+  }
+  return budgets;
+}
+
+/** The `--json` object: `{"questions": N, "<mode>": {"<budget>": recall, ...}, ...}` with the modes that ran. */
+export function retrievalResultJson(result: RetrievalBenchmarkResult): Record<string, unknown> {
+  return { questions: result.questions, ...result.recall };
+}
+
+/** Text report: one row per mode, the published rows when the corpus is recognised. */
+export function formatRetrievalReport(
+  result: RetrievalBenchmarkResult,
+  budgets: readonly number[],
+  header: string,
+  published: keyof typeof publishedRetrievalRecall | undefined,
+): string {
+  const columns = ["method", ...budgets.map((budget) => `r@${budget}`)];
+  const rows: string[][] = Object.entries(result.recall).map(([mode, recall]) => [
+    mode,
+    ...budgets.map((budget) => recall?.[String(budget)]?.toFixed(3) ?? ""),
+  ]);
+  if (published) {
+    for (const [method, values] of Object.entries(publishedRetrievalRecall[published])) {
+      rows.push([
+        `published ${published}: ${method}`,
+        ...budgets.map((budget) => {
+          const position = publishedBudgets.indexOf(budget);
+          return position === -1 ? "-" : values[position]!.toFixed(2);
+        }),
+      ]);
+    }
+  }
+  return `${header}\n${formatTable(columns, rows)}`;
+}
+
+/** `nlq bench retrieval`: recall@k of schema retrieval (question-only dense and CRUSH) on CRUSH4SQL-format data. */
+export function registerBenchRetrievalCommand(bench: Command): void {
+  bench
+    .command("retrieval")
+    .description(
+      "recall@k of schema retrieval: question-only dense baseline and CRUSH (recorded hallucinated schemas), " +
+        "with and without evidence, beside CRUSH4SQL's published numbers",
+    )
+    .option(
+      "--corpus <file>",
+      "corpus JSONL, one {db,table,column} per line",
+      `${defaultRetrievalDataDirectory}/birdunion.corpus.jsonl`,
+    )
+    .option(
+      "--questions <file>",
+      "questions JSONL, one {id,question,evidence,gold,hallucinated} per line",
+      `${defaultRetrievalDataDirectory}/birdunion.tune.jsonl`,
+    )
+    .option("--hallucinated", "also run CRUSH over the questions' recorded hallucinated schemas (no model call)", false)
+    .option("--no-evidence", "skip the +evidence modes")
+    .option("--budgets <list>", "budgets k, comma separated", defaultRetrievalBudgets.join(","))
+    .option("--json", "print exactly one JSON object with the figures", false)
+    .addHelpText(
+      "after",
+      "\nEmbeddings: NLQ_EMBEDDING_MODEL=provider:model (openai:text-embedding-3-small, google:…, ollama:…," +
+        " openai-compatible:…); unset or builtin → the offline embedder with IDF weights from the corpus.",
+    )
+    .action(async (options: BenchRetrievalOptions, command: Command) => {
+      try {
+        const budgets = parseBudgets(options.budgets);
+        const corpus = await readRetrievalCorpus(options.corpus);
+        const questions = await readRetrievalQuestions(options.questions);
+        const reference = process.env.NLQ_EMBEDDING_MODEL?.trim();
+        const embeddingModel =
+          !reference || reference === "builtin"
+            ? createCatalogEmbeddingModel(corpus)
+            : resolveEmbeddingModel(reference);
+        const modes: RetrievalMode[] = ["question"];
+        if (options.hallucinated) modes.push("crush");
+        if (options.evidence) modes.push("question+evidence");
+        if (options.hallucinated && options.evidence) modes.push("crush+evidence");
+        const started = performance.now();
+        const result = await runRetrievalBenchmark({ corpus, questions, embeddingModel, modes, budgets });
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify(retrievalResultJson(result))}\n`);
+          return;
+        }
+        const published = recogniseRetrievalCorpus(options.corpus, corpus);
+        const header =
+          `${published ?? basename(options.corpus)}: ${corpus.length} columns, ${result.questions} questions, ` +
+          `embedding ${embeddingModel.provider}:${embeddingModel.modelId}, ` +
+          `${((performance.now() - started) / 1000).toFixed(1)} s`;
+        process.stdout.write(`${formatRetrievalReport(result, budgets, header, published)}\n`);
+      } catch (error) {
+        command.error(`nlq bench retrieval: ${error instanceof Error ? error.message : String(error)}`, {
+          exitCode: 1,
+        });
+      }
+    });
+}
