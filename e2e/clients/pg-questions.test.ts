@@ -246,6 +246,36 @@ describe("questions through the proxy (node-postgres)", () => {
     expect(seen[0]?.signal?.aborted).toBe(true);
   });
 
+  it("keeps concurrent clients apart", async () => {
+    answerer = async (options) => {
+      const result = await options.session.query({ sql: "select pg_backend_pid()::text as pid" });
+      return answerFrom(options.question, "select pg_backend_pid()", result);
+    };
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const client = new pg.Client(clientConfig(database.name, proxy.address.port));
+        await client.connect();
+        return client;
+      }),
+    );
+    try {
+      await Promise.all(
+        clients.map(async (client, index) => {
+          const ownPid = String((await client.query("select pg_backend_pid() as pid")).rows[0].pid);
+          for (let round = 0; round < 5; round++) {
+            const asked = await client.query(`/* nl: whose session? ${index} */`);
+            expect(asked.rows).toEqual([{ pid: ownPid }]);
+            expect((await client.query("select $1::int * 2 as doubled", [index])).rows).toEqual([
+              { doubled: index * 2 },
+            ]);
+          }
+        }),
+      );
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+  });
+
   it("runs a multi-step answer (several statements on the session) and returns the final rows", async () => {
     answerer = async (options) => {
       await options.session.query({ sql: "select count(*) from orders" });
