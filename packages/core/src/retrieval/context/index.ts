@@ -1,0 +1,2 @@
+export * from "./catalog-collection";
+export * from "./retrieve-context";

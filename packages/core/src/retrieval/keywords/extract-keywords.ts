@@ -1,0 +1,47 @@
+import {
+  type ExtractKeywordsExample,
+  extractKeywordsOutputSchema,
+  extractKeywordsPrompt,
+  extractKeywordsStep,
+  extractKeywordsSystemPrompt,
+} from "@nlq/prompts";
+import type { StepContext } from "../../llm/step-context";
+
+export interface ExtractKeywordsOptions {
+  readonly context: StepContext;
+  /** Few-shot examples. Default: the prompt's `extractKeywordsExamples`. */
+  readonly examples?: readonly ExtractKeywordsExample[];
+}
+
+/** Trimmed, non-empty, first spelling of each keyword kept (case-insensitive duplicates dropped). */
+export function distinctKeywords(keywords: Iterable<string>): string[] {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const keyword of keywords) {
+    const trimmed = keyword.replace(/\s+/g, " ").trim();
+    if (trimmed === "" || seen.has(trimmed.toLowerCase())) continue;
+    seen.add(trimmed.toLowerCase());
+    result.push(trimmed);
+  }
+  return result;
+}
+
+/**
+ * CHESS extract_keywords: one few-shot model call (step `extract-keywords`) over the question and the context's hint.
+ * Emits `keywords-end`.
+ */
+export async function extractKeywords(options: ExtractKeywordsOptions): Promise<string[]> {
+  const output = await options.context.runModelStep({
+    step: extractKeywordsStep,
+    schema: extractKeywordsOutputSchema,
+    system: extractKeywordsSystemPrompt,
+    prompt: extractKeywordsPrompt({
+      question: options.context.question,
+      hint: options.context.hint,
+      examples: options.examples,
+    }),
+  });
+  const keywords = distinctKeywords(output.keywords);
+  options.context.emit({ type: "keywords-end", keywords });
+  return keywords;
+}

@@ -1,0 +1,2 @@
+export * from "./extract-keywords";
+export * from "./heuristic-keywords";

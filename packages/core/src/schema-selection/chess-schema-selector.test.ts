@@ -1,0 +1,199 @@
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { MockLanguageModelV3 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import type { Catalog, TableInfo } from "../catalog/catalog-types";
+import { loadSettings } from "../config/settings";
+import { createStepContext } from "../llm/step-context";
+import type { PipelineEvent } from "../pipeline/events";
+import { ValueIndexBuilder } from "../retrieval/values/value-index-builder";
+import { renderSchema } from "../schema/render-schema";
+import { createChessSchemaSelector } from "./chess-schema-selector";
+import { schemaSelectionPresets } from "./schema-selection-steps";
+
+function table(name: string, columns: string[], extra: Partial<TableInfo> = {}): TableInfo {
+  return {
+    schema: "public",
+    name,
+    kind: "table",
+    comment: null,
+    columns: columns.map((column) => ({ name: column, dataType: "text", nullable: true, comment: null })),
+    primaryKey: [],
+    foreignKeys: [],
+    ...extra,
+  };
+}
+
+const catalog: Catalog = {
+  tables: [
+    table("singer", ["singer_id", "name", "country", "age"], { primaryKey: ["singer_id"] }),
+    table("concert", ["concert_id", "concert_name", "year", "stadium_id"], {
+      primaryKey: ["concert_id"],
+      foreignKeys: [
+        {
+          name: "c_s",
+          columns: ["stadium_id"],
+          referencedSchema: "public",
+          referencedTable: "stadium",
+          referencedColumns: ["stadium_id"],
+        },
+      ],
+    }),
+    table("singer_in_concert", ["concert_id", "singer_id"], {
+      primaryKey: ["concert_id", "singer_id"],
+      foreignKeys: [
+        {
+          name: "sic_c",
+          columns: ["concert_id"],
+          referencedSchema: "public",
+          referencedTable: "concert",
+          referencedColumns: ["concert_id"],
+        },
+        {
+          name: "sic_s",
+          columns: ["singer_id"],
+          referencedSchema: "public",
+          referencedTable: "singer",
+          referencedColumns: ["singer_id"],
+        },
+      ],
+    }),
+    table("stadium", ["stadium_id", "location", "capacity"], { primaryKey: ["stadium_id"] }),
+  ],
+};
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
+
+/** One mock model per step, answering with a fixed JSON object; records the prompts it saw. */
+function mockSteps(outputs: Record<string, unknown>) {
+  const prompts: Record<string, string[]> = {};
+  const resolveModel = (step: string) => ({
+    id: `mock:${step}`,
+    scripted: false,
+    model: new MockLanguageModelV3({
+      doGenerate: async (call: LanguageModelV3CallOptions) => {
+        prompts[step] = [...(prompts[step] ?? []), JSON.stringify(call.prompt)];
+        if (!(step in outputs)) throw new Error(`unexpected step ${step}`);
+        return {
+          content: [{ type: "text", text: JSON.stringify(outputs[step]) }],
+          finishReason: { unified: "stop", raw: undefined },
+          usage,
+          warnings: [],
+        };
+      },
+    }),
+  });
+  return { prompts, resolveModel };
+}
+
+function contextFor(
+  question: string,
+  resolveModel: ReturnType<typeof mockSteps>["resolveModel"],
+  events: PipelineEvent[] = [],
+) {
+  return createStepContext({
+    question,
+    settings: loadSettings({}),
+    resolveModel,
+    onEvent: (event) => events.push(event),
+  });
+}
+
+describe("CHESS schema selector", () => {
+  it("runs keywords, values, filter_column, select_tables, select_columns and keeps join keys", async () => {
+    const builder = new ValueIndexBuilder();
+    builder.addColumn({ schema: "public", table: "singer", column: "country" }, ["France", "Germany", "Netherlands"]);
+    builder.addColumn({ schema: "public", table: "stadium", column: "location" }, ["Paris", "Berlin"]);
+    const { prompts, resolveModel } = mockSteps({
+      "extract-keywords": { keywords: ["concerts", "singers", "France", "France"] },
+      "filter-column": {
+        columns: [
+          { column: "public.singer.age", relevant: false },
+          { column: "stadium.capacity", relevant: false },
+        ],
+      },
+      "select-tables": {
+        chain_of_thought_reasoning: "join",
+        table_names: ["singer", "public.concert", "SINGER_IN_CONCERT", "nope"],
+      },
+      "select-columns": {
+        tables: [
+          { table: "singer", columns: ["country"] },
+          { table: "concert", columns: ["concert.concert_name", "missing"] },
+        ],
+      },
+    });
+    const events: PipelineEvent[] = [];
+    const selector = createChessSchemaSelector({ steps: schemaSelectionPresets.balanced, valueIndex: builder.build() });
+    const selected = await selector.select({
+      catalog,
+      context: contextFor("Which concerts had singers from France?", resolveModel, events),
+    });
+    expect(renderSchema(selected.catalog)).toMatchInlineSnapshot(`
+      "CREATE TABLE singer (
+        singer_id text,
+        country text, -- examples: 'France'
+        PRIMARY KEY (singer_id)
+      );
+
+      CREATE TABLE concert (
+        concert_id text,
+        concert_name text,
+        PRIMARY KEY (concert_id)
+      );
+
+      CREATE TABLE singer_in_concert (
+        concert_id text,
+        singer_id text,
+        PRIMARY KEY (concert_id, singer_id),
+        FOREIGN KEY (concert_id) REFERENCES concert (concert_id),
+        FOREIGN KEY (singer_id) REFERENCES singer (singer_id)
+      );"
+    `);
+    expect(selected.hint).toBe(
+      "Values stored in the database that match the question: public.singer.country = 'France'.",
+    );
+    expect(events.find((event) => event.type === "keywords-end")).toEqual({
+      type: "keywords-end",
+      keywords: ["concerts", "singers", "France"],
+    });
+    expect(prompts["filter-column"]?.[0]).toContain('public.singer.country (text); examples: \\"France\\"');
+    expect(prompts["select-tables"]?.[0]).not.toContain('\\"age\\"');
+    expect(prompts["select-columns"]?.[0]).not.toContain("CREATE TABLE stadium");
+  });
+
+  it("batches filter_column and keeps columns the model did not mention", async () => {
+    const { prompts, resolveModel } = mockSteps({
+      "filter-column": { columns: [{ column: "public.singer.name", relevant: false }] },
+    });
+    const selector = createChessSchemaSelector({
+      steps: { extractKeywords: false, filterColumn: true, selectTables: false, selectColumns: false },
+      filterBatchSize: 5,
+    });
+    const selected = await selector.select({ catalog, context: contextFor("Singer ages?", resolveModel) });
+    expect(prompts["filter-column"]).toHaveLength(3);
+    expect(selected.catalog.tables[0]!.columns.map((column) => column.name)).toEqual(["singer_id", "country", "age"]);
+  });
+
+  it("never returns an empty schema when the model picks nothing that exists", async () => {
+    const { resolveModel } = mockSteps({
+      "select-tables": { table_names: ["ghost"] },
+      "select-columns": { tables: [] },
+    });
+    const selector = createChessSchemaSelector({
+      steps: { ...schemaSelectionPresets.none, selectTables: true, selectColumns: true },
+    });
+    const selected = await selector.select({ catalog, context: contextFor("Anything?", resolveModel) });
+    expect(selected.catalog.tables).toHaveLength(4);
+  });
+
+  it("passes small catalogs through without a call", async () => {
+    const { prompts, resolveModel } = mockSteps({});
+    const selector = createChessSchemaSelector({ minimumColumns: 100 });
+    const selected = await selector.select({ catalog, context: contextFor("Anything?", resolveModel) });
+    expect(selected.catalog).toBe(catalog);
+    expect(prompts).toEqual({});
+  });
+});
