@@ -6,3 +6,4 @@ export * from "./embeddings";
 export * from "./llm-cache";
 export * from "./query-log";
 export * from "./value-index";
+export * from "./catalog";
