@@ -47,18 +47,25 @@ export interface ProxyConnectionHooks {
 }
 
 export interface ProxyConnectionOptions {
+  /** The accepted client socket. */
   readonly client: Socket;
   /** Opens the TCP connection to the upstream server (called once, on StartupMessage). */
   readonly connectUpstream: () => Socket;
   /** Sends a CancelRequest with `key` to the upstream server. */
   readonly cancelUpstream: (key: BackendKey) => void;
+  /** Text that opens a question inside a comment (the server's default is `nl:`). */
   readonly marker: string;
+  /** Answers one question on the connection's upstream session. */
   readonly answerQuestion: (options: AnswerQuestionOptions) => Promise<Answer>;
+  /** Handed through to `answerQuestion`. */
   readonly settings: ProxySettings;
+  /** Handed through to `answerQuestion`; default none. */
   readonly queryLog?: QueryLog;
   /** Send pipeline progress as NOTICEs while answering (default false). */
   readonly progressNotices?: boolean;
+  /** Log sink for errors that must not reach the client. */
   readonly logger: ProxyLogger;
+  /** Named hooks into the server (cancel routing, bookkeeping). */
   readonly hooks: ProxyConnectionHooks;
 }
 
