@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgExecutor } from "../database/pg-executor";
+import { createTestDatabase, type TestDatabase, testServerUrl } from "../database/test-database";
+import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
+import { ensureDataSource } from "../metadata/data-source-store";
+import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
+import { catalogCollectionName } from "../retrieval/context/catalog-collection";
+import { DEFAULT_LSH_PARAMETERS } from "../retrieval/values/min-hash";
+import { ValueIndexStore } from "../retrieval/values/value-index-store";
+import { createEmbeddedVectorStore } from "../vector-store/embedded-vector-store";
+import { type CatalogIndexProgress, indexCatalog } from "./index-catalog";
+import { loadCatalog } from "./load-catalog";
+
+const role = `nlq_idx_reader_${randomBytes(4).toString("hex")}`;
+const setup = `
+CREATE TABLE singer (singer_id integer PRIMARY KEY, name text, country text);
+COMMENT ON COLUMN singer.country IS 'home country';
+INSERT INTO singer VALUES (1, 'Edith Piaf', 'France'), (2, 'Nina Hagen', 'Germany');
+CREATE TABLE concert (concert_id integer PRIMARY KEY, singer_id integer REFERENCES singer, venue text, fee numeric);
+INSERT INTO concert VALUES (10, 1, 'Olympia', 100), (11, 2, 'Tempodrom', 80);
+CREATE TABLE secret (id integer PRIMARY KEY, note text);
+CREATE ROLE ${role} LOGIN;
+GRANT SELECT ON singer TO ${role};
+GRANT SELECT (concert_id, venue) ON concert TO ${role};
+ANALYZE;
+`;
+
+describe("catalog index", () => {
+  let database: TestDatabase;
+  let client: pg.Client;
+  let store: MetadataStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("nlq_catalog_index", setup);
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    store = await openMetadataStore({ directory: "memory://", environment: {} });
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await store?.close();
+    await database?.drop();
+    const admin = new pg.Client({ connectionString: testServerUrl });
+    await admin.connect();
+    await admin.query(`DROP ROLE IF EXISTS ${role}`).finally(() => admin.end());
+  });
+
+  it("indexes tables, statistics, descriptions, embeddings and values; re-runs touch only what changed", async () => {
+    const executor = createPgExecutor(client);
+    const dataSource = await ensureDataSource(store.database, { url: database.url });
+    const vectorStore = createEmbeddedVectorStore();
+    const embeddingModel = createOfflineEmbeddingModel();
+    const common = {
+      executor,
+      database: store.database,
+      dataSourceId: dataSource.id,
+      vectorStore,
+      embeddingModel,
+      descriptions: {
+        tables: [],
+        columns: [
+          { table: "concert", column: "fee", description: "artist fee in euros" },
+          { table: "singer", column: "country", description: "ignored: COMMENT ON wins" },
+        ],
+      },
+    };
+    const progress: CatalogIndexProgress[] = [];
+    const first = await indexCatalog({ ...common, onProgress: (event) => progress.push(event) });
+    expect(first).toEqual({ tables: 3, columns: 9, indexed: 3, unchanged: 0, removed: 0 });
+    expect(progress.map((event) => `${event.done}/${event.total} ${event.table} ${event.status}`)).toEqual([
+      "1/3 public.concert indexed",
+      "2/3 public.secret indexed",
+      "3/3 public.singer indexed",
+    ]);
+    const collection = catalogCollectionName(dataSource.id);
+    expect(await vectorStore.count({ collection })).toBe(12);
+    const valueIndex = await new ValueIndexStore(store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS);
+    expect(valueIndex.search({ keyword: "Frnace", readableColumns: "all", limit: 1 })[0]?.value).toBe("France");
+
+    const loaded = await loadCatalog({ store, dataSource, session: executor });
+    expect(loaded.source).toBe("index");
+    const concert = loaded.catalog.tables.find((table) => table.name === "concert")!;
+    expect(concert.columns.map((column) => [column.name, column.comment])).toEqual([
+      ["concert_id", null],
+      ["singer_id", null],
+      ["venue", null],
+      ["fee", "artist fee in euros"],
+    ]);
+    expect(loaded.catalog.tables.find((table) => table.name === "singer")!.columns[2]).toMatchObject({
+      comment: "home country",
+      sampleValues: ["France", "Germany"],
+    });
+
+    expect(await indexCatalog(common)).toEqual({ tables: 3, columns: 9, indexed: 0, unchanged: 3, removed: 0 });
+    await client.query("ALTER TABLE concert ADD COLUMN city text; DROP TABLE secret");
+    expect(await indexCatalog(common)).toEqual({ tables: 2, columns: 8, indexed: 1, unchanged: 1, removed: 1 });
+    expect(await vectorStore.count({ collection, filter: { table: "public.secret" } })).toBe(0);
+    expect(await vectorStore.count({ collection, filter: { table: "public.concert" } })).toBe(6);
+  });
+
+  it("keeps finished tables when a run is interrupted", async () => {
+    const executor = createPgExecutor(client);
+    const dataSource = await ensureDataSource(store.database, {
+      url: `${database.url}?interrupted`,
+      name: "interrupted",
+    });
+    const interrupted = await ensureDataSource(store.database, { url: database.urlFor("someone_else") });
+    const controller = new AbortController();
+    const options = { executor, database: store.database, dataSourceId: interrupted.id, values: false };
+    await expect(
+      indexCatalog({ ...options, abortSignal: controller.signal, onProgress: () => controller.abort() }),
+    ).rejects.toThrow();
+    const again = await indexCatalog(options);
+    expect(again).toMatchObject({ indexed: 1, unchanged: 1 });
+    expect(dataSource.id).not.toBe(interrupted.id);
+  });
+
+  it("restricts the indexed catalog to what the asking role may read, and falls back to introspection", async () => {
+    const dataSource = await ensureDataSource(store.database, { url: database.url });
+    const reader = new pg.Client({ connectionString: database.urlFor(role) });
+    await reader.connect();
+    try {
+      const session = createPgExecutor(reader);
+      const loaded = await loadCatalog({ store, dataSource, session });
+      expect(loaded.source).toBe("index");
+      expect(
+        loaded.catalog.tables.map((table) => [
+          table.name,
+          table.columns.map((column) => column.name),
+          table.foreignKeys.length,
+        ]),
+      ).toEqual([
+        ["concert", ["concert_id", "venue"], 0],
+        ["singer", ["singer_id", "name", "country"], 0],
+      ]);
+      const live = await loadCatalog({ session });
+      expect(live.source).toBe("introspection");
+      expect(live.catalog.tables.map((table) => table.name)).toEqual(["concert", "singer"]);
+    } finally {
+      await reader.end();
+    }
+  });
+});
