@@ -41,7 +41,7 @@ export async function fetchTableStatistics(query: ReadOnlyQuery): Promise<Map<st
   );
   for (const [schema, table, column, nullFraction, distinct] of columns.rows) {
     const entry = statistics.get(`${schema}.${table}`);
-    if (!entry || column === null) continue;
+    if (!entry || !column) continue;
     const nDistinct = numberOrNull(distinct);
     const distinctCount =
       nDistinct === null
