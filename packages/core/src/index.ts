@@ -81,3 +81,10 @@ export * from "./retrieval/schema/schema-retriever";
 export * from "./eval/retrieval-benchmark-data";
 export * from "./eval/retrieval-recall";
 export * from "./eval/run-retrieval-benchmark";
+
+// catalog index, catalog files, keywords, retrieve_context, CHESS schema selector
+export * from "./catalog-files/index";
+export * from "./catalog-index/index";
+export * from "./retrieval/keywords/index";
+export * from "./retrieval/context/index";
+export * from "./schema-selection/index";

@@ -1,14 +1,19 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSettings } from "../config/settings";
 import { createPgExecutor } from "../database/pg-executor";
 import { createTestDatabase, type TestDatabase, testServerUrl } from "../database/test-database";
 import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
+import { createStepContext } from "../llm/step-context";
 import { ensureDataSource } from "../metadata/data-source-store";
 import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
+import type { PipelineEvent } from "../pipeline/events";
 import { catalogCollectionName } from "../retrieval/context/catalog-collection";
 import { DEFAULT_LSH_PARAMETERS } from "../retrieval/values/min-hash";
 import { ValueIndexStore } from "../retrieval/values/value-index-store";
+import { prepareIndexedQuestion } from "../schema-selection/create-selector-for-data-source";
+import { schemaSelectionPresets } from "../schema-selection/schema-selection-steps";
 import { createEmbeddedVectorStore } from "../vector-store/embedded-vector-store";
 import { type CatalogIndexProgress, indexCatalog } from "./index-catalog";
 import { loadCatalog } from "./load-catalog";
@@ -142,5 +147,46 @@ describe("catalog index", () => {
     } finally {
       await reader.end();
     }
+  });
+
+  it("prepares answerQuestion options from the index: catalog and a selector using values and description vectors", async () => {
+    const executor = createPgExecutor(client);
+    const vectorStore = createEmbeddedVectorStore();
+    const unindexed = await prepareIndexedQuestion({
+      store,
+      url: database.urlFor("nobody_indexed_this"),
+      session: executor,
+      vectorStore,
+    });
+    expect(unindexed).toEqual({});
+    const dataSource = await ensureDataSource(store.database, { url: database.url });
+    await indexCatalog({
+      executor,
+      database: store.database,
+      dataSourceId: dataSource.id,
+      vectorStore,
+      embeddingModel: createOfflineEmbeddingModel(),
+      force: true,
+    });
+    const prepared = await prepareIndexedQuestion({
+      store,
+      url: database.url,
+      session: executor,
+      vectorStore,
+      minimumColumns: 0,
+      steps: schemaSelectionPresets.none,
+    });
+    expect(prepared.catalog?.tables.map((table) => table.name)).toEqual(["concert", "singer"]);
+    const events: PipelineEvent[] = [];
+    const context = createStepContext({
+      question: "Which venues did singers from Frnace play?",
+      settings: loadSettings({}),
+      onEvent: (event) => events.push(event),
+    });
+    const selected = await prepared.schemaSelector!.select({ catalog: prepared.catalog!, context });
+    expect(events.find((event) => event.type === "values-end")).toMatchObject({
+      values: expect.arrayContaining([{ table: "public.singer", column: "country", value: "France" }]),
+    });
+    expect(selected.hint).toContain("public.singer.country = 'France'");
   });
 });

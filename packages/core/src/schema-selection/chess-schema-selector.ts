@@ -9,7 +9,7 @@ import { columnKey } from "../retrieval/values/value-column";
 import type { ValueIndex } from "../retrieval/values/value-index";
 import type { VectorStore } from "../vector-store/vector-store";
 import { filterColumns, selectColumns, selectTables } from "./chess-steps";
-import { addBridgeTables, type ColumnSelection, restrictCatalog, selectWholeTables } from "./column-selection";
+import { addBridgeTables, restrictCatalog, selectWholeTables, type TableColumnSelection } from "./column-selection";
 import { type SchemaSelectionSteps, schemaSelectionStepsFrom } from "./schema-selection-steps";
 
 /** Narrows a large catalog before the model steps (e.g. CRUSH, `createCrushPreselector`). */
@@ -17,7 +17,7 @@ export type SchemaPreselector = (options: {
   readonly catalog: Catalog;
   readonly keywords: readonly string[];
   readonly context: SelectSchemaOptions["context"];
-}) => Promise<ColumnSelection>;
+}) => Promise<TableColumnSelection>;
 
 export interface ChessSchemaSelectorOptions {
   /** Which steps run. Default: `schemaSelectionStepsFrom(process.env.NLQ_SCHEMA_SELECTION)` (`balanced`: all). */

@@ -1,7 +1,7 @@
 import { type Catalog, type TableInfo, tableKey } from "../catalog/catalog-types";
 
 /** Chosen columns per table: `tableKey` → column names (exact catalog spelling). */
-export type ColumnSelection = ReadonlyMap<string, ReadonlySet<string>>;
+export type TableColumnSelection = ReadonlyMap<string, ReadonlySet<string>>;
 
 function unquote(name: string): string {
   return name
@@ -74,7 +74,7 @@ export class CatalogNames {
  * table keeps its primary-key columns, and each foreign key between two selected tables keeps its columns on both
  * sides (the foreign key itself stays in the sub-catalog). Foreign keys to unselected tables are dropped.
  */
-export function restrictCatalog(catalog: Catalog, selection: ColumnSelection): Catalog {
+export function restrictCatalog(catalog: Catalog, selection: TableColumnSelection): Catalog {
   const selectedTables = new Set(selection.keys());
   const keep = new Map<string, Set<string>>();
   for (const [table, columns] of selection) keep.set(table, new Set(columns));
@@ -122,7 +122,7 @@ export function selectWholeTables(catalog: Catalog, tables: Iterable<string>): M
  * direction) to at least two selected tables, e.g. a junction table, with no column of their own (their key columns
  * are added by `restrictCatalog`).
  */
-export function addBridgeTables(catalog: Catalog, selection: ColumnSelection): Map<string, ReadonlySet<string>> {
+export function addBridgeTables(catalog: Catalog, selection: TableColumnSelection): Map<string, ReadonlySet<string>> {
   const result = new Map<string, ReadonlySet<string>>(selection);
   const neighbours = new Map<string, Set<string>>();
   const link = (left: string, right: string) => {

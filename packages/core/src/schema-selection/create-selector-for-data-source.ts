@@ -1,0 +1,76 @@
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { Catalog } from "../catalog/catalog-types";
+import { countColumns } from "../catalog/catalog-types";
+import { loadCatalog } from "../catalog-index/load-catalog";
+import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
+import { resolveEmbeddingModel } from "../embedding/resolve-embedding-model";
+import { ensureDataSource } from "../metadata/data-source-store";
+import type { MetadataDatabase } from "../metadata/metadata-database";
+import type { SchemaSelector } from "../pipeline/schema-selector";
+import { catalogCollectionName } from "../retrieval/context/catalog-collection";
+import { DEFAULT_LSH_PARAMETERS } from "../retrieval/values/min-hash";
+import { ValueIndexStore } from "../retrieval/values/value-index-store";
+import { createVectorStore } from "../vector-store/create-vector-store";
+import { createMetadataVectorPersistence } from "../vector-store/metadata-vector-persistence";
+import type { VectorStore } from "../vector-store/vector-store";
+import { createChessSchemaSelector } from "./chess-schema-selector";
+import { type SchemaSelectionSteps, schemaSelectionStepsFrom } from "./schema-selection-steps";
+
+export interface IndexedQuestionOptions {
+  /** The metadata store `nlq index` wrote to. */
+  readonly store: { readonly database: MetadataDatabase };
+  /** URL of the target database (identifies the data source; the password is never stored). */
+  readonly url: string;
+  /** The asking user's session (privileges are checked on it). */
+  readonly session: QueryExecutor;
+  readonly transactionStatus?: TransactionStatus;
+  /** Vector store of the description embeddings. Default: `createVectorStore` (Qdrant when `NLQ_QDRANT_URL`, else embedded in the metadata store). */
+  readonly vectorStore?: VectorStore;
+  /** Embedding model the index was built with. Default: `resolveEmbeddingModel(NLQ_EMBEDDING_MODEL)` (offline embedder). */
+  readonly embeddingModel?: EmbeddingModelV3;
+  /** Selector steps. Default: `schemaSelectionStepsFrom(NLQ_SCHEMA_SELECTION)`. */
+  readonly steps?: SchemaSelectionSteps;
+  /** Catalogs with at most this many columns skip schema selection. Default `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`, else 200. */
+  readonly minimumColumns?: number;
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What to pass to `answerQuestion` (spread it in): the indexed catalog and a selector; empty when nothing is indexed. */
+export interface IndexedQuestion {
+  readonly catalog?: Catalog;
+  readonly schemaSelector?: SchemaSelector;
+}
+
+/**
+ * Uses the catalog index when the data source has one: loads the indexed catalog (restricted to the asking role) and,
+ * for catalogs above `minimumColumns`, a CHESS schema selector backed by the data source's value index and description
+ * vectors. Returns `{}` when nothing is indexed, so `answerQuestion` introspects live as before:
+ * `answerQuestion({ ...options, ...(await prepareIndexedQuestion({ store, url, session })) })`.
+ */
+export async function prepareIndexedQuestion(options: IndexedQuestionOptions): Promise<IndexedQuestion> {
+  const environment = options.environment ?? process.env;
+  const dataSource = await ensureDataSource(options.store.database, { url: options.url });
+  const loaded = await loadCatalog({
+    store: options.store,
+    dataSource,
+    session: options.session,
+    transactionStatus: options.transactionStatus,
+  });
+  if (loaded.source !== "index") return {};
+  const minimumColumns = options.minimumColumns ?? Number(environment.NLQ_SCHEMA_SELECTION_MIN_COLUMNS ?? 200);
+  if (countColumns(loaded.catalog) <= minimumColumns) return { catalog: loaded.catalog };
+  const valueIndex = await new ValueIndexStore(options.store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS);
+  const vectorStore =
+    options.vectorStore ??
+    createVectorStore({ persistence: createMetadataVectorPersistence(options.store.database), environment });
+  const schemaSelector = createChessSchemaSelector({
+    steps: options.steps ?? schemaSelectionStepsFrom(environment.NLQ_SCHEMA_SELECTION),
+    valueIndex,
+    contextRetrieval: {
+      vectorStore,
+      collection: catalogCollectionName(dataSource.id),
+      embeddingModel: options.embeddingModel ?? resolveEmbeddingModel(environment.NLQ_EMBEDDING_MODEL, environment),
+    },
+  });
+  return { catalog: loaded.catalog, schemaSelector };
+}

@@ -1,0 +1,4 @@
+export * from "./chess-schema-selector";
+export * from "./column-selection";
+export * from "./create-selector-for-data-source";
+export * from "./schema-selection-steps";
