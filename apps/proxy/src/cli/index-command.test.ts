@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@nlq/core";
+import { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProgressReporter, registerIndexCommand } from "./index-command";
+
+async function run(args: string[], environment: Record<string, string | undefined>, tty = false) {
+  const written: string[] = [];
+  const errors: string[] = [];
+  const program = new Command().exitOverride();
+  registerIndexCommand(program, {
+    write: (text) => written.push(text),
+    writeError: (text) => errors.push(text),
+    tty,
+    environment,
+  });
+  process.exitCode = undefined;
+  await program.parseAsync(["node", "nlq", "index", ...args]);
+  const exitCode = process.exitCode;
+  process.exitCode = undefined;
+  return { output: written.join(""), errors: errors.join(""), exitCode };
+}
+
+describe("nlq index", () => {
+  let database: TestDatabase;
+  let home: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(
+      "nlq_index_command",
+      `CREATE SCHEMA shop; CREATE TABLE shop.product (id integer PRIMARY KEY, title text);
+       INSERT INTO shop.product VALUES (1, 'Lamp'), (2, 'Chair');
+       CREATE TABLE public.other (id integer);`,
+    );
+    home = await mkdtemp(path.join(tmpdir(), "nlq-index-command-"));
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it("indexes into the PGlite store under NLQ_HOME, then finds nothing changed", async () => {
+    const environment = { NLQ_HOME: home };
+    const first = await run(["--url", database.url, "--schema", "shop"], environment);
+    expect(first.errors).toContain("indexed 1/1 tables (100%");
+    expect(first.output).toMatch(
+      /^indexed nlq_index_command_\w+: 1 tables, 2 columns — 1 \(re\)indexed, 0 unchanged, 0 removed/,
+    );
+    expect(first.exitCode).toBeUndefined();
+    const second = await run(["--url", database.url, "--schema", "shop"], environment);
+    expect(second.output).toContain("0 (re)indexed, 1 unchanged");
+  });
+
+  it("refuses to run without a database URL", async () => {
+    const result = await run([], { NLQ_HOME: home });
+    expect(result.errors).toContain("no database");
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("draws a bar with counts and ETA on a TTY", () => {
+    const lines: string[] = [];
+    const reporter = createProgressReporter({ write: () => {}, writeError: (text) => lines.push(text) }, true);
+    reporter.update({ done: 1, total: 4, table: "shop.product", status: "indexed" });
+    expect(lines[0]).toMatch(/^\r\u001b\[2K\[#####\.{15}\] 1\/4 25% ETA \d+s shop\.product$/);
+  });
+});

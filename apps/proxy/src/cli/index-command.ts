@@ -1,0 +1,188 @@
+import {
+  type CatalogIndexProgress,
+  createMetadataVectorPersistence,
+  createPgExecutor,
+  createVectorStore,
+  type ExternalDescriptions,
+  ensureDataSource,
+  formatProgressBar,
+  formatProgressLine,
+  indexCatalog,
+  type MetadataStore,
+  NlqError,
+  openMetadataStore,
+  readCatalogFiles,
+  resolveEmbeddingModel,
+  type VectorStore,
+} from "@nlq/core";
+import type { Command } from "commander";
+import pg from "pg";
+
+/** Where `nlq index` writes; tests pass their own sinks. */
+export interface IndexCommandOutput {
+  /** Standard output: the summary. Default: process.stdout. */
+  readonly write: (text: string) => void;
+  /** Standard error: progress and errors. Default: process.stderr. */
+  readonly writeError: (text: string) => void;
+  /** Draw a progress bar (TTY) instead of plain lines. Default: `process.stderr.isTTY`. */
+  readonly tty?: boolean;
+  /** Environment read for `DATABASE_URL`, `NLQ_METADATA_URL`, `NLQ_EMBEDDING_MODEL`, `NLQ_QDRANT_URL`. Default: process.env. */
+  readonly environment?: Record<string, string | undefined>;
+}
+
+const defaultOutput: IndexCommandOutput = {
+  write: (text) => process.stdout.write(text),
+  writeError: (text) => process.stderr.write(text),
+};
+
+interface IndexOptions {
+  readonly url?: string;
+  readonly catalogFiles?: string;
+  readonly schema: string[];
+  readonly force: boolean;
+  readonly values: boolean;
+  readonly embeddings: boolean;
+}
+
+/** Progress on stderr: a redrawn bar with counts and ETA on a TTY, otherwise a plain line at most every 2 s. */
+export function createProgressReporter(output: IndexCommandOutput, tty: boolean) {
+  const started = performance.now();
+  let lastLine = 0;
+  return {
+    update(progress: CatalogIndexProgress) {
+      const state = {
+        done: progress.done,
+        total: progress.total,
+        elapsedMilliseconds: performance.now() - started,
+        label: progress.table,
+      };
+      if (tty) {
+        const width = Math.max(40, (process.stderr.columns ?? 80) - 1);
+        output.writeError(`\r\u001b[2K${formatProgressBar(state, width)}`);
+        return;
+      }
+      const now = performance.now();
+      if (now - lastLine >= 2_000 || progress.done === progress.total) {
+        lastLine = now;
+        output.writeError(`${formatProgressLine(state)}\n`);
+      }
+    },
+    finish() {
+      if (tty) output.writeError("\r\u001b[2K");
+    },
+  };
+}
+
+function collectSchemas(value: string, previous: string[]): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((schema) => schema.trim())
+      .filter(Boolean),
+  ];
+}
+
+/**
+ * `nlq index --url <postgresql://…> [--catalog-files <dir>] [--schema <name>]…`: builds or refreshes the data
+ * source's catalog index in the metadata store (`NLQ_METADATA_URL`, else PGlite under `.nlq/`), incrementally.
+ */
+export function registerIndexCommand(program: Command, output: IndexCommandOutput = defaultOutput): void {
+  program
+    .command("index")
+    .description("index a database's catalog (tables, columns, keys, descriptions, statistics, values, embeddings)")
+    .option("--url <url>", "PostgreSQL connection URL of the database to index (env: DATABASE_URL)")
+    .option(
+      "--catalog-files <path>",
+      "BIRD database_description/*.csv or defog <db>.json descriptions (COMMENT ON wins)",
+    )
+    .option(
+      "--schema <name>",
+      "only this schema (repeatable or comma separated; default all readable)",
+      collectSchemas,
+      [],
+    )
+    .option("--force", "re-index every table, ignoring fingerprints", false)
+    .option("--no-values", "skip the value index")
+    .option("--no-embeddings", "skip the description embeddings")
+    .addHelpText(
+      "after",
+      `
+Incremental: a table is re-indexed only when its columns, types, comments, keys or row estimate changed; each table
+is committed on its own, so an interrupted run (Ctrl-C) keeps what it finished — run it again to continue.
+
+Environment:
+  NLQ_METADATA_URL     metadata store (PostgreSQL); default PGlite files in $NLQ_HOME/.nlq/metadata
+  NLQ_EMBEDDING_MODEL  embedding model of the descriptions (default: the offline embedder)
+  NLQ_QDRANT_URL       Qdrant for the vectors (default: embedded in the metadata store)
+
+Example:
+  nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse`,
+    )
+    .action(async (options: IndexOptions) => {
+      const environment = output.environment ?? process.env;
+      const fail = (message: string) => {
+        output.writeError(`nlq index: ${message}\n`);
+        process.exitCode = 1;
+      };
+      const url = options.url ?? environment.DATABASE_URL;
+      if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
+      let client: pg.Client | undefined;
+      let store: MetadataStore | undefined;
+      let vectorStore: VectorStore | undefined;
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once("SIGINT", onSignal);
+      const reporter = createProgressReporter(output, output.tty ?? process.stderr.isTTY === true);
+      let committed = 0;
+      try {
+        const descriptions: ExternalDescriptions | undefined = options.catalogFiles
+          ? await readCatalogFiles(options.catalogFiles)
+          : undefined;
+        store = await openMetadataStore({ environment });
+        const dataSource = await ensureDataSource(store.database, { url });
+        client = new pg.Client({ connectionString: url });
+        await client.connect();
+        if (options.embeddings)
+          vectorStore = createVectorStore({
+            persistence: createMetadataVectorPersistence(store.database),
+            environment,
+          });
+        const started = performance.now();
+        const result = await indexCatalog({
+          executor: createPgExecutor(client, { name: "nlq-index" }),
+          database: store.database,
+          dataSourceId: dataSource.id,
+          schemas: options.schema,
+          descriptions,
+          vectorStore,
+          embeddingModel: options.embeddings
+            ? resolveEmbeddingModel(environment.NLQ_EMBEDDING_MODEL, environment)
+            : undefined,
+          values: options.values,
+          force: options.force,
+          abortSignal: controller.signal,
+          onProgress: (progress) => {
+            if (progress.status === "indexed") committed += 1;
+            reporter.update(progress);
+          },
+        });
+        reporter.finish();
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        output.write(
+          `indexed ${dataSource.name}: ${result.tables} tables, ${result.columns} columns — ${result.indexed} (re)indexed, ${result.unchanged} unchanged, ${result.removed} removed in ${seconds} s (metadata store: ${store.location})\n`,
+        );
+      } catch (error) {
+        reporter.finish();
+        if (controller.signal.aborted)
+          fail(`interrupted: ${committed} tables committed this run; run again to continue`);
+        else if (error instanceof NlqError) fail(`${error.message} (SQLSTATE ${error.code})`);
+        else fail(error instanceof Error ? error.message : String(error));
+      } finally {
+        process.off("SIGINT", onSignal);
+        await client?.end().catch(() => undefined);
+        await vectorStore?.close().catch(() => undefined);
+        await store?.close().catch(() => undefined);
+      }
+    });
+}
