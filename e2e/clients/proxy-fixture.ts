@@ -20,7 +20,16 @@ export async function createTestDatabase(prefix = "nlq_proxy"): Promise<{ name: 
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    // CREATE DATABASE fails with 55006 while another session (other tests share this server) uses template1.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "55006" || attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
   } finally {
     await admin.end();
   }

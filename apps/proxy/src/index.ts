@@ -1,6 +1,6 @@
 // Public API of @nlq/proxy.
 export * from "./connection/connection-step";
-export type { BackendKey, ProxySettings } from "./connection/proxy-connection";
+export type { BackendKey, ProxyConnectionHooks, ProxySettings } from "./connection/proxy-connection-options";
 export * from "./connection/question-errors";
 export * from "./connection/upstream-query-executor";
 export * from "./connection/wire-error";

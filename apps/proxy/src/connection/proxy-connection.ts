@@ -1,82 +1,29 @@
 import type { Socket } from "node:net";
-import {
-  type Answer,
-  type AnswerQuestionOptions,
-  CancelledError,
-  type PipelineEvent,
-  type QueryLog,
-  type TransactionStatus,
-} from "@nlq/core";
+import { CancelledError } from "@nlq/core";
 import {
   encodeErrorResponse,
   encodeNoticeResponse,
-  encodeReadyForQuery,
   REFUSE_ENCRYPTION,
   type ReadyStatus,
 } from "../protocol/backend-messages";
 import { readBind } from "../protocol/extended-messages";
 import { MessageType, readParse, readQueryText, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
-import { detectQuestion, type QuestionDetection } from "../question/detect-question";
-import type { ProxyLogger } from "../server/proxy-logger";
-import { encodeAnswer } from "./answer-messages";
+import { detectQuestion } from "../question/detect-question";
+import { backpressuredWriter } from "./backpressured-writer";
 import { ConnectionStep } from "./connection-step";
-import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
-import { describeProgress } from "./progress-notice";
+import type { BackendKey, ProxyConnectionOptions } from "./proxy-connection-options";
 import { UnsupportedQuestionBatchError } from "./question-errors";
+import { type AskedQuestion, encodeQuestionOutcome, respondToQuestion } from "./respond-to-question";
 import { UpstreamQueryExecutor } from "./upstream-query-executor";
 import { toWireError } from "./wire-error";
 
-/** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
-export type ProxySettings = AnswerQuestionOptions["settings"];
-
-/** The upstream session's cancel key, from BackendKeyData. */
-export interface BackendKey {
-  readonly processId: number;
-  readonly secretKey: number;
-}
-
-/** Named hooks the server gives each connection. */
-export interface ProxyConnectionHooks {
-  /** A client sent a CancelRequest on this (new) connection. */
-  onCancelRequest(key: BackendKey): void;
-  /** The upstream announced this connection's cancel key. */
-  onBackendKey(connection: ProxyConnection, key: BackendKey): void;
-  /** Both sockets are gone. */
-  onClose(connection: ProxyConnection): void;
-}
-
-export interface ProxyConnectionOptions {
-  /** The accepted client socket. */
-  readonly client: Socket;
-  /** Opens the TCP connection to the upstream server (called once, on StartupMessage). */
-  readonly connectUpstream: () => Socket;
-  /** Sends a CancelRequest with `key` to the upstream server. */
-  readonly cancelUpstream: (key: BackendKey) => void;
-  /** Text that opens a question inside a comment (the server's default is `nl:`). */
-  readonly marker: string;
-  /** Answers one question on the connection's upstream session. */
-  readonly answerQuestion: (options: AnswerQuestionOptions) => Promise<Answer>;
-  /** Handed through to `answerQuestion`. */
-  readonly settings: ProxySettings;
-  /** Handed through to `answerQuestion`; default none. */
-  readonly queryLog?: QueryLog;
-  /** Send pipeline progress as NOTICEs while answering (default false). */
-  readonly progressNotices?: boolean;
-  /** Log sink for errors that must not reach the client. */
-  readonly logger: ProxyLogger;
-  /** Named hooks into the server (cancel routing, bookkeeping). */
-  readonly hooks: ProxyConnectionHooks;
-}
-
-/** A question, or a malformed one to report. */
-type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" }>;
-
-const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
-  I: "idle",
-  T: "in-transaction",
-  E: "failed",
-};
+export type {
+  BackendKey,
+  ProxyConnectionHooks,
+  ProxyConnectionOptions,
+  ProxySettings,
+} from "./proxy-connection-options";
 
 /**
  * One client connection and its upstream connection. Bytes pass through in both directions as the
@@ -111,8 +58,6 @@ export class ProxyConnection {
   #upstreamErrorSeen = false;
   #executor: UpstreamQueryExecutor | undefined;
   #answerAbort: AbortController | undefined;
-  #clientPaused = false;
-  #upstreamPaused = false;
   /** The extended-protocol batch of a question, collected until Sync. */
   #questionBatch: { detection: AskedQuestion; messages: Buffer[] } | undefined;
   /** Prepared statements (by name) that hold a question: a later Bind to one asks it again. */
@@ -321,65 +266,42 @@ export class ProxyConnection {
     await this.#upstreamIdle();
     if (this.#closed) return;
     const abort = new AbortController();
-    let messages: Buffer[];
-    let failed = false;
-    try {
-      if (detection.kind === "invalid") throw detection.error;
-      if (batch !== undefined) checkQuestionBatch(batch);
-      const executor = new UpstreamQueryExecutor({
-        write: (bytes) => {
-          this.#pendingReady++;
-          this.#writeUpstream(bytes);
-        },
-        requestCancel: () => {
-          if (this.#backendKey !== undefined) this.#options.cancelUpstream(this.#backendKey);
-        },
-      });
-      this.#executor = executor;
-      this.#answerAbort = abort;
-      const answer = await this.#options.answerQuestion({
-        question: detection.question,
-        session: executor,
-        transactionStatus: TRANSACTION_STATUS[this.#readyStatus],
-        settings: this.#options.settings,
-        ...(this.#options.queryLog === undefined ? {} : { queryLog: this.#options.queryLog }),
-        abortSignal: abort.signal,
-        origin: "proxy",
-        ...(this.#options.progressNotices ? { onEvent: (event: PipelineEvent) => this.#sendProgress(event) } : {}),
-      });
-      if (abort.signal.aborted) throw new CancelledError();
-      this.#options.logger.info("answered a question", {
-        question: detection.question,
-        sql: answer.sql,
-        rows: answer.result.rows.length,
-        model: answer.model.id,
-        elapsedMilliseconds: answer.elapsedMilliseconds,
-      });
-      messages =
-        batch === undefined
-          ? encodeAnswer(answer, this.#readyStatus)
-          : encodeExtendedAnswer(batch, answer, this.#readyStatus);
-    } catch (error) {
-      failed = true;
-      const reported = abort.signal.aborted && !(error instanceof CancelledError) ? new CancelledError() : error;
-      messages = [encodeErrorResponse(toWireError(reported, this.#options.logger))];
-    }
+    this.#answerAbort = abort;
+    this.#executor = new UpstreamQueryExecutor({
+      write: (bytes) => {
+        this.#pendingReady++;
+        this.#writeUpstream(bytes);
+      },
+      requestCancel: () => {
+        if (this.#backendKey !== undefined) this.#options.cancelUpstream(this.#backendKey);
+      },
+    });
+    const outcome = await respondToQuestion({
+      detection,
+      ...(batch === undefined ? {} : { batch }),
+      session: this.#executor,
+      readyStatus: this.#readyStatus,
+      abortSignal: abort.signal,
+      answerQuestion: this.#options.answerQuestion,
+      settings: this.#options.settings,
+      ...(this.#options.queryLog === undefined ? {} : { queryLog: this.#options.queryLog }),
+      logger: this.#options.logger,
+      ...(this.#options.progressNotices ? { onProgress: (line: string) => this.#sendProgress(line) } : {}),
+    });
     // The core may return while a statement it abandoned is still running: wait for its ReadyForQuery.
     await this.#upstreamIdle();
     this.#executor = undefined;
     this.#answerAbort = undefined;
     if (this.#closed) return;
-    if (failed) messages.push(encodeReadyForQuery(this.#readyStatus));
     this.#client.cork();
-    for (const message of messages) this.#client.write(message);
+    for (const message of encodeQuestionOutcome(outcome, batch, this.#readyStatus)) this.#client.write(message);
     this.#client.uncork();
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
   }
 
-  #sendProgress(event: PipelineEvent): void {
-    const line = describeProgress(event);
-    if (line === undefined || this.#closed) return;
+  #sendProgress(line: string): void {
+    if (this.#closed) return;
     this.#writeClient(encodeNoticeResponse({ severity: "NOTICE", code: "00000", message: line }));
   }
 
@@ -482,32 +404,17 @@ export class ProxyConnection {
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
 
-  /** Writes to the upstream; stops reading the client until the upstream drains (backpressure). */
-  #writeUpstream(bytes: Buffer): void {
-    const upstream = this.#upstream;
-    if (upstream === undefined || upstream.destroyed) return;
-    if (!upstream.write(bytes) && !this.#clientPaused) {
-      this.#clientPaused = true;
-      this.#client.pause();
-      upstream.once("drain", () => {
-        this.#clientPaused = false;
-        this.#client.resume();
-      });
-    }
-  }
+  /** Writes to the upstream; stops reading the client until the upstream drains. */
+  readonly #writeUpstream = backpressuredWriter(
+    () => this.#upstream,
+    () => this.#client,
+  );
 
-  /** Writes to the client; stops reading the upstream until the client drains (backpressure). */
-  #writeClient(bytes: Buffer): void {
-    if (this.#client.destroyed) return;
-    if (!this.#client.write(bytes) && !this.#upstreamPaused) {
-      this.#upstreamPaused = true;
-      this.#upstream?.pause();
-      this.#client.once("drain", () => {
-        this.#upstreamPaused = false;
-        this.#upstream?.resume();
-      });
-    }
-  }
+  /** Writes to the client; stops reading the upstream until the client drains. */
+  readonly #writeClient = backpressuredWriter(
+    () => this.#client,
+    () => this.#upstream,
+  );
 
   #fail(error: unknown): void {
     this.#options.logger.warn("closing connection after a protocol error", { error });

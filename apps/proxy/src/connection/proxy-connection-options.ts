@@ -1,0 +1,46 @@
+import type { Socket } from "node:net";
+import type { Answer, AnswerQuestionOptions, QueryLog } from "@nlq/core";
+import type { ProxyLogger } from "../server/proxy-logger";
+import type { ProxyConnection } from "./proxy-connection";
+
+/** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
+export type ProxySettings = AnswerQuestionOptions["settings"];
+
+/** The upstream session's cancel key, from BackendKeyData. */
+export interface BackendKey {
+  readonly processId: number;
+  readonly secretKey: number;
+}
+
+/** Named hooks the server gives each connection. */
+export interface ProxyConnectionHooks {
+  /** A client sent a CancelRequest on this (new) connection. */
+  onCancelRequest(key: BackendKey): void;
+  /** The upstream announced this connection's cancel key. */
+  onBackendKey(connection: ProxyConnection, key: BackendKey): void;
+  /** Both sockets are gone. */
+  onClose(connection: ProxyConnection): void;
+}
+
+export interface ProxyConnectionOptions {
+  /** The accepted client socket. */
+  readonly client: Socket;
+  /** Opens the TCP connection to the upstream server (called once, on StartupMessage). */
+  readonly connectUpstream: () => Socket;
+  /** Sends a CancelRequest with `key` to the upstream server. */
+  readonly cancelUpstream: (key: BackendKey) => void;
+  /** Text that opens a question inside a comment (the server's default is `nl:`). */
+  readonly marker: string;
+  /** Answers one question on the connection's upstream session. */
+  readonly answerQuestion: (options: AnswerQuestionOptions) => Promise<Answer>;
+  /** Handed through to `answerQuestion`. */
+  readonly settings: ProxySettings;
+  /** Handed through to `answerQuestion`; default none. */
+  readonly queryLog?: QueryLog;
+  /** Send pipeline progress as NOTICEs while answering (default false). */
+  readonly progressNotices?: boolean;
+  /** Log sink for errors that must not reach the client. */
+  readonly logger: ProxyLogger;
+  /** Named hooks into the server (cancel routing, bookkeeping). */
+  readonly hooks: ProxyConnectionHooks;
+}

@@ -1,0 +1,108 @@
+import {
+  type Answer,
+  type AnswerQuestionOptions,
+  CancelledError,
+  type QueryExecutor,
+  type QueryLog,
+  type TransactionStatus,
+} from "@nlq/core";
+import {
+  encodeErrorResponse,
+  encodeReadyForQuery,
+  type ReadyStatus,
+  type WireNotice,
+} from "../protocol/backend-messages";
+import type { QuestionDetection } from "../question/detect-question";
+import type { ProxyLogger } from "../server/proxy-logger";
+import { encodeAnswer } from "./answer-messages";
+import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
+import { describeProgress } from "./progress-notice";
+import type { ProxySettings } from "./proxy-connection-options";
+import { toWireError } from "./wire-error";
+
+/** A question, or a malformed one to report. */
+export type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" }>;
+
+/** What the client gets: the answer, or one wire error. */
+export type QuestionOutcome =
+  | { readonly kind: "answer"; readonly answer: Answer }
+  | { readonly kind: "error"; readonly error: WireNotice };
+
+export interface RespondToQuestionOptions {
+  readonly detection: AskedQuestion;
+  /** The extended-protocol batch (Parse … Sync) that carried the question; absent for a simple Query. */
+  readonly batch?: readonly Buffer[];
+  /** The client's own upstream session. */
+  readonly session: QueryExecutor;
+  /** The session's status from its last ReadyForQuery. */
+  readonly readyStatus: ReadyStatus;
+  readonly abortSignal: AbortSignal;
+  readonly answerQuestion: (options: AnswerQuestionOptions) => Promise<Answer>;
+  readonly settings: ProxySettings;
+  /** Default none. */
+  readonly queryLog?: QueryLog;
+  readonly logger: ProxyLogger;
+  /** Receives progress lines while answering; default none (no progress NOTICEs). */
+  readonly onProgress?: (line: string) => void;
+}
+
+const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
+  I: "idle",
+  T: "in-transaction",
+  E: "failed",
+};
+
+/**
+ * Runs `answerQuestion` for a detected question on the client's session and turns every failure into
+ * a wire error: `NlqError`s keep their SQLSTATE and message, anything else becomes a generic `XX000`
+ * (logged), and an aborted question is reported as 57014. Never throws.
+ */
+export async function respondToQuestion(options: RespondToQuestionOptions): Promise<QuestionOutcome> {
+  const { detection, abortSignal, logger } = options;
+  try {
+    if (detection.kind === "invalid") throw detection.error;
+    if (options.batch !== undefined) checkQuestionBatch(options.batch);
+    const onProgress = options.onProgress;
+    const answer = await options.answerQuestion({
+      question: detection.question,
+      session: options.session,
+      transactionStatus: TRANSACTION_STATUS[options.readyStatus],
+      settings: options.settings,
+      ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
+      abortSignal,
+      origin: "proxy",
+      ...(onProgress === undefined
+        ? {}
+        : {
+            onEvent: (event) => {
+              const line = describeProgress(event);
+              if (line !== undefined) onProgress(line);
+            },
+          }),
+    });
+    if (abortSignal.aborted) throw new CancelledError();
+    logger.info("answered a question", {
+      question: detection.question,
+      sql: answer.sql,
+      rows: answer.result.rows.length,
+      model: answer.model.id,
+      elapsedMilliseconds: answer.elapsedMilliseconds,
+    });
+    return { kind: "answer", answer };
+  } catch (error) {
+    const reported = abortSignal.aborted && !(error instanceof CancelledError) ? new CancelledError() : error;
+    return { kind: "error", error: toWireError(reported, logger) };
+  }
+}
+
+/** The backend messages for an outcome, ending with ReadyForQuery in `status`. */
+export function encodeQuestionOutcome(
+  outcome: QuestionOutcome,
+  batch: readonly Buffer[] | undefined,
+  status: ReadyStatus,
+): Buffer[] {
+  if (outcome.kind === "error") return [encodeErrorResponse(outcome.error), encodeReadyForQuery(status)];
+  return batch === undefined
+    ? encodeAnswer(outcome.answer, status)
+    : encodeExtendedAnswer(batch, outcome.answer, status);
+}
