@@ -6,9 +6,9 @@ import { contentPieces, contentTerms, stemWord } from "./word-pieces";
 export interface OfflineEmbeddingOptions {
   /** Length of every vector. Default 2048. */
   readonly dimensions?: number;
-  /** Smallest character n-gram (over `<term>`, word-boundary marked). Default 3. */
+  /** Smallest character n-gram (over `<term>`, word-boundary marked). Default 2. */
   readonly minimumNgram?: number;
-  /** Largest character n-gram. Default 5. */
+  /** Largest character n-gram. Default 4. */
   readonly maximumNgram?: number;
   /** Share of the whole-word block in the final vector; the n-gram block gets the rest. Default 0.6. */
   readonly wordShare?: number;
@@ -51,8 +51,8 @@ export class OfflineEmbeddingModel implements EmbeddingModelV3 {
 
   constructor(options: OfflineEmbeddingOptions = {}) {
     this.dimensions = options.dimensions ?? 2048;
-    this.minimumNgram = options.minimumNgram ?? 3;
-    this.maximumNgram = options.maximumNgram ?? 5;
+    this.minimumNgram = options.minimumNgram ?? 2;
+    this.maximumNgram = options.maximumNgram ?? 4;
     this.wordShare = options.wordShare ?? 0.6;
     this.affixWeight = options.affixWeight ?? 0.5;
     this.termWeights = options.termWeights;

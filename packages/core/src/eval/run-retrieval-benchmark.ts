@@ -4,7 +4,12 @@ import type { CrushSelectionOptions } from "../retrieval/schema/crush-selection"
 import { ColumnVectorIndex } from "../retrieval/schema/dense-column-ranking";
 import { type SchemaColumn, schemaColumnKey, schemaColumnText } from "../retrieval/schema/schema-column";
 import { buildSchemaGraph, inferKeyLinks } from "../retrieval/schema/schema-graph";
-import { embedTexts, hallucinatedElementText, rankCollectively } from "../retrieval/schema/schema-retriever";
+import {
+  defaultProbeQuestionWeight,
+  embedTexts,
+  hallucinatedElementText,
+  rankCollectively,
+} from "../retrieval/schema/schema-retriever";
 import type { RetrievalQuestion } from "./retrieval-benchmark-data";
 import { meanRecallByBudget } from "./retrieval-recall";
 
@@ -24,7 +29,7 @@ export interface RetrievalBenchmarkOptions {
   readonly modes?: readonly RetrievalMode[];
   /** Budgets k of recall@k. Default 3, 5, 10, 20, 30, 50, 100. */
   readonly budgets?: readonly number[];
-  /** Weight of the question in each CRUSH probe. Default 0.3 (as `createSchemaRetriever`). */
+  /** Weight of the question in each CRUSH probe. Default `defaultProbeQuestionWeight` (0.45). */
   readonly probeQuestionWeight?: number;
   /** CRUSH hyperparameters (defaults of `selectColumnsCollectively`). */
   readonly crush?: CrushSelectionOptions;
@@ -81,7 +86,7 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
             columns: index,
             graph,
             budget: largestBudget,
-            questionWeight: options.probeQuestionWeight ?? 0.3,
+            questionWeight: options.probeQuestionWeight ?? defaultProbeQuestionWeight,
             crush: options.crush ?? {},
           })
         : index.rank(questionVector, largestBudget);

@@ -4,18 +4,24 @@ import { type ColumnVectorIndex, rankScores } from "./dense-column-ranking";
 import type { SchemaGraph } from "./schema-graph";
 
 /**
- * Hyperparameters of CRUSH collective retrieval. Defaults are the paper's except `coverageTemperature` (0.1, tuned on
- * BirdUnion's tune split with the offline embedder; see docs/decisions/2026-11-21-crush-retrieval.md).
+ * Hyperparameters of CRUSH collective retrieval. Defaults follow the paper except where tuning on BirdUnion's tune
+ * split with the offline embedder did better: `coverageTemperature` 0.1, `neighboursPerProbe` 60, `candidateLimit`
+ * 200, `databaseEdgeScore` 0.01 (see docs/decisions/2026-11-21-crush-retrieval.md).
  */
 export interface CrushSelectionOptions extends CrushObjectiveOptions {
-  /** Nearest columns kept per probe when forming the candidate set C(x). Default 25. */
+  /** Nearest columns kept per probe when forming the candidate set C(x). Default 60. */
   readonly neighboursPerProbe?: number;
-  /** Largest candidate set |C(x)| (filled round-robin over the probes' rankings). Default 100 (the paper's). */
+  /** Largest candidate set |C(x)| (filled round-robin over the probes' rankings). Default 200 (the paper: 100). */
   readonly candidateLimit?: number;
   /** γ, the edge score e(d, d') for columns of the same table. Default 0.01 (the paper's). */
   readonly edgeScore?: number;
   /** Edge score for columns joined by a (known or inferred) foreign key. Default: `edgeScore`. */
   readonly keyEdgeScore?: number;
+  /**
+   * Edge score for columns of different tables in the same database (schema). Not in the paper ; it
+   * rewards subsets that stay within one database of a multi-database catalog. Default 0.01.
+   */
+  readonly databaseEdgeScore?: number;
 }
 
 /** Coverage temperature τ used by `selectColumnsCollectively` unless given (the objective's own default is 1). */
@@ -50,8 +56,8 @@ export function crushProbeVector(questionVector: Vector, elementVector: Vector, 
 
 /** CRUSH: candidate set from every probe's neighbours, then greedy Eq. 6 under the budget. Returns column indexes. */
 export function selectColumnsCollectively(input: CrushSelectionInput, options: CrushSelectionOptions = {}): number[] {
-  const neighboursPerProbe = options.neighboursPerProbe ?? 25;
-  const candidateLimit = options.candidateLimit ?? 100;
+  const neighboursPerProbe = options.neighboursPerProbe ?? 60;
+  const candidateLimit = options.candidateLimit ?? 200;
   const edgeScore = options.edgeScore ?? 0.01;
   const probeSimilarities = input.probeVectors.map((probe) => input.columns.similarities(probe));
   const rankings = probeSimilarities.map((similarities) => rankScores(similarities, neighboursPerProbe));
@@ -68,9 +74,18 @@ export function selectColumnsCollectively(input: CrushSelectionInput, options: C
   const cosines = probeSimilarities.map((similarities) => candidates.map((column) => similarities[column] ?? 0));
   const scores = entropyGuidedScores(cosines);
   const keyEdgeScore = options.keyEdgeScore ?? edgeScore;
+  const databaseEdgeScore = options.databaseEdgeScore ?? 0.01;
   const edge = (left: number, right: number) => {
-    const connection = input.graph.connection(candidates[left]!, candidates[right]!);
-    return connection === "key-link" ? keyEdgeScore : connection === "same-table" ? edgeScore : 0;
+    switch (input.graph.connection(candidates[left]!, candidates[right]!)) {
+      case "key-link":
+        return keyEdgeScore;
+      case "same-table":
+        return edgeScore;
+      case "same-database":
+        return databaseEdgeScore;
+      default:
+        return 0;
+    }
   };
   const objective = { coverageTemperature: defaultCoverageTemperature, ...options };
   const picked = greedyCrushSelection(scores, edge, candidates.length, input.budget, objective).map(

@@ -12,7 +12,7 @@ export interface ColumnLink {
  */
 export interface SchemaGraph {
   /** How two columns are connected: same table, a foreign-key link, or not at all. */
-  connection(left: number, right: number): "same-table" | "key-link" | undefined;
+  connection(left: number, right: number): "same-table" | "key-link" | "same-database" | undefined;
   connected(left: number, right: number): boolean;
 }
 
@@ -23,6 +23,7 @@ export function buildSchemaGraph(columns: readonly SchemaColumn[], links: readon
     if (!tableNumbers.has(key)) tableNumbers.set(key, tableNumbers.size);
     return tableNumbers.get(key)!;
   });
+  const databaseOf = columns.map((column) => column.database ?? "");
   const count = columns.length;
   const linked = new Set<number>();
   for (const link of links) {
@@ -32,9 +33,16 @@ export function buildSchemaGraph(columns: readonly SchemaColumn[], links: readon
   const connection = (left: number, right: number) => {
     if (left === right) return undefined;
     if (linked.has(left * count + right)) return "key-link" as const;
-    return tableOf[left] === tableOf[right] ? ("same-table" as const) : undefined;
+    if (tableOf[left] === tableOf[right]) return "same-table" as const;
+    return databaseOf[left] === databaseOf[right] ? ("same-database" as const) : undefined;
   };
-  return { connection, connected: (left, right) => connection(left, right) !== undefined };
+  return {
+    connection,
+    connected: (left, right) => {
+      const kind = connection(left, right);
+      return kind === "same-table" || kind === "key-link";
+    },
+  };
 }
 
 function squash(name: string): string {

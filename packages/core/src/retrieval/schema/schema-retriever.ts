@@ -13,7 +13,7 @@ export interface SchemaRetrieverOptions {
   readonly embeddingModel: EmbeddingModelV3;
   /** Foreign-key links by column index. Default: `inferKeyLinks(columns)` (same key-like name, same database). */
   readonly links?: readonly ColumnLink[];
-  /** Weight of the question in each CRUSH probe vector (`crushProbeVector`). Default 0.3 (tuned on BirdUnion). */
+  /** Weight of the question in each CRUSH probe vector (`crushProbeVector`). Default 0.45 (tuned on BirdUnion). */
   readonly probeQuestionWeight?: number;
   /** CRUSH hyperparameters. */
   readonly crush?: CrushSelectionOptions;
@@ -21,6 +21,9 @@ export interface SchemaRetrieverOptions {
   readonly includeDatabase?: boolean;
   readonly abortSignal?: AbortSignal;
 }
+
+/** Weight of the question in each CRUSH probe vector, tuned on BirdUnion. */
+export const defaultProbeQuestionWeight = 0.45;
 
 /** Ranks catalog columns for a question: question-only dense retrieval, or CRUSH with a hallucinated schema. */
 export interface SchemaRetriever {
@@ -64,7 +67,7 @@ export async function createSchemaRetriever(options: SchemaRetrieverOptions): Pr
   const index = new ColumnVectorIndex(columnVectors);
   const graph = buildSchemaGraph(options.columns, options.links ?? inferKeyLinks(options.columns));
   const indexes = { columns: index, graph };
-  const questionWeight = options.probeQuestionWeight ?? 0.3;
+  const questionWeight = options.probeQuestionWeight ?? defaultProbeQuestionWeight;
   return {
     name: "schema-retriever",
     async retrieveByQuestion({ question, budget }) {
