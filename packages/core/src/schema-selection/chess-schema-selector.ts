@@ -39,8 +39,8 @@ export interface ChessSchemaSelectorOptions {
   /** Narrowing of large catalogs before the model steps (CRUSH). Default: only retrieved values and context. */
   readonly preselect?: SchemaPreselector;
   /**
-   * Above this many columns the catalog is narrowed to the preselected, value-matched and context-retrieved columns
-   * (plus keys) before the model steps. Default 300.
+   * Above this many columns the catalog is narrowed to the tables of the preselected, value-matched and
+   * context-retrieved columns (whole tables) before the model steps. Default 300.
    */
   readonly preselectAboveColumns?: number;
   /** Retrieved values shown per column. Default 3. */
@@ -148,7 +148,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
             for (const [table, columns] of selectWholeTables(annotated, [hit.table]))
               for (const column of columns) addColumn(narrowed, table, column);
         }
-        if (narrowed.size > 0) working = restrictCatalog(annotated, narrowed);
+        if (narrowed.size > 0) working = restrictCatalog(annotated, selectWholeTables(annotated, narrowed.keys()));
       }
       context.throwIfCancelled();
 

@@ -1,4 +1,5 @@
 export * from "./chess-schema-selector";
 export * from "./column-selection";
 export * from "./create-selector-for-data-source";
+export * from "./crush-preselector";
 export * from "./schema-selection-steps";

@@ -1,0 +1,62 @@
+import { writeFile } from "node:fs/promises";
+import type { Command } from "commander";
+import {
+  DEFAULT_PROMPT_SIZE_RESULTS_FILE,
+  formatPromptSizeResults,
+} from "../../../../bench/prompt-size/format-prompt-size-results";
+import { runPromptSizeBenchmark } from "../../../../bench/prompt-size/run-prompt-size-benchmark";
+
+interface BenchPromptSizeOptions {
+  readonly url: string;
+  readonly metadataDirectory?: string;
+  readonly questionsFile?: string;
+  readonly questions: string;
+  readonly crushBudget: string;
+  readonly output: string;
+  readonly write: boolean;
+}
+
+/** `nlq bench prompt-size`: generation prompt tokens, whole Spider warehouse vs after schema selection; retrieval latency. */
+export function registerBenchPromptSizeCommand(bench: Command): void {
+  bench
+    .command("prompt-size")
+    .description(
+      "prompt tokens with the whole Spider warehouse vs after schema selection, and non-LLM retrieval latency",
+    )
+    .option(
+      "--url <url>",
+      "the loaded and indexed Spider warehouse",
+      "postgresql://postgres@127.0.0.1:5432/spider_warehouse",
+    )
+    .option(
+      "--metadata-directory <path>",
+      "PGlite metadata store nlq index wrote (default NLQ_METADATA_URL or .nlq/metadata)",
+    )
+    .option("--questions-file <path>", "train_queries.csv (default ../shared/data/spider-warehouse/train_queries.csv)")
+    .option("--questions <count>", "questions measured", "200")
+    .option("--crush-budget <columns>", "CRUSH preselection budget", "40")
+    .option("--output <file>", "Markdown file to write", DEFAULT_PROMPT_SIZE_RESULTS_FILE)
+    .option("--no-write", "print only, do not write the file")
+    .addHelpText(
+      "after",
+      `
+Prerequisites: the warehouse loaded (bench/spider-warehouse/README.md) and indexed:
+  nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse`,
+    )
+    .action(async (options: BenchPromptSizeOptions) => {
+      const result = await runPromptSizeBenchmark({
+        url: options.url,
+        metadataDirectory: options.metadataDirectory,
+        questionsFile: options.questionsFile,
+        questions: Number(options.questions),
+        crushBudget: Number(options.crushBudget),
+        onProgress: (done, total) => {
+          if (done % 20 === 0 || done === total) process.stderr.write(`… ${done}/${total} questions\n`);
+        },
+      });
+      const command = `nlq bench prompt-size ${process.argv.slice(4).join(" ")}`.trim();
+      const markdown = formatPromptSizeResults(result, command);
+      process.stdout.write(markdown);
+      if (options.write) await writeFile(options.output, markdown);
+    });
+}
