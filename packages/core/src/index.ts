@@ -73,6 +73,7 @@ export * from "./retrieval/schema/catalog-embedding-model";
 export * from "./retrieval/schema/crush-objective";
 export * from "./retrieval/schema/crush-selection";
 export * from "./retrieval/schema/dense-column-ranking";
+export * from "./retrieval/schema/hallucinate-schema";
 export * from "./retrieval/schema/schema-column";
 export * from "./retrieval/schema/schema-graph";
 export * from "./retrieval/schema/schema-retriever";

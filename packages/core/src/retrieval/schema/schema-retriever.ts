@@ -45,7 +45,7 @@ export async function embedTexts(
   abortSignal?: AbortSignal,
 ): Promise<Vector[]> {
   if (values.length === 0) return [];
-  const { embeddings } = await embedMany({ model, values: [...values], abortSignal, maxRetries: 0 });
+  const { embeddings } = await embedMany({ model, values: [...values], abortSignal });
   return embeddings;
 }
 

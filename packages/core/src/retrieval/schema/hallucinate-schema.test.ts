@@ -1,0 +1,60 @@
+import { MockLanguageModelV3 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { ModelOutputError } from "../../errors";
+import { createCatalogEmbeddingModel } from "./catalog-embedding-model";
+import { hallucinateSchema } from "./hallucinate-schema";
+import { type SchemaColumn, schemaColumnKey } from "./schema-column";
+import { createSchemaRetriever } from "./schema-retriever";
+
+function mockModel(text: string) {
+  return new MockLanguageModelV3({
+    doGenerate: async () => ({
+      content: [{ type: "text", text }],
+      finishReason: { unified: "stop", raw: undefined },
+      usage: {
+        inputTokens: { total: 200, noCache: 200, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 20, text: 20, reasoning: 0 },
+      },
+      warnings: [],
+    }),
+  });
+}
+
+describe("hallucinateSchema (mock model, not a real one)", () => {
+  it("parses the model's tables into probes that drive CRUSH", async () => {
+    const model = mockModel(JSON.stringify({ tables: ["Posts(post_id, title, owner_id)", "Users(user_id, name)"] }));
+    const result = await hallucinateSchema({
+      model,
+      modelId: "mock:model",
+      question: "Titles of posts by csgillespie?",
+    });
+    expect(result.elements).toHaveLength(5);
+    expect(result.call).toMatchObject({ step: "hallucinate-schema", model: "mock:model", inputTokens: 200 });
+    const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
+    expect(prompt).toContain("Hallucinate a minimal schema");
+    expect(prompt).toContain("Titles of posts by csgillespie?");
+
+    const columns: SchemaColumn[] = [
+      { database: "forum", table: "posts", column: "id" },
+      { database: "forum", table: "posts", column: "title" },
+      { database: "forum", table: "posts", column: "owneruserid" },
+      { database: "forum", table: "users", column: "id" },
+      { database: "forum", table: "users", column: "displayname" },
+      { database: "f1", table: "races", column: "name" },
+    ];
+    const retriever = await createSchemaRetriever({ columns, embeddingModel: createCatalogEmbeddingModel(columns) });
+    const picked = await retriever.retrieveCollectively({
+      question: "Titles of posts by csgillespie?",
+      hallucinated: result.tables,
+      budget: 5,
+    });
+    expect(picked.map(schemaColumnKey)).not.toContain("f1.races.name");
+  });
+
+  it("rejects output that is not a list of Table(col, …)", async () => {
+    const model = mockModel(JSON.stringify({ tables: ["no parentheses here"] }));
+    await expect(hallucinateSchema({ model, modelId: "mock:model", question: "q" })).rejects.toBeInstanceOf(
+      ModelOutputError,
+    );
+  });
+});
