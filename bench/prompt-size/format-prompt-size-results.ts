@@ -14,6 +14,7 @@ export function formatPromptSizeResults(result: PromptSizeBenchmarkResult, comma
   const ratios = measurements.map((measurement) => measurement.fullPromptTokens / measurement.selectedPromptTokens);
   const selection = measurements.map((measurement) => measurement.largestSelectionPromptTokens);
   const latency = measurements.map((measurement) => measurement.retrievalMilliseconds);
+  const vectorStoreLatency = measurements.map((measurement) => measurement.vectorStoreContextMilliseconds);
   const goldTotal = measurements.reduce((total, measurement) => total + measurement.goldColumns, 0);
   const goldKept = measurements.reduce((total, measurement) => total + measurement.goldColumnsKept, 0);
   const complete = measurements.filter((measurement) => measurement.goldColumnsKept === measurement.goldColumns).length;
@@ -27,7 +28,8 @@ Warehouse: ${result.tables} tables, ${result.columns} columns (one PostgreSQL sc
 | generation prompt after schema selection (tokens ≈ chars/4) | ${median(selected)} | ${percentile(selected, 0.9)} |
 | reduction (whole / selected) | ×${round(median(ratios))} | ×${round(percentile(ratios, 0.1))} (p10) |
 | largest selection-step prompt (select_tables/select_columns, after preselection) | ${median(selection)} | ${percentile(selection, 0.9)} |
-| non-LLM retrieval path per question, ms (keywords → value index + vector search + CRUSH) | ${round(median(latency))} | ${round(percentile(latency, 0.9))} |
+| non-LLM retrieval path per question, ms (keywords → value index + in-process description search + CRUSH) | ${round(median(latency))} | ${round(percentile(latency, 0.9))} |
+| retrieve_context alone through the embedded vector store (dense exact scan per probe), ms | ${round(median(vectorStoreLatency))} | ${round(percentile(vectorStoreLatency, 0.9))} |
 
 Gold columns present in the selected schema: ${goldKept}/${goldTotal} (${round((100 * goldKept) / Math.max(1, goldTotal))} %); questions with every gold column kept: ${complete}/${measurements.length}.
 Setup (load indexed catalog, value index, embed ${result.columns} columns for CRUSH): ${round(result.setupMilliseconds / 1000)} s.
@@ -36,6 +38,7 @@ Method and caveats:
 - **No language model is involved.** The selection steps (select_tables, select_columns) and the CRUSH hallucination are answered by a scripted model whose choices are the gold tables/columns of each question, extracted from the gold MySQL SQL by a tolerant identifier matcher (\`bench/prompt-size/gold-columns.ts\`). The reduction is therefore an upper bound of what a real model achieves; misses come only from the non-LLM preselection (CRUSH budget, value and description retrieval), which a gold table must survive.
 - Tokens: no tokenizer package is installed; tokens are approximated as characters / 4. The ratio is what matters.
 - Keywords come from \`heuristicKeywords\` (no extract_keywords call); the offline embedder is used for description vectors and CRUSH.
+- Latency: the selector's path uses the in-process sparse postings index (\`createCatalogContextIndex\`, \`createCatalogSchemaRetriever\`: exact cosine, built once per catalog); the embedded vector store's dense scan is shown separately for comparison (Qdrant would search server-side).
 - Latency: one process on a shared 2-core machine, embedded vector store (exact in-process search), value index loaded from the metadata store.
 
 Command:

@@ -7,7 +7,7 @@ import type { QueryExecutor } from "../database/query-executor";
 import { runReadOnly } from "../database/read-only-session";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { catalogCollectionName, columnPointId, tablePointId } from "../retrieval/context/catalog-collection";
-import { schemaColumnText } from "../retrieval/schema/schema-column";
+import { columnContextText, tableContextText } from "../retrieval/context/catalog-context-index";
 import { embedTexts } from "../retrieval/schema/schema-retriever";
 import { indexDatabaseValues } from "../retrieval/values/index-database-values";
 import { ValueIndexStore } from "../retrieval/values/value-index-store";
@@ -162,11 +162,6 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
   };
 }
 
-/** The text embedded for a table: `schema.table: description`. */
-export function tableDescriptionText(table: TableInfo): string {
-  return table.comment ? `${table.name}: ${table.comment}` : table.name;
-}
-
 async function embedTable(
   vectorStore: VectorStore,
   embeddingModel: EmbeddingModelV3,
@@ -174,12 +169,7 @@ async function embedTable(
   table: TableInfo,
 ): Promise<void> {
   const key = tableKey(table);
-  const texts = [
-    tableDescriptionText(table),
-    ...table.columns.map((column) =>
-      schemaColumnText({ table: table.name, column: column.name, description: column.comment ?? undefined }),
-    ),
-  ];
+  const texts = [tableContextText(table), ...table.columns.map((column) => columnContextText(table, column))];
   const vectors = await embedTexts(embeddingModel, texts);
   const points: VectorPoint[] = [
     { id: tablePointId(key), vector: vectors[0]!, payload: { kind: "table", table: key, text: texts[0] } },

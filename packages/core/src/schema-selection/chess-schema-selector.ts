@@ -1,6 +1,7 @@
 import type { EmbeddingModel } from "ai";
 import { type Catalog, countColumns, tableKey } from "../catalog/catalog-types";
 import type { SchemaSelector, SelectedSchema, SelectSchemaOptions } from "../pipeline/schema-selector";
+import type { CatalogContextIndex } from "../retrieval/context/catalog-context-index";
 import { type ContextHit, retrieveContext } from "../retrieval/context/retrieve-context";
 import { extractKeywords } from "../retrieval/keywords/extract-keywords";
 import { heuristicKeywords } from "../retrieval/keywords/heuristic-keywords";
@@ -36,6 +37,8 @@ export interface ChessSchemaSelectorOptions {
     /** Hits per probe. Default 5. */
     readonly limitPerProbe?: number;
   };
+  /** In-process description index (`createCatalogContextIndex`), used instead of `contextRetrieval` when given. */
+  readonly contextIndex?: CatalogContextIndex;
   /** Narrowing of large catalogs before the model steps (CRUSH). Default: only retrieved values and context. */
   readonly preselect?: SchemaPreselector;
   /**
@@ -109,7 +112,12 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
         context.emit({ type: "values-end", values: valueLines });
       }
       let hits: ContextHit[] = [];
-      if (options.contextRetrieval) {
+      if (options.contextIndex) {
+        const readableTables = new Set(catalog.tables.map(tableKey));
+        hits = (await options.contextIndex.retrieve({ question: context.question, keywords })).filter((hit) =>
+          readableTables.has(hit.table),
+        );
+      } else if (options.contextRetrieval) {
         hits = await retrieveContext({
           ...options.contextRetrieval,
           question: context.question,
