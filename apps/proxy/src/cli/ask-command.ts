@@ -7,6 +7,7 @@ import {
   NlqError,
   openMetadataStore,
   type PipelineEvent,
+  prepareIndexedQuestion,
 } from "@nlq/core";
 import type { Command } from "commander";
 import pg from "pg";
@@ -127,10 +128,16 @@ Example:
         }
         client = new pg.Client({ connectionString: url });
         await client.connect();
+        const session = createPgExecutor(client, { name: "nlq-ask" });
+        // The catalog index (`nlq index`) when the metadata store has one for this database; live introspection otherwise.
+        const indexed = metadataStore
+          ? await prepareIndexedQuestion({ store: metadataStore, url, session, environment })
+          : {};
         const answer = await answerQuestion({
+          ...indexed,
           question,
           hint: options.hint,
-          session: createPgExecutor(client, { name: "nlq-ask" }),
+          session,
           settings,
           origin: "cli",
           queryLog: metadataStore?.queryLog,

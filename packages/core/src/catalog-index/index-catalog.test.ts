@@ -154,7 +154,7 @@ describe("catalog index", () => {
     const vectorStore = createEmbeddedVectorStore();
     const unindexed = await prepareIndexedQuestion({
       store,
-      url: database.urlFor("nobody_indexed_this"),
+      url: `${database.url}_not_indexed`,
       session: executor,
       vectorStore,
     });
@@ -177,6 +177,22 @@ describe("catalog index", () => {
       steps: schemaSelectionPresets.none,
     });
     expect(prepared.catalog?.tables.map((table) => table.name)).toEqual(["concert", "singer"]);
+    // Indexed as postgres, asked as another role: the same database's index is found, filtered by that role.
+    const reader = new pg.Client({ connectionString: database.urlFor(role) });
+    await reader.connect();
+    try {
+      const asReader = await prepareIndexedQuestion({
+        store,
+        url: database.urlFor(role),
+        session: createPgExecutor(reader),
+        vectorStore,
+        minimumColumns: 100,
+      });
+      expect(asReader.catalog?.tables.map((table) => table.columns.length)).toEqual([2, 3]);
+      expect(asReader.schemaSelector).toBeUndefined();
+    } finally {
+      await reader.end();
+    }
     const events: PipelineEvent[] = [];
     const context = createStepContext({
       question: "Which venues did singers from Frnace play?",

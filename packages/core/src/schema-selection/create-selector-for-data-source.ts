@@ -1,10 +1,10 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import type { Catalog } from "../catalog/catalog-types";
 import { countColumns } from "../catalog/catalog-types";
+import { findIndexedDataSource } from "../catalog-index/find-indexed-data-source";
 import { loadCatalog } from "../catalog-index/load-catalog";
 import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
 import { resolveEmbeddingModel } from "../embedding/resolve-embedding-model";
-import { ensureDataSource } from "../metadata/data-source-store";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import type { SchemaSelector } from "../pipeline/schema-selector";
 import { catalogCollectionName } from "../retrieval/context/catalog-collection";
@@ -49,7 +49,8 @@ export interface IndexedQuestion {
  */
 export async function prepareIndexedQuestion(options: IndexedQuestionOptions): Promise<IndexedQuestion> {
   const environment = options.environment ?? process.env;
-  const dataSource = await ensureDataSource(options.store.database, { url: options.url });
+  const dataSource = await findIndexedDataSource(options.store.database, options.url);
+  if (!dataSource) return {};
   const loaded = await loadCatalog({
     store: options.store,
     dataSource,
