@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openMetadataStore } from "@nlq/core";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+
+const binary = path.resolve(import.meta.dirname, "../../bin/nlq.mjs");
+const home = mkdtempSync(path.join(tmpdir(), "nlq-start-"));
+const running = new Set<ChildProcess>();
+
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+  rmSync(home, { recursive: true, force: true });
+});
+
+interface StartedProcess {
+  readonly child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+function startNlq(environment: Record<string, string>, commandArguments = ["start", "--no-web"]): StartedProcess {
+  const child = spawn(process.execPath, [binary, ...commandArguments], {
+    env: {
+      ...process.env,
+      NLQ_HOME: home,
+      DATABASE_URL: "",
+      NLQ_METADATA_URL: "",
+      NLQ_MODEL: "",
+      ...environment,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function until(started: StartedProcess, text: string, timeoutMilliseconds = 150_000): Promise<void> {
+  const deadline = Date.now() + timeoutMilliseconds;
+  let exitCode: number | null | undefined;
+  void started.exited.then((code) => {
+    exitCode = code;
+  });
+  while (!started.output().includes(text)) {
+    if (exitCode !== undefined) throw new Error(`nlq exited with ${exitCode} before "${text}":\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMilliseconds} ms:\n${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function queryThroughProxy(port: number, text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres" });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+describe("nlq start", () => {
+  it("serves the demo database through the proxy, stops cleanly on SIGINT and keeps everything across restarts", async () => {
+    const ports = { NLQ_PROXY_PORT: String(await freePort()), NLQ_EMBEDDED_PORT: String(await freePort()) };
+
+    const first = startNlq(ports);
+    await until(first, "nlq is running.");
+    expect(first.output()).toContain("loading the demo database");
+    expect(first.output()).toContain(`psql "postgresql://postgres@127.0.0.1:${ports.NLQ_PROXY_PORT}/postgres"`);
+    expect(first.output()).toContain("NLQ_MODEL=scripted:fixtures/demo-model.json");
+    const counted = await queryThroughProxy(
+      Number(ports.NLQ_PROXY_PORT),
+      "select count(*)::int as customers from customers",
+    );
+    const customers = counted.rows[0].customers as number;
+    expect(customers).toBeGreaterThan(0);
+    // No model is configured: the question fails, and the failure lands in the query log.
+    await expect(
+      queryThroughProxy(Number(ports.NLQ_PROXY_PORT), "/* nl: how many customers are there? */;"),
+    ).rejects.toThrow();
+
+    first.child.kill("SIGINT");
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain("nlq stopped.");
+
+    const second = startNlq(ports);
+    await until(second, "nlq is running.");
+    expect(second.output()).not.toContain("loading the demo database");
+    const recounted = await queryThroughProxy(
+      Number(ports.NLQ_PROXY_PORT),
+      "select count(*)::int as customers from customers",
+    );
+    expect(recounted.rows[0].customers).toBe(customers);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+
+    const store = await openMetadataStore({ environment: { NLQ_HOME: home } });
+    try {
+      const [logged] = await store.queryLog.recentQueries(5);
+      expect(logged).toMatchObject({ question: "how many customers are there?", ok: false, origin: "proxy" });
+    } finally {
+      await store.close();
+    }
+  }, 400_000);
+
+  it("a second SIGINT forces the exit while the first is still waiting for connections to finish", async () => {
+    const ports = { NLQ_PROXY_PORT: String(await freePort()), NLQ_EMBEDDED_PORT: String(await freePort()) };
+    const started = startNlq(ports);
+    await until(started, "nlq is running.");
+    // An open client keeps the proxy's graceful close waiting (grace period 5 s).
+    const client = new pg.Client({ host: "127.0.0.1", port: Number(ports.NLQ_PROXY_PORT), user: "postgres" });
+    client.on("error", () => {});
+    await client.connect();
+    try {
+      started.child.kill("SIGINT");
+      await until(started, "stopping (press Ctrl-C again to force)");
+      started.child.kill("SIGINT");
+      expect(await started.exited).toBe(130);
+      expect(started.output()).toContain("SIGINT again: forcing exit.");
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }, 300_000);
+
+  it("names the variable to change when a port is taken, and starts nothing", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const takenPort = (blocker.address() as net.AddressInfo).port;
+    try {
+      const started = startNlq({ NLQ_PROXY_PORT: String(takenPort), NLQ_EMBEDDED_PORT: String(await freePort()) });
+      expect(await started.exited).toBe(1);
+      expect(started.output()).toContain(`port ${takenPort} on 127.0.0.1 (the proxy) is already in use`);
+      expect(started.output()).toContain("set NLQ_PROXY_PORT to a free port");
+      expect(started.output()).not.toContain("loading the demo database");
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  }, 120_000);
+});
