@@ -28,7 +28,7 @@ const ollamaDefaultUrl = "http://127.0.0.1:11434/v1";
  */
 export function resolveEmbeddingModel(
   reference: string | undefined,
-  environment: EmbeddingEnvironment = process.env,
+  environment: EmbeddingEnvironment = process.env as EmbeddingEnvironment,
 ): EmbeddingModelV3 {
   const trimmed = reference?.trim() ?? "";
   if (trimmed === "" || trimmed === "builtin" || trimmed === "builtin:offline") return createOfflineEmbeddingModel();
