@@ -1,4 +1,11 @@
-import { answerQuestion, ConfigurationError, loadSettings, type MetadataStore, openMetadataStore } from "@nlq/core";
+import {
+  answerQuestion,
+  ConfigurationError,
+  loadSettings,
+  type MetadataStore,
+  openMetadataStore,
+  withCatalogIndex,
+} from "@nlq/core";
 import type { Command } from "commander";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { consoleLogger } from "../server/proxy-logger";
@@ -112,7 +119,13 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
     if (options.queryLog) metadata = await openMetadataStore({ environment: process.env });
     const server = await startProxyServer({
       ...resolved,
-      answerQuestion,
+      // With a metadata store open, questions use the catalog index of their database when `nlq index` built one.
+      answerQuestion: metadata
+        ? withCatalogIndex(answerQuestion, {
+            store: metadata,
+            upstreamUrl: `postgresql://${resolved.upstreamHost}:${resolved.upstreamPort}`,
+          })
+        : answerQuestion,
       settings,
       progressNotices: options.progress ?? false,
       ...(metadata === undefined ? {} : { queryLog: metadata.queryLog }),

@@ -8,12 +8,14 @@ import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-mode
 import { createStepContext } from "../llm/step-context";
 import { ensureDataSource } from "../metadata/data-source-store";
 import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
+import type { Answer, AnswerQuestionOptions } from "../pipeline/answer";
 import type { PipelineEvent } from "../pipeline/events";
 import { catalogCollectionName } from "../retrieval/context/catalog-collection";
 import { DEFAULT_LSH_PARAMETERS } from "../retrieval/values/min-hash";
 import { ValueIndexStore } from "../retrieval/values/value-index-store";
 import { prepareIndexedQuestion } from "../schema-selection/create-selector-for-data-source";
 import { schemaSelectionPresets } from "../schema-selection/schema-selection-steps";
+import { withCatalogIndex } from "../schema-selection/with-catalog-index";
 import { createEmbeddedVectorStore } from "../vector-store/embedded-vector-store";
 import { type CatalogIndexProgress, indexCatalog } from "./index-catalog";
 import { loadCatalog } from "./load-catalog";
@@ -204,5 +206,28 @@ describe("catalog index", () => {
       values: expect.arrayContaining([{ table: "public.singer", column: "country", value: "France" }]),
     });
     expect(selected.hint).toContain("public.singer.country = 'France'");
+  });
+
+  it("wraps answerQuestion so a server's questions use the index of their database", async () => {
+    const seen: Array<{ source: string; tables?: number }> = [];
+    const fakeAnswer = async (options: AnswerQuestionOptions) => {
+      seen.push({ source: options.catalog ? "index" : "introspection", tables: options.catalog?.tables.length });
+      return {} as Answer;
+    };
+    const upstream = new URL(database.url);
+    const wrapped = withCatalogIndex(fakeAnswer, { store, upstreamUrl: `postgresql://${upstream.host}` });
+    const reader = new pg.Client({ connectionString: database.urlFor(role) });
+    await reader.connect();
+    try {
+      const base = { question: "How many singers?", settings: loadSettings({}) };
+      await wrapped({ ...base, session: createPgExecutor(reader) });
+      await wrapped({ ...base, session: createPgExecutor(reader), transactionStatus: "failed" });
+    } finally {
+      await reader.end();
+    }
+    expect(seen).toEqual([
+      { source: "index", tables: 2 },
+      { source: "introspection", tables: undefined },
+    ]);
   });
 });

@@ -3,3 +3,4 @@ export * from "./column-selection";
 export * from "./create-selector-for-data-source";
 export * from "./crush-preselector";
 export * from "./schema-selection-steps";
+export * from "./with-catalog-index";
