@@ -104,8 +104,17 @@ describe("catalog index", () => {
     expect(await indexCatalog(common)).toEqual({ tables: 3, columns: 9, indexed: 0, unchanged: 3, removed: 0 });
     await client.query("ALTER TABLE concert ADD COLUMN city text; DROP TABLE secret");
     expect(await indexCatalog(common)).toEqual({ tables: 2, columns: 8, indexed: 1, unchanged: 1, removed: 1 });
+    const valueColumns = async () =>
+      (await new ValueIndexStore(store.database).listColumns(dataSource.id)).map(
+        (stored) => `${stored.column.table}.${stored.column.column}`,
+      );
+    expect(await valueColumns()).toContain("concert.city");
+    expect(await valueColumns()).not.toContain("secret.note");
+    await client.query("ALTER TABLE concert DROP COLUMN city");
+    expect(await indexCatalog(common)).toMatchObject({ indexed: 1, unchanged: 1 });
+    expect(await valueColumns()).not.toContain("concert.city");
     expect(await vectorStore.count({ collection, filter: { table: "public.secret" } })).toBe(0);
-    expect(await vectorStore.count({ collection, filter: { table: "public.concert" } })).toBe(6);
+    expect(await vectorStore.count({ collection, filter: { table: "public.concert" } })).toBe(5);
   });
 
   it("keeps finished tables when a run is interrupted", async () => {

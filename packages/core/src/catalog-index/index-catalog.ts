@@ -88,12 +88,18 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
 
   const present = new Set(merged.tables.map(tableKey));
   const removed = [...stored.values()].filter((row) => !present.has(`${row.schema}.${row.name}`));
+  const storedValueColumns = new Map<string, string[]>();
+  for (const stored of options.values === false ? [] : await valueStore.listColumns(options.dataSourceId)) {
+    const key = `${stored.column.schema}.${stored.column.table}`;
+    storedValueColumns.set(key, [...(storedValueColumns.get(key) ?? []), stored.column.column]);
+  }
+  const deleteValueColumns = async (schema: string, table: string, keep: ReadonlySet<string>) => {
+    for (const column of storedValueColumns.get(`${schema}.${table}`) ?? [])
+      if (!keep.has(column)) await valueStore.deleteColumn(options.dataSourceId, { schema, table, column });
+  };
   for (const row of removed) {
-    const key = `${row.schema}.${row.name}`;
-    if (options.vectorStore) await deletePointsQuietly(options.vectorStore, collection, key);
-    for (const column of await valueStore.listColumns(options.dataSourceId))
-      if (column.column.schema === row.schema && column.column.table === row.name)
-        await valueStore.deleteColumn(options.dataSourceId, column.column);
+    if (options.vectorStore) await deletePointsQuietly(options.vectorStore, collection, `${row.schema}.${row.name}`);
+    await deleteValueColumns(row.schema, row.name, new Set());
   }
   await store.deleteTables(options.dataSourceId, removed);
 
@@ -123,6 +129,7 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
       await embedTable(options.vectorStore, options.embeddingModel, collection, sampled);
     }
     if (options.values !== false) {
+      await deleteValueColumns(table.schema, table.name, new Set(table.columns.map((column) => column.name)));
       const primary = new Set(table.primaryKey);
       const foreign = new Set(table.foreignKeys.flatMap((foreignKey) => foreignKey.columns));
       await runReadOnly(scope, (query) =>
