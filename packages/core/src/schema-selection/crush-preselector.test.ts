@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { Catalog, TableInfo } from "../catalog/catalog-types";
+import { loadSettings } from "../config/settings";
+import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
+import { createStepContext } from "../llm/step-context";
+import { createCatalogContextIndex } from "../retrieval/context/catalog-context-index";
+import { catalogSchemaColumns, createCatalogSchemaRetriever, createCrushPreselector } from "./crush-preselector";
+import { schemaSelectionPresets, schemaSelectionStepsFrom } from "./schema-selection-steps";
+
+function table(schema: string, name: string, columns: string[], extra: Partial<TableInfo> = {}): TableInfo {
+  return {
+    schema,
+    name,
+    kind: "table",
+    comment: null,
+    columns: columns.map((column) => ({ name: column, dataType: "text", nullable: true, comment: null })),
+    primaryKey: [],
+    foreignKeys: [],
+    ...extra,
+  };
+}
+
+const catalog: Catalog = {
+  tables: [
+    table("music", "singer", ["singer_id", "name", "country"]),
+    table("music", "concert", ["concert_id", "singer_id", "venue"], {
+      foreignKeys: [
+        {
+          name: "f",
+          columns: ["singer_id"],
+          referencedSchema: "music",
+          referencedTable: "singer",
+          referencedColumns: ["singer_id"],
+        },
+      ],
+    }),
+    table("bikes", "station", ["station_id", "name", "latitude", "longitude"]),
+    table("school", "student", ["student_id", "first_name", "age"]),
+  ],
+};
+
+describe("CRUSH preselector and in-process context index", () => {
+  it("maps catalog foreign keys to column links", () => {
+    const { columns, links } = catalogSchemaColumns(catalog);
+    expect(columns[4]).toEqual({ database: "music", table: "concert", column: "singer_id", description: undefined });
+    expect(links).toEqual([{ from: 4, to: 0 }]);
+  });
+
+  it("preselects the columns a hallucinated schema points at", async () => {
+    const retriever = await createCatalogSchemaRetriever(catalog, createOfflineEmbeddingModel());
+    const preselect = createCrushPreselector({
+      retriever,
+      budget: 3,
+      hallucinate: async () => ["Station(name, latitude)"],
+    });
+    const context = createStepContext({
+      question: "Names of stations with a latitude below 37.5?",
+      settings: loadSettings({}),
+    });
+    const selection = await preselect({ catalog, keywords: [], context });
+    expect([...selection.keys()]).toEqual(["bikes.station"]);
+    expect([...selection.get("bikes.station")!]).toEqual(expect.arrayContaining(["name", "latitude"]));
+  });
+
+  it("finds descriptions of tables and columns in process", async () => {
+    const index = await createCatalogContextIndex(catalog, createOfflineEmbeddingModel());
+    const hits = await index.retrieve({ question: "How old is each student?", keywords: ["age"], limitPerProbe: 2 });
+    expect(hits.some((hit) => hit.kind === "column" && hit.table === "school.student" && hit.column === "age")).toBe(
+      true,
+    );
+    expect(hits.some((hit) => hit.kind === "table" && hit.table === "school.student")).toBe(true);
+  });
+
+  it("reads steps from a preset or a list", () => {
+    expect(schemaSelectionStepsFrom(undefined)).toEqual(schemaSelectionPresets.balanced);
+    expect(schemaSelectionStepsFrom("fast")).toEqual(schemaSelectionPresets.fast);
+    expect(schemaSelectionStepsFrom("extract-keywords, select-columns, bogus")).toEqual({
+      extractKeywords: true,
+      filterColumn: false,
+      selectTables: false,
+      selectColumns: true,
+    });
+  });
+});
