@@ -3,11 +3,15 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgExecutor } from "../../database/pg-executor";
 import { createTestDatabase, type TestDatabase } from "../../database/test-database";
+import { ensureDataSource } from "../../metadata/data-source-store";
+import { openMetadataStore } from "../../metadata/open-metadata-store";
 import { fetchDistinctValues, indexDatabaseValues } from "./index-database-values";
+import { DEFAULT_LSH_PARAMETERS } from "./min-hash";
 import { readableColumnKeys } from "./readable-columns";
 import { retrieveEntities } from "./retrieve-entities";
 import { columnKey } from "./value-column";
 import { ValueIndexBuilder } from "./value-index-builder";
+import { ValueIndexStore } from "./value-index-store";
 
 const role = `nlq_values_reader_${randomBytes(4).toString("hex")}`;
 
@@ -127,5 +131,46 @@ describe("indexing a live database and filtering by the asking role's privileges
       ["county", "Alameda"],
     ]);
     expect(restricted[3]!.matches[0]).toMatchObject({ value: "San Francisco", column: { column: "county" } });
+  });
+
+  it("persists every outcome and re-indexes one changed column incrementally", async () => {
+    const metadata = await openMetadataStore({ directory: "memory://", environment: {} });
+    try {
+      const store = new ValueIndexStore(metadata.database);
+      const { id: dataSourceId } = await ensureDataSource(metadata.database, { url: database.url });
+      const executor = createPgExecutor(admin);
+      await indexDatabaseValues({ executor, columns, store, dataSourceId });
+      const listed = await store.listColumns(dataSourceId);
+      expect(listed.map((column) => [column.column.column, column.skipReason ?? column.valueCount])).toEqual([
+        ["cds_code", "primary key"],
+        ["county", 3],
+        ["enrollment", "non-text type integer"],
+        ["principal", 5],
+        ["school_name", 5],
+        ["website", "values are mostly URLs"],
+      ]);
+      const before = await store.loadSegments(dataSourceId, DEFAULT_LSH_PARAMETERS);
+
+      await admin.query("UPDATE school.schools SET county = 'Contra Costa' WHERE county = 'Alameda'");
+      await indexDatabaseValues({
+        executor,
+        columns: columns.filter((column) => column.column === "county"),
+        store,
+        dataSourceId,
+      });
+      const after = await store.loadSegments(dataSourceId, DEFAULT_LSH_PARAMETERS);
+      const values = (segments: typeof after, name: string) =>
+        segments
+          .find((segment) => segment.column.column === name)!
+          .values.slice()
+          .sort();
+      expect(values(after, "county")).toEqual(["Contra Costa", "Los Angeles", "San Francisco"]);
+      expect(values(after, "school_name")).toEqual(values(before, "school_name"));
+      const index = await store.loadIndex(dataSourceId, DEFAULT_LSH_PARAMETERS);
+      const [found] = await retrieveEntities({ index, keywords: ["contra costa"], readableColumns: "all" });
+      expect(found!.matches[0]).toMatchObject({ value: "Contra Costa", column: { column: "county" } });
+    } finally {
+      await metadata.close();
+    }
   });
 });
