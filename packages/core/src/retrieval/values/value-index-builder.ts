@@ -57,6 +57,8 @@ export class ValueIndexBuilder {
     this.#columnKeys.add(key);
     for (const value of segment.values) {
       this.#text.appendText(value);
+      if (this.#text.length > 0xffffffff)
+        throw new ValueIndexError("the value index holds at most 4 GiB of value text");
       this.#textOffsets.push(this.#text.length);
     }
     const { array, offset } = this.#bandKeys.reserve(segment.bandKeys.length);

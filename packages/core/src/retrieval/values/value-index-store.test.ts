@@ -41,6 +41,9 @@ describe("ValueIndexStore (PGlite in memory)", () => {
     expect(segments[0]!.values).toEqual(citySegment.values);
     expect(Array.from(segments[0]!.bandKeys)).toEqual(Array.from(citySegment.bandKeys));
     expect(segments[1]!.values).toEqual(["Alameda", "Alpine", "Los Ángeles"]);
+    const batched = [];
+    for await (const segment of store.iterateSegments(dataSourceId, DEFAULT_LSH_PARAMETERS, 1)) batched.push(segment);
+    expect(batched).toEqual(segments);
 
     const listed = await store.listColumns(dataSourceId);
     expect(

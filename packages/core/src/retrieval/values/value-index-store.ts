@@ -1,6 +1,11 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { MetadataDatabase } from "../../metadata/metadata-database";
-import { valueIndexChunks, valueIndexColumns } from "../../metadata/schema/value-index";
+import {
+  type ValueIndexChunkRow,
+  type ValueIndexColumnRow,
+  valueIndexChunks,
+  valueIndexColumns,
+} from "../../metadata/schema/value-index";
 import type { ColumnSegment } from "./column-segment";
 import { type LshParameters, lshParametersKey } from "./min-hash";
 import { columnKey, type ValueColumn } from "./value-column";
@@ -112,6 +117,20 @@ export class ValueIndexStore {
 
   /** The stored segments hashed with `parameters` (columns hashed with other parameters are left out). */
   async loadSegments(dataSourceId: string, parameters: LshParameters): Promise<ColumnSegment[]> {
+    const segments: ColumnSegment[] = [];
+    for await (const segment of this.iterateSegments(dataSourceId, parameters)) segments.push(segment);
+    return segments;
+  }
+
+  /**
+   * The stored segments, read `columnsPerBatch` columns at a time so that a large index is never held twice
+   * (stored bytes and decoded values) in full. Ordered by schema, table, column.
+   */
+  async *iterateSegments(
+    dataSourceId: string,
+    parameters: LshParameters,
+    columnsPerBatch = 200,
+  ): AsyncGenerator<ColumnSegment> {
     const parametersKey = lshParametersKey(parameters);
     const columns = await this.#database
       .select()
@@ -119,55 +138,68 @@ export class ValueIndexStore {
       .where(and(eq(valueIndexColumns.dataSourceId, dataSourceId), eq(valueIndexColumns.parametersKey, parametersKey)))
       .orderBy(asc(valueIndexColumns.schemaName), asc(valueIndexColumns.tableName), asc(valueIndexColumns.columnName));
     const indexed = columns.filter((column) => column.skipReason === null && column.valueCount > 0);
-    if (indexed.length === 0) return [];
-    const chunks = await this.#database
-      .select()
-      .from(valueIndexChunks)
-      .where(
-        inArray(
-          valueIndexChunks.columnId,
-          indexed.map((column) => column.id),
-        ),
-      )
-      .orderBy(asc(valueIndexChunks.columnId), asc(valueIndexChunks.chunkNumber));
-    const chunksByColumn = new Map<string, typeof chunks>();
-    for (const chunk of chunks) {
-      const list = chunksByColumn.get(chunk.columnId) ?? [];
-      list.push(chunk);
-      chunksByColumn.set(chunk.columnId, list);
+    for (let start = 0; start < indexed.length; start += columnsPerBatch) {
+      const batch = indexed.slice(start, start + columnsPerBatch);
+      const chunks = await this.#database
+        .select()
+        .from(valueIndexChunks)
+        .where(
+          inArray(
+            valueIndexChunks.columnId,
+            batch.map((column) => column.id),
+          ),
+        )
+        .orderBy(asc(valueIndexChunks.columnId), asc(valueIndexChunks.chunkNumber));
+      const chunksByColumn = new Map<string, typeof chunks>();
+      for (const chunk of chunks) {
+        const list = chunksByColumn.get(chunk.columnId) ?? [];
+        list.push(chunk);
+        chunksByColumn.set(chunk.columnId, list);
+      }
+      for (const row of batch) yield decodeSegment(row, chunksByColumn.get(row.id) ?? [], parameters, parametersKey);
     }
-    return indexed.map((row) => {
-      const column = { schema: row.schemaName, table: row.tableName, column: row.columnName };
-      const values: string[] = [];
-      const bandKeys = new Uint32Array(row.valueCount * parameters.bands);
-      let keyOffset = 0;
-      for (const chunk of chunksByColumn.get(row.id) ?? []) {
-        const chunkValues = decodeValues(chunk.values);
-        const chunkKeys = decodeKeys(chunk.bandKeys);
-        if (chunkValues.length !== chunk.valueCount || chunkKeys.length !== chunk.valueCount * parameters.bands) {
-          throw new ValueIndexError(
-            `stored value index chunk ${chunk.chunkNumber} of ${columnKey(column)} is inconsistent`,
-          );
-        }
-        values.push(...chunkValues);
-        bandKeys.set(chunkKeys, keyOffset);
-        keyOffset += chunkKeys.length;
-      }
-      if (values.length !== row.valueCount) {
-        throw new ValueIndexError(
-          `stored value index of ${columnKey(column)} has ${values.length} of ${row.valueCount} values`,
-        );
-      }
-      return { column, values, bandKeys, parametersKey };
-    });
   }
 
   /** Loads the data source's index (no re-hashing). */
   async loadIndex(dataSourceId: string, parameters: LshParameters): Promise<ValueIndex> {
     const builder = new ValueIndexBuilder(parameters);
-    for (const segment of await this.loadSegments(dataSourceId, parameters)) builder.addSegment(segment);
+    for await (const segment of this.iterateSegments(dataSourceId, parameters)) builder.addSegment(segment);
     return builder.build();
   }
+}
+
+function decodeSegment(
+  row: ValueIndexColumnRow,
+  chunks: readonly ValueIndexChunkRow[],
+  parameters: LshParameters,
+  parametersKey: string,
+): ColumnSegment {
+  const column = { schema: row.schemaName, table: row.tableName, column: row.columnName };
+  const values: string[] = [];
+  const bandKeys = new Uint32Array(row.valueCount * parameters.bands);
+  let keyOffset = 0;
+  for (const chunk of chunks) {
+    const chunkValues = decodeValues(chunk.values);
+    const chunkKeys = decodeKeys(chunk.bandKeys);
+    if (
+      chunkValues.length !== chunk.valueCount ||
+      chunkKeys.length !== chunk.valueCount * parameters.bands ||
+      keyOffset + chunkKeys.length > bandKeys.length
+    ) {
+      throw new ValueIndexError(
+        `stored value index chunk ${chunk.chunkNumber} of ${columnKey(column)} is inconsistent`,
+      );
+    }
+    for (const value of chunkValues) values.push(value);
+    bandKeys.set(chunkKeys, keyOffset);
+    keyOffset += chunkKeys.length;
+  }
+  if (values.length !== row.valueCount) {
+    throw new ValueIndexError(
+      `stored value index of ${columnKey(column)} has ${values.length} of ${row.valueCount} values`,
+    );
+  }
+  return { column, values, bandKeys, parametersKey };
 }
 
 async function deleteColumnRow(database: MetadataDatabase, dataSourceId: string, column: ValueColumn): Promise<void> {
