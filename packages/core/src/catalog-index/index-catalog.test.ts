@@ -215,6 +215,29 @@ describe("catalog index", () => {
       values: expect.arrayContaining([{ table: "public.singer", column: "country", value: "France" }]),
     });
     expect(selected.hint).toContain("public.singer.country = 'France'");
+
+    // After a re-index the cached value index is reloaded: a new value becomes findable.
+    await client.query("INSERT INTO singer VALUES (3, 'Amália Rodrigues', 'Portugal'); ANALYZE singer");
+    await indexCatalog({
+      executor,
+      database: store.database,
+      dataSourceId: dataSource.id,
+      vectorStore,
+      embeddingModel: createOfflineEmbeddingModel(),
+    });
+    const refreshed = await prepareIndexedQuestion({
+      store,
+      url: database.url,
+      session: executor,
+      vectorStore,
+      minimumColumns: 0,
+      steps: schemaSelectionPresets.none,
+    });
+    const portugal = await refreshed.schemaSelector!.select({
+      catalog: refreshed.catalog!,
+      context: createStepContext({ question: "Singers from Portugal?", settings: loadSettings({}) }),
+    });
+    expect(portugal.hint).toContain("public.singer.country = 'Portugal'");
   });
 
   it("wraps answerQuestion so a server's questions use the index of their database", async () => {

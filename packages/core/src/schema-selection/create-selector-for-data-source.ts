@@ -1,4 +1,5 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import { count, eq, max } from "drizzle-orm";
 import type { Catalog } from "../catalog/catalog-types";
 import { countColumns } from "../catalog/catalog-types";
 import { findIndexedDataSource } from "../catalog-index/find-indexed-data-source";
@@ -6,9 +7,11 @@ import { loadCatalog } from "../catalog-index/load-catalog";
 import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
 import { resolveEmbeddingModel } from "../embedding/resolve-embedding-model";
 import type { MetadataDatabase } from "../metadata/metadata-database";
+import { catalogTables } from "../metadata/schema/catalog";
 import type { SchemaSelector } from "../pipeline/schema-selector";
 import { catalogCollectionName } from "../retrieval/context/catalog-collection";
 import { DEFAULT_LSH_PARAMETERS } from "../retrieval/values/min-hash";
+import type { ValueIndex } from "../retrieval/values/value-index";
 import { ValueIndexStore } from "../retrieval/values/value-index-store";
 import { createVectorStore } from "../vector-store/create-vector-store";
 import { createMetadataVectorPersistence } from "../vector-store/metadata-vector-persistence";
@@ -44,7 +47,7 @@ export interface IndexedQuestion {
 /**
  * Uses the catalog index when the data source has one: loads the indexed catalog (restricted to the asking role) and,
  * for catalogs above `minimumColumns`, a CHESS schema selector backed by the data source's value index and description
- * vectors. Returns `{}` when nothing is indexed, so `answerQuestion` introspects live as before:
+ * vectors (both kept in memory per data source until the index changes). Returns `{}` when nothing is indexed, so `answerQuestion` introspects live as before:
  * `answerQuestion({ ...options, ...(await prepareIndexedQuestion({ store, url, session })) })`.
  */
 export async function prepareIndexedQuestion(options: IndexedQuestionOptions): Promise<IndexedQuestion> {
@@ -60,10 +63,14 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
   if (loaded.source !== "index") return {};
   const minimumColumns = options.minimumColumns ?? Number(environment.NLQ_SCHEMA_SELECTION_MIN_COLUMNS ?? 200);
   if (countColumns(loaded.catalog) <= minimumColumns) return { catalog: loaded.catalog };
-  const valueIndex = await new ValueIndexStore(options.store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS);
-  const vectorStore =
-    options.vectorStore ??
-    createVectorStore({ persistence: createMetadataVectorPersistence(options.store.database), environment });
+  const resources = await cachedResources(
+    options.store.database,
+    dataSource.id,
+    () =>
+      options.vectorStore ??
+      createVectorStore({ persistence: createMetadataVectorPersistence(options.store.database), environment }),
+  );
+  const { valueIndex, vectorStore } = resources;
   const schemaSelector = createChessSchemaSelector({
     steps: options.steps ?? schemaSelectionStepsFrom(environment.NLQ_SCHEMA_SELECTION),
     valueIndex,
@@ -74,4 +81,37 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     },
   });
   return { catalog: loaded.catalog, schemaSelector };
+}
+
+interface DataSourceResources {
+  /** Changes whenever `nlq index` rewrote a table: `<tables>/<latest indexed_at>`. */
+  readonly stamp: string;
+  readonly valueIndex: ValueIndex;
+  readonly vectorStore: VectorStore;
+}
+
+/** Value index and vector store per metadata database and data source, reloaded only after the index changed. */
+const resourceCache = new WeakMap<object, Map<string, DataSourceResources>>();
+
+async function cachedResources(
+  database: MetadataDatabase,
+  dataSourceId: string,
+  createStore: () => VectorStore,
+): Promise<DataSourceResources> {
+  const [row] = await database
+    .select({ tables: count(), latest: max(catalogTables.indexedAt) })
+    .from(catalogTables)
+    .where(eq(catalogTables.dataSourceId, dataSourceId));
+  const stamp = `${row?.tables ?? 0}/${row?.latest?.toISOString() ?? ""}`;
+  const forDatabase = resourceCache.get(database) ?? new Map<string, DataSourceResources>();
+  resourceCache.set(database, forDatabase);
+  const cached = forDatabase.get(dataSourceId);
+  if (cached && cached.stamp === stamp) return cached;
+  const resources = {
+    stamp,
+    valueIndex: await new ValueIndexStore(database).loadIndex(dataSourceId, DEFAULT_LSH_PARAMETERS),
+    vectorStore: createStore(),
+  };
+  forDatabase.set(dataSourceId, resources);
+  return resources;
 }
