@@ -4,6 +4,7 @@ import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@nlq/core";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerAskCommand } from "./ask-command";
 import { createProgressReporter, registerIndexCommand } from "./index-command";
 
 async function run(args: string[], environment: Record<string, string | undefined>, tty = false) {
@@ -52,6 +53,32 @@ describe("nlq index", () => {
     expect(first.exitCode).toBeUndefined();
     const second = await run(["--url", database.url, "--schema", "shop"], environment);
     expect(second.output).toContain("0 (re)indexed, 1 unchanged");
+  });
+
+  it("nlq ask uses the index built in the NLQ_METADATA_URL store", async () => {
+    const metadata = await createTestDatabase("nlq_index_metadata");
+    try {
+      const environment = {
+        NLQ_METADATA_URL: metadata.url,
+        NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/index-command-model.json",
+      };
+      expect((await run(["--url", database.url, "--schema", "shop"], environment)).output).toContain("1 (re)indexed");
+      const written: string[] = [];
+      const errors: string[] = [];
+      const program = new Command().exitOverride();
+      registerAskCommand(program, {
+        write: (text) => written.push(text),
+        writeError: (text) => errors.push(text),
+        environment,
+      });
+      await program.parseAsync(["node", "nlq", "ask", "How many products are there?", "--url", database.url]);
+      process.exitCode = undefined;
+      // Live introspection would see two tables; the index holds only the shop schema.
+      expect(errors.join("")).toContain("catalog: 1 tables, 2 columns (index)");
+      expect(written.join("")).toContain("SELECT count(*) AS products FROM shop.product;");
+    } finally {
+      await metadata.drop();
+    }
   });
 
   it("refuses to run without a database URL", async () => {
