@@ -177,6 +177,17 @@ describe("CHESS schema selector", () => {
     expect(selected.catalog.tables[0]!.columns.map((column) => column.name)).toEqual(["singer_id", "country", "age"]);
   });
 
+  it("caps filter_column calls by growing the batches", async () => {
+    const { prompts, resolveModel } = mockSteps({ "filter-column": { columns: [] } });
+    const selector = createChessSchemaSelector({
+      steps: { extractKeywords: false, filterColumn: true, selectTables: false, selectColumns: false },
+      filterBatchSize: 2,
+      maxFilterCalls: 2,
+    });
+    await selector.select({ catalog, context: contextFor("Singer ages?", resolveModel) });
+    expect(prompts["filter-column"]).toHaveLength(2);
+  });
+
   it("never returns an empty schema when the model picks nothing that exists", async () => {
     const { resolveModel } = mockSteps({
       "select-tables": { table_names: ["ghost"] },

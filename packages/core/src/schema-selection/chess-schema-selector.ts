@@ -25,6 +25,11 @@ export interface ChessSchemaSelectorOptions {
   readonly steps?: SchemaSelectionSteps;
   /** Columns per `filter-column` call. Default 40. */
   readonly filterBatchSize?: number;
+  /**
+   * Most `filter-column` calls per question (the question's call budget, `NLQ_MAX_LLM_CALLS`, is shared with
+   * generation and fixing); larger schemas get larger batches. Default 6.
+   */
+  readonly maxFilterCalls?: number;
   /** Catalogs with at most this many columns are passed through whole, without any call. Default 0 (always select). */
   readonly minimumColumns?: number;
   /** Value index of the data source (CHESS retrieve_entity). Default none. */
@@ -161,7 +166,11 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       context.throwIfCancelled();
 
       if (steps.filterColumn) {
-        const kept = await filterColumns({ catalog: working, context, batchSize: options.filterBatchSize ?? 40 });
+        const batchSize = Math.max(
+          options.filterBatchSize ?? 40,
+          Math.ceil(countColumns(working) / Math.max(1, options.maxFilterCalls ?? 6)),
+        );
+        const kept = await filterColumns({ catalog: working, context, batchSize });
         working = nonEmpty(restrictCatalog(working, kept), working);
       }
       if (steps.selectTables) {
