@@ -53,6 +53,14 @@ describe("nlq index", () => {
     expect(first.exitCode).toBeUndefined();
     const second = await run(["--url", database.url, "--schema", "shop"], environment);
     expect(second.output).toContain("0 (re)indexed, 1 unchanged");
+    // All schemas, then one schema again: the other schema's tables stay indexed.
+    expect((await run(["--url", database.url], environment)).output).toContain(
+      "2 tables, 3 columns — 1 (re)indexed, 1 unchanged",
+    );
+    expect((await run(["--url", database.url, "--schema", "shop"], environment)).output).toContain(
+      "1 unchanged, 0 removed",
+    );
+    expect((await run(["--url", database.url], environment)).output).toContain("0 (re)indexed, 2 unchanged, 0 removed");
   });
 
   it("nlq ask uses the index built in the NLQ_METADATA_URL store", async () => {

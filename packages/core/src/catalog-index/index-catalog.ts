@@ -87,7 +87,10 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
   let collectionReady = false;
 
   const present = new Set(merged.tables.map(tableKey));
-  const removed = [...stored.values()].filter((row) => !present.has(`${row.schema}.${row.name}`));
+  // With a schema filter, tables of other schemas are out of scope, not removed.
+  const removed = [...stored.values()].filter(
+    (row) => !present.has(`${row.schema}.${row.name}`) && (!wantedSchemas || wantedSchemas.has(row.schema)),
+  );
   const storedValueColumns = new Map<string, string[]>();
   for (const stored of options.values === false ? [] : await valueStore.listColumns(options.dataSourceId)) {
     const key = `${stored.column.schema}.${stored.column.table}`;
