@@ -119,19 +119,14 @@ describe("catalog index", () => {
 
   it("keeps finished tables when a run is interrupted", async () => {
     const executor = createPgExecutor(client);
-    const dataSource = await ensureDataSource(store.database, {
-      url: `${database.url}?interrupted`,
-      name: "interrupted",
-    });
-    const interrupted = await ensureDataSource(store.database, { url: database.urlFor("someone_else") });
+    const dataSource = await ensureDataSource(store.database, { url: database.urlFor("someone_else") });
     const controller = new AbortController();
-    const options = { executor, database: store.database, dataSourceId: interrupted.id, values: false };
+    const options = { executor, database: store.database, dataSourceId: dataSource.id, values: false };
+    // Abort right after the first table is committed.
     await expect(
       indexCatalog({ ...options, abortSignal: controller.signal, onProgress: () => controller.abort() }),
     ).rejects.toThrow();
-    const again = await indexCatalog(options);
-    expect(again).toMatchObject({ indexed: 1, unchanged: 1 });
-    expect(dataSource.id).not.toBe(interrupted.id);
+    expect(await indexCatalog(options)).toMatchObject({ indexed: 1, unchanged: 1 });
   });
 
   it("restricts the indexed catalog to what the asking role may read, and falls back to introspection", async () => {
