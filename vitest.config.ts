@@ -7,7 +7,13 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    include: ["packages/*/src/**/*.test.ts", "apps/proxy/src/**/*.test.ts", "apps/web/lib/**/*.test.ts", "bench/**/*.test.ts", "e2e/clients/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "apps/proxy/src/**/*.test.ts",
+      "apps/web/lib/**/*.test.ts",
+      "bench/**/*.test.ts",
+      "e2e/clients/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "**/.next/**"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

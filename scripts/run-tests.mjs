@@ -2,7 +2,7 @@
 // The README's test command: every vitest project, then the Playwright end-to-end suite,
 // closing with one line CI reads: "tests: N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 

@@ -65,7 +65,10 @@ export class DatabaseError extends NlqError {
   readonly sql: string;
   readonly detail: string | undefined;
   readonly hint: string | undefined;
-  constructor(message: string, options: { sql: string; code: string; detail?: string; hint?: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { sql: string; code: string; detail?: string; hint?: string; cause?: unknown },
+  ) {
     super(message, { code: options.code, cause: options.cause });
     this.sql = options.sql;
     this.detail = options.detail;
