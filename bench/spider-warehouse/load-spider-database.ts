@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { parseCsv } from "@nlq/core";
 import type pg from "pg";
 import { normalizeIntegralDecimal, type TypeWidening, widenColumnType } from "./infer-type-widenings";
-import { parseCsv } from "./parse-csv";
 import { parseMysqlDdl } from "./parse-mysql-ddl";
 import { columnKey, type PostgresTable, planPostgresSchema, quoteIdentifier } from "./render-postgres-ddl";
 

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parseCsv } from "@nlq/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSpiderWarehouseDirectory, formatSummary, loadSpiderWarehouse } from "./load-spider-warehouse";
-import { parseCsv } from "./parse-csv";
 import { createThrowawayDatabase } from "./throwaway-database";
 
 const dataDirectory = process.env.NLQ_SPIDER_WAREHOUSE_DIR ?? path.resolve(defaultSpiderWarehouseDirectory);

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { selectColumnValues, type ValueColumn } from "@nlq/core";
-import { parseCsv } from "./csv";
+import { parseCsvRecords, selectColumnValues, type ValueColumn } from "@nlq/core";
 
 /** Default location of the Spider warehouse (read-only benchmark data beside the checkout). */
 export const DEFAULT_SPIDER_DIRECTORY = new URL("../../../shared/data/spider-warehouse/databases", import.meta.url)
@@ -24,7 +23,7 @@ export function loadSpiderColumnValues(directory = DEFAULT_SPIDER_DIRECTORY): Co
     if (!existsSync(dataDirectory)) continue;
     for (const file of readdirSync(dataDirectory).sort()) {
       if (!file.endsWith(".csv")) continue;
-      const [header, ...rows] = parseCsv(readFileSync(join(dataDirectory, file), "utf8"));
+      const [header, ...rows] = parseCsvRecords(readFileSync(join(dataDirectory, file), "utf8"));
       if (!header) continue;
       header.forEach((name, columnNumber) => {
         const distinct = [...new Set(rows.map((row) => row[columnNumber] ?? "").filter((value) => value.length > 0))];

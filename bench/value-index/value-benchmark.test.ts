@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseCsv } from "./csv";
 import { formatValueResults } from "./format-value-results";
 import { generateColumnValues, seededRandom, typoKeyword } from "./generate-values";
 import { runValueBenchmark } from "./run-value-benchmark";
 
 describe("value index benchmark", () => {
-  it("parses quoted CSV", () => {
-    expect(parseCsv('a,b\r\n1,"x, ""y"""\n2,\n')).toEqual([
-      ["a", "b"],
-      ["1", 'x, "y"'],
-      ["2", ""],
-    ]);
-  });
-
   it("generates the same values and typos for the same seed", () => {
     const first = [...generateColumnValues(2_000, 5)];
     const second = [...generateColumnValues(2_000, 5)];

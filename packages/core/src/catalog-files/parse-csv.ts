@@ -6,8 +6,9 @@ export type CsvRecord = { readonly line: number; readonly fields: CsvField[] };
 
 /**
  * Parses RFC 4180 CSV: comma separated, `"` quoting with `""` escapes, CRLF or LF record ends,
- * line breaks allowed inside quoted fields. A final line break does not produce an empty record.
- * Pure; the Spider files are small (largest ~3 MB) so the whole text is parsed at once.
+ * line breaks allowed inside quoted fields, a leading BOM skipped. A final line break does not produce an empty record;
+ * a blank line is a record with one empty field. Lenient: text after a closing quote is kept verbatim, a quote inside a
+ * bare field is a plain character. Pure; the whole text is parsed at once (the Spider files are at most ~3 MB).
  */
 export function parseCsv(text: string): CsvRecord[] {
   const records: CsvRecord[] = [];

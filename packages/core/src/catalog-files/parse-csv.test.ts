@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "./parse-csv";
+import { parseCsvRecords } from "./parse-csv-records";
 
 const texts = (csv: string) => parseCsv(csv).map((record) => record.fields.map((field) => field.text));
 
@@ -32,6 +33,16 @@ describe("parseCsv", () => {
       { text: "NULL", quoted: false },
       { text: "NULL", quoted: true },
       { text: "", quoted: false },
+    ]);
+  });
+});
+
+describe("parseCsvRecords", () => {
+  it("parses quoted CSV", () => {
+    expect(parseCsvRecords('a,b\r\n1,"x, ""y"""\n2,\n')).toEqual([
+      ["a", "b"],
+      ["1", 'x, "y"'],
+      ["2", ""],
     ]);
   });
 });
