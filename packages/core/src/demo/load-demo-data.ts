@@ -91,41 +91,38 @@ export async function loadDemoData(options: LoadDemoDataOptions): Promise<LoadDe
 }
 
 function pgSession(client: pg.Client): LoaderSession {
-  return {
-    async existingTables(schema, names) {
-      const result = await client
-        .query<{ relname: string }>(existingTablesSql, [schema, names])
-        .catch((error: unknown) => {
-          throw asDatabaseError(error, existingTablesSql);
-        });
-      return result.rows.map((row) => row.relname);
-    },
-    async runScript(sql) {
-      try {
-        await client.query(sql);
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw asDatabaseError(error, "nlq demo script");
-      }
-    },
-  };
+  return driverSession({
+    query: (sql, parameters) => client.query<{ relname: string }>(sql, parameters),
+    exec: (sql) => client.query(sql),
+  });
 }
 
 function pgliteSession(pglite: DemoPglite): LoaderSession {
+  return driverSession({
+    query: (sql, parameters) => pglite.query<{ relname: string }>(sql, parameters),
+    exec: (sql) => pglite.exec(sql),
+  });
+}
+
+/** The two calls the loader needs from a driver: a parameterised query and a multi-statement script. */
+interface LoaderDriver {
+  query(sql: string, parameters: unknown[]): Promise<{ rows: { relname: string }[] }>;
+  exec(sql: string): Promise<unknown>;
+}
+
+function driverSession(driver: LoaderDriver): LoaderSession {
   return {
     async existingTables(schema, names) {
-      const result = await pglite
-        .query<{ relname: string }>(existingTablesSql, [schema, names])
-        .catch((error: unknown) => {
-          throw asDatabaseError(error, existingTablesSql);
-        });
+      const result = await driver.query(existingTablesSql, [schema, names]).catch((error: unknown) => {
+        throw asDatabaseError(error, existingTablesSql);
+      });
       return result.rows.map((row) => row.relname);
     },
     async runScript(sql) {
       try {
-        await pglite.exec(sql);
+        await driver.exec(sql);
       } catch (error) {
-        await pglite.exec("ROLLBACK").catch(() => undefined);
+        await driver.exec("ROLLBACK").catch(() => undefined);
         throw asDatabaseError(error, "nlq demo script");
       }
     },
