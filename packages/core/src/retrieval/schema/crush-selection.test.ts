@@ -71,5 +71,11 @@ describe("CRUSH selection", () => {
   it("ranks scores best first with ties to the lower index", () => {
     expect(rankScores([0.1, 0.5, 0.5, 0.2])).toEqual([1, 2, 3, 0]);
     expect(rankScores([0.1, 0.5, 0.5, 0.2], 2)).toEqual([1, 2]);
+    // Small limits take the partial-selection path; it must agree with the full sort, ties by index.
+    const scores = Array.from({ length: 500 }, (_, index) => Math.round(Math.sin(index * 7.3) * 20) / 20);
+    const full = Array.from({ length: 500 }, (_, index) => index).sort(
+      (left, right) => scores[right]! - scores[left]! || left - right,
+    );
+    for (const limit of [0, 1, 7, 60]) expect(rankScores(scores, limit)).toEqual(full.slice(0, limit));
   });
 });

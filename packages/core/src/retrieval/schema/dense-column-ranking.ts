@@ -53,9 +53,46 @@ export class ColumnVectorIndex {
 
 /** Indexes of `scores` from highest to lowest (ties: lower index first), at most `limit`. */
 export function rankScores(scores: ArrayLike<number>, limit = scores.length): number[] {
-  const order = Array.from({ length: scores.length }, (_, index) => index);
-  order.sort((left, right) => scores[right]! - scores[left]! || left - right);
-  return order.slice(0, limit);
+  const count = scores.length;
+  const kept = Math.max(0, Math.min(limit, count));
+  const byScoreThenIndex = (left: number, right: number) => scores[right]! - scores[left]! || left - right;
+  if (kept * 8 >= count) {
+    const order = Array.from({ length: count }, (_, index) => index);
+    order.sort(byScoreThenIndex);
+    return order.slice(0, kept);
+  }
+  // Partial selection for small limits (CRUSH probes keep ~60 of thousands): a size-k min-heap, O(n log k).
+  const heap = new Int32Array(kept);
+  let size = 0;
+  const worse = (left: number, right: number) => byScoreThenIndex(left, right) > 0; // left ranks below right
+  const siftDown = (start: number) => {
+    let position = start;
+    for (;;) {
+      const leftChild = 2 * position + 1;
+      let worst = position;
+      if (leftChild < size && worse(heap[leftChild]!, heap[worst]!)) worst = leftChild;
+      if (leftChild + 1 < size && worse(heap[leftChild + 1]!, heap[worst]!)) worst = leftChild + 1;
+      if (worst === position) return;
+      [heap[position], heap[worst]] = [heap[worst]!, heap[position]!];
+      position = worst;
+    }
+  };
+  for (let index = 0; index < count; index++) {
+    if (size < kept) {
+      heap[size] = index;
+      let position = size++;
+      while (position > 0) {
+        const parent = (position - 1) >> 1;
+        if (!worse(heap[position]!, heap[parent]!)) break;
+        [heap[position], heap[parent]] = [heap[parent]!, heap[position]!];
+        position = parent;
+      }
+    } else if (kept > 0 && worse(heap[0]!, index)) {
+      heap[0] = index;
+      siftDown(0);
+    }
+  }
+  return Array.from(heap).sort(byScoreThenIndex);
 }
 
 function normalised(vector: Vector): Float64Array {
