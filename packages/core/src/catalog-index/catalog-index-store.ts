@@ -44,15 +44,7 @@ export class CatalogIndexStore {
   async saveTable(dataSourceId: string, indexed: IndexedTable): Promise<void> {
     const { table } = indexed;
     await this.#database.transaction(async (transaction) => {
-      await transaction
-        .delete(catalogTables)
-        .where(
-          and(
-            eq(catalogTables.dataSourceId, dataSourceId),
-            eq(catalogTables.schemaName, table.schema),
-            eq(catalogTables.tableName, table.name),
-          ),
-        );
+      await transaction.delete(catalogTables).where(isTable(dataSourceId, table));
       const [row] = await transaction
         .insert(catalogTables)
         .values({
@@ -95,15 +87,7 @@ export class CatalogIndexStore {
 
   async deleteTables(dataSourceId: string, tables: readonly { schema: string; name: string }[]): Promise<void> {
     for (const table of tables) {
-      await this.#database
-        .delete(catalogTables)
-        .where(
-          and(
-            eq(catalogTables.dataSourceId, dataSourceId),
-            eq(catalogTables.schemaName, table.schema),
-            eq(catalogTables.tableName, table.name),
-          ),
-        );
+      await this.#database.delete(catalogTables).where(isTable(dataSourceId, table));
     }
   }
 
@@ -150,4 +134,13 @@ export class CatalogIndexStore {
       })),
     };
   }
+}
+
+/** The `catalog_tables` row of one table of a data source. */
+function isTable(dataSourceId: string, table: { readonly schema: string; readonly name: string }) {
+  return and(
+    eq(catalogTables.dataSourceId, dataSourceId),
+    eq(catalogTables.schemaName, table.schema),
+    eq(catalogTables.tableName, table.name),
+  );
 }
