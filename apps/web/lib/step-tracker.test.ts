@@ -21,7 +21,7 @@ describe("createStepTracker", () => {
   it("closes the opening step when the pipeline skips catalog-end", () => {
     const tracker = createStepTracker();
     tracker.next({ type: "pipeline-start", question: "q" });
-    const parts = tracker.next({ type: "keywords-end", keywords: ["customers", "count"] });
+    const parts = tracker.next({ type: "keywords-end", keywords: ["customers", "count"], source: "model" });
     expect(parts.map((part) => [part.id, part.data.status])).toEqual([
       ["catalog", "done"],
       ["keywords", "done"],

@@ -67,7 +67,7 @@ export function createStepTracker(): StepTracker {
           part("keywords", {
             label: "Extracted keywords",
             status: "done",
-            detail: event.keywords.length > 0 ? shorten(event.keywords.join(", ")) : "none",
+            detail: `${event.keywords.length > 0 ? shorten(event.keywords.join(", ")) : "none"}${event.source === "heuristic" ? " (heuristic, no model)" : ""}`,
           }),
         ];
       case "values-end":

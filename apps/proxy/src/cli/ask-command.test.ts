@@ -1,4 +1,7 @@
-import { createTestDatabase, type TestDatabase } from "@nlq/core";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { acquireDirectoryLock, createTestDatabase, type TestDatabase } from "@nlq/core";
 import { Command } from "commander";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,8 +17,11 @@ beforeAll(async () => {
     "CREATE TABLE products (id integer PRIMARY KEY, name text NOT NULL, price numeric(6,2)); INSERT INTO products VALUES (1, 'Lamp', 12.50), (2, 'Mug', 4.00), (3, 'Blanket', 30.00);",
   );
 });
+/** An NLQ_HOME without `.nlq/`, so the tests never open the metadata store of the working directory. */
+const emptyHome = mkdtempSync(path.join(tmpdir(), "nlq-ask-home-"));
 afterAll(async () => {
   await database?.drop();
+  rmSync(emptyHome, { recursive: true, force: true });
 });
 
 async function runAsk(argumentsList: string[], environment: Record<string, string | undefined>) {
@@ -29,7 +35,7 @@ async function runAsk(argumentsList: string[], environment: Record<string, strin
     writeError: (text) => {
       stderr += text;
     },
-    environment,
+    environment: { NLQ_HOME: emptyHome, ...environment },
   });
   const previousExitCode = process.exitCode;
   await program.parseAsync(["node", "nlq", "ask", ...argumentsList]);
@@ -60,7 +66,7 @@ describe("nlq ask", () => {
         "",
       ].join("\n"),
     );
-    expect(result.stderr).toContain("… catalog: 1 tables, 3 columns (introspection)");
+    expect(result.stderr).toContain("… catalog: 1 tables, 3 columns (live introspection)");
     expect(result.stderr).toContain("… candidate 1: 2 rows");
   });
 
@@ -99,6 +105,28 @@ describe("nlq ask", () => {
       }
     } finally {
       await metadata.drop();
+    }
+  });
+
+  it("says so and answers from live introspection when nlq start holds the PGlite metadata store", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "nlq-ask-locked-"));
+    const directory = path.join(home, ".nlq", "metadata");
+    mkdirSync(directory, { recursive: true });
+    const lock = acquireDirectoryLock(directory, "nlq start");
+    try {
+      const result = await runAsk(["Which products cost more than 5?", "--url", database.url], {
+        NLQ_MODEL: `scripted:${fixture}`,
+        NLQ_HOME: home,
+      });
+      expect(result.exitCode).toBeFalsy();
+      expect(result.stderr).toContain(
+        "nlq ask: the metadata store is in use by another process (usually nlq start): answering from live introspection, not logged. To use its catalog index, set NLQ_METADATA_URL to the metadata URL nlq start printed.",
+      );
+      expect(result.stderr).toContain("… catalog: 1 tables, 3 columns (live introspection)");
+      expect(result.stdout).toContain("(2 rows)");
+    } finally {
+      lock.release();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 

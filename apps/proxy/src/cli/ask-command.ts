@@ -1,10 +1,14 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import {
   type Answer,
   answerQuestion,
   createPgExecutor,
+  DirectoryInUseError,
   loadSettings,
   type MetadataStore,
   NlqError,
+  nlqStateDirectory,
   openMetadataStore,
   type PipelineEvent,
   prepareIndexedQuestion,
@@ -32,7 +36,13 @@ const defaultOutput: AskCommandOutput = {
 export function describeEvent(event: PipelineEvent): string | undefined {
   switch (event.type) {
     case "catalog-end":
-      return `catalog: ${event.tables} tables, ${event.columns} columns (${event.source})`;
+      return `catalog: ${event.tables} tables, ${event.columns} columns (${event.source === "index" ? "from the catalog index" : "live introspection"})`;
+    case "keywords-end":
+      return `keywords: ${event.keywords.join(", ") || "none"}${event.source === "heuristic" ? ` (heuristic, no model${event.fallbackReason ? `: ${event.fallbackReason}` : ""})` : ""}`;
+    case "values-end":
+      return event.values.length === 0
+        ? "values: no matching database values"
+        : `values: ${event.values.map((match) => `${match.keyword} → ${match.table}.${match.column} = '${match.value}'`).join("; ")}`;
     case "schema-end":
       return `schema: ${event.tables} tables, ${event.columns} columns selected`;
     case "candidate-start":
@@ -74,9 +84,35 @@ interface AskOptions {
 }
 
 /**
+ * Opens the metadata store `nlq index` writes to: `NLQ_METADATA_URL`, else the PGlite files in
+ * `$NLQ_HOME/.nlq/metadata` — only when that directory exists (a one-off question creates no state). A store that
+ * cannot be opened — typically the PGlite directory held by a running `nlq start` — is reported on stderr and the
+ * question is answered from live introspection, without query log.
+ */
+export async function openAskMetadataStore(
+  environment: Record<string, string | undefined>,
+  warn: (message: string) => void,
+): Promise<MetadataStore | undefined> {
+  if (!environment.NLQ_METADATA_URL && !existsSync(path.join(nlqStateDirectory(environment), "metadata")))
+    return undefined;
+  try {
+    return await openMetadataStore({ environment });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    warn(
+      error instanceof DirectoryInUseError
+        ? `the metadata store is in use by another process (usually nlq start): answering from live introspection, not logged. To use its catalog index, set NLQ_METADATA_URL to the metadata URL nlq start printed. (${reason})`
+        : `cannot open the metadata store, answering from live introspection, not logged: ${reason}`,
+    );
+    return undefined;
+  }
+}
+
+/**
  * `nlq ask "<question>" --url <postgresql://…> [--hint <text>] [--json] [--quiet]`: answers one question on the
  * database as the URL's role, read-only. Model and limits come from `NLQ_*` variables; the URL defaults to
- * `DATABASE_URL`. With `NLQ_METADATA_URL` set, the question and its trace go to the metadata store's query log.
+ * `DATABASE_URL`. The metadata store (`openAskMetadataStore`) supplies the catalog index when `nlq index` built one
+ * for the database (live introspection otherwise) and records the question in its query log.
  */
 export function registerAskCommand(program: Command, output: AskCommandOutput = defaultOutput): void {
   program
@@ -98,7 +134,10 @@ Environment:
   NLQ_STATEMENT_TIMEOUT_MS   statement timeout (default 15000)
   NLQ_ROW_LIMIT              most rows returned (default 1000)
   NLQ_MAX_FIX_ATTEMPTS       fixer attempts per candidate (default 3)
-  NLQ_METADATA_URL           metadata store (PostgreSQL) whose query log records the question (default: not logged)
+  NLQ_METADATA_URL           metadata store (PostgreSQL) with the catalog index (nlq index) and the query log
+                             (default: PGlite files in $NLQ_HOME/.nlq/metadata when present; while nlq start
+                             holds them, set NLQ_METADATA_URL to the metadata URL it printed)
+  NLQ_HOME                   where .nlq/ lives (default: the current directory)
 
 Example:
   NLQ_MODEL=scripted:fixtures/demo-model.json nlq ask "how many customers are there?" --url postgresql://postgres@127.0.0.1:5432/postgres`,
@@ -118,14 +157,9 @@ Example:
       process.once("SIGINT", onSignal);
       try {
         const settings = loadSettings(environment);
-        if (environment.NLQ_METADATA_URL) {
-          metadataStore = await openMetadataStore({ url: environment.NLQ_METADATA_URL, environment }).catch(
-            (error: unknown) => {
-              output.writeError(`nlq ask: the question is not logged: ${(error as Error).message}\n`);
-              return undefined;
-            },
-          );
-        }
+        metadataStore = await openAskMetadataStore(environment, (message) =>
+          output.writeError(`nlq ask: ${message}\n`),
+        );
         client = new pg.Client({ connectionString: url });
         await client.connect();
         const session = createPgExecutor(client, { name: "nlq-ask" });

@@ -82,11 +82,29 @@ describe("nlq index", () => {
       await program.parseAsync(["node", "nlq", "ask", "How many products are there?", "--url", database.url]);
       process.exitCode = undefined;
       // Live introspection would see two tables; the index holds only the shop schema.
-      expect(errors.join("")).toContain("catalog: 1 tables, 2 columns (index)");
+      expect(errors.join("")).toContain("catalog: 1 tables, 2 columns (from the catalog index)");
       expect(written.join("")).toContain("SELECT count(*) AS products FROM shop.product;");
     } finally {
       await metadata.drop();
     }
+  });
+
+  it("nlq ask uses the PGlite index under NLQ_HOME by default", async () => {
+    const environment = { NLQ_HOME: home, NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/index-command-model.json" };
+    // The store under NLQ_HOME holds both schemas from the first test.
+    expect((await run(["--url", database.url], environment)).exitCode).toBeUndefined();
+    const written: string[] = [];
+    const errors: string[] = [];
+    const program = new Command().exitOverride();
+    registerAskCommand(program, {
+      write: (text) => written.push(text),
+      writeError: (text) => errors.push(text),
+      environment,
+    });
+    await program.parseAsync(["node", "nlq", "ask", "How many products are there?", "--url", database.url]);
+    process.exitCode = undefined;
+    expect(errors.join("")).toContain("catalog: 2 tables, 3 columns (from the catalog index)");
+    expect(written.join("")).toContain("SELECT count(*) AS products FROM shop.product;");
   });
 
   it("refuses to run without a database URL", async () => {

@@ -57,7 +57,8 @@ export function createProgressReporter(output: IndexCommandOutput, tty: boolean)
         label: progress.table,
       };
       if (tty) {
-        const width = Math.max(40, (process.stderr.columns ?? 80) - 1);
+        // A pty without a size (e.g. `script`) reports 0 columns: treat it as 80.
+        const width = Math.max(40, (process.stderr.columns || 80) - 1);
         output.writeError(`\r\u001b[2K${formatProgressBar(state, width)}`);
         return;
       }

@@ -22,6 +22,15 @@ describe("describeProgress", () => {
         },
       }),
     ).toBe("nlq: generate-candidate by scripted:f.json (scripted replay) in 4 ms");
+    expect(describeProgress({ type: "keywords-end", keywords: ["Pari"], source: "heuristic" })).toBe(
+      "nlq: keywords Pari (heuristic, no model)",
+    );
+    expect(
+      describeProgress({
+        type: "values-end",
+        values: [{ keyword: "Pari", table: "world_1.city", column: "name", value: "Paris" }],
+      }),
+    ).toBe("nlq: values Pari → world_1.city.name = 'Paris'");
   });
 
   it("skips the rest", () => {

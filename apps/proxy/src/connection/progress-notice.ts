@@ -9,7 +9,11 @@ export function describeProgress(event: PipelineEvent): string | undefined {
     case "catalog-end":
       return `nlq: schema read (${event.tables} tables, ${event.columns} columns, from ${event.source})`;
     case "keywords-end":
-      return `nlq: keywords ${event.keywords.join(", ")}`;
+      return `nlq: keywords ${event.keywords.join(", ")}${event.source === "heuristic" ? " (heuristic, no model)" : ""}`;
+    case "values-end":
+      return event.values.length > 0
+        ? `nlq: values ${event.values.map((match) => `${match.keyword} → ${match.table}.${match.column} = '${match.value}'`).join("; ")}`
+        : "nlq: no matching values";
     case "schema-end":
       return `nlq: schema narrowed to ${event.tables} tables, ${event.columns} columns`;
     case "candidate-start":

@@ -207,7 +207,9 @@ describe("catalog index", () => {
     });
     const selected = await prepared.schemaSelector!.select({ catalog: prepared.catalog!, context });
     expect(events.find((event) => event.type === "values-end")).toMatchObject({
-      values: expect.arrayContaining([{ table: "public.singer", column: "country", value: "France" }]),
+      values: expect.arrayContaining([
+        { keyword: "Frnace", table: "public.singer", column: "country", value: "France" },
+      ]),
     });
     expect(selected.hint).toContain("public.singer.country = 'France'");
 

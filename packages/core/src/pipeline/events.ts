@@ -10,8 +10,22 @@ export type PipelineEvent =
       readonly columns: number;
       readonly source: "index" | "introspection";
     }
-  | { readonly type: "keywords-end"; readonly keywords: readonly string[] }
-  | { readonly type: "values-end"; readonly values: ReadonlyArray<{ table: string; column: string; value: string }> }
+  | {
+      readonly type: "keywords-end";
+      readonly keywords: readonly string[];
+      /**
+       * Who extracted them: the `extract-keywords` model step, or `heuristicKeywords` (the step is switched off, or
+       * its call failed — e.g. a scripted fixture without an `extract-keywords` response; `fallbackReason` says why).
+       */
+      readonly source: "model" | "heuristic";
+      /** Why the heuristic replaced a model step that was switched on; absent otherwise. */
+      readonly fallbackReason?: string;
+    }
+  | {
+      readonly type: "values-end";
+      /** Database values matching a keyword (CHESS retrieve_entity), `table` as `schema.table`. */
+      readonly values: ReadonlyArray<{ keyword: string; table: string; column: string; value: string }>;
+    }
   | { readonly type: "schema-end"; readonly tables: number; readonly columns: number }
   | { readonly type: "candidate-start"; readonly candidate: number; readonly generator: string }
   | {

@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import type { Catalog, TableInfo } from "../catalog/catalog-types";
 import { loadSettings } from "../config/settings";
 import { createStepContext } from "../llm/step-context";
+import { createScriptedModel } from "../models/scripted-model";
 import type { PipelineEvent } from "../pipeline/events";
 import { ValueIndexBuilder } from "../retrieval/values/value-index-builder";
 import { renderSchema } from "../schema/render-schema";
@@ -158,6 +162,11 @@ describe("CHESS schema selector", () => {
     expect(events.find((event) => event.type === "keywords-end")).toEqual({
       type: "keywords-end",
       keywords: ["concerts", "singers", "France"],
+      source: "model",
+    });
+    expect(events.find((event) => event.type === "values-end")).toEqual({
+      type: "values-end",
+      values: [{ keyword: "France", table: "public.singer", column: "country", value: "France" }],
     });
     expect(prompts["filter-column"]?.[0]).toContain('public.singer.country (text); examples: \\"France\\"');
     expect(prompts["select-tables"]?.[0]).not.toContain('\\"age\\"');
@@ -198,6 +207,50 @@ describe("CHESS schema selector", () => {
     });
     const selected = await selector.select({ catalog, context: contextFor("Anything?", resolveModel) });
     expect(selected.catalog.tables).toHaveLength(4);
+  });
+
+  it("falls back to heuristic keywords, labelled, when a scripted fixture has no extract-keywords response", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "nlq-chess-"));
+    const fixture = path.join(directory, "model.json");
+    writeFileSync(fixture, JSON.stringify({ description: "Scripted: no keyword step.", responses: [] }));
+    const builder = new ValueIndexBuilder();
+    builder.addColumn({ schema: "public", table: "singer", column: "country" }, ["France", "Germany", "Netherlands"]);
+    const events: PipelineEvent[] = [];
+    const context = createStepContext({
+      question: "Which singers come from Frnace?",
+      settings: loadSettings({}),
+      resolveModel: () => ({ id: `scripted:${fixture}`, scripted: true, model: createScriptedModel(fixture) }),
+      onEvent: (event) => events.push(event),
+    });
+    const selector = createChessSchemaSelector({
+      steps: { ...schemaSelectionPresets.none, extractKeywords: true },
+      valueIndex: builder.build(),
+    });
+    const selected = await selector.select({ catalog, context });
+    rmSync(directory, { recursive: true, force: true });
+    const keywordsEvent = events.find((event) => event.type === "keywords-end");
+    expect(keywordsEvent).toMatchObject({ source: "heuristic", keywords: expect.arrayContaining(["Frnace"]) });
+    expect(keywordsEvent?.type === "keywords-end" && keywordsEvent.fallbackReason).toContain(
+      'no response for step "extract-keywords"',
+    );
+    expect(events.find((event) => event.type === "values-end")).toEqual({
+      type: "values-end",
+      values: [{ keyword: "Frnace", table: "public.singer", column: "country", value: "France" }],
+    });
+    expect(selected.hint).toContain("public.singer.country = 'France'");
+  });
+
+  it("labels heuristic keywords when the extract-keywords step is switched off", async () => {
+    const { prompts, resolveModel } = mockSteps({});
+    const events: PipelineEvent[] = [];
+    const selector = createChessSchemaSelector({ steps: schemaSelectionPresets.none });
+    await selector.select({ catalog, context: contextFor("Singers from France?", resolveModel, events) });
+    expect(events.find((event) => event.type === "keywords-end")).toEqual({
+      type: "keywords-end",
+      keywords: ["France", "singers"],
+      source: "heuristic",
+    });
+    expect(prompts).toEqual({});
   });
 
   it("passes small catalogs through without a call", async () => {

@@ -1,5 +1,6 @@
 import type { EmbeddingModel } from "ai";
 import { type Catalog, countColumns, tableKey } from "../catalog/catalog-types";
+import { ModelCallError, ModelOutputError } from "../errors";
 import type { SchemaSelector, SelectedSchema, SelectSchemaOptions } from "../pipeline/schema-selector";
 import type { CatalogContextIndex } from "../retrieval/context/catalog-context-index";
 import { type ContextHit, retrieveContext } from "../retrieval/context/retrieve-context";
@@ -66,6 +67,26 @@ function nonEmpty(catalog: Catalog, fallback: Catalog): Catalog {
 }
 
 /**
+ * CHESS extract_keywords by the model when the step is on; `heuristicKeywords` when it is off, and also when the
+ * model call fails (e.g. a scripted fixture without an `extract-keywords` response): keywords only steer retrieval, so
+ * a failed keyword call must not fail the question. The `keywords-end` event says which (`source`, `fallbackReason`).
+ */
+async function keywordsOf(context: SelectSchemaOptions["context"], useModel: boolean): Promise<string[]> {
+  let fallbackReason: string | undefined;
+  if (useModel) {
+    try {
+      return await extractKeywords({ context });
+    } catch (error) {
+      if (!(error instanceof ModelCallError || error instanceof ModelOutputError)) throw error;
+      fallbackReason = error.message;
+    }
+  }
+  const keywords = heuristicKeywords([context.question, context.hint ?? ""].join(" "));
+  context.emit({ type: "keywords-end", keywords, source: "heuristic", ...(fallbackReason ? { fallbackReason } : {}) });
+  return keywords;
+}
+
+/**
  * The CHESS information retriever + schema selector as a `SchemaSelector` for `answerQuestion`: keywords →
  * retrieved values (value index) and descriptions (vector store) → optional preselection for large catalogs →
  * filter_column → select_tables → select_columns. Primary-key columns of the chosen tables and foreign-key columns
@@ -79,16 +100,11 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
     name: "chess-schema-selector",
     async select({ catalog, context }): Promise<SelectedSchema> {
       if (countColumns(catalog) <= (options.minimumColumns ?? 0)) return { catalog };
-      let keywords: string[];
-      if (steps.extractKeywords) keywords = await extractKeywords({ context });
-      else {
-        keywords = heuristicKeywords([context.question, context.hint ?? ""].join(" "));
-        context.emit({ type: "keywords-end", keywords });
-      }
+      const keywords = await keywordsOf(context, steps.extractKeywords);
       context.throwIfCancelled();
 
       const retrievedValues = new Map<string, string[]>();
-      const valueLines: Array<{ table: string; column: string; value: string }> = [];
+      const valueLines: Array<{ keyword: string; table: string; column: string; value: string }> = [];
       if (options.valueIndex && keywords.length > 0) {
         const readable = new Set(
           catalog.tables.flatMap((table) =>
@@ -108,6 +124,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
             if (values.length < valuesPerColumn && !values.includes(match.value)) values.push(match.value);
             retrievedValues.set(key, values);
             valueLines.push({
+              keyword: entity.keyword,
               table: `${match.column.schema}.${match.column.table}`,
               column: match.column.column,
               value: match.value,

@@ -42,6 +42,6 @@ export async function extractKeywords(options: ExtractKeywordsOptions): Promise<
     }),
   });
   const keywords = distinctKeywords(output.keywords);
-  options.context.emit({ type: "keywords-end", keywords });
+  options.context.emit({ type: "keywords-end", keywords, source: "model" });
   return keywords;
 }
