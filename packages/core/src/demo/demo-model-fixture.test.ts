@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "./demo-test-database";
+import { createTestDatabase, type TestDatabase } from "../database/test-database";
 import { DEFAULT_DEMO_ANCHOR_DATE, generateDemoDataset } from "./generate-demo-dataset";
 import { loadDemoData } from "./load-demo-data";
 
@@ -51,10 +51,10 @@ describe("fixtures/demo-model.json", () => {
 });
 
 describe("every scripted SQL answers on the loaded demo database (PostgreSQL)", () => {
-  let database: ThrowawayDatabase;
+  let database: TestDatabase;
   let client: pg.Client;
   beforeAll(async () => {
-    database = await createThrowawayDatabase("nlq_demo_fixture");
+    database = await createTestDatabase("nlq_demo_fixture");
     await loadDemoData({ url: database.url, dataset });
     client = new pg.Client({ connectionString: database.url });
     await client.connect();

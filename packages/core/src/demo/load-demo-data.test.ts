@@ -1,10 +1,10 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../database/test-database";
 import { DatabaseError } from "../errors";
 import { DemoTablesExistError } from "./demo-errors";
 import { demoTableNames } from "./demo-schema";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "./demo-test-database";
 import type { DemoDataset } from "./demo-types";
 import { generateDemoDataset } from "./generate-demo-dataset";
 import { loadDemoData } from "./load-demo-data";
@@ -26,10 +26,10 @@ function brokenDataset(): DemoDataset {
 }
 
 describe("loadDemoData into PostgreSQL (node-postgres)", () => {
-  let database: ThrowawayDatabase;
+  let database: TestDatabase;
   let client: pg.Client;
   beforeAll(async () => {
-    database = await createThrowawayDatabase("nlq_demo_load");
+    database = await createTestDatabase("nlq_demo_load");
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
   });

@@ -1,11 +1,9 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../database/test-database";
 import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
 import { createEmbeddedVectorStore } from "./embedded-vector-store";
 import { createMetadataVectorPersistence, decodeVector, encodeVector } from "./metadata-vector-persistence";
 import { runVectorStoreContract } from "./vector-store-contract";
-
-const serverUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 runVectorStoreContract("embedded + PGlite metadata store", async () => {
   const metadata = await openMetadataStore({ directory: "memory://", environment: {} });
@@ -26,23 +24,15 @@ describe("embedded vector store persisted in the metadata store", () => {
   });
 
   describe("on PostgreSQL", () => {
-    const databaseName = `h7a_vectors_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    let database: TestDatabase;
     let metadata: MetadataStore;
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${databaseName}"`);
-      await admin.end();
-      const url = new URL(serverUrl);
-      url.pathname = `/${databaseName}`;
-      metadata = await openMetadataStore({ url: url.toString(), environment: {} });
+      database = await createTestDatabase("h7a_vectors");
+      metadata = await openMetadataStore({ url: database.url, environment: {} });
     });
     afterAll(async () => {
       await metadata?.close();
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-      await admin.end();
+      await database?.drop();
     });
 
     it("keeps points across store instances (a restart), including replacements and deletions", async () => {
