@@ -32,17 +32,25 @@ const defaultOutput: AskCommandOutput = {
   writeError: (text) => process.stderr.write(text),
 };
 
-/** One progress line per event, or undefined for events not worth a line. */
+/** Progress lines of an event (several separated by newlines), or undefined for events not worth a line. */
 export function describeEvent(event: PipelineEvent): string | undefined {
   switch (event.type) {
     case "catalog-end":
       return `catalog: ${event.tables} tables, ${event.columns} columns (${event.source === "index" ? "from the catalog index" : "live introspection"})`;
     case "keywords-end":
       return `keywords: ${event.keywords.join(", ") || "none"}${event.source === "heuristic" ? ` (heuristic, no model${event.fallbackReason ? `: ${event.fallbackReason}` : ""})` : ""}`;
-    case "values-end":
-      return event.values.length === 0
-        ? "values: no matching database values"
-        : `values: ${event.values.map((match) => `${match.keyword} → ${match.table}.${match.column} = '${match.value}'`).join("; ")}`;
+    case "values-end": {
+      if (event.values.length === 0) return "values: no matching database values";
+      // One line per keyword: `values: Rotterdm → world_1.city.name = 'Rotterdam', …`.
+      const byKeyword = new Map<string, Array<(typeof event.values)[number]>>();
+      for (const match of event.values) byKeyword.set(match.keyword, [...(byKeyword.get(match.keyword) ?? []), match]);
+      return [...byKeyword]
+        .map(
+          ([keyword, matches]) =>
+            `values: ${keyword} → ${matches.map((match) => `${match.table}.${match.column} = '${match.value}'`).join(", ")}`,
+        )
+        .join("\n");
+    }
     case "schema-end":
       return `schema: ${event.tables} tables, ${event.columns} columns selected`;
     case "candidate-start":
@@ -177,8 +185,8 @@ Example:
           queryLog: metadataStore?.queryLog,
           abortSignal: controller.signal,
           onEvent: (event) => {
-            const line = options.quiet ? undefined : describeEvent(event);
-            if (line) output.writeError(`… ${line}\n`);
+            const text = options.quiet ? undefined : describeEvent(event);
+            for (const line of text?.split("\n") ?? []) output.writeError(`… ${line}\n`);
           },
         });
         output.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : formatAnswer(answer));
