@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseCsv } from "@nlq/core";
+import { createTestDatabase, parseCsv, type TestDatabase } from "@nlq/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSpiderWarehouseDirectory, formatSummary, loadSpiderWarehouse } from "./load-spider-warehouse";
-import { createThrowawayDatabase } from "./throwaway-database";
 
 const dataDirectory = process.env.NLQ_SPIDER_WAREHOUSE_DIR ?? path.resolve(defaultSpiderWarehouseDirectory);
 const hasData = existsSync(path.join(dataDirectory, "databases"));
@@ -26,10 +25,10 @@ async function query<Row extends pg.QueryResultRow>(
 }
 
 describe("loading a fixture with bad data", () => {
-  let database: Awaited<ReturnType<typeof createThrowawayDatabase>>;
+  let database: TestDatabase;
   let fixture: string;
   beforeAll(async () => {
-    database = await createThrowawayDatabase("h7a_spider_fixture");
+    database = await createTestDatabase("h7a_spider_fixture");
     fixture = mkdtempSync(path.join(tmpdir(), "spider-fixture-"));
     const directory = path.join(fixture, "databases", "bad_Fixture");
     mkdirSync(path.join(directory, "data"), { recursive: true });
@@ -83,9 +82,9 @@ describe("loading a fixture with bad data", () => {
 
 describe.skipIf(!hasData)("loading Spider databases", () => {
   const databases = ["activity_1", "insurance_fnol", "university_basketball"];
-  let database: Awaited<ReturnType<typeof createThrowawayDatabase>>;
+  let database: TestDatabase;
   beforeAll(async () => {
-    database = await createThrowawayDatabase("h7a_spider_three");
+    database = await createTestDatabase("h7a_spider_three");
   });
   afterAll(async () => {
     await database?.drop();
@@ -183,9 +182,9 @@ describe.skipIf(!hasData)("loading Spider databases", () => {
 // The full load takes 20-40 s on 2 shared cores (under the 2-minute bar), so it runs whenever the data
 // is present; NLQ_TEST_SPIDER_FULL=0 skips it.
 describe.skipIf(!hasData || process.env.NLQ_TEST_SPIDER_FULL === "0")("loading the full Spider warehouse", () => {
-  let database: Awaited<ReturnType<typeof createThrowawayDatabase>>;
+  let database: TestDatabase;
   beforeAll(async () => {
-    database = await createThrowawayDatabase("h7a_spider_full");
+    database = await createTestDatabase("h7a_spider_full");
   });
   afterAll(async () => {
     await database?.drop();

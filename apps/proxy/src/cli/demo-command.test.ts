@@ -1,27 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { generateDemoDataset, renderDemoSql } from "@nlq/core";
+import { createTestDatabase, generateDemoDataset, renderDemoSql, type TestDatabase } from "@nlq/core";
 import { Command } from "commander";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerDemoCommand } from "./demo-command";
-
-const serverUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const databaseName = `nlq_demo_cli_${process.pid}_${Date.now()}`;
-const databaseUrl = (() => {
-  const url = new URL(serverUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-})();
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Runs `nlq <args>` with the demo command registered, capturing stdout and stderr. */
 async function runNlq(args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
@@ -46,8 +27,11 @@ async function runNlq(args: string[]): Promise<{ stdout: string; stderr: string;
 }
 
 describe("nlq demo", () => {
-  beforeAll(() => admin(`CREATE DATABASE "${databaseName}"`));
-  afterAll(() => admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("nlq_demo_cli");
+  });
+  afterAll(() => database?.drop());
 
   it("documents load and sql in --help", async () => {
     const help = await runNlq(["demo", "load", "--help"]);
@@ -74,20 +58,20 @@ describe("nlq demo", () => {
   });
 
   it("loads into a schema and prints tables and rows; a second load is refused with a clear message", async () => {
-    const loaded = await runNlq(["demo", "load", "--url", databaseUrl, "--schema", "shop"]);
+    const loaded = await runNlq(["demo", "load", "--url", database.url, "--schema", "shop"]);
     expect(loaded.exitCode).toBe(0);
     expect(loaded.stdout).toContain('into schema "shop"');
     expect(loaded.stdout).toMatch(/customers\s+1500 rows/);
     expect(loaded.stdout).toMatch(/orders\s+4000 rows/);
     expect(loaded.stdout).toMatch(/total\s+\d+ rows/);
 
-    const again = await runNlq(["demo", "load", "--url", databaseUrl, "--schema", "shop"]);
+    const again = await runNlq(["demo", "load", "--url", database.url, "--schema", "shop"]);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain("already exist");
     expect(again.stderr).toContain("--replace");
     expect(again.stderr).toContain("42P07");
 
-    const replaced = await runNlq(["demo", "load", "--url", databaseUrl, "--schema", "shop", "--replace"]);
+    const replaced = await runNlq(["demo", "load", "--url", database.url, "--schema", "shop", "--replace"]);
     expect(replaced.exitCode).toBe(0);
   });
 
@@ -98,7 +82,7 @@ describe("nlq demo", () => {
     const malformed = await runNlq(["demo", "sql", "--anchor-date", "2027-02-30"]);
     expect(malformed.exitCode).not.toBe(0);
     expect(malformed.stderr).toContain("YYYY-MM-DD");
-    const tooEarly = await runNlq(["demo", "load", "--url", databaseUrl, "--anchor-date", "2021-01-01"]);
+    const tooEarly = await runNlq(["demo", "load", "--url", database.url, "--anchor-date", "2021-01-01"]);
     expect(tooEarly.exitCode).not.toBe(0);
     expect(tooEarly.stderr).toContain("2022-01-01");
   });
@@ -106,7 +90,7 @@ describe("nlq demo", () => {
   it("prints the SQL script, which real psql loads", async () => {
     const printed = await runNlq(["demo", "sql", "--schema", "from_psql"]);
     expect(printed.stdout).toBe(renderDemoSql(generateDemoDataset(), { schema: "from_psql" }));
-    const psql = spawnSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", databaseUrl], {
+    const psql = spawnSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database.url], {
       input: printed.stdout,
       encoding: "utf8",
     });
@@ -114,7 +98,7 @@ describe("nlq demo", () => {
     expect(psql.status).toBe(0);
     const count = spawnSync(
       "psql",
-      ["-X", "-At", "-d", databaseUrl, "-c", "SELECT count(*) FROM from_psql.customers"],
+      ["-X", "-At", "-d", database.url, "-c", "SELECT count(*) FROM from_psql.customers"],
       { encoding: "utf8" },
     );
     expect(count.stdout.trim()).toBe("1500");
