@@ -1,10 +1,23 @@
 import { randomBytes } from "node:crypto";
-import type { MetadataStore } from "@nlq/core";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  createPgExecutor,
+  ensureDataSource,
+  indexCatalog,
+  loadSettings,
+  type MetadataStore,
+  openMetadataStore,
+} from "@nlq/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const serverUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const database = `nlq_web_deps_${randomBytes(4).toString("hex")}`;
+const suffix = randomBytes(4).toString("hex");
+const database = `nlq_web_deps_${suffix}`;
+/** The database the chat asks about (DATABASE_URL); indexed into the metadata store by one test. */
+const dataDatabase = `nlq_web_deps_data_${suffix}`;
 
 async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
@@ -26,7 +39,17 @@ const saved = { DATABASE_URL: process.env.DATABASE_URL, NLQ_METADATA_URL: proces
 
 beforeAll(async () => {
   await admin(`CREATE DATABASE ${database}`);
-  process.env.DATABASE_URL = serverUrl;
+  await admin(`CREATE DATABASE ${dataDatabase}`);
+  const client = new pg.Client({ connectionString: urlOf(dataDatabase) });
+  await client.connect();
+  try {
+    await client.query(
+      "CREATE TABLE product (id integer PRIMARY KEY, title text); INSERT INTO product VALUES (1, 'Lamp'), (2, 'Chair')",
+    );
+  } finally {
+    await client.end();
+  }
+  process.env.DATABASE_URL = urlOf(dataDatabase);
   process.env.NLQ_METADATA_URL = urlOf(database);
 });
 
@@ -41,6 +64,7 @@ afterAll(async () => {
     else process.env[name] = value;
   }
   await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin(`DROP DATABASE IF EXISTS ${dataDatabase} WITH (FORCE)`);
 });
 
 describe("defaultChatDependencies", () => {
@@ -68,6 +92,57 @@ describe("defaultChatDependencies", () => {
       expect(logged.rows).toEqual([{ question: "how many customers are there?", origin: "web", scripted: true }]);
     } finally {
       await client.end();
+    }
+  });
+
+  it("answers from the catalog index of DATABASE_URL's database once nlq index built one, live before", async () => {
+    const { defaultChatDependencies } = await import("./default-chat-dependencies");
+    const directory = mkdtempSync(path.join(tmpdir(), "nlq-web-deps-"));
+    const fixture = path.join(directory, "model.json");
+    writeFileSync(
+      fixture,
+      JSON.stringify({
+        description: "Scripted test responses: no language model produced these.",
+        responses: [
+          {
+            step: "generate-candidate",
+            question: "How many products are there?",
+            output: { reasoning: "Count the products.", sql: "SELECT count(*) AS products FROM product" },
+          },
+        ],
+      }),
+    );
+    const ask = async () => {
+      const dependencies = await defaultChatDependencies();
+      const session = await dependencies.openSession(new AbortController().signal);
+      const sources: string[] = [];
+      try {
+        const answer = await dependencies.answer({
+          question: "How many products are there?",
+          session: session.executor,
+          settings: loadSettings({ NLQ_MODEL: `scripted:${fixture}` }),
+          origin: "web",
+          onEvent: (event) => {
+            if (event.type === "catalog-end") sources.push(event.source);
+          },
+        });
+        return { sources, rows: answer.result.rows };
+      } finally {
+        session.release(false);
+      }
+    };
+    const store = await openMetadataStore({ url: urlOf(database) });
+    const client = new pg.Client({ connectionString: urlOf(dataDatabase) });
+    try {
+      expect(await ask()).toEqual({ sources: ["introspection"], rows: [["2"]] });
+      await client.connect();
+      const dataSource = await ensureDataSource(store.database, { url: urlOf(dataDatabase) });
+      await indexCatalog({ executor: createPgExecutor(client), database: store.database, dataSourceId: dataSource.id });
+      expect(await ask()).toEqual({ sources: ["index"], rows: [["2"]] });
+    } finally {
+      await client.end();
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 

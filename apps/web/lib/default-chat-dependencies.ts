@@ -5,6 +5,7 @@ import {
   type MetadataStore,
   openMetadataStore,
   type QueryLog,
+  withCatalogIndex,
 } from "@nlq/core";
 import type pg from "pg";
 import type { ChatDependencies } from "./chat-handler";
@@ -45,26 +46,32 @@ function pool(): pg.Pool {
 }
 
 /**
- * The query log, when `NLQ_METADATA_URL` names a metadata store. A store that cannot be opened is
- * logged once and the app answers without a log rather than failing every question.
+ * The metadata store named by `NLQ_METADATA_URL` (`nlq start` always hands one over). A store that cannot be opened
+ * is logged once and the app answers without query log and catalog index rather than failing every question.
  */
-function queryLog(): Promise<QueryLog | undefined> {
+function metadataStore(): Promise<MetadataStore | undefined> {
   if (!process.env.NLQ_METADATA_URL) return Promise.resolve(undefined);
   resources.metadataStore ??= withTimeout(
     openMetadataStore({ url: process.env.NLQ_METADATA_URL }),
     metadataOpenTimeoutMilliseconds,
   ).catch((error: unknown) => {
-    console.error("nlq web: cannot open the metadata store, questions are not logged", error);
+    console.error("nlq web: cannot open the metadata store, questions are not logged and use no catalog index", error);
     return undefined;
   });
-  return resources.metadataStore.then((store) => store?.queryLog);
+  return resources.metadataStore;
 }
 
-/** The real dependencies of the chat route: core's pipeline, `DATABASE_URL`, `NLQ_*` settings, the query log. */
+/**
+ * The real dependencies of the chat route: core's pipeline, `DATABASE_URL`, `NLQ_*` settings, and with a metadata
+ * store its query log and catalog index — each question uses the index `nlq index` built for its database (live
+ * introspection when there is none).
+ */
 export async function defaultChatDependencies(): Promise<ChatDependencies> {
-  const log = await queryLog();
+  const store = await metadataStore();
+  const log: QueryLog | undefined = store?.queryLog;
+  const upstreamUrl = process.env.DATABASE_URL;
   return {
-    answer: answerQuestion,
+    answer: store && upstreamUrl ? withCatalogIndex(answerQuestion, { store, upstreamUrl }) : answerQuestion,
     settings: () => loadSettings(resolveScriptedModelPaths(process.env)),
     openSession: (abortSignal) => openPoolSession(pool(), (connection) => createPgExecutor(connection), abortSignal),
     ...(log ? { queryLog: log } : {}),

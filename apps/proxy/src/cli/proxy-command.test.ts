@@ -1,7 +1,15 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { ConfigurationError } from "@nlq/core";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { registerProxyCommand, resolveProxyCommand } from "./proxy-command";
+import {
+  openProxyMetadataStore,
+  type ProxyCommandOptions,
+  registerProxyCommand,
+  resolveProxyCommand,
+} from "./proxy-command";
 
 describe("resolveProxyCommand", () => {
   it("uses the options first", () => {
@@ -55,9 +63,37 @@ describe("resolveProxyCommand", () => {
       "--upstream",
       "--listen",
       "--marker",
+      "--no-metadata",
       "--query-log",
       "--progress",
     ]);
     expect(command.helpInformation()).toContain("/* nl: question */");
+  });
+
+  it("opens the metadata store by default and not with --no-metadata; --query-log is still accepted", async () => {
+    const parsed: ProxyCommandOptions[] = [];
+    for (const argumentsList of [[], ["--no-metadata"], ["--query-log"]]) {
+      const program = new Command().exitOverride();
+      registerProxyCommand(program);
+      const command = program.commands.find((candidate) => candidate.name() === "proxy")!;
+      command.action((options: ProxyCommandOptions) => {
+        parsed.push(options);
+      });
+      await program.parseAsync(["node", "nlq", "proxy", ...argumentsList]);
+    }
+    expect(parsed.map((options) => options.metadata)).toEqual([true, false, true]);
+    const home = mkdtempSync(path.join(tmpdir(), "nlq-proxy-home-"));
+    try {
+      expect(await openProxyMetadataStore(parsed[1]!, { NLQ_HOME: home })).toBeUndefined();
+      const store = await openProxyMetadataStore(parsed[0]!, { NLQ_HOME: home });
+      try {
+        expect(store?.driver).toBe("pglite");
+        expect(store?.location).toBe(path.join(home, ".nlq", "metadata"));
+      } finally {
+        await store?.close();
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

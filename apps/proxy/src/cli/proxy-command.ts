@@ -18,8 +18,13 @@ export interface ProxyCommandOptions {
   readonly listen?: string;
   /** `--marker`: text that opens a question in a comment. Default `nl:`. */
   readonly marker: string;
-  /** `--query-log`: store each question's trace in the metadata store. Default off. */
-  readonly queryLog: boolean;
+  /**
+   * `--no-metadata` sets this false: no metadata store, so no catalog index and no query log. Default true: the store
+   * (`$NLQ_METADATA_URL`, else PGlite in `$NLQ_HOME/.nlq/metadata`) is opened.
+   */
+  readonly metadata?: boolean;
+  /** `--query-log`: kept for compatibility; the query log is on whenever the metadata store is open. */
+  readonly queryLog?: boolean;
   /** `--progress`: send pipeline progress as NOTICEs while answering. Default off. */
   readonly progress?: boolean;
 }
@@ -93,7 +98,11 @@ export function registerProxyCommand(program: Command): void {
     .option("--upstream <url>", "upstream PostgreSQL, postgresql://host:port (default: $DATABASE_URL)")
     .option("--listen <host:port>", "where to listen (default: $NLQ_PROXY_HOST:$NLQ_PROXY_PORT or 127.0.0.1:6432)")
     .option("--marker <text>", "text that opens a question inside a comment", DEFAULT_MARKER)
-    .option("--query-log", "store each question's trace in the metadata store ($NLQ_METADATA_URL or .nlq/)", false)
+    .option(
+      "--no-metadata",
+      "do not open the metadata store ($NLQ_METADATA_URL or $NLQ_HOME/.nlq/metadata): no catalog index, no query log",
+    )
+    .option("--query-log", "log each question's trace in the metadata store (the default whenever it is open)")
     .option("--progress", "send pipeline progress (schema, candidates, model calls) as NOTICEs", false)
     .addHelpText(
       "after",
@@ -101,11 +110,26 @@ export function registerProxyCommand(program: Command): void {
 Connect with any client, e.g.  psql -h 127.0.0.1 -p 6432 -U <user> <database>
 and ask:  /* nl: how many orders were placed last week? */;
 Authentication runs end to end with the upstream server. No TLS: clients must allow sslmode=prefer/disable.
-Environment: DATABASE_URL, NLQ_PROXY_HOST, NLQ_PROXY_PORT, NLQ_MODEL (provider:model), NLQ_STATEMENT_TIMEOUT_MS, NLQ_ROW_LIMIT`,
+Questions use the catalog index of their database when \`nlq index\` built one in the metadata store, and live
+introspection otherwise; each question's trace goes to the store's query log.
+Environment: DATABASE_URL, NLQ_PROXY_HOST, NLQ_PROXY_PORT, NLQ_MODEL (provider:model), NLQ_STATEMENT_TIMEOUT_MS,
+NLQ_ROW_LIMIT, NLQ_METADATA_URL, NLQ_HOME`,
     )
     .action(async (options: ProxyCommandOptions) => {
       process.exitCode = await runProxy(options);
     });
+}
+
+/**
+ * The metadata store of `nlq proxy`: opened by default (`NLQ_METADATA_URL`, else PGlite in `$NLQ_HOME/.nlq/metadata`,
+ * created if missing), undefined with `--no-metadata`. Failing to open it fails the command: a proxy that silently
+ * lost its index and log would be worse than one that says why it cannot start.
+ */
+export async function openProxyMetadataStore(
+  options: Pick<ProxyCommandOptions, "metadata">,
+  environment: NodeJS.ProcessEnv,
+): Promise<MetadataStore | undefined> {
+  return options.metadata === false ? undefined : openMetadataStore({ environment });
 }
 
 async function runProxy(options: ProxyCommandOptions): Promise<number> {
@@ -116,7 +140,8 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
     if (settings.model === undefined) {
       consoleLogger.warn("NLQ_MODEL is not set: ordinary SQL passes through, questions will fail with instructions");
     }
-    if (options.queryLog) metadata = await openMetadataStore({ environment: process.env });
+    metadata = await openProxyMetadataStore(options, process.env);
+    if (metadata) console.log(`nlq proxy: metadata store ${metadata.location} (catalog index when built, query log)`);
     const server = await startProxyServer({
       ...resolved,
       // With a metadata store open, questions use the catalog index of their database when `nlq index` built one.

@@ -1,4 +1,4 @@
-import { answerQuestion, demoTableNames, loadDemoData, loadSettings, NlqError } from "@nlq/core";
+import { answerQuestion, demoTableNames, loadDemoData, loadSettings, NlqError, withCatalogIndex } from "@nlq/core";
 import type { Command } from "commander";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
 import { type Launcher, startLauncher } from "../launcher/start-launcher";
@@ -50,8 +50,12 @@ async function runStart(options: { web: boolean }): Promise<number> {
           listenPort: proxyOptions.port,
           upstreamHost: proxyOptions.upstreamHost,
           upstreamPort: proxyOptions.upstreamPort,
-          // Questions through the proxy are logged as such (unless the proxy says otherwise).
-          answerQuestion: (answerOptions) => answerQuestion({ origin: "proxy", ...answerOptions }),
+          // Questions through the proxy are logged as such (unless the proxy says otherwise), and use the catalog
+          // index of their database when `nlq index` built one in the launcher's metadata store.
+          answerQuestion: withCatalogIndex((answerOptions) => answerQuestion({ origin: "proxy", ...answerOptions }), {
+            store: proxyOptions.metadataStore,
+            upstreamUrl: `postgresql://${proxyOptions.upstreamHost}:${proxyOptions.upstreamPort}`,
+          }),
           settings,
           queryLog: proxyOptions.queryLog,
           logger: consoleLogger,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { QueryLog } from "@nlq/core";
+import type { MetadataStore, QueryLog } from "@nlq/core";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveLauncherSettings } from "./launcher-settings";
@@ -44,13 +44,18 @@ async function query(url: string, text: string): Promise<pg.QueryResult> {
 describe("startLauncher", () => {
   it("hands the web app the embedded database and the served metadata store, and closes everything", async () => {
     const lines: string[] = [];
-    let proxyUpstream: { host: string; port: number; queryLog: QueryLog } | undefined;
+    let proxyUpstream: { host: string; port: number; queryLog: QueryLog; metadataStore: MetadataStore } | undefined;
     let proxyClosed = false;
     const dependencies: LauncherDependencies = {
       demoTableNames: ["customers"],
       loadDemoData: (pglite) => pglite.exec("create table customers (id int); insert into customers values (1), (2);"),
       startProxy: async (options) => {
-        proxyUpstream = { host: options.upstreamHost, port: options.upstreamPort, queryLog: options.queryLog };
+        proxyUpstream = {
+          host: options.upstreamHost,
+          port: options.upstreamPort,
+          queryLog: options.queryLog,
+          metadataStore: options.metadataStore,
+        };
         return {
           port: 6999,
           close: async () => {
@@ -80,6 +85,8 @@ describe("startLauncher", () => {
       expect(summary.proxy.port).toBe(6999);
       expect(lines.some((line) => line.includes("nlq is running."))).toBe(true);
       expect(proxyUpstream?.host).toBe("127.0.0.1");
+      // The proxy gets the store itself (for the catalog index), the one its query log writes to.
+      expect(proxyUpstream?.metadataStore.queryLog).toBe(proxyUpstream?.queryLog);
       expect(summary.database.url).toBe(`postgresql://postgres@127.0.0.1:${proxyUpstream?.port}/postgres`);
 
       const webEnvironment = (await (await fetch(`http://127.0.0.1:${webPort}`)).json()) as Record<string, string>;

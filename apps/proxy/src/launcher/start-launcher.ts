@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import { metadataMigrationsFolder, openMetadataStore, type QueryLog, redactUrl } from "@nlq/core";
+import { type MetadataStore, metadataMigrationsFolder, openMetadataStore, type QueryLog, redactUrl } from "@nlq/core";
 import { startEmbeddedDatabase } from "./embedded-database";
 import type { LauncherSettings } from "./launcher-settings";
 import { assertPortFree } from "./port-check";
@@ -21,13 +21,17 @@ export interface LauncherDependencies {
   readonly demoTableNames: readonly string[];
   /** Loads the demo data into the embedded database (core's `loadDemoData({ pglite })`). */
   readonly loadDemoData: (pglite: PGlite) => Promise<unknown>;
-  /** Starts the proxy in front of `upstream`, logging questions to `queryLog`. */
+  /**
+   * Starts the proxy in front of `upstream`, logging questions to `queryLog`; `metadataStore` holds the catalog
+   * index (`withCatalogIndex`) and is the store `queryLog` belongs to.
+   */
   readonly startProxy: (options: {
     readonly host: string;
     readonly port: number;
     readonly upstreamHost: string;
     readonly upstreamPort: number;
     readonly queryLog: QueryLog;
+    readonly metadataStore: MetadataStore;
   }) => Promise<LauncherProxy>;
   /** `NLQ_MODEL` (from the validated settings), for the banner. */
   readonly model: string | undefined;
@@ -137,6 +141,7 @@ async function start(
     upstreamHost: upstream.hostname || "127.0.0.1",
     upstreamPort: Number(upstream.port || 5432),
     queryLog: store.queryLog,
+    metadataStore: store,
   });
   closers.push({ name: "proxy", close: () => proxy.close() });
   checkpoint();
