@@ -56,7 +56,7 @@ describe("startWebApp", () => {
     });
     try {
       expect(existsSync(path.join(directory, ".next", "BUILD_ID"))).toBe(true);
-      expect(lines).toContain("building the web app (first start only, this takes a minute or two)…");
+      expect(lines).toContain("building the web app (first start, or its sources changed; this takes a minute or two)…");
       expect(lines).toContain("[web] built");
       expect(web.url).toBe(`http://127.0.0.1:${port}`);
       const environment = (await (await fetch(web.url)).json()) as Record<string, string>;
@@ -64,6 +64,7 @@ describe("startWebApp", () => {
         DATABASE_URL: "postgresql://postgres@127.0.0.1:1/postgres",
         NLQ_METADATA_URL: "postgresql://m",
         NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
         PORT: String(port),
       });
     } finally {

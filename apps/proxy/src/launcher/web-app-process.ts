@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { type ChildProcessGroup, spawnProcessGroup } from "./child-process-group";
 import { LauncherError } from "./launcher-errors";
+import { webBuildIsStale } from "./web-build-freshness";
 
 /** The Next.js web app running as a child process group. */
 export interface WebApp {
@@ -33,16 +33,18 @@ export function defaultWebDirectory(): string {
   return path.resolve(import.meta.dirname, "../../../web");
 }
 
-/** Builds the web app when it has never been built (`.next/BUILD_ID` missing), then runs `next start`. */
+/** Builds the web app when its build is missing or older than its sources (`webBuildIsStale`), then runs `next start`. */
 export async function startWebApp(options: StartWebAppOptions): Promise<WebApp> {
   const nextBin =
     options.nextBinary ?? createRequire(path.join(options.directory, "package.json")).resolve("next/dist/bin/next");
   const forward = (line: string) => options.log(`[web] ${line}`);
-  if (!existsSync(path.join(options.directory, ".next", "BUILD_ID"))) {
-    options.log("building the web app (first start only, this takes a minute or two)…");
+  // Next.js would otherwise announce (and try to send) anonymous telemetry; nlq runs offline.
+  const nextEnvironment = { ...options.environment, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+  if (webBuildIsStale(options.directory)) {
+    options.log("building the web app (first start, or its sources changed; this takes a minute or two)…");
     const build = spawnProcessGroup(process.execPath, [nextBin, "build"], {
       cwd: options.directory,
-      environment: { ...options.environment, NODE_ENV: "production" },
+      environment: nextEnvironment,
       onLine: forward,
     });
     const exit = await untilExitOrAbort(build, options.abortSignal);
@@ -57,8 +59,7 @@ export async function startWebApp(options: StartWebAppOptions): Promise<WebApp> 
     {
       cwd: options.directory,
       environment: {
-        ...options.environment,
-        NODE_ENV: "production",
+        ...nextEnvironment,
         PORT: String(options.port),
         HOSTNAME: options.host,
       },

@@ -1,0 +1,37 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+/** Folders whose files end up in the web app's build: the app itself and the packages it bundles. */
+const sourceFolders = [
+  "app",
+  "lib",
+  "next.config.ts",
+  "package.json",
+  "../../packages/core/src",
+  "../../packages/prompts/src",
+];
+const skipped = new Set(["node_modules", ".next"]);
+
+/**
+ * Whether `next build` must run before `next start`: never built (`.next/BUILD_ID` missing), or any source of the
+ * web app or of the packages it bundles changed after the last build (a `git pull` must not serve an old build).
+ * Reads only modification times: a few hundred `stat` calls, milliseconds.
+ */
+export function webBuildIsStale(webDirectory: string): boolean {
+  const buildId = path.join(webDirectory, ".next", "BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const builtAt = statSync(buildId).mtimeMs;
+  return sourceFolders.some((folder) => newestModification(path.resolve(webDirectory, folder)) > builtAt);
+}
+
+function newestModification(location: string): number {
+  if (!existsSync(location)) return 0;
+  const status = statSync(location);
+  if (!status.isDirectory()) return status.mtimeMs;
+  let newest = status.mtimeMs;
+  for (const entry of readdirSync(location, { withFileTypes: true })) {
+    if (skipped.has(entry.name)) continue;
+    newest = Math.max(newest, newestModification(path.join(location, entry.name)));
+  }
+  return newest;
+}
