@@ -14,7 +14,7 @@ export function metadataMigrationsFolder(environment: NodeJS.ProcessEnv = proces
   const folder =
     environment.NLQ_MIGRATIONS_DIR ||
     path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../migrations");
-  if (!existsSync(folder)) {
+  if (!existsSync(/* turbopackIgnore: true */ folder)) {
     throw new ConfigurationError(`metadata store migrations not found at ${folder} (set NLQ_MIGRATIONS_DIR)`);
   }
   return folder;

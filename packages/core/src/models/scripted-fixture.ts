@@ -35,7 +35,7 @@ export function readScriptedFixture(path: string): { fixture: ScriptedFixture; a
   const absolutePath = resolve(process.cwd(), path);
   let text: string;
   try {
-    text = readFileSync(absolutePath, "utf8");
+    text = readFileSync(/* turbopackIgnore: true */ absolutePath, "utf8");
   } catch (error) {
     throw new ModelConfigurationError(
       `cannot read scripted model fixture ${absolutePath}: ${(error as Error).message}`,
