@@ -1,7 +1,6 @@
 import { median, type PromptSizeBenchmarkResult, percentile } from "./run-prompt-size-benchmark";
 
 /** Default Markdown file of the results (the lead merges it into BENCHMARKS.md). */
-export const DEFAULT_PROMPT_SIZE_RESULTS_FILE = "bench/prompt-size/RESULTS.md";
 
 function round(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : "n/a";

@@ -3,7 +3,6 @@ import { formatValueResults } from "./format-value-results";
 import type { ValueBenchmarkResult } from "./run-value-benchmark";
 
 /** Default snippet file the lead merges into BENCHMARKS.md. */
-export const DEFAULT_VALUE_RESULTS_FILE = new URL("./RESULTS.md", import.meta.url).pathname;
 
 /** Writes the figures, the parameters, the machine and the exact command as a Markdown snippet. */
 export function writeValueResults(

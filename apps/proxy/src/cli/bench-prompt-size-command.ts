@@ -1,10 +1,9 @@
 import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { Command } from "commander";
-import {
-  DEFAULT_PROMPT_SIZE_RESULTS_FILE,
-  formatPromptSizeResults,
-} from "../../../../bench/prompt-size/format-prompt-size-results";
-import { runPromptSizeBenchmark } from "../../../../bench/prompt-size/run-prompt-size-benchmark";
+
+// The benchmark harness lives in bench/ and is loaded only when this command runs.
+const DEFAULT_PROMPT_SIZE_RESULTS_FILE = path.resolve(import.meta.dirname, "../../../../bench/prompt-size/RESULTS.md");
 
 interface BenchPromptSizeOptions {
   readonly url: string;
@@ -44,6 +43,8 @@ Prerequisites: the warehouse loaded (bench/spider-warehouse/README.md) and index
   nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse`,
     )
     .action(async (options: BenchPromptSizeOptions) => {
+      const { runPromptSizeBenchmark } = await import("../../../../bench/prompt-size/run-prompt-size-benchmark");
+      const { formatPromptSizeResults } = await import("../../../../bench/prompt-size/format-prompt-size-results");
       const result = await runPromptSizeBenchmark({
         url: options.url,
         metadataDirectory: options.metadataDirectory,

@@ -1,7 +1,9 @@
+import path from "node:path";
 import type { Command } from "commander";
-import { formatValueResults } from "../../../../bench/value-index/format-value-results";
-import { runValueBenchmark } from "../../../../bench/value-index/run-value-benchmark";
-import { DEFAULT_VALUE_RESULTS_FILE, writeValueResults } from "../../../../bench/value-index/write-value-results";
+
+// The benchmark harness lives in bench/ and is loaded only when this command runs, so other commands
+// (`nlq proxy`, `nlq start`) do not pay for it at start-up.
+const DEFAULT_VALUE_RESULTS_FILE = path.resolve(import.meta.dirname, "../../../../bench/value-index/RESULTS.md");
 
 interface BenchValuesOptions {
   readonly levels: string;
@@ -41,6 +43,9 @@ export function registerBenchValuesCommand(bench: Command): void {
       const [bruteForceKeywords] = positiveIntegers(options.bruteForceKeywords, "--brute-force-keywords");
       const [bruteForceSeconds] = positiveIntegers(options.bruteForceSeconds, "--brute-force-seconds");
       const [pgTrgmMaxLevel] = positiveIntegers(options.pgTrgmMax, "--pg-trgm-max");
+      const { runValueBenchmark } = await import("../../../../bench/value-index/run-value-benchmark");
+      const { formatValueResults } = await import("../../../../bench/value-index/format-value-results");
+      const { writeValueResults } = await import("../../../../bench/value-index/write-value-results");
       const result = await runValueBenchmark({
         levels: positiveIntegers(options.levels, "--levels"),
         keywords,
