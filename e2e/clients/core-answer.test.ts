@@ -1,9 +1,9 @@
-import { answerQuestion, loadSettings } from "@nlq/core";
+import { answerQuestion, createTestDatabase, loadSettings } from "@nlq/core";
 import type { ProxyServer } from "@nlq/proxy";
 import { MockLanguageModelV3 } from "ai/test";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientConfig, createTestDatabase, startTestProxy, upstreamPort } from "./proxy-fixture";
+import { clientConfig, startTestProxy, upstreamPort } from "./proxy-fixture";
 
 /**
  * The real core pipeline behind the proxy, with a MockLanguageModelV3 standing in for the language

@@ -1,8 +1,9 @@
 import { connect } from "node:net";
+import { createTestDatabase } from "@nlq/core";
 import { encodeCancelRequest, type ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientConfig, createTestDatabase, startTestProxy, upstreamHost, upstreamPort } from "./proxy-fixture";
+import { clientConfig, startTestProxy, upstreamHost, upstreamPort } from "./proxy-fixture";
 
 /**
  * Ordinary SQL through the proxy must behave exactly as it does directly: the same scenario runs on

@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { CancelledError, UnanswerableQuestionError } from "@nlq/core";
+import { CancelledError, createTestDatabase, UnanswerableQuestionError } from "@nlq/core";
 import { encodeCancelRequest, INTERNAL_ERROR_MESSAGE, type ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -7,7 +7,6 @@ import {
   type Answerer,
   answerFrom,
   clientConfig,
-  createTestDatabase,
   runSqlAnswerer,
   startTestProxy,
   textField,

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { Answer, AnswerQuestionOptions, QueryResult, ResultField } from "@nlq/core";
 import { type ProxyServer, type ProxySettings, silentLogger, startProxyServer } from "@nlq/proxy";
-import pg from "pg";
+import type pg from "pg";
 
 /** The local PostgreSQL the real-client tests run against. */
 export const testDatabaseUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -9,43 +8,6 @@ const adminUrl = new URL(testDatabaseUrl);
 export const upstreamHost = adminUrl.hostname;
 export const upstreamPort = Number(adminUrl.port || 5432);
 export const upstreamUser = decodeURIComponent(adminUrl.username || "postgres");
-
-export function uniqueName(prefix: string): string {
-  return `${prefix}_${process.pid}_${randomBytes(4).toString("hex")}`;
-}
-
-/** Creates a throwaway database; `drop()` removes it (forcing out leftover sessions). */
-export async function createTestDatabase(prefix = "nlq_proxy"): Promise<{ name: string; drop(): Promise<void> }> {
-  const name = uniqueName(prefix);
-  const admin = new pg.Client({ connectionString: testDatabaseUrl });
-  await admin.connect();
-  try {
-    // CREATE DATABASE fails with 55006 while another session (other tests share this server) uses template1.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await admin.query(`CREATE DATABASE ${name}`);
-        break;
-      } catch (error) {
-        if ((error as { code?: string }).code !== "55006" || attempt >= 20) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-      }
-    }
-  } finally {
-    await admin.end();
-  }
-  return {
-    name,
-    async drop() {
-      const dropper = new pg.Client({ connectionString: testDatabaseUrl });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
-}
 
 /** Settings are only handed through to the injected answerer, which ignores them. */
 export const unusedSettings = {} as ProxySettings;

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
+import { createTestDatabase } from "@nlq/core";
 import type { ProxyServer } from "@nlq/proxy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Answerer,
-  createTestDatabase,
   runSqlAnswerer,
   startTestProxy,
   upstreamHost,

@@ -1,11 +1,12 @@
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { createTestDatabase } from "@nlq/core";
 import type { ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { serialize } from "pg-protocol";
 import type { BackendMessage } from "pg-protocol/dist/messages";
 import { Parser } from "pg-protocol/dist/parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, runSqlAnswerer, startTestProxy, upstreamHost, upstreamUser } from "./proxy-fixture";
+import { runSqlAnswerer, startTestProxy, upstreamHost, upstreamUser } from "./proxy-fixture";
 
 type Message = BackendMessage & Record<string, unknown>;
 

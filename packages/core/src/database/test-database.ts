@@ -14,13 +14,25 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a uniquely named throwaway database, optionally running `setupSql` in it. For integration tests only. */
+/**
+ * Creates a uniquely named throwaway database (`<prefix>_<random>`, lower case), optionally running `setupSql` in it;
+ * retries while template1 is busy (SQLSTATE 55006, up to 20 attempts). For integration tests only.
+ */
 export async function createTestDatabase(prefix: string, setupSql?: string): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(5).toString("hex")}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
   const admin = new pg.Client({ connectionString: testServerUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    // CREATE DATABASE fails with 55006 while another session (other tests share this server) uses template1.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "55006" || attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
   } finally {
     await admin.end();
   }
