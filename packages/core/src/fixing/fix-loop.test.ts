@@ -1,25 +1,16 @@
-import { MockLanguageModelV3 } from "ai/test";
+import type { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
 import type { CappedResult } from "../database/read-only-session";
 import { DatabaseError } from "../errors";
 import { createStepContext } from "../llm/step-context";
 import type { PipelineEvent } from "../pipeline/events";
+import { mockTextModel } from "../testing/mock-text-model";
 import { runFixLoop } from "./fix-loop";
 
 function fixerReturning(...outputs: Array<{ reasoning: string; sql: string }>) {
   let call = 0;
-  return new MockLanguageModelV3({
-    doGenerate: async () => ({
-      content: [{ type: "text", text: JSON.stringify(outputs[Math.min(call++, outputs.length - 1)]) }],
-      finishReason: { unified: "stop", raw: undefined },
-      usage: {
-        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 1, text: 1, reasoning: 0 },
-      },
-      warnings: [],
-    }),
-  });
+  return mockTextModel(() => JSON.stringify(outputs[Math.min(call++, outputs.length - 1)]));
 }
 
 function rows(count: number): CappedResult {

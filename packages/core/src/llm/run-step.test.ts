@@ -1,27 +1,15 @@
 import { sqlCandidateOutputSchema } from "@nlq/prompts";
-import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { CancelledError, ModelCallError, ModelOutputError } from "../errors";
 import { createScriptedModel } from "../models/scripted-model";
 import type { LlmCallRecord } from "../pipeline/events";
+import { mockTextModel } from "../testing/mock-text-model";
 import { LlmBudget } from "./llm-budget";
 import { runStep } from "./run-step";
 
 const fixture = "packages/core/src/models/fixtures/scripted-model-test.json";
 
-function mockModel(text: string) {
-  return new MockLanguageModelV3({
-    doGenerate: async () => ({
-      content: [{ type: "text", text }],
-      finishReason: { unified: "stop", raw: undefined },
-      usage: {
-        inputTokens: { total: 120, noCache: 120, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 30, text: 30, reasoning: 0 },
-      },
-      warnings: [],
-    }),
-  });
-}
+const mockModel = (text: string) => mockTextModel(text, { input: 120, output: 30 });
 
 describe("runStep", () => {
   it("returns the typed output and accounts for the call", async () => {

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { MockLanguageModelV3 } from "ai/test";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
@@ -13,6 +12,7 @@ import {
   SqlValidationError,
   UnanswerableQuestionError,
 } from "../errors";
+import { mockTextModel } from "../testing/mock-text-model";
 import type { QueryLogEntry } from "./answer";
 import { answerQuestion } from "./answer-question";
 import type { PipelineEvent } from "./events";
@@ -185,18 +185,9 @@ describe("answerQuestion", () => {
   });
 
   it("lets a schema selector narrow the schema the generator sees", async () => {
-    const model = new MockLanguageModelV3({
-      doGenerate: async () => ({
-        content: [
-          { type: "text", text: JSON.stringify({ reasoning: "sum totals", sql: "SELECT sum(total) FROM orders" }) },
-        ],
-        finishReason: { unified: "stop", raw: undefined },
-        usage: {
-          inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-          outputTokens: { total: 5, text: 5, reasoning: 0 },
-        },
-        warnings: [],
-      }),
+    const model = mockTextModel(JSON.stringify({ reasoning: "sum totals", sql: "SELECT sum(total) FROM orders" }), {
+      input: 10,
+      output: 5,
     });
     const trace = collect();
     const answer = await answerQuestion({

@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import type { Catalog, TableInfo } from "../catalog/catalog-types";
 import { loadSettings } from "../config/settings";
@@ -11,6 +9,7 @@ import { createScriptedModel } from "../models/scripted-model";
 import type { PipelineEvent } from "../pipeline/events";
 import { ValueIndexBuilder } from "../retrieval/values/value-index-builder";
 import { renderSchema } from "../schema/render-schema";
+import { mockTextModel } from "../testing/mock-text-model";
 import { createChessSchemaSelector } from "./chess-schema-selector";
 import { schemaSelectionPresets } from "./schema-selection-steps";
 
@@ -65,29 +64,20 @@ const catalog: Catalog = {
   ],
 };
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
-
 /** One mock model per step, answering with a fixed JSON object; records the prompts it saw. */
 function mockSteps(outputs: Record<string, unknown>) {
   const prompts: Record<string, string[]> = {};
   const resolveModel = (step: string) => ({
     id: `mock:${step}`,
     scripted: false,
-    model: new MockLanguageModelV3({
-      doGenerate: async (call: LanguageModelV3CallOptions) => {
+    model: mockTextModel(
+      (call) => {
         prompts[step] = [...(prompts[step] ?? []), JSON.stringify(call.prompt)];
         if (!(step in outputs)) throw new Error(`unexpected step ${step}`);
-        return {
-          content: [{ type: "text", text: JSON.stringify(outputs[step]) }],
-          finishReason: { unified: "stop", raw: undefined },
-          usage,
-          warnings: [],
-        };
+        return JSON.stringify(outputs[step]);
       },
-    }),
+      { input: 10, output: 5 },
+    ),
   });
   return { prompts, resolveModel };
 }

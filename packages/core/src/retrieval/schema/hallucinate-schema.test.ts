@@ -1,24 +1,12 @@
-import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { ModelOutputError } from "../../errors";
+import { mockTextModel } from "../../testing/mock-text-model";
 import { createCatalogEmbeddingModel } from "./catalog-embedding-model";
 import { hallucinateSchema } from "./hallucinate-schema";
 import { type SchemaColumn, schemaColumnKey } from "./schema-column";
 import { createSchemaRetriever } from "./schema-retriever";
 
-function mockModel(text: string) {
-  return new MockLanguageModelV3({
-    doGenerate: async () => ({
-      content: [{ type: "text", text }],
-      finishReason: { unified: "stop", raw: undefined },
-      usage: {
-        inputTokens: { total: 200, noCache: 200, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 20, text: 20, reasoning: 0 },
-      },
-      warnings: [],
-    }),
-  });
-}
+const mockModel = (text: string) => mockTextModel(text, { input: 200, output: 20 });
 
 describe("hallucinateSchema (mock model, not a real one)", () => {
   it("parses the model's tables into probes that drive CRUSH", async () => {
