@@ -1,5 +1,4 @@
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { MockLanguageModelV3 } from "ai/test";
+import { mockTextModel } from "@nlq/core/testing";
 
 /**
  * A scripted stand-in for the selection models (no language model is involved): each step answers with the object
@@ -11,20 +10,13 @@ export function createScriptedSelectionModel(answer: (step: string) => unknown) 
   const resolveModel = (step: string) => ({
     id: `scripted:gold-${step}`,
     scripted: true,
-    model: new MockLanguageModelV3({
-      doGenerate: async (call: LanguageModelV3CallOptions) => {
+    model: mockTextModel(
+      (call) => {
         promptCharacters[step] = (promptCharacters[step] ?? 0) + JSON.stringify(call.prompt).length;
-        return {
-          content: [{ type: "text", text: JSON.stringify(answer(step)) }],
-          finishReason: { unified: "stop", raw: undefined },
-          usage: {
-            inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-            outputTokens: { total: 0, text: 0, reasoning: 0 },
-          },
-          warnings: [],
-        };
+        return JSON.stringify(answer(step));
       },
-    }),
+      { input: 0, output: 0 },
+    ),
   });
   return { resolveModel, promptCharacters };
 }

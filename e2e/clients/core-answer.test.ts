@@ -1,6 +1,6 @@
 import { answerQuestion, createTestDatabase, loadSettings } from "@nlq/core";
+import { mockTextModel } from "@nlq/core/testing";
 import type { ProxyServer } from "@nlq/proxy";
-import { MockLanguageModelV3 } from "ai/test";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientConfig, startTestProxy, upstreamPort } from "./proxy-fixture";
@@ -10,19 +10,7 @@ import { clientConfig, startTestProxy, upstreamPort } from "./proxy-fixture";
  * model (no model is reachable here): catalog introspection, the read-only wrapping and the final
  * statement all run through the proxy's own upstream executor on the client's session.
  */
-function modelAnswering(output: { reasoning: string; sql: string }): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    doGenerate: async () => ({
-      content: [{ type: "text", text: JSON.stringify(output) }],
-      finishReason: { unified: "stop", raw: undefined },
-      usage: {
-        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 1, text: 1, reasoning: 0 },
-      },
-      warnings: [],
-    }),
-  });
-}
+const modelAnswering = (output: { reasoning: string; sql: string }) => mockTextModel(JSON.stringify(output));
 
 describe("the real core pipeline behind the proxy (mock language model)", () => {
   let proxy: ProxyServer;
