@@ -6,6 +6,7 @@ import path from "node:path";
 import { openMetadataStore } from "@nlq/core";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort, queryOnce } from "../launcher/launcher.test-helpers";
 
 const binary = path.resolve(import.meta.dirname, "../../bin/nlq.mjs");
 const home = mkdtempSync(path.join(tmpdir(), "nlq-start-"));
@@ -64,23 +65,8 @@ async function until(started: StartedProcess, text: string, timeoutMilliseconds 
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function queryThroughProxy(port: number, text: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres" });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const queryThroughProxy = (port: number, text: string) =>
+  queryOnce({ host: "127.0.0.1", port, user: "postgres", database: "postgres" }, text);
 
 describe("nlq start", () => {
   it("serves the demo database through the proxy, stops cleanly on SIGINT and keeps everything across restarts", async () => {

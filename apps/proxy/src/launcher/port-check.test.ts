@@ -1,5 +1,6 @@
 import net from "node:net";
 import { describe, expect, it } from "vitest";
+import { freePort } from "./launcher.test-helpers";
 import { PortInUseError } from "./launcher-errors";
 import { assertPortFree } from "./port-check";
 
@@ -26,11 +27,3 @@ describe("assertPortFree", () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

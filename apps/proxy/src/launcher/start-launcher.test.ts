@@ -1,10 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { MetadataStore, QueryLog } from "@nlq/core";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort, queryOnce } from "./launcher.test-helpers";
 import { resolveLauncherSettings } from "./launcher-settings";
 import { type LauncherDependencies, startLauncher } from "./start-launcher";
 
@@ -22,24 +21,6 @@ writeFileSync(nextBinary, fakeNext);
 mkdirSync(path.join(webDirectory, ".next"), { recursive: true });
 writeFileSync(path.join(webDirectory, ".next", "BUILD_ID"), "fake");
 afterAll(() => rmSync(home, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function query(url: string, text: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 describe("startLauncher", () => {
   it("hands the web app the embedded database and the served metadata store, and closes everything", async () => {
@@ -96,7 +77,9 @@ describe("startLauncher", () => {
       expect(path.basename(webEnvironment.NLQ_MIGRATIONS_DIR ?? "")).toBe("migrations");
 
       // The web app's URLs lead to the right stores.
-      expect((await query(webEnvironment.DATABASE_URL!, "select count(*)::int as n from customers")).rows[0].n).toBe(2);
+      expect(
+        (await queryOnce(webEnvironment.DATABASE_URL!, "select count(*)::int as n from customers")).rows[0].n,
+      ).toBe(2);
       await proxyUpstream?.queryLog.record({
         question: "from the proxy",
         sql: null,
@@ -110,14 +93,14 @@ describe("startLauncher", () => {
         elapsedMilliseconds: 1,
         origin: "proxy",
       });
-      const logged = await query(webEnvironment.NLQ_METADATA_URL!, "select question from query_log");
+      const logged = await queryOnce(webEnvironment.NLQ_METADATA_URL!, "select question from query_log");
       expect(logged.rows).toEqual([{ question: "from the proxy" }]);
 
       await launcher.stop();
       stopped = true;
       expect(proxyClosed).toBe(true);
       await expect(fetch(`http://127.0.0.1:${webPort}`)).rejects.toThrow();
-      await expect(query(webEnvironment.DATABASE_URL!, "select 1")).rejects.toThrow();
+      await expect(queryOnce(webEnvironment.DATABASE_URL!, "select 1")).rejects.toThrow();
     } finally {
       if (!stopped) await launcher.stop();
     }

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "./launcher.test-helpers";
 import { startWebApp } from "./web-app-process";
 
 // A stand-in for the `next` CLI: `build` writes .next/BUILD_ID, `start -H host -p port` serves the
@@ -30,14 +30,6 @@ mkdirSync(path.join(directory, "app"));
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe("startWebApp", () => {
   it("builds once when there is no build, starts with the given environment, and stops", async () => {
     const lines: string[] = [];
@@ -56,7 +48,9 @@ describe("startWebApp", () => {
     });
     try {
       expect(existsSync(path.join(directory, ".next", "BUILD_ID"))).toBe(true);
-      expect(lines).toContain("building the web app (first start, or its sources changed; this takes a minute or two)…");
+      expect(lines).toContain(
+        "building the web app (first start, or its sources changed; this takes a minute or two)…",
+      );
       expect(lines).toContain("[web] built");
       expect(web.url).toBe(`http://127.0.0.1:${port}`);
       const environment = (await (await fetch(web.url)).json()) as Record<string, string>;
