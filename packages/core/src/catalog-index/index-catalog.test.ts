@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
 import { createPgExecutor } from "../database/pg-executor";
-import { createTestDatabase, type TestDatabase, testServerUrl } from "../database/test-database";
+import { createTestDatabase, dropTestRole, type TestDatabase } from "../database/test-database";
 import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
 import { createStepContext } from "../llm/step-context";
 import { ensureDataSource } from "../metadata/data-source-store";
@@ -50,9 +50,7 @@ describe("catalog index", () => {
     await client?.end();
     await store?.close();
     await database?.drop();
-    const admin = new pg.Client({ connectionString: testServerUrl });
-    await admin.connect();
-    await admin.query(`DROP ROLE IF EXISTS ${role}`).finally(() => admin.end());
+    await dropTestRole(role);
   });
 
   it("indexes tables, statistics, descriptions, embeddings and values; re-runs touch only what changed", async () => {

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgExecutor } from "../database/pg-executor";
 import { runReadOnly } from "../database/read-only-session";
-import { createTestDatabase, type TestDatabase } from "../database/test-database";
+import { createTestDatabase, dropTestRole, type TestDatabase } from "../database/test-database";
 import { introspectCatalog } from "./introspect-catalog";
 
 const role = `nlq_catalog_reader_${randomBytes(4).toString("hex")}`;
@@ -28,10 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database?.drop();
-  const admin = new pg.Client({ connectionString: database.url.replace(/\/[^/]+$/, "/postgres") });
-  await admin.connect();
-  await admin.query(`DROP ROLE IF EXISTS ${role}`);
-  await admin.end();
+  await dropTestRole(role);
 });
 
 async function introspectAs(url: string) {

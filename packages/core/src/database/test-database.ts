@@ -68,3 +68,14 @@ export async function createTestDatabase(prefix: string, setupSql?: string): Pro
     },
   };
 }
+
+/** Drops a role a test created on the test server (`DROP ROLE IF EXISTS`; its databases must be dropped first). */
+export async function dropTestRole(role: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: testServerUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP ROLE IF EXISTS ${role}`);
+  } finally {
+    await admin.end();
+  }
+}

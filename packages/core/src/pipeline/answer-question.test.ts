@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadSettings } from "../config/settings";
 import { createPgExecutor } from "../database/pg-executor";
 import type { QueryExecutor } from "../database/query-executor";
-import { createTestDatabase, type TestDatabase } from "../database/test-database";
+import { createTestDatabase, dropTestRole, type TestDatabase } from "../database/test-database";
 import {
   CancelledError,
   DatabaseError,
@@ -38,10 +38,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database?.drop();
-  const admin = new pg.Client({ connectionString: database.url.replace(/\/[^/]+$/, "/postgres") });
-  await admin.connect();
-  await admin.query(`DROP ROLE IF EXISTS ${role}`);
-  await admin.end();
+  await dropTestRole(role);
 });
 beforeEach(async () => {
   client = new pg.Client({ connectionString: database.url });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgExecutor } from "../../database/pg-executor";
-import { createTestDatabase, type TestDatabase } from "../../database/test-database";
+import { createTestDatabase, dropTestRole, type TestDatabase } from "../../database/test-database";
 import { ensureDataSource } from "../../metadata/data-source-store";
 import { openMetadataStore } from "../../metadata/open-metadata-store";
 import { fetchDistinctValues, indexDatabaseValues } from "./index-database-values";
@@ -57,10 +57,7 @@ describe("indexing a live database and filtering by the asking role's privileges
   afterAll(async () => {
     await admin?.end();
     await database?.drop();
-    const cleanup = new pg.Client({ connectionString: database.url.replace(`/${database.name}`, "/postgres") });
-    await cleanup.connect();
-    await cleanup.query(`DROP ROLE IF EXISTS ${role}`);
-    await cleanup.end();
+    await dropTestRole(role);
   });
 
   it("fetches capped distinct values", async () => {
