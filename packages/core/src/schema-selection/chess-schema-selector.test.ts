@@ -9,22 +9,13 @@ import { createScriptedModel } from "../models/scripted-model";
 import type { PipelineEvent } from "../pipeline/events";
 import { ValueIndexBuilder } from "../retrieval/values/value-index-builder";
 import { renderSchema } from "../schema/render-schema";
+import { catalogTable } from "../testing/catalog-table";
 import { mockTextModel } from "../testing/mock-text-model";
 import { createChessSchemaSelector } from "./chess-schema-selector";
 import { schemaSelectionPresets } from "./schema-selection-steps";
 
-function table(name: string, columns: string[], extra: Partial<TableInfo> = {}): TableInfo {
-  return {
-    schema: "public",
-    name,
-    kind: "table",
-    comment: null,
-    columns: columns.map((column) => ({ name: column, dataType: "text", nullable: true, comment: null })),
-    primaryKey: [],
-    foreignKeys: [],
-    ...extra,
-  };
-}
+const table = (name: string, columns: string[], extra: Partial<TableInfo> = {}) =>
+  catalogTable("public", name, columns, extra);
 
 const catalog: Catalog = {
   tables: [

@@ -1,29 +1,17 @@
 import { describe, expect, it } from "vitest";
-import type { Catalog, TableInfo } from "../catalog/catalog-types";
+import type { Catalog } from "../catalog/catalog-types";
 import { loadSettings } from "../config/settings";
 import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
 import { createStepContext } from "../llm/step-context";
 import { createCatalogContextIndex } from "../retrieval/context/catalog-context-index";
+import { catalogTable } from "../testing/catalog-table";
 import { catalogSchemaColumns, createCatalogSchemaRetriever, createCrushPreselector } from "./crush-preselector";
 import { schemaSelectionPresets, schemaSelectionStepsFrom } from "./schema-selection-steps";
 
-function table(schema: string, name: string, columns: string[], extra: Partial<TableInfo> = {}): TableInfo {
-  return {
-    schema,
-    name,
-    kind: "table",
-    comment: null,
-    columns: columns.map((column) => ({ name: column, dataType: "text", nullable: true, comment: null })),
-    primaryKey: [],
-    foreignKeys: [],
-    ...extra,
-  };
-}
-
 const catalog: Catalog = {
   tables: [
-    table("music", "singer", ["singer_id", "name", "country"]),
-    table("music", "concert", ["concert_id", "singer_id", "venue"], {
+    catalogTable("music", "singer", ["singer_id", "name", "country"]),
+    catalogTable("music", "concert", ["concert_id", "singer_id", "venue"], {
       foreignKeys: [
         {
           name: "f",
@@ -34,8 +22,8 @@ const catalog: Catalog = {
         },
       ],
     }),
-    table("bikes", "station", ["station_id", "name", "latitude", "longitude"]),
-    table("school", "student", ["student_id", "first_name", "age"]),
+    catalogTable("bikes", "station", ["station_id", "name", "latitude", "longitude"]),
+    catalogTable("school", "student", ["student_id", "first_name", "age"]),
   ],
 };
 
