@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { parseCsv } from "@nlq/core";
+import { alwaysQuoteIdentifier, parseCsv } from "@nlq/core";
 import type pg from "pg";
 import { normalizeIntegralDecimal, type TypeWidening, widenColumnType } from "./infer-type-widenings";
 import { parseMysqlDdl } from "./parse-mysql-ddl";
-import { columnKey, type PostgresTable, planPostgresSchema, quoteIdentifier } from "./render-postgres-ddl";
+import { columnKey, type PostgresTable, planPostgresSchema } from "./render-postgres-ddl";
 
 /** A CSV row PostgreSQL refused (bad value, NOT NULL or key violation) or that had the wrong field count. */
 export type RejectedRow = { readonly table: string; readonly line: number; readonly reason: string };
@@ -107,8 +107,8 @@ export async function loadSpiderDatabase(options: LoadSpiderDatabaseOptions): Pr
   let foreignKeysAdded = 0;
   await client.query("BEGIN");
   try {
-    await client.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(plan.schema)} CASCADE`);
-    await client.query(`CREATE SCHEMA ${quoteIdentifier(plan.schema)}`);
+    await client.query(`DROP SCHEMA IF EXISTS ${alwaysQuoteIdentifier(plan.schema)} CASCADE`);
+    await client.query(`CREATE SCHEMA ${alwaysQuoteIdentifier(plan.schema)}`);
     for (const table of plan.tables) await client.query(table.createStatement);
     for (const table of plan.tables) {
       const tableRows = data.get(table.sourceName);
@@ -138,7 +138,7 @@ export async function loadSpiderDatabase(options: LoadSpiderDatabaseOptions): Pr
   }
   // Planner statistics (and pg_stats, which catalog introspection may read) for the fresh tables.
   for (const table of plan.tables) {
-    await client.query(`ANALYZE ${quoteIdentifier(plan.schema)}.${quoteIdentifier(table.name)}`);
+    await client.query(`ANALYZE ${alwaysQuoteIdentifier(plan.schema)}.${alwaysQuoteIdentifier(table.name)}`);
   }
   return {
     ...base,
@@ -222,8 +222,8 @@ async function insertRows(
       value !== null && integral[field] ? normalizeIntegralDecimal(value.trim()) : value,
     ),
   }));
-  const target = `${quoteIdentifier(schema)}.${quoteIdentifier(table.name)}`;
-  const columnList = columns.map((column) => quoteIdentifier(column.name)).join(", ");
+  const target = `${alwaysQuoteIdentifier(schema)}.${alwaysQuoteIdentifier(table.name)}`;
+  const columnList = columns.map((column) => alwaysQuoteIdentifier(column.name)).join(", ");
   const perStatement = Math.max(1, Math.min(batchRows, Math.floor(30_000 / Math.max(1, columns.length))));
   let inserted = 0;
 

@@ -1,3 +1,4 @@
+import { alwaysQuoteIdentifier } from "@nlq/core";
 import type { MysqlForeignKey, MysqlTable } from "./parse-mysql-ddl";
 import { isTextualType, translateMysqlType } from "./translate-mysql-type";
 
@@ -36,11 +37,6 @@ export type PostgresSchemaPlan = {
   readonly warnings: string[];
 };
 
-/** Double-quotes a PostgreSQL identifier. */
-export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 /**
  * Names are lower-cased (so `SELECT * FROM singer` works as in MySQL) unless two names of the same
  * scope would then collide; those keep their original spelling. Returns source name → PostgreSQL name.
@@ -71,8 +67,8 @@ export function planPostgresSchema(
   const columnNamesByTable = new Map(
     tables.map((table) => [table.name, lowerCaseNames(table.columns.map((column) => column.name))]),
   );
-  const schema = quoteIdentifier(schemaName);
-  const qualified = (table: MysqlTable) => `${schema}.${quoteIdentifier(tableNames.get(table.name)!)}`;
+  const schema = alwaysQuoteIdentifier(schemaName);
+  const qualified = (table: MysqlTable) => `${schema}.${alwaysQuoteIdentifier(tableNames.get(table.name)!)}`;
   /** Resolves a column reference case-insensitively (MySQL column names are case-insensitive). */
   const columnName = (table: MysqlTable, name: string) => {
     const names = columnNamesByTable.get(table.name)!;
@@ -94,7 +90,7 @@ export function planPostgresSchema(
     });
     const definitions = table.columns.map((column, position) => {
       const target = columns[position]!;
-      const parts = [quoteIdentifier(target.name), target.type];
+      const parts = [alwaysQuoteIdentifier(target.name), target.type];
       if (column.notNull) parts.push("NOT NULL");
       const defaultExpression = translateDefault(column.defaultExpression);
       if (defaultExpression !== undefined) parts.push(`DEFAULT ${defaultExpression}`);
@@ -104,7 +100,7 @@ export function planPostgresSchema(
       return parts.join(" ");
     });
     const keyList = (keyColumns: readonly string[]) =>
-      keyColumns.map((name) => quoteIdentifier(columnName(table, name) ?? name)).join(", ");
+      keyColumns.map((name) => alwaysQuoteIdentifier(columnName(table, name) ?? name)).join(", ");
     const unknownKeyColumns = (keyColumns: readonly string[]) =>
       keyColumns.filter((name) => columnName(table, name) === undefined);
     for (const [label, keyColumns] of [
@@ -164,7 +160,7 @@ function planForeignKey(
     problem = "column counts differ";
   }
   if (problem !== undefined || referenced === undefined) return { description, statement: undefined, problem };
-  const list = (names: (string | undefined)[]) => names.map((name) => quoteIdentifier(name!)).join(", ");
+  const list = (names: (string | undefined)[]) => names.map((name) => alwaysQuoteIdentifier(name!)).join(", ");
   return {
     description,
     statement: `ALTER TABLE ${context.qualified(table)} ADD FOREIGN KEY (${list(sourceNames)}) REFERENCES ${context.qualified(referenced)} (${list(targetNames)})`,

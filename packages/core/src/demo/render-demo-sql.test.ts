@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { alwaysQuoteIdentifier } from "../schema/quote-identifier";
 import { column, references, table } from "./demo-schema-builder";
 import type { DemoDataset } from "./demo-types";
-import { quoteIdentifier, quoteLiteral, renderDemoSql, renderValue } from "./render-demo-sql";
+import { quoteLiteral, renderDemoSql, renderValue } from "./render-demo-sql";
 
 const tiny: DemoDataset = {
   seed: 1,
@@ -100,7 +101,7 @@ describe("renderDemoSql", () => {
 
   it("quotes literals and identifiers", () => {
     expect(quoteLiteral("it's")).toBe("'it''s'");
-    expect(quoteIdentifier('a"b')).toBe('"a""b"');
+    expect(alwaysQuoteIdentifier('a"b')).toBe('"a""b"');
     expect(renderValue(false)).toBe("FALSE");
     expect(renderValue(-0.5)).toBe("-0.5");
   });

@@ -83,6 +83,11 @@ const reservedWords = new Set([
 /** Quotes a PostgreSQL identifier only when needed (upper case, special characters, reserved words). */
 export function quoteIdentifier(name: string): string {
   if (plainIdentifier.test(name) && !reservedWords.has(name)) return name;
+  return alwaysQuoteIdentifier(name);
+}
+
+/** Double-quotes a PostgreSQL identifier whatever it is (`"name"`, inner `"` doubled), so its spelling is kept exactly. */
+export function alwaysQuoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 

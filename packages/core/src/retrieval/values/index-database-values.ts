@@ -1,4 +1,5 @@
 import type { QueryExecutor } from "../../database/query-executor";
+import { alwaysQuoteIdentifier } from "../../schema/quote-identifier";
 import { type ColumnSegment, hashColumnSegment } from "./column-segment";
 import { DEFAULT_LSH_PARAMETERS, type LshParameters } from "./min-hash";
 import type { ValueColumn } from "./value-column";
@@ -41,10 +42,6 @@ export interface IndexDatabaseValuesOptions {
   readonly abortSignal?: AbortSignal;
 }
 
-function quoteIdentifier(identifier: string): string {
-  return `"${identifier.replaceAll('"', '""')}"`;
-}
-
 /** `SELECT DISTINCT col::text FROM schema.table WHERE col IS NOT NULL LIMIT n`: the column's distinct values, capped. */
 export async function fetchDistinctValues(
   executor: QueryExecutor,
@@ -52,9 +49,9 @@ export async function fetchDistinctValues(
   limit: number,
   abortSignal?: AbortSignal,
 ): Promise<string[]> {
-  const name = quoteIdentifier(column.column);
+  const name = alwaysQuoteIdentifier(column.column);
   const result = await executor.query({
-    sql: `SELECT DISTINCT ${name}::text FROM ${quoteIdentifier(column.schema)}.${quoteIdentifier(column.table)} WHERE ${name} IS NOT NULL LIMIT ${Math.max(0, Math.floor(limit))}`,
+    sql: `SELECT DISTINCT ${name}::text FROM ${alwaysQuoteIdentifier(column.schema)}.${alwaysQuoteIdentifier(column.table)} WHERE ${name} IS NOT NULL LIMIT ${Math.max(0, Math.floor(limit))}`,
     abortSignal,
   });
   return result.rows.map((row) => row[0] ?? "").filter((value) => value.length > 0);

@@ -1,3 +1,5 @@
+import { alwaysQuoteIdentifier } from "../../schema/quote-identifier";
+
 /** A column whose values are indexed: the privilege unit of the value index. */
 export interface ValueColumn {
   readonly schema: string;
@@ -5,13 +7,9 @@ export interface ValueColumn {
   readonly column: string;
 }
 
-function quoteIdentifier(identifier: string): string {
-  return `"${identifier.replaceAll('"', '""')}"`;
-}
-
 /** A unique, unambiguous key of a column: its quoted qualified name, e.g. `"public"."schools"."County"`. */
 export function columnKey(column: ValueColumn): string {
-  return `${quoteIdentifier(column.schema)}.${quoteIdentifier(column.table)}.${quoteIdentifier(column.column)}`;
+  return `${alwaysQuoteIdentifier(column.schema)}.${alwaysQuoteIdentifier(column.table)}.${alwaysQuoteIdentifier(column.column)}`;
 }
 
 /**
