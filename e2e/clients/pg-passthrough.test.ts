@@ -25,6 +25,9 @@ async function runScenario(database: string, port: number): Promise<Outcome[]> {
       outcomes.push({ label, ok: summarize(value), status: client.getTransactionStatus(), notices: notices.splice(0) });
     } catch (error) {
       const failure = error as { code?: string; message: string; severity?: string; position?: string };
+      // node-postgres rejects at ErrorResponse but updates the status only at the ReadyForQuery after it, which may
+      // arrive in a later read. An empty query (no effect on the transaction, even an aborted one) waits for it.
+      await client.query("").catch(() => undefined);
       outcomes.push({
         label,
         error: { code: failure.code, message: failure.message, severity: failure.severity, position: failure.position },
