@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Catalog } from "../catalog/catalog-types";
 import { loadSettings } from "../config/settings";
 import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
+import { ConfigurationError } from "../errors";
 import { createStepContext } from "../llm/step-context";
 import { createCatalogContextIndex } from "../retrieval/context/catalog-context-index";
 import { catalogTable } from "../testing/catalog-table";
@@ -62,11 +63,16 @@ describe("CRUSH preselector and in-process context index", () => {
   it("reads steps from a preset or a list", () => {
     expect(schemaSelectionStepsFrom(undefined)).toEqual(schemaSelectionPresets.balanced);
     expect(schemaSelectionStepsFrom("fast")).toEqual(schemaSelectionPresets.fast);
-    expect(schemaSelectionStepsFrom("extract-keywords, select-columns, bogus")).toEqual({
+    expect(schemaSelectionStepsFrom("extract-keywords, select-columns")).toEqual({
       extractKeywords: true,
       filterColumn: false,
       selectTables: false,
       selectColumns: true,
     });
+  });
+
+  it("refuses an unknown step or preset name instead of ignoring it", () => {
+    expect(() => schemaSelectionStepsFrom("extract-keywords, bogus")).toThrow(ConfigurationError);
+    expect(() => schemaSelectionStepsFrom("balancd")).toThrow(/NLQ_SCHEMA_SELECTION.*balancd/);
   });
 });

@@ -1,3 +1,5 @@
+import { ConfigurationError } from "../errors";
+
 /** The switchable steps of the CHESS schema selector. */
 export interface SchemaSelectionSteps {
   /** extract_keywords by a model (step `extract-keywords`); off → keywords by `heuristicKeywords`. */
@@ -30,7 +32,8 @@ const stepNames: Record<string, keyof SchemaSelectionSteps> = {
 
 /**
  * Steps from configuration: `NLQ_SCHEMA_SELECTION` is a preset name (`none`, `fast`, `balanced`, `max`) or a comma
- * list of step names (`extract-keywords,select-tables`). Default (unset): `balanced`. Unknown names are ignored.
+ * list of step names (`extract-keywords,select-tables`). Default (unset): `balanced`. An unknown name is a
+ * `ConfigurationError` (a typo must not silently switch steps off).
  */
 export function schemaSelectionStepsFrom(value: string | undefined): SchemaSelectionSteps {
   const trimmed = value?.trim().toLowerCase() ?? "";
@@ -39,7 +42,12 @@ export function schemaSelectionStepsFrom(value: string | undefined): SchemaSelec
   const steps = { ...schemaSelectionPresets.none } as Record<keyof SchemaSelectionSteps, boolean>;
   for (const name of trimmed.split(",")) {
     const step = stepNames[name.trim()];
-    if (step) steps[step] = true;
+    if (!step) {
+      throw new ConfigurationError(
+        `NLQ_SCHEMA_SELECTION: unknown preset or step "${name.trim()}" (presets: ${Object.keys(schemaSelectionPresets).join(", ")}; steps: ${Object.keys(stepNames).join(", ")})`,
+      );
+    }
+    steps[step] = true;
   }
   return steps;
 }
