@@ -117,6 +117,8 @@ describe("nlq index", () => {
     const lines: string[] = [];
     const reporter = createProgressReporter({ write: () => {}, writeError: (text) => lines.push(text) }, true);
     reporter.update({ done: 1, total: 4, table: "shop.product", status: "indexed" });
-    expect(lines[0]).toMatch(/^\r\u001b\[2K\[#####\.{15}\] 1\/4 25% ETA \d+s shop\.product$/);
+    expect(lines[0]).toMatch(/^\r\u001b\[2K\[#####\.{15}\] 1\/4 25% ETA -- shop\.product$/);
+    reporter.update({ done: 3, total: 4, table: "shop.sale", status: "indexed" });
+    expect(lines[1]).toMatch(/^\r\u001b\[2K\[###############\.{5}\] 3\/4 75% ETA \d+s shop\.sale$/);
   });
 });

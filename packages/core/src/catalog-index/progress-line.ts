@@ -13,9 +13,14 @@ function formatDuration(milliseconds: number): string {
   return minutes > 0 ? `${minutes}m${String(seconds % 60).padStart(2, "0")}s` : `${seconds}s`;
 }
 
-/** Remaining time extrapolated from the average so far; undefined before the first item. */
+/**
+ * Remaining time extrapolated from the average so far. Undefined until enough items are done for the average to
+ * mean something (3, or 1% of the total if more): the first items also carry start-up work (connections, the
+ * embedder, the value index), and extrapolating from them alone overestimates wildly.
+ */
 export function estimateRemainingMilliseconds(state: ProgressState): number | undefined {
-  if (state.done <= 0 || state.total <= state.done) return state.total <= state.done ? 0 : undefined;
+  if (state.total <= state.done) return 0;
+  if (state.done < Math.max(3, Math.ceil(state.total / 100))) return undefined;
   return (state.elapsedMilliseconds / state.done) * (state.total - state.done);
 }
 
