@@ -8,7 +8,7 @@ import { registerStartCommand } from "./start-command";
 
 const program = new Command()
   .name("nlq")
-  .description("Natural-language interface to PostgreSQL: proxy, indexing, questions, evaluation and benchmarks")
+  .description("Natural-language interface to PostgreSQL: start the demo, proxy, ask, load demo data, index, benchmark")
   .showHelpAfterError();
 
 registerStartCommand(program);
