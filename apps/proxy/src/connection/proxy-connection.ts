@@ -6,16 +6,17 @@ import {
   REFUSE_ENCRYPTION,
   type ReadyStatus,
 } from "../protocol/backend-messages";
-import { readBind } from "../protocol/extended-messages";
-import { MessageType, readParse, readQueryText, readStartupPacket } from "../protocol/frontend-messages";
+import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
-import { detectQuestion } from "../question/detect-question";
+import { AnswerInProgress } from "./answer-in-progress";
 import { backpressuredWriter } from "./backpressured-writer";
+import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
 import { ConnectionStep } from "./connection-step";
+import { openUpstream } from "./open-upstream";
+import { PendingReady } from "./pending-ready";
 import type { BackendKey, ProxyConnectionOptions } from "./proxy-connection-options";
-import { UnsupportedQuestionBatchError } from "./question-errors";
-import { type AskedQuestion, encodeQuestionOutcome, respondToQuestion } from "./respond-to-question";
-import { UpstreamQueryExecutor } from "./upstream-query-executor";
+import { QuestionBatchError } from "./question-batch-error";
+import { type AskedQuestion, encodeQuestionOutcome } from "./respond-to-question";
 import { toWireError } from "./wire-error";
 
 export type {
@@ -48,43 +49,33 @@ export class ProxyConnection {
   readonly #clientQueue: FramedSegment[] = [];
   #readyStatus: ReadyStatus = "I";
   #backendKey: BackendKey | undefined;
-  /** ReadyForQuery messages the upstream still owes (one per forwarded Query or Sync). */
-  #pendingReady = 0;
-  #idleWaiters: Array<() => void> = [];
-  /** Extended-protocol messages were forwarded since the last Sync. */
-  #forwardedSinceSync = false;
-  /** Inject the extended-protocol question error before the next upstream ReadyForQuery. */
-  #injectErrorBeforeReady = false;
-  #upstreamErrorSeen = false;
-  #executor: UpstreamQueryExecutor | undefined;
-  #answerAbort: AbortController | undefined;
+  readonly #pendingReady = new PendingReady();
+  readonly #router: ClientMessageRouter;
+  /** Reported before the next upstream ReadyForQuery when scheduled. */
+  readonly #questionBatchError = new QuestionBatchError();
+  #answerInProgress: AnswerInProgress | undefined;
   /** The extended-protocol batch of a question, collected until Sync. */
   #questionBatch: { detection: AskedQuestion; messages: Buffer[] } | undefined;
-  /** Prepared statements (by name) that hold a question: a later Bind to one asks it again. */
-  readonly #questionStatements = new Map<string, string>();
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
     this.#client = options.client;
+    this.#router = new ClientMessageRouter(options.marker);
     this.#clientFramer = new MessageFramer({
       startup: true,
       inspect: (type) =>
-        type === MessageType.query ||
-        type === MessageType.parse ||
-        type === MessageType.sync ||
-        type === MessageType.functionCall ||
+        this.#router.inspects(type) ||
         this.#step === ConnectionStep.CollectingQuestionBatch ||
         // queued segments are handled later, in whatever step the connection is in then: keep them whole
         this.#step === ConnectionStep.Answering ||
-        this.#clientQueue.length > 0 ||
-        (type === MessageType.bind && this.#questionStatements.size > 0),
+        this.#clientQueue.length > 0,
     });
     this.#upstreamFramer = new MessageFramer({
       inspect: (type) =>
-        this.#executor !== undefined ||
+        this.#answerInProgress !== undefined ||
         type === MessageType.readyForQuery ||
         type === MessageType.backendKeyData ||
-        (type === MessageType.errorResponse && this.#injectErrorBeforeReady),
+        (type === MessageType.errorResponse && this.#questionBatchError.pending),
     });
     this.#client.setNoDelay(true);
     this.#client.on("data", (chunk: Buffer) => this.#onClientData(chunk));
@@ -102,12 +93,12 @@ export class ProxyConnection {
 
   /** True while a question is being answered (a cancel request aborts it). */
   get answering(): boolean {
-    return this.#answerAbort !== undefined;
+    return this.#answerInProgress !== undefined;
   }
 
   /** Aborts the question being answered (client CancelRequest). */
   abortAnswer(): void {
-    this.#answerAbort?.abort(new CancelledError());
+    this.#answerInProgress?.abort(new CancelledError());
   }
 
   /** Ends both sockets now. */
@@ -141,7 +132,7 @@ export class ProxyConnection {
         this.#writeUpstream(segment.kind === "message" ? segment.message : segment.bytes);
         break;
       case ConnectionStep.Ready:
-        this.#onReadySegment(segment);
+        this.#follow(this.#router.route(segment));
         break;
       case ConnectionStep.CollectingQuestionBatch:
         if (segment.kind === "message") {
@@ -170,68 +161,32 @@ export class ProxyConnection {
         this.#client.end();
         break;
       case "startup-message":
-        this.#openUpstream();
+        this.#upstream = openUpstream({
+          connectUpstream: this.#options.connectUpstream,
+          client: this.#client,
+          logger: this.#options.logger,
+          onData: (chunk) => this.#onUpstreamData(chunk),
+          onClose: () => this.#close("upstream closed"),
+        });
         this.#step = ConnectionStep.Authenticating;
-        this.#pendingReady = 1;
+        this.#pendingReady.expect();
         this.#writeUpstream(packet);
         break;
     }
   }
 
-  #onReadySegment(segment: FramedSegment): void {
-    if (segment.kind === "bytes") {
-      this.#forwardedSinceSync = true;
-      this.#writeUpstream(segment.bytes);
-      return;
-    }
-    switch (segment.type) {
-      case MessageType.query: {
-        const detection = detectQuestion(readQueryText(segment.message), { marker: this.#options.marker });
-        if (detection.kind === "sql") {
-          this.#pendingReady++;
-          this.#forwardedSinceSync = false;
-          this.#writeUpstream(segment.message);
-        } else {
-          void this.#answer(detection);
-        }
+  #follow(route: ClientRoute): void {
+    switch (route.kind) {
+      case "forward":
+        if (route.awaitsReady) this.#pendingReady.expect();
+        this.#writeUpstream(route.bytes);
         break;
-      }
-      case MessageType.parse: {
-        const parse = readParse(segment.message);
-        const detection = detectQuestion(parse.text, { marker: this.#options.marker });
-        if (detection.kind === "sql") {
-          this.#questionStatements.delete(parse.statementName);
-          this.#forwardedSinceSync = true;
-          this.#writeUpstream(segment.message);
-        } else {
-          if (detection.kind === "question") this.#questionStatements.set(parse.statementName, detection.question);
-          else this.#questionStatements.delete(parse.statementName);
-          this.#startQuestionBatch(detection, segment.message);
-        }
+      case "answer":
+        void this.#answer(route.detection);
         break;
-      }
-      case MessageType.bind: {
-        const question = this.#questionStatements.get(readBind(segment.message).statementName);
-        if (question === undefined) {
-          this.#forwardedSinceSync = true;
-          this.#writeUpstream(segment.message);
-        } else {
-          this.#startQuestionBatch({ kind: "question", question }, segment.message);
-        }
+      case "collect":
+        this.#startQuestionBatch(route.detection, route.first);
         break;
-      }
-      case MessageType.sync:
-        this.#pendingReady++;
-        this.#forwardedSinceSync = false;
-        this.#writeUpstream(segment.message);
-        break;
-      case MessageType.functionCall:
-        this.#pendingReady++;
-        this.#writeUpstream(segment.message);
-        break;
-      default:
-        this.#forwardedSinceSync = true;
-        this.#writeUpstream(segment.message);
     }
   }
 
@@ -245,13 +200,11 @@ export class ProxyConnection {
     const batch = this.#questionBatch!;
     this.#questionBatch = undefined;
     this.#step = ConnectionStep.Ready;
-    if (this.#forwardedSinceSync) {
+    if (this.#router.takeForwardedSinceSync()) {
       // Earlier messages of this batch went upstream: let the upstream answer them, then report the
       // error just before its ReadyForQuery (unless the upstream already reported an error).
-      this.#forwardedSinceSync = false;
-      this.#injectErrorBeforeReady = true;
-      this.#upstreamErrorSeen = false;
-      this.#pendingReady++;
+      this.#questionBatchError.schedule();
+      this.#pendingReady.expect();
       this.#writeUpstream(Buffer.from([MessageType.sync, 0, 0, 0, 4]));
     } else {
       void this.#answer(batch.detection, batch.messages);
@@ -265,33 +218,28 @@ export class ProxyConnection {
     this.#step = ConnectionStep.Answering;
     await this.#upstreamIdle();
     if (this.#closed) return;
-    const abort = new AbortController();
-    this.#answerAbort = abort;
-    this.#executor = new UpstreamQueryExecutor({
+    const answer = new AnswerInProgress({
       write: (bytes) => {
-        this.#pendingReady++;
+        this.#pendingReady.expect();
         this.#writeUpstream(bytes);
       },
       requestCancel: () => {
         if (this.#backendKey !== undefined) this.#options.cancelUpstream(this.#backendKey);
       },
     });
-    const outcome = await respondToQuestion({
-      detection,
-      ...(batch === undefined ? {} : { batch }),
-      session: this.#executor,
-      readyStatus: this.#readyStatus,
-      abortSignal: abort.signal,
-      answerQuestion: this.#options.answerQuestion,
-      settings: this.#options.settings,
-      ...(this.#options.queryLog === undefined ? {} : { queryLog: this.#options.queryLog }),
-      logger: this.#options.logger,
-      ...(this.#options.progressNotices ? { onProgress: (line: string) => this.#sendProgress(line) } : {}),
-    });
+    this.#answerInProgress = answer;
+    const outcome = await answer.respond(
+      {
+        detection,
+        batch,
+        readyStatus: this.#readyStatus,
+        onProgress: this.#options.progressNotices ? (line) => this.#sendProgress(line) : undefined,
+      },
+      this.#options,
+    );
     // The core may return while a statement it abandoned is still running: wait for its ReadyForQuery.
     await this.#upstreamIdle();
-    this.#executor = undefined;
-    this.#answerAbort = undefined;
+    this.#answerInProgress = undefined;
     if (this.#closed) return;
     this.#client.cork();
     for (const message of encodeQuestionOutcome(outcome, batch, this.#readyStatus)) this.#client.write(message);
@@ -318,35 +266,11 @@ export class ProxyConnection {
   }
 
   #upstreamIdle(): Promise<void> {
-    if (this.#pendingReady === 0 || this.#step === ConnectionStep.Closed) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+    if (this.#closed) return Promise.resolve();
+    return this.#pendingReady.whenIdle();
   }
 
   // ── upstream → client ────────────────────────────────────────────────────────────────
-
-  #openUpstream(): void {
-    const upstream = this.#options.connectUpstream();
-    this.#upstream = upstream;
-    upstream.setNoDelay(true);
-    let connected = false;
-    upstream.on("connect", () => {
-      connected = true;
-    });
-    upstream.on("data", (chunk: Buffer) => this.#onUpstreamData(chunk));
-    upstream.on("error", (error) => {
-      this.#options.logger.warn("upstream socket error", { error: error.message });
-      if (!connected && !this.#client.destroyed) {
-        this.#client.end(
-          encodeErrorResponse({
-            severity: "FATAL",
-            code: "08006",
-            message: "nlq proxy could not connect to the upstream server",
-          }),
-        );
-      }
-    });
-    upstream.on("close", () => this.#close("upstream closed"));
-  }
 
   #onUpstreamData(chunk: Buffer): void {
     this.#client.cork();
@@ -368,38 +292,22 @@ export class ProxyConnection {
     if (type === MessageType.readyForQuery) {
       this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
       if (this.#step === ConnectionStep.Authenticating) this.#step = ConnectionStep.Ready;
-      if (this.#injectErrorBeforeReady) {
-        this.#injectErrorBeforeReady = false;
-        if (!this.#upstreamErrorSeen) {
-          const error = new UnsupportedQuestionBatchError(
-            "a natural-language question must be alone in its extended-protocol batch (send Sync before it)",
-          );
-          this.#writeClient(encodeErrorResponse(toWireError(error, this.#options.logger)));
-        }
-      }
+      const questionBatchError = this.#questionBatchError.takeBeforeReady(this.#options.logger);
+      if (questionBatchError !== undefined) this.#writeClient(questionBatchError);
     } else if (type === MessageType.backendKeyData) {
       this.#backendKey = { processId: message.readInt32BE(5), secretKey: message.readInt32BE(9) };
       this.#options.hooks.onBackendKey(this, this.#backendKey);
-    } else if (type === MessageType.errorResponse && this.#injectErrorBeforeReady) {
-      this.#upstreamErrorSeen = true;
+    } else if (type === MessageType.errorResponse) {
+      this.#questionBatchError.noteUpstreamError();
     }
-    const executor = this.#executor;
-    if (executor !== undefined && type !== MessageType.notificationResponse && type !== MessageType.sync) {
+    const answer = this.#answerInProgress;
+    if (answer !== undefined && type !== MessageType.notificationResponse && type !== MessageType.sync) {
       // While answering, everything else belongs to the pipeline's statements (ParameterStatus shares `S`).
-      executor.receive(message);
+      answer.receive(message);
     } else {
       this.#writeClient(message);
     }
-    if (type === MessageType.readyForQuery) {
-      this.#pendingReady = Math.max(0, this.#pendingReady - 1);
-      if (this.#pendingReady === 0) {
-        // Nothing outstanding: COPY data and the like that went upstream since are settled.
-        this.#forwardedSinceSync = false;
-        const waiters = this.#idleWaiters;
-        this.#idleWaiters = [];
-        for (const resolve of waiters) resolve();
-      }
-    }
+    if (type === MessageType.readyForQuery && this.#pendingReady.received()) this.#router.upstreamSettled();
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
@@ -427,10 +335,9 @@ export class ProxyConnection {
   #close(reason: string): void {
     if (this.#step === ConnectionStep.Closed) return;
     this.#step = ConnectionStep.Closed;
-    this.#answerAbort?.abort(new CancelledError(`question abandoned: ${reason}`));
-    this.#executor?.close();
-    for (const resolve of this.#idleWaiters) resolve();
-    this.#idleWaiters = [];
+    this.#answerInProgress?.abort(new CancelledError(`question abandoned: ${reason}`));
+    this.#answerInProgress?.close();
+    this.#pendingReady.releaseWaiters();
     if (!this.#client.destroyed) this.#client.end();
     this.#upstream?.end();
     this.#options.hooks.onClose(this);

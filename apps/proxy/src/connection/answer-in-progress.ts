@@ -1,0 +1,61 @@
+import type { CancelledError } from "@nlq/core";
+import type { ReadyStatus } from "../protocol/backend-messages";
+import type { ProxyConnectionOptions } from "./proxy-connection-options";
+import { type AskedQuestion, type QuestionOutcome, respondToQuestion } from "./respond-to-question";
+import { type UpstreamChannel, UpstreamQueryExecutor } from "./upstream-query-executor";
+
+/** What one question needs besides the connection's options. */
+export interface AnswerRequest {
+  readonly detection: AskedQuestion;
+  /** The extended-protocol batch (Parse … Sync) that carried the question; undefined for a simple Query. */
+  readonly batch: readonly Buffer[] | undefined;
+  /** The session's status from its last ReadyForQuery. */
+  readonly readyStatus: ReadyStatus;
+  /** Receives progress lines; undefined sends none. */
+  readonly onProgress: ((line: string) => void) | undefined;
+}
+
+/**
+ * One question being answered on the client's upstream session: the executor its statements run on
+ * (fed the upstream's messages meanwhile) and the signal that aborts it.
+ */
+export class AnswerInProgress {
+  readonly #abort = new AbortController();
+  readonly #executor: UpstreamQueryExecutor;
+
+  constructor(upstream: UpstreamChannel) {
+    this.#executor = new UpstreamQueryExecutor(upstream);
+  }
+
+  /** Answers the question; never throws (failures become a wire error in the outcome). */
+  respond(request: AnswerRequest, options: ProxyConnectionOptions): Promise<QuestionOutcome> {
+    const { batch, onProgress } = request;
+    return respondToQuestion({
+      detection: request.detection,
+      ...(batch === undefined ? {} : { batch }),
+      session: this.#executor,
+      readyStatus: request.readyStatus,
+      abortSignal: this.#abort.signal,
+      answerQuestion: options.answerQuestion,
+      settings: options.settings,
+      ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
+      logger: options.logger,
+      ...(onProgress === undefined ? {} : { onProgress }),
+    });
+  }
+
+  /** Hands one whole upstream message to the statement running for the answer. */
+  receive(message: Buffer): void {
+    this.#executor.receive(message);
+  }
+
+  /** Aborts the answer with `reason`. */
+  abort(reason: CancelledError): void {
+    this.#abort.abort(reason);
+  }
+
+  /** Fails whatever statement still waits on the upstream (the connection is gone). */
+  close(): void {
+    this.#executor.close();
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The ReadyForQuery messages the upstream still owes (one per forwarded startup, Query, Sync or
+ * FunctionCall, and per statement run while answering), and who waits until none is owed.
+ */
+export class PendingReady {
+  #count = 0;
+  #idleWaiters: Array<() => void> = [];
+
+  /** One more ReadyForQuery is owed. */
+  expect(): void {
+    this.#count++;
+  }
+
+  /** Counts one upstream ReadyForQuery; true when none is owed any more (the waiters are released). */
+  received(): boolean {
+    this.#count = Math.max(0, this.#count - 1);
+    if (this.#count !== 0) return false;
+    this.releaseWaiters();
+    return true;
+  }
+
+  /** Resolves once no ReadyForQuery is owed (at once if none is). */
+  whenIdle(): Promise<void> {
+    if (this.#count === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Releases everyone waiting, owed or not (the connection closed). */
+  releaseWaiters(): void {
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
