@@ -16,6 +16,8 @@ export interface Settings {
   readonly stepModels: Readonly<Record<string, string>>;
   /** `NLQ_OPENAI_COMPATIBLE_URL`: base URL for `ollama:` and `openai-compatible:` models. Default: unset (ollama then uses `http://127.0.0.1:11434/v1`). */
   readonly openAiCompatibleUrl: string | undefined;
+  /** `NLQ_OPENAI_COMPATIBLE_API_KEY`: API key sent to that server, if it needs one. Default: unset (no key). */
+  readonly openAiCompatibleApiKey: string | undefined;
   /** `NLQ_STATEMENT_TIMEOUT_MS`: statement_timeout for every generated statement, in milliseconds. Default 15000. */
   readonly statementTimeoutMilliseconds: number;
   /** `NLQ_ROW_LIMIT`: most rows returned for one answer. Default 1000. */
@@ -67,6 +69,7 @@ function integerVariable(defaultValue: number, minimum: number) {
 const environmentSchema = z.object({
   NLQ_MODEL: modelReference.optional(),
   NLQ_OPENAI_COMPATIBLE_URL: z.string().trim().url().optional(),
+  NLQ_OPENAI_COMPATIBLE_API_KEY: z.string().trim().min(1).optional(),
   NLQ_STATEMENT_TIMEOUT_MS: integerVariable(15_000, 1),
   NLQ_ROW_LIMIT: integerVariable(1_000, 1),
   NLQ_MAX_FIX_ATTEMPTS: integerVariable(3, 0),
@@ -108,6 +111,7 @@ export function loadSettings(environment: Record<string, string | undefined>): S
     model: values.NLQ_MODEL,
     stepModels,
     openAiCompatibleUrl: values.NLQ_OPENAI_COMPATIBLE_URL,
+    openAiCompatibleApiKey: values.NLQ_OPENAI_COMPATIBLE_API_KEY,
     statementTimeoutMilliseconds: values.NLQ_STATEMENT_TIMEOUT_MS,
     rowLimit: values.NLQ_ROW_LIMIT,
     maxFixAttempts: values.NLQ_MAX_FIX_ATTEMPTS,

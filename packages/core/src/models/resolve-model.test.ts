@@ -1,3 +1,6 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { generateText } from "ai";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
 import { ModelConfigurationError } from "../errors";
@@ -41,6 +44,27 @@ describe("resolveModel", () => {
     expect(() => resolveModel("openai-compatible:my-model", settings)).toThrow(/NLQ_OPENAI_COMPATIBLE_URL/);
     const resolved = resolveModel("openai-compatible:my-model", { openAiCompatibleUrl: "http://localhost:9/v1" });
     expect(typeof resolved.model === "object" && resolved.model.provider).toContain("openai-compatible");
+  });
+
+  it("sends NLQ_OPENAI_COMPATIBLE_API_KEY to the OpenAI-compatible server", async () => {
+    const authorizations: Array<string | undefined> = [];
+    const server = createServer((request, response) => {
+      authorizations.push(request.headers.authorization);
+      response.writeHead(500, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: "recorded" } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const resolved = resolveModel("openai-compatible:my-model", {
+        openAiCompatibleUrl: `http://127.0.0.1:${port}/v1`,
+        openAiCompatibleApiKey: "secret-key",
+      });
+      await generateText({ model: resolved.model, prompt: "hello", maxRetries: 0 }).catch(() => undefined);
+      expect(authorizations).toEqual(["Bearer secret-key"]);
+    } finally {
+      server.close();
+    }
   });
 
   it("resolves scripted fixtures relative to the current directory and marks them scripted", () => {

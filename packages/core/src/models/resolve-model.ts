@@ -20,7 +20,10 @@ export interface ResolvedModel {
 }
 
 /** Resolves a `provider:model` reference to an AI SDK language model. Provider keys come from the providers' own variables. */
-export function resolveModel(reference: string, settings: Pick<Settings, "openAiCompatibleUrl">): ResolvedModel {
+export function resolveModel(
+  reference: string,
+  settings: Pick<Settings, "openAiCompatibleUrl"> & Partial<Pick<Settings, "openAiCompatibleApiKey">>,
+): ResolvedModel {
   const parsed = parseModelReference(reference);
   switch (parsed.provider) {
     case "openai":
@@ -46,7 +49,7 @@ export function resolveModel(reference: string, settings: Pick<Settings, "openAi
       const provider = createOpenAICompatible({
         name: "openai-compatible",
         baseURL: settings.openAiCompatibleUrl,
-        apiKey: process.env.OPENAI_COMPATIBLE_API_KEY,
+        apiKey: settings.openAiCompatibleApiKey,
       });
       return { model: provider(parsed.model), id: parsed.id, scripted: false };
     }
