@@ -3,11 +3,7 @@
  * the backend replies the proxy sends itself when it answers a question asked through Parse.
  */
 
-function readCString(buffer: Buffer, offset: number): { text: string; end: number } {
-  const zero = buffer.indexOf(0, offset);
-  const end = zero < 0 ? buffer.length : zero;
-  return { text: buffer.toString("utf8", offset, end), end: end + 1 };
-}
+import { readCString } from "./frontend-messages";
 
 export interface BindMessage {
   readonly portal: string;
