@@ -42,7 +42,10 @@ export interface StepContextOptions {
   readonly settings: Settings;
   readonly abortSignal?: AbortSignal;
   readonly onEvent?: PipelineEventListener;
-  /** Model of each step. Default: `resolveStepModel(settings, step)` (`NLQ_MODEL_<STEP>`, then `NLQ_MODEL`). */
+  /**
+   * Model of each step, called once per step (the result is reused for the rest of the question).
+   * Default: `resolveStepModel(settings, step)` (`NLQ_MODEL_<STEP>`, then `NLQ_MODEL`).
+   */
   readonly resolveModel?: (step: string) => ResolvedModel;
 }
 
@@ -54,7 +57,17 @@ export function createStepContext(options: StepContextOptions): StepContext {
     maxTokens: options.settings.maxTokens,
   });
   const emit = (event: PipelineEvent) => options.onEvent?.(event);
-  const resolveModel = options.resolveModel ?? ((step: string) => resolveStepModel(options.settings, step));
+  const resolveUncached = options.resolveModel ?? ((step: string) => resolveStepModel(options.settings, step));
+  // One resolution per step and question: the fixer and batched steps call the same step's model repeatedly.
+  const resolvedModels = new Map<string, ResolvedModel>();
+  const resolveModel = (step: string): ResolvedModel => {
+    let resolved = resolvedModels.get(step);
+    if (!resolved) {
+      resolved = resolveUncached(step);
+      resolvedModels.set(step, resolved);
+    }
+    return resolved;
+  };
   return {
     question: options.question,
     hint: options.hint,
