@@ -9,7 +9,6 @@ import type { Catalog } from "../catalog/catalog-types";
 import type { StepContext } from "../llm/step-context";
 import { SparseVectorIndex } from "../retrieval/context/sparse-vector-index";
 import type { CrushSelectionOptions } from "../retrieval/schema/crush-selection";
-import type { ColumnVectorIndex } from "../retrieval/schema/dense-column-ranking";
 import { type SchemaColumn, schemaColumnText } from "../retrieval/schema/schema-column";
 import { buildSchemaGraph, type ColumnLink, inferKeyLinks } from "../retrieval/schema/schema-graph";
 import {
@@ -65,8 +64,6 @@ export async function createCatalogSchemaRetriever(
       columns.map((column) => schemaColumnText(column)),
     ),
   );
-  // SparseVectorIndex has ColumnVectorIndex's public methods (similarities, similaritiesTo, rank, size).
-  const columnIndex = index as unknown as ColumnVectorIndex;
   const graph = buildSchemaGraph(columns, links);
   return {
     name: "schema-retriever",
@@ -83,7 +80,7 @@ export async function createCatalogSchemaRetriever(
       return rankCollectively({
         questionVector: questionVector!,
         elementVectors,
-        columns: columnIndex,
+        columns: index,
         graph,
         budget,
         questionWeight: options.probeQuestionWeight ?? 0.3,

@@ -1,12 +1,13 @@
 import type { Vector } from "../../embedding/vector-math";
+import type { ColumnSimilarityIndex } from "../schema/dense-column-ranking";
 
 /**
  * Exact cosine search for sparse vectors (the offline embedder's: ~60 non-zero of 2,048 dimensions per column text)
  * through postings lists: a query costs the summed postings length of its non-zero dimensions instead of
- * points × dimensions. Results equal a dense exact scan (same scores; ties broken by lower index). Method names match
- * CRUSH's `ColumnVectorIndex`, so it can stand in for it.
+ * points × dimensions. Results equal a dense exact scan (same scores; ties broken by lower index), so it can stand in
+ * for CRUSH's `ColumnVectorIndex`.
  */
-export class SparseVectorIndex {
+export class SparseVectorIndex implements ColumnSimilarityIndex {
   readonly #count: number;
   readonly #postingIds: Int32Array[];
   readonly #postingWeights: Float64Array[];
@@ -53,11 +54,6 @@ export class SparseVectorIndex {
       for (let entry = 0; entry < ids.length; entry++) result[ids[entry]!]! += weight * weights[entry]!;
     }
     return result;
-  }
-
-  similaritiesTo(query: Vector, points: readonly number[]): number[] {
-    const all = this.similarities(query);
-    return points.map((point) => all[point] ?? 0);
   }
 
   /** Point indexes by cosine to `query`, best first (ties: lower index first), at most `limit`. */

@@ -1,6 +1,6 @@
 import { mixVectors, type Vector } from "../../embedding/vector-math";
 import { type CrushObjectiveOptions, entropyGuidedScores, greedyCrushSelection } from "./crush-objective";
-import { type ColumnVectorIndex, rankScores } from "./dense-column-ranking";
+import { type ColumnSimilarityIndex, rankScores } from "./dense-column-ranking";
 import type { SchemaGraph } from "./schema-graph";
 
 /**
@@ -32,7 +32,7 @@ export interface CrushSelectionInput {
   /** One vector per hallucinated `table.column`, already embedded together with the question (`crushProbeVector`). */
   readonly probeVectors: readonly Vector[];
   /** The catalog's column vectors. */
-  readonly columns: ColumnVectorIndex;
+  readonly columns: ColumnSimilarityIndex;
   readonly graph: SchemaGraph;
   /** Number of columns to return (B). */
   readonly budget: number;

@@ -1,10 +1,23 @@
 import type { Vector } from "../../embedding/vector-math";
 
 /**
+ * Exact cosine search over a fixed list of column vectors, as CRUSH needs it. Implemented densely by
+ * `ColumnVectorIndex` and through postings lists by `SparseVectorIndex` (same scores and rankings).
+ */
+export interface ColumnSimilarityIndex {
+  /** Number of indexed vectors. */
+  readonly size: number;
+  /** Cosine similarity of `query` to every vector, in index order. */
+  similarities(query: Vector): Float64Array;
+  /** Positions by cosine to `query`, best first (ties: lower position first), at most `limit`. */
+  rank(query: Vector, limit?: number): number[];
+}
+
+/**
  * Exact in-memory cosine search over column vectors. Vectors are normalised once; a query's zero entries are
  * skipped, which makes sparse vectors (the offline embedder's) cheap and changes nothing for dense ones.
  */
-export class ColumnVectorIndex {
+export class ColumnVectorIndex implements ColumnSimilarityIndex {
   private readonly vectors: Float64Array[];
 
   constructor(columnVectors: readonly Vector[]) {
@@ -37,12 +50,6 @@ export class ColumnVectorIndex {
       result[column] = sum;
     }
     return result;
-  }
-
-  /** Cosine similarity of `query` to the given columns. */
-  similaritiesTo(query: Vector, columns: readonly number[]): number[] {
-    const all = this.similarities(query);
-    return columns.map((column) => all[column] ?? 0);
   }
 
   /** Column indexes by cosine to `query`, best first (ties: lower index first), at most `limit`. */

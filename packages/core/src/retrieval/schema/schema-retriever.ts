@@ -3,7 +3,7 @@ import { parseHallucinatedSchema } from "@nlq/prompts";
 import { embedMany } from "ai";
 import type { Vector } from "../../embedding/vector-math";
 import { type CrushSelectionOptions, crushProbeVector, selectColumnsCollectively } from "./crush-selection";
-import { ColumnVectorIndex } from "./dense-column-ranking";
+import { type ColumnSimilarityIndex, ColumnVectorIndex } from "./dense-column-ranking";
 import { type SchemaColumn, schemaColumnText } from "./schema-column";
 import { buildSchemaGraph, type ColumnLink, inferKeyLinks, type SchemaGraph } from "./schema-graph";
 
@@ -102,7 +102,7 @@ export async function createSchemaRetriever(options: SchemaRetrieverOptions): Pr
 export function rankCollectively(input: {
   questionVector: Vector;
   elementVectors: readonly Vector[];
-  columns: ColumnVectorIndex;
+  columns: ColumnSimilarityIndex;
   graph: SchemaGraph;
   budget: number;
   questionWeight: number;
