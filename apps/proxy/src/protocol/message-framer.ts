@@ -98,6 +98,12 @@ export class MessageFramer {
         const { type, total } = this.#readHeader(chunk, offset);
         const inspected = this.#startup || this.#inspect(type);
         this.#startup = false;
+        if (!inspected && chunk.length - offset >= total) {
+          // The common pass-through case: a whole uninspected message in this chunk joins the run as is.
+          if (passStart < 0) passStart = offset;
+          offset += total;
+          continue;
+        }
         if (inspected) flushPass(offset);
         this.#current = { type, inspected, remaining: total, parts: [] };
         continue;
