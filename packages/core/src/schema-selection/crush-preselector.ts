@@ -1,6 +1,5 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import {
-  parseHallucinatedSchema,
   schemaHallucinationOutputSchema,
   schemaHallucinationPrompt,
   schemaHallucinationSystemPrompt,
@@ -9,14 +8,9 @@ import type { Catalog } from "../catalog/catalog-types";
 import type { StepContext } from "../llm/step-context";
 import { SparseVectorIndex } from "../retrieval/context/sparse-vector-index";
 import type { CrushSelectionOptions } from "../retrieval/schema/crush-selection";
-import { type SchemaColumn, schemaColumnText } from "../retrieval/schema/schema-column";
-import { buildSchemaGraph, type ColumnLink, inferKeyLinks } from "../retrieval/schema/schema-graph";
-import {
-  embedTexts,
-  hallucinatedElementText,
-  rankCollectively,
-  type SchemaRetriever,
-} from "../retrieval/schema/schema-retriever";
+import type { SchemaColumn } from "../retrieval/schema/schema-column";
+import { type ColumnLink, inferKeyLinks } from "../retrieval/schema/schema-graph";
+import { createSchemaRetriever, type SchemaRetriever } from "../retrieval/schema/schema-retriever";
 import type { SchemaPreselector } from "./chess-schema-selector";
 
 /** The catalog's columns as CRUSH retrieval units (`database` = schema) and its foreign keys as links. */
@@ -55,39 +49,21 @@ export function catalogSchemaColumns(catalog: Catalog): { columns: SchemaColumn[
 export async function createCatalogSchemaRetriever(
   catalog: Catalog,
   embeddingModel: EmbeddingModelV3,
-  options: { readonly crush?: CrushSelectionOptions; readonly probeQuestionWeight?: number } = {},
+  options: {
+    readonly crush?: CrushSelectionOptions;
+    /** Weight of the question in each CRUSH probe vector. Default 0.3. */
+    readonly probeQuestionWeight?: number;
+  } = {},
 ): Promise<SchemaRetriever> {
   const { columns, links } = catalogSchemaColumns(catalog);
-  const index = new SparseVectorIndex(
-    await embedTexts(
-      embeddingModel,
-      columns.map((column) => schemaColumnText(column)),
-    ),
-  );
-  const graph = buildSchemaGraph(columns, links);
-  return {
-    name: "schema-retriever",
-    async retrieveByQuestion({ question, budget }) {
-      const [vector] = await embedTexts(embeddingModel, [question]);
-      return index.rank(vector!, budget).map((position) => columns[position]!);
-    },
-    async retrieveCollectively({ question, hallucinated, budget }) {
-      const elements = parseHallucinatedSchema(hallucinated);
-      const [questionVector, ...elementVectors] = await embedTexts(embeddingModel, [
-        question,
-        ...elements.map((element) => hallucinatedElementText(element.table, element.column)),
-      ]);
-      return rankCollectively({
-        questionVector: questionVector!,
-        elementVectors,
-        columns: index,
-        graph,
-        budget,
-        questionWeight: options.probeQuestionWeight ?? 0.3,
-        crush: options.crush ?? {},
-      }).map((position) => columns[position]!);
-    },
-  };
+  return createSchemaRetriever({
+    columns,
+    links,
+    embeddingModel,
+    probeQuestionWeight: options.probeQuestionWeight ?? 0.3,
+    crush: options.crush,
+    createIndex: (columnVectors) => new SparseVectorIndex(columnVectors),
+  });
 }
 
 /** The hallucinated schema (`Table(col, col)` strings): by default one model call of step `hallucinate-schema`. */

@@ -17,8 +17,8 @@ export interface SchemaRetrieverOptions {
   readonly probeQuestionWeight?: number;
   /** CRUSH hyperparameters. */
   readonly crush?: CrushSelectionOptions;
-  /** Embed columns as `database.table.column` (`schemaColumnText`). Default true. */
-  readonly includeDatabase?: boolean;
+  /** Builds the search index over the column vectors. Default: `new ColumnVectorIndex(vectors)` (dense exact scan). */
+  readonly createIndex?: (columnVectors: readonly Vector[]) => ColumnSimilarityIndex;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -64,7 +64,7 @@ export async function createSchemaRetriever(options: SchemaRetrieverOptions): Pr
     options.embeddingModel,
     options.columns.map((column) => schemaColumnText(column)),
   );
-  const index = new ColumnVectorIndex(columnVectors);
+  const index = options.createIndex ? options.createIndex(columnVectors) : new ColumnVectorIndex(columnVectors);
   const graph = buildSchemaGraph(options.columns, options.links ?? inferKeyLinks(options.columns));
   const indexes = { columns: index, graph };
   const questionWeight = options.probeQuestionWeight ?? defaultProbeQuestionWeight;
