@@ -1,9 +1,8 @@
-import { connect } from "node:net";
 import { createTestDatabase } from "@nlq/core";
-import { encodeCancelRequest, type ProxyServer } from "@nlq/proxy";
+import type { ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientConfig, startTestProxy, upstreamHost, upstreamPort } from "./proxy-fixture";
+import { clientConfig, sendCancel, startTestProxy, upstreamPort } from "./proxy-fixture";
 
 /**
  * Ordinary SQL through the proxy must behave exactly as it does directly: the same scenario runs on
@@ -156,13 +155,7 @@ describe("ordinary SQL through the proxy (node-postgres)", () => {
       const pending = client.query("select pg_sleep(30)").catch((error: unknown) => error);
       await new Promise((resolve) => setTimeout(resolve, 200));
       const keyed = client as unknown as { processID: number; secretKey: number };
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect({ host: upstreamHost, port: proxy.address.port }, () =>
-          socket.end(encodeCancelRequest(keyed.processID, keyed.secretKey)),
-        );
-        socket.on("close", () => resolve());
-        socket.on("error", reject);
-      });
+      await sendCancel(proxy.address.port, keyed.processID, keyed.secretKey);
       expect(((await pending) as pg.DatabaseError).code).toBe("57014");
       expect(Date.now() - started).toBeLessThan(10_000);
       expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);

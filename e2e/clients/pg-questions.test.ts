@@ -1,6 +1,5 @@
-import { connect } from "node:net";
 import { CancelledError, createTestDatabase, UnanswerableQuestionError } from "@nlq/core";
-import { encodeCancelRequest, INTERNAL_ERROR_MESSAGE, type ProxyServer } from "@nlq/proxy";
+import { INTERNAL_ERROR_MESSAGE, type ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -8,9 +7,9 @@ import {
   answerFrom,
   clientConfig,
   runSqlAnswerer,
+  sendCancel,
   startTestProxy,
   textField,
-  upstreamHost,
 } from "./proxy-fixture";
 
 /** The natural-language path through the proxy, with injected answerers (no language model). */
@@ -295,11 +294,3 @@ describe("questions through the proxy (node-postgres)", () => {
     });
   });
 });
-
-function sendCancel(port: number, processId: number, secretKey: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: upstreamHost, port }, () => socket.end(encodeCancelRequest(processId, secretKey)));
-    socket.on("close", () => resolve());
-    socket.on("error", reject);
-  });
-}

@@ -2,10 +2,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { type ProxyServer, silentLogger, startProxyServer } from "@nlq/proxy";
+import type { ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runSqlAnswerer, unusedSettings } from "./proxy-fixture";
+import { runSqlAnswerer, startTestProxy } from "./proxy-fixture";
 
 /**
  * The proxy in front of the embedded PGlite served with pglite-socket (what `nlq start` runs without
@@ -25,14 +25,9 @@ describe("proxy in front of PGlite (pglite-socket)", () => {
     socketServer = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 4 });
     await socketServer.start();
     const upstreamPort = Number(socketServer.getServerConn().split(":").at(-1));
-    proxy = await startProxyServer({
-      listenPort: 0,
+    proxy = await startTestProxy(runSqlAnswerer("select name from products order by id"), {
       upstreamHost: "127.0.0.1",
       upstreamPort,
-      answerQuestion: runSqlAnswerer("select name from products order by id"),
-      settings: unusedSettings,
-      logger: silentLogger,
-      closeGraceMilliseconds: 200,
     });
   });
 

@@ -1,23 +1,30 @@
-import type { Answer, AnswerQuestionOptions, QueryResult, ResultField } from "@nlq/core";
-import { type ProxyServer, type ProxySettings, silentLogger, startProxyServer } from "@nlq/proxy";
+import { connect } from "node:net";
+import { type Answer, type AnswerQuestionOptions, type QueryResult, type ResultField, testServerUrl } from "@nlq/core";
+import {
+  encodeCancelRequest,
+  type ProxyServer,
+  type ProxyServerOptions,
+  type ProxySettings,
+  silentLogger,
+  startProxyServer,
+} from "@nlq/proxy";
 import type pg from "pg";
 
-/** The local PostgreSQL the real-client tests run against. */
-export const testDatabaseUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const adminUrl = new URL(testDatabaseUrl);
+/** The local PostgreSQL the real-client tests run against (`NLQ_TEST_DATABASE_URL`, see core's test-database). */
+const adminUrl = new URL(testServerUrl);
 export const upstreamHost = adminUrl.hostname;
 export const upstreamPort = Number(adminUrl.port || 5432);
 export const upstreamUser = decodeURIComponent(adminUrl.username || "postgres");
 
 /** Settings are only handed through to the injected answerer, which ignores them. */
-export const unusedSettings = {} as ProxySettings;
+const unusedSettings = {} as ProxySettings;
 
 export type Answerer = (options: AnswerQuestionOptions) => Promise<Answer>;
 
-/** Starts a proxy on port 0 in front of the local PostgreSQL. */
+/** Starts a proxy on port 0 in front of the local PostgreSQL; `overrides` replace any of these defaults. */
 export function startTestProxy(
   answerQuestion: Answerer,
-  overrides: { marker?: string; progressNotices?: boolean } = {},
+  overrides: Partial<ProxyServerOptions> = {},
 ): Promise<ProxyServer> {
   return startProxyServer({
     listenPort: 0,
@@ -69,4 +76,13 @@ export const textField = (name: string): ResultField => ({
 /** Connection settings for node-postgres, directly or through the proxy. */
 export function clientConfig(database: string, port: number): pg.ClientConfig {
   return { host: upstreamHost, port, user: upstreamUser, database };
+}
+
+/** Sends a CancelRequest for the backend key to `port` and resolves when the server closes the socket. */
+export function sendCancel(port: number, processId: number, secretKey: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: upstreamHost, port }, () => socket.end(encodeCancelRequest(processId, secretKey)));
+    socket.on("close", () => resolve());
+    socket.on("error", reject);
+  });
 }

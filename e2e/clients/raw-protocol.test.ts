@@ -1,14 +1,19 @@
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { createTestDatabase } from "@nlq/core";
-import type { ProxyServer } from "@nlq/proxy";
+import { encodeReadyForQuery, type ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { serialize } from "pg-protocol";
 import type { BackendMessage } from "pg-protocol/dist/messages";
 import { Parser } from "pg-protocol/dist/parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runSqlAnswerer, startTestProxy, upstreamHost, upstreamUser } from "./proxy-fixture";
+import { type Answerer, runSqlAnswerer, startTestProxy, upstreamHost, upstreamUser } from "./proxy-fixture";
 
 type Message = BackendMessage & Record<string, unknown>;
+
+/** For proxies whose tests never ask a question. */
+const unusedAnswerer: Answerer = async () => {
+  throw new Error("unused");
+};
 
 /** A bare protocol client: writes raw bytes, collects parsed backend messages. */
 class RawClient {
@@ -37,15 +42,23 @@ class RawClient {
     }
   }
 
-  async waitForReady(count: number): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (this.messages.filter((message) => message.name === "readyForQuery").length < count) {
-      if (Date.now() > deadline) throw new Error("timed out waiting for ReadyForQuery");
+  /** Waits until `arrived` holds for the messages received so far; throws after `timeoutMilliseconds`. */
+  async waitFor(arrived: (messages: readonly Message[]) => boolean, what: string, timeoutMilliseconds = 10_000) {
+    const deadline = Date.now() + timeoutMilliseconds;
+    while (!arrived(this.messages)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
       await new Promise<void>((resolve) => {
         this.#waiters.push(resolve);
         setTimeout(resolve, 100);
       });
     }
+  }
+
+  async waitForReady(count: number): Promise<void> {
+    await this.waitFor(
+      (messages) => messages.filter((message) => message.name === "readyForQuery").length >= count,
+      "ReadyForQuery",
+    );
   }
 
   close(): void {
@@ -176,10 +189,7 @@ describe("raw protocol through the proxy", () => {
     client.write(serialize.query("create temp table copied (a int)"));
     await client.waitForReady(1);
     client.write(serialize.query("copy copied from stdin"));
-    const deadline = Date.now() + 5_000;
-    while (!client.messages.some((message) => message.name === "copyInResponse") && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await client.waitFor((messages) => messages.some((message) => message.name === "copyInResponse"), "CopyInResponse");
     client.write(Buffer.concat([serialize.copyData(Buffer.from("1\n2\n")), serialize.copyDone()]));
     await client.waitForReady(2);
     client.messages.length = 0;
@@ -219,7 +229,6 @@ describe("raw protocol through the proxy", () => {
   });
 
   it("leaves authentication to client and upstream (password exchange passes through)", async () => {
-    const { startProxyServer, silentLogger, encodeReadyForQuery } = await import("@nlq/proxy");
     const passwords: string[] = [];
     // A minimal upstream that asks for a cleartext password, so the test sees what the proxy forwards.
     const fakeUpstream = createServer((socket) => {
@@ -241,15 +250,9 @@ describe("raw protocol through the proxy", () => {
       });
     });
     await new Promise<void>((resolve) => fakeUpstream.listen(0, "127.0.0.1", resolve));
-    const proxyServer = await startProxyServer({
-      listenPort: 0,
+    const proxyServer = await startTestProxy(unusedAnswerer, {
       upstreamHost: "127.0.0.1",
       upstreamPort: (fakeUpstream.address() as AddressInfo).port,
-      answerQuestion: async () => {
-        throw new Error("unused");
-      },
-      settings: {} as never,
-      logger: silentLogger,
       closeGraceMilliseconds: 100,
     });
     const client = new pg.Client({
@@ -270,29 +273,15 @@ describe("raw protocol through the proxy", () => {
   it("answers FATAL 08P01 to bytes that are not the PostgreSQL protocol", async () => {
     const client = new RawClient(proxy.address.port);
     client.write(Buffer.from("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
-    const deadline = Date.now() + 5_000;
-    while (client.messages.length === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await client.waitFor((messages) => messages.length > 0, "a first message");
     expect(client.messages[0]).toMatchObject({ name: "error", severity: "FATAL", code: "08P01" });
   });
 
   it("answers FATAL when the upstream cannot be reached", async () => {
-    const { startProxyServer, silentLogger } = await import("@nlq/proxy");
-    const broken = await startProxyServer({
-      listenPort: 0,
-      upstreamHost: "127.0.0.1",
-      upstreamPort: 1,
-      answerQuestion: async () => {
-        throw new Error("unused");
-      },
-      settings: {} as never,
-      logger: silentLogger,
-    });
+    const broken = await startTestProxy(unusedAnswerer, { upstreamHost: "127.0.0.1", upstreamPort: 1 });
     const client = new RawClient(broken.address.port);
     client.write(serialize.startup({ user: upstreamUser, database: "postgres" }));
-    const deadline = Date.now() + 5_000;
-    while (client.messages.length === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await client.waitFor((messages) => messages.length > 0, "a first message");
     expect(client.messages[0]).toMatchObject({ name: "error", severity: "FATAL", code: "08006" });
     await broken.close();
   });
