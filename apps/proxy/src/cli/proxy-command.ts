@@ -132,6 +132,20 @@ export async function openProxyMetadataStore(
   return options.metadata === false ? undefined : openMetadataStore({ environment });
 }
 
+/**
+ * `answerQuestion` as the proxy (`nlq proxy`, `nlq start`) runs it: with a metadata store, each question uses the
+ * catalog index of its database on the upstream server when `nlq index` built one (live introspection otherwise).
+ */
+export function proxyAnswerQuestion(
+  metadata: MetadataStore | undefined,
+  upstreamHost: string,
+  upstreamPort: number,
+): typeof answerQuestion {
+  return metadata
+    ? withCatalogIndex(answerQuestion, { store: metadata, upstreamUrl: `postgresql://${upstreamHost}:${upstreamPort}` })
+    : answerQuestion;
+}
+
 async function runProxy(options: ProxyCommandOptions): Promise<number> {
   let metadata: MetadataStore | undefined;
   try {
@@ -144,13 +158,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
     if (metadata) console.log(`nlq proxy: metadata store ${metadata.location} (catalog index when built, query log)`);
     const server = await startProxyServer({
       ...resolved,
-      // With a metadata store open, questions use the catalog index of their database when `nlq index` built one.
-      answerQuestion: metadata
-        ? withCatalogIndex(answerQuestion, {
-            store: metadata,
-            upstreamUrl: `postgresql://${resolved.upstreamHost}:${resolved.upstreamPort}`,
-          })
-        : answerQuestion,
+      answerQuestion: proxyAnswerQuestion(metadata, resolved.upstreamHost, resolved.upstreamPort),
       settings,
       progressNotices: options.progress ?? false,
       ...(metadata === undefined ? {} : { queryLog: metadata.queryLog }),

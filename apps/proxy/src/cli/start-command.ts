@@ -1,10 +1,11 @@
-import { answerQuestion, demoTableNames, loadDemoData, loadSettings, NlqError, withCatalogIndex } from "@nlq/core";
+import { demoTableNames, loadDemoData, loadSettings, NlqError } from "@nlq/core";
 import type { Command } from "commander";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
 import { type Launcher, startLauncher } from "../launcher/start-launcher";
 import { defaultWebDirectory } from "../launcher/web-app-process";
 import { consoleLogger } from "../server/proxy-logger";
 import { startProxyServer } from "../server/proxy-server";
+import { proxyAnswerQuestion } from "./proxy-command";
 
 /**
  * `nlq start` (what the root `npm start` runs): the embedded demo database (unless DATABASE_URL is
@@ -50,12 +51,11 @@ async function runStart(options: { web: boolean }): Promise<number> {
           listenPort: proxyOptions.port,
           upstreamHost: proxyOptions.upstreamHost,
           upstreamPort: proxyOptions.upstreamPort,
-          // Questions through the proxy are logged as such (unless the proxy says otherwise), and use the catalog
-          // index of their database when `nlq index` built one in the launcher's metadata store.
-          answerQuestion: withCatalogIndex((answerOptions) => answerQuestion({ origin: "proxy", ...answerOptions }), {
-            store: proxyOptions.metadataStore,
-            upstreamUrl: `postgresql://${proxyOptions.upstreamHost}:${proxyOptions.upstreamPort}`,
-          }),
+          answerQuestion: proxyAnswerQuestion(
+            proxyOptions.metadataStore,
+            proxyOptions.upstreamHost,
+            proxyOptions.upstreamPort,
+          ),
           settings,
           queryLog: proxyOptions.queryLog,
           logger: consoleLogger,
