@@ -46,4 +46,13 @@ describe("webBuildIsStale", () => {
   it("is stale when the bundled core changed after the build", () => {
     expect(webBuildIsStale(repository({ build: 2_000, page: 1_000, core: 3_000 }).web)).toBe(true);
   });
+
+  it("is stale when a component changed after the build", () => {
+    const { web } = repository({ build: 2_000, page: 1_000, core: 1_000 });
+    mkdirSync(path.join(web, "components"));
+    writeFileSync(path.join(web, "components", "chat.tsx"), "chat");
+    utimesSync(path.join(web, "components", "chat.tsx"), 3_000, 3_000);
+    utimesSync(path.join(web, "components"), 1_000, 1_000);
+    expect(webBuildIsStale(web)).toBe(true);
+  });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 /** Folders whose files end up in the web app's build: the app itself and the packages it bundles. */
 const sourceFolders = [
   "app",
+  "components",
   "lib",
   "next.config.ts",
   "package.json",
