@@ -24,8 +24,9 @@ export function isTextColumn(column: ColumnInfo): boolean {
 
 /**
  * Adds a few example values to each text column: one cheap `SELECT <text columns> FROM <table> LIMIT n` per table,
- * each inside its own savepoint with its own short `statement_timeout`, so a failing or slow table (a broken or
- * expensive view) is skipped without aborting the surrounding read-only transaction or changing its timeout. Must run inside `runReadOnly`. Returns a new catalog.
+ * each inside its own savepoint, all under one short `statement_timeout` set inside an outer savepoint, so a failing
+ * or slow table (a broken or expensive view) is skipped without aborting the surrounding read-only transaction or
+ * changing its timeout. Must run inside `runReadOnly`. Returns a new catalog.
  */
 export async function fetchSampleValues(
   query: (sql: string) => Promise<QueryResult>,
@@ -37,27 +38,29 @@ export async function fetchSampleValues(
   const maxValueLength = options.maxValueLength ?? 40;
   const maxTables = options.maxTables ?? 100;
   const timeout = Math.max(1, Math.floor(options.timeoutMilliseconds ?? 2_000));
-  const tables: TableInfo[] = [];
-  for (const [position, table] of catalog.tables.entries()) {
-    const textColumns = table.columns.filter(isTextColumn);
-    if (position >= maxTables || textColumns.length === 0) {
-      tables.push(table);
-      continue;
-    }
-    const select = textColumns.map((column) => `${quoteIdentifier(column.name)}::text`).join(", ");
-    const from = `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
-    let rows: QueryResult["rows"] = [];
-    await query("SAVEPOINT nlq_sample");
+  const sampled = catalog.tables.map((table, position) => ({
+    table,
+    textColumns: position < maxTables ? table.columns.filter(isTextColumn) : [],
+  }));
+  const rowsByTable = new Map<TableInfo, QueryResult["rows"]>();
+  if (sampled.some(({ textColumns }) => textColumns.length > 0)) {
+    // One outer savepoint carries the short timeout for every sample query; rolling it back restores the scope's.
+    await query("SAVEPOINT nlq_samples");
     try {
       await query(`SET LOCAL statement_timeout = ${timeout}`);
-      rows = (await query(`SELECT ${select} FROM ${from} LIMIT ${rowsPerTable}`)).rows;
-    } catch {
-      // a broken or slow table: no examples
+      for (const { table, textColumns } of sampled) {
+        if (textColumns.length === 0) continue;
+        rowsByTable.set(table, await sampleRows(query, table, textColumns, rowsPerTable));
+      }
     } finally {
-      // Rolling back also reverts the sample timeout; nothing was written.
-      await query("ROLLBACK TO SAVEPOINT nlq_sample");
-      await query("RELEASE SAVEPOINT nlq_sample");
+      // Nothing was written; this also reverts the sample timeout.
+      await query("ROLLBACK TO SAVEPOINT nlq_samples");
+      await query("RELEASE SAVEPOINT nlq_samples");
     }
+  }
+  const tables = sampled.map(({ table, textColumns }) => {
+    const rows = rowsByTable.get(table);
+    if (!rows) return table;
     const samples = new Map<string, string[]>();
     textColumns.forEach((column, index) => {
       const distinct: string[] = [];
@@ -70,12 +73,33 @@ export async function fetchSampleValues(
       }
       samples.set(column.name, distinct);
     });
-    tables.push({
+    return {
       ...table,
       columns: table.columns.map((column) =>
         samples.has(column.name) ? { ...column, sampleValues: samples.get(column.name)! } : column,
       ),
-    });
-  }
+    };
+  });
   return { tables };
+}
+
+/** `SELECT <text columns> FROM <table> LIMIT n` in its own savepoint: a broken or slow table gives no rows. */
+async function sampleRows(
+  query: (sql: string) => Promise<QueryResult>,
+  table: TableInfo,
+  textColumns: readonly ColumnInfo[],
+  rowsPerTable: number,
+): Promise<QueryResult["rows"]> {
+  const select = textColumns.map((column) => `${quoteIdentifier(column.name)}::text`).join(", ");
+  const from = `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
+  await query("SAVEPOINT nlq_sample");
+  let rows: QueryResult["rows"] = [];
+  try {
+    rows = (await query(`SELECT ${select} FROM ${from} LIMIT ${rowsPerTable}`)).rows;
+  } catch {
+    // a broken or slow table: no examples
+    await query("ROLLBACK TO SAVEPOINT nlq_sample");
+  }
+  await query("RELEASE SAVEPOINT nlq_sample");
+  return rows;
 }
