@@ -4,8 +4,7 @@ export function formatTable(columns: readonly string[], rows: ReadonlyArray<Read
   const widths = columns.map((name, index) => Math.max(name.length, ...cells.map((row) => row[index]!.length)));
   const line = (values: readonly string[]) =>
     ` ${values.map((value, index) => value.padEnd(widths[index]!)).join(" | ")}`.trimEnd();
-  const header = ` ${columns.map((name, index) => name.padEnd(widths[index]!)).join(" | ")}`.trimEnd();
   const separator = widths.map((width) => "-".repeat(width + 2)).join("+");
   const count = `(${rows.length} ${rows.length === 1 ? "row" : "rows"})`;
-  return [header, separator, ...cells.map(line), count].join("\n");
+  return [line(columns), separator, ...cells.map(line), count].join("\n");
 }
