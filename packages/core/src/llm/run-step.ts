@@ -1,6 +1,7 @@
 import { generateText, type LanguageModel, NoObjectGeneratedError, NoOutputGeneratedError, Output } from "ai";
 import type { z } from "zod";
 import { CancelledError, ModelCallError, ModelOutputError, NlqError } from "../errors";
+import { scriptedProvider } from "../models/scripted-model";
 import type { LlmCallRecord } from "../pipeline/events";
 import type { LlmBudget } from "./llm-budget";
 import { recoverJsonOutput } from "./recover-json";
@@ -36,7 +37,7 @@ export interface StepResult<OUTPUT> {
 }
 
 function isScripted(model: LanguageModel): boolean {
-  return typeof model === "object" && model.provider === "scripted";
+  return typeof model === "object" && model.provider === scriptedProvider;
 }
 
 function findNlqError(error: unknown): NlqError | undefined {
