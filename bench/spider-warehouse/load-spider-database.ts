@@ -4,7 +4,7 @@ import { alwaysQuoteIdentifier, parseCsv } from "@nlq/core";
 import type pg from "pg";
 import { normalizeIntegralDecimal, type TypeWidening, widenColumnType } from "./infer-type-widenings";
 import { parseMysqlDdl } from "./parse-mysql-ddl";
-import { columnKey, type PostgresTable, planPostgresSchema } from "./render-postgres-ddl";
+import { columnKey, type PostgresSchemaPlan, type PostgresTable, planPostgresSchema } from "./render-postgres-ddl";
 
 /** A CSV row PostgreSQL refused (bad value, NOT NULL or key violation) or that had the wrong field count. */
 export type RejectedRow = { readonly table: string; readonly line: number; readonly reason: string };
@@ -54,13 +54,32 @@ export async function loadSpiderDatabase(options: LoadSpiderDatabaseOptions): Pr
   const database = path.basename(options.databaseDirectory);
   const mysql = parseMysqlDdl(readFileSync(path.join(options.databaseDirectory, "schema.sql"), "utf8"));
   const declared = planPostgresSchema(database.toLowerCase(), mysql.tables);
-  // Read every CSV first: the data decides whether a declared type must be widened.
+  const csvFile = (table: PostgresTable) => path.join(options.databaseDirectory, "data", `${table.sourceName}.csv`);
+  const missingFiles = declared.tables.filter((table) => !existsSync(csvFile(table))).map((table) => table.sourceName);
+
+  // An existing schema is complete (it loaded in one transaction): skip it before reading any CSV.
+  const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [declared.schema]);
+  if (exists.rowCount! > 0 && options.replace !== true) {
+    return {
+      ...summarizePlan(database, declared, mysql.unparsed),
+      status: "skipped",
+      rows: 0,
+      rejectedRows: [],
+      missingFiles,
+      emptyAsNull: 0,
+      typeWidenings: [],
+      foreignKeysAdded: 0,
+      foreignKeysSkipped: [],
+      milliseconds: performance.now() - started,
+    };
+  }
+
+  // Read every CSV before creating tables: the data decides whether a declared type must be widened.
   const data = new Map<string, TableRows>();
-  const missingFiles: string[] = [];
   for (const table of declared.tables) {
-    const file = path.join(options.databaseDirectory, "data", `${table.sourceName}.csv`);
-    if (existsSync(file)) data.set(table.sourceName, readTableRows(table, readFileSync(file, "utf8")));
-    else missingFiles.push(table.sourceName);
+    if (!missingFiles.includes(table.sourceName)) {
+      data.set(table.sourceName, readTableRows(table, readFileSync(csvFile(table), "utf8")));
+    }
   }
   const typeWidenings: TypeWidening[] = [];
   const typeOverrides = new Map<string, string>();
@@ -75,30 +94,6 @@ export async function loadSpiderDatabase(options: LoadSpiderDatabaseOptions): Pr
     });
   }
   const plan = typeOverrides.size === 0 ? declared : planPostgresSchema(declared.schema, mysql.tables, typeOverrides);
-  const warnings = [...mysql.unparsed.map((text) => `not understood: ${text}`), ...plan.warnings];
-  const base = {
-    database,
-    schema: plan.schema,
-    tables: plan.tables.length,
-    columns: plan.tables.reduce((sum, table) => sum + table.columns.length, 0),
-    warnings,
-  };
-
-  const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [plan.schema]);
-  if (exists.rowCount! > 0 && options.replace !== true) {
-    return {
-      ...base,
-      status: "skipped",
-      rows: 0,
-      rejectedRows: [],
-      missingFiles,
-      emptyAsNull: 0,
-      typeWidenings: [],
-      foreignKeysAdded: 0,
-      foreignKeysSkipped: [],
-      milliseconds: performance.now() - started,
-    };
-  }
 
   const rejectedRows: RejectedRow[] = [];
   const foreignKeysSkipped: { foreignKey: string; reason: string }[] = [];
@@ -141,7 +136,7 @@ export async function loadSpiderDatabase(options: LoadSpiderDatabaseOptions): Pr
     await client.query(`ANALYZE ${alwaysQuoteIdentifier(plan.schema)}.${alwaysQuoteIdentifier(table.name)}`);
   }
   return {
-    ...base,
+    ...summarizePlan(database, plan, mysql.unparsed),
     status: "loaded",
     rows,
     rejectedRows,
@@ -151,6 +146,17 @@ export async function loadSpiderDatabase(options: LoadSpiderDatabaseOptions): Pr
     foreignKeysAdded,
     foreignKeysSkipped,
     milliseconds: performance.now() - started,
+  };
+}
+
+/** The report fields that follow from the schema plan alone. */
+function summarizePlan(database: string, plan: PostgresSchemaPlan, unparsed: readonly string[]) {
+  return {
+    database,
+    schema: plan.schema,
+    tables: plan.tables.length,
+    columns: plan.tables.reduce((sum, table) => sum + table.columns.length, 0),
+    warnings: [...unparsed.map((text) => `not understood: ${text}`), ...plan.warnings],
   };
 }
 
