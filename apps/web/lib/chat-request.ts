@@ -5,7 +5,6 @@ import { ChatRequestError } from "./web-errors";
 
 /** Longest question the web app accepts, in characters. */
 export const maximumQuestionLength = 4_000;
-export { maximumPreviousTurns };
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 const message = z.object({
@@ -22,10 +21,7 @@ export function questionFromBody(body: unknown): string {
   const parsed = chatBody.safeParse(body);
   if (!parsed.success) throw new ChatRequestError("The request body is not a chat request.");
   const lastUser = parsed.data.messages.findLast((candidate) => candidate.role === "user");
-  const question = (lastUser?.parts ?? [])
-    .flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []))
-    .join("\n")
-    .trim();
+  const question = textOf(lastUser?.parts ?? []);
   if (question === "") throw new ChatRequestError("Ask a question in plain language.");
   if (question.length > maximumQuestionLength) {
     throw new ChatRequestError(`The question is longer than ${maximumQuestionLength} characters.`);
@@ -48,7 +44,7 @@ export function previousTurnsFromBody(body: unknown): ConversationTurn[] {
   for (let position = 0; position < lastUser; position += 1) {
     const message = messages[position];
     if (message?.role !== "user") continue;
-    const question = textOf(message.parts);
+    const question = textOf(message.parts).slice(0, maximumQuestionLength);
     if (question === "") continue;
     const reply = messages[position + 1];
     const sql = reply?.role === "assistant" ? answerSqlOf(reply.parts) : undefined;
@@ -57,12 +53,12 @@ export function previousTurnsFromBody(body: unknown): ConversationTurn[] {
   return turns.slice(-maximumPreviousTurns);
 }
 
+/** The text parts of a message, joined by newlines and trimmed. */
 function textOf(parts: ReadonlyArray<{ type: string; text?: unknown }>): string {
   return parts
     .flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []))
     .join("\n")
-    .trim()
-    .slice(0, maximumQuestionLength);
+    .trim();
 }
 
 function answerSqlOf(parts: ReadonlyArray<{ type: string; data?: unknown }>): string | undefined {
