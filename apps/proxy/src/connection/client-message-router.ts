@@ -1,8 +1,10 @@
 import { readBind } from "../protocol/extended-messages";
-import { MessageType, readParse, readQueryText } from "../protocol/frontend-messages";
+import { MessageType, readCString, readParse, readQueryText } from "../protocol/frontend-messages";
 import type { FramedSegment } from "../protocol/message-framer";
-import { detectQuestion } from "../question/detect-question";
+import { detectQuestion, type QuestionDetection } from "../question/detect-question";
 import type { AskedQuestion } from "./respond-to-question";
+
+const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
 
 /** Where a client message goes once the connection is ready. */
 export type ClientRoute =
@@ -20,12 +22,15 @@ export type ClientRoute =
  */
 export class ClientMessageRouter {
   readonly #marker: string;
+  /** The marker's UTF-8 bytes: a message without them holds no question and is not decoded. */
+  readonly #markerBytes: Buffer;
   /** Prepared statements (by name) that hold a question. */
   readonly #questionStatements = new Map<string, string>();
   #forwardedSinceSync = false;
 
   constructor(marker: string) {
     this.#marker = marker;
+    this.#markerBytes = Buffer.from(marker, "utf8");
   }
 
   /** Whether a client message of `type` must be handed over whole to be routed. */
@@ -45,12 +50,18 @@ export class ClientMessageRouter {
     const { type, message } = segment;
     switch (type) {
       case MessageType.query: {
-        const detection = detectQuestion(readQueryText(message), { marker: this.#marker });
+        const detection = this.#holdsMarker(message)
+          ? detectQuestion(readQueryText(message), { marker: this.#marker })
+          : ORDINARY_SQL;
         if (detection.kind !== "sql") return { kind: "answer", detection };
         this.#forwardedSinceSync = false;
         return { kind: "forward", bytes: message, awaitsReady: true };
       }
       case MessageType.parse: {
+        if (!this.#holdsMarker(message)) {
+          if (this.#questionStatements.size > 0) this.#questionStatements.delete(readCString(message, 5).text);
+          return this.#forwardExtended(message);
+        }
         const parse = readParse(message);
         const detection = detectQuestion(parse.text, { marker: this.#marker });
         if (detection.kind === "sql") {
@@ -89,6 +100,11 @@ export class ClientMessageRouter {
   /** The upstream owes no ReadyForQuery: whatever went upstream since (COPY data and the like) is settled. */
   upstreamSettled(): void {
     this.#forwardedSinceSync = false;
+  }
+
+  /** Whether the message's bytes (after its header) contain the marker; cheaper than decoding its text. */
+  #holdsMarker(message: Buffer): boolean {
+    return message.includes(this.#markerBytes, 5);
   }
 
   #forwardExtended(bytes: Buffer): ClientRoute {

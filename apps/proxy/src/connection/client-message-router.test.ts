@@ -1,0 +1,40 @@
+import { serialize } from "pg-protocol";
+import { describe, expect, it } from "vitest";
+import { ClientMessageRouter } from "./client-message-router";
+
+function message(bytes: Buffer) {
+  return { kind: "message", type: bytes[0]!, message: bytes } as const;
+}
+
+describe("ClientMessageRouter", () => {
+  it("forwards ordinary SQL untouched and answers a question", () => {
+    const router = new ClientMessageRouter("nl:");
+    const query = serialize.query("select 1");
+    expect(router.route(message(query))).toEqual({ kind: "forward", bytes: query, awaitsReady: true });
+    expect(router.route(message(serialize.query("/* nl: how many orders? */;")))).toEqual({
+      kind: "answer",
+      detection: { kind: "question", question: "how many orders?" },
+    });
+  });
+
+  it("forwards SQL that holds the marker only in a string", () => {
+    const router = new ClientMessageRouter("nl:");
+    const query = serialize.query("select 'nl: not a question'");
+    expect(router.route(message(query))).toEqual({ kind: "forward", bytes: query, awaitsReady: true });
+  });
+
+  it("finds a non-ASCII marker", () => {
+    const router = new ClientMessageRouter("frage:ü");
+    expect(router.route(message(serialize.query("-- frage:ü wie viele?"))).kind).toBe("answer");
+  });
+
+  it("forgets a question statement when a Parse without the marker reuses its name", () => {
+    const router = new ClientMessageRouter("nl:");
+    expect(router.route(message(serialize.parse({ name: "s1", text: "/* nl: top products */" }))).kind).toBe("collect");
+    expect(router.route(message(serialize.bind({ statement: "s1" }))).kind).toBe("collect");
+    const ordinary = serialize.parse({ name: "s1", text: "select 1" });
+    expect(router.route(message(ordinary))).toEqual({ kind: "forward", bytes: ordinary, awaitsReady: false });
+    const bind = serialize.bind({ statement: "s1" });
+    expect(router.route(message(bind))).toEqual({ kind: "forward", bytes: bind, awaitsReady: false });
+  });
+});
