@@ -1,5 +1,6 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { parseHallucinatedSchema } from "@nlq/prompts";
+import type { Vector } from "../embedding/vector-math";
 import type { CrushSelectionOptions } from "../retrieval/schema/crush-selection";
 import { ColumnVectorIndex } from "../retrieval/schema/dense-column-ranking";
 import { type SchemaColumn, schemaColumnKey, schemaColumnText } from "../retrieval/schema/schema-column";
@@ -70,13 +71,19 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
   const elementVectors = modes.some((mode) => mode.startsWith("crush"))
     ? await embedGrouped(options.embeddingModel, elementTexts, options.abortSignal)
     : [];
+  // The question and crush modes share their query texts: each variant (± evidence) is embedded once.
+  const queryVectorsByVariant = new Map<boolean, Vector[]>();
   for (const mode of modes) {
     const withEvidence = mode.endsWith("+evidence");
-    const queryVectors = await embedTexts(
-      options.embeddingModel,
-      options.questions.map((question) => queryText(question, withEvidence)),
-      options.abortSignal,
-    );
+    let queryVectors = queryVectorsByVariant.get(withEvidence);
+    if (!queryVectors) {
+      queryVectors = await embedTexts(
+        options.embeddingModel,
+        options.questions.map((question) => queryText(question, withEvidence)),
+        options.abortSignal,
+      );
+      queryVectorsByVariant.set(withEvidence, queryVectors);
+    }
     const results = options.questions.map((question, position) => {
       const questionVector = queryVectors[position]!;
       const ranked = mode.startsWith("crush")
