@@ -99,10 +99,8 @@ async function openPgliteStore(directory: string, migrationsFolder: string | und
   return {
     driver: "pglite",
     location: directory,
-    database: database as unknown as MetadataDatabase,
+    ...storesOver(database),
     pglite,
-    queryLog: new MetadataQueryLog(database as unknown as MetadataDatabase),
-    llmCache: new MetadataLlmCache(database as unknown as MetadataDatabase),
     async close() {
       if (closed) return;
       closed = true;
@@ -133,15 +131,23 @@ async function openPostgresStore(url: string, migrationsFolder: string | undefin
   return {
     driver: "postgres",
     location: redactUrl(url),
-    database: database as unknown as MetadataDatabase,
+    ...storesOver(database),
     pglite: undefined,
-    queryLog: new MetadataQueryLog(database as unknown as MetadataDatabase),
-    llmCache: new MetadataLlmCache(database as unknown as MetadataDatabase),
     async close() {
       if (closed) return;
       closed = true;
       await pool.end();
     },
+  };
+}
+
+/** The drizzle database of either driver, with the stores built on it. */
+function storesOver(database: unknown): Pick<MetadataStore, "database" | "queryLog" | "llmCache"> {
+  const metadataDatabase = database as MetadataDatabase;
+  return {
+    database: metadataDatabase,
+    queryLog: new MetadataQueryLog(metadataDatabase),
+    llmCache: new MetadataLlmCache(metadataDatabase),
   };
 }
 
