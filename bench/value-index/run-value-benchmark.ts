@@ -1,4 +1,11 @@
-import { DEFAULT_LSH_PARAMETERS, describeSCurve, normalizeValue, retrieveEntities, ValueIndexBuilder } from "@nlq/core";
+import {
+  DEFAULT_LSH_PARAMETERS,
+  describeSCurve,
+  normalizeValue,
+  retrieveEntities,
+  testServerUrl,
+  ValueIndexBuilder,
+} from "@nlq/core";
 import { levelColumns, realValueCount } from "./benchmark-data";
 import { bruteForceBest, percentile } from "./brute-force";
 import { seededRandom, typoKeyword } from "./generate-values";
@@ -142,8 +149,7 @@ async function runLevel(
   let pgTrgm: LevelResult["pgTrgm"];
   if (level <= (options.pgTrgmMaxLevel ?? 1_000_000)) {
     const result = await runPgTrgmBaseline({
-      serverUrl:
-        options.serverUrl ?? process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres",
+      serverUrl: options.serverUrl ?? testServerUrl,
       values: (function* () {
         for (let entry = 0; entry < index.size; entry++) yield index.valueAt(entry);
       })(),

@@ -2,15 +2,8 @@ import { writeFileSync } from "node:fs";
 import { formatValueResults } from "./format-value-results";
 import type { ValueBenchmarkResult } from "./run-value-benchmark";
 
-/** Default snippet file the lead merges into BENCHMARKS.md. */
-
 /** Writes the figures, the parameters, the machine and the exact command as a Markdown snippet. */
-export function writeValueResults(
-  file: string,
-  result: ValueBenchmarkResult,
-  command: string,
-  notes: readonly string[] = [],
-): void {
+export function writeValueResults(file: string, result: ValueBenchmarkResult, command: string): void {
   const lines = [
     "## Value index (CHESS retrieve_entity): MinHash LSH vs brute force vs pg_trgm",
     "",
@@ -24,8 +17,6 @@ export function writeValueResults(
     "similarity(value, kw) DESC LIMIT 10` (threshold 0.3), reranked by edit distance; its latency includes the localhost round trip.",
     "",
     formatValueResults(result),
-    "",
-    ...notes.map((note) => `- ${note}`),
     "",
   ];
   writeFileSync(file, lines.join("\n"));
