@@ -1,5 +1,6 @@
 import type { Socket } from "node:net";
 import { CancelledError } from "@nlq/core";
+import { serialize } from "pg-protocol";
 import {
   encodeErrorResponse,
   encodeNoticeResponse,
@@ -205,7 +206,7 @@ export class ProxyConnection {
       // error just before its ReadyForQuery (unless the upstream already reported an error).
       this.#questionBatchError.schedule();
       this.#pendingReady.expect();
-      this.#writeUpstream(Buffer.from([MessageType.sync, 0, 0, 0, 4]));
+      this.#writeUpstream(serialize.sync());
     } else {
       void this.#answer(batch.detection, batch.messages);
     }
@@ -301,8 +302,8 @@ export class ProxyConnection {
       this.#questionBatchError.noteUpstreamError();
     }
     const answer = this.#answerInProgress;
-    if (answer !== undefined && type !== MessageType.notificationResponse && type !== MessageType.sync) {
-      // While answering, everything else belongs to the pipeline's statements (ParameterStatus shares `S`).
+    if (answer !== undefined && type !== MessageType.notificationResponse && type !== MessageType.parameterStatus) {
+      // While answering, everything else belongs to the pipeline's statements.
       answer.receive(message);
     } else {
       this.#writeClient(message);

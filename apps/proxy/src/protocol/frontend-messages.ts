@@ -3,6 +3,8 @@
  * message as the framer hands it back (header included).
  */
 
+import { serialize } from "pg-protocol";
+
 /** Protocol codes in the startup-phase packets (the int32 after the length). */
 export const SSL_REQUEST_CODE = 80877103;
 export const GSSENC_REQUEST_CODE = 80877104;
@@ -24,14 +26,9 @@ export function readStartupPacket(packet: Buffer): StartupPacket {
   return { kind: "startup-message", protocolVersion: code };
 }
 
-/** Builds a CancelRequest packet (16 bytes). */
+/** Builds a CancelRequest packet (16 bytes; pg-protocol's client-side serializer). */
 export function encodeCancelRequest(processId: number, secretKey: number): Buffer {
-  const packet = Buffer.allocUnsafe(16);
-  packet.writeInt32BE(16, 0);
-  packet.writeInt32BE(CANCEL_REQUEST_CODE, 4);
-  packet.writeInt32BE(processId, 8);
-  packet.writeInt32BE(secretKey, 12);
-  return packet;
+  return serialize.cancel(processId, secretKey);
 }
 
 /** A NUL-terminated UTF-8 string at `offset`, and the offset just past its NUL. */
@@ -57,7 +54,7 @@ export function readParse(message: Buffer): { statementName: string; text: strin
 export const MessageType = {
   query: 0x51, // Q
   parse: 0x50, // P
-  sync: 0x53, // S (frontend Sync; backend ParameterStatus)
+  sync: 0x53, // S (frontend Sync)
   terminate: 0x58, // X
   functionCall: 0x46, // F
   bind: 0x42, // B
@@ -70,4 +67,5 @@ export const MessageType = {
   errorResponse: 0x45, // E
   noticeResponse: 0x4e, // N
   notificationResponse: 0x41, // A
+  parameterStatus: 0x53, // S (backend; same byte as frontend Sync)
 } as const;
