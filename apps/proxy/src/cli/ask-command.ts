@@ -7,7 +7,6 @@ import {
   DirectoryInUseError,
   loadSettings,
   type MetadataStore,
-  NlqError,
   nlqStateDirectory,
   openMetadataStore,
   type PipelineEvent,
@@ -15,22 +14,14 @@ import {
 } from "@nlq/core";
 import type { Command } from "commander";
 import pg from "pg";
+import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 import { formatTable } from "./format-table";
 
-/** Where `nlq ask` writes; tests pass their own sinks. */
-export interface AskCommandOutput {
-  /** Standard output: the answer. Default: process.stdout. */
-  readonly write: (text: string) => void;
-  /** Standard error: progress lines and errors. Default: process.stderr. */
-  readonly writeError: (text: string) => void;
+/** Where `nlq ask` writes (stdout: the answer; stderr: progress lines and errors); tests pass their own sinks. */
+export interface AskCommandOutput extends CommandOutput {
   /** Environment read for settings and `DATABASE_URL`. Default: process.env. */
   readonly environment?: Record<string, string | undefined>;
 }
-
-const defaultOutput: AskCommandOutput = {
-  write: (text) => process.stdout.write(text),
-  writeError: (text) => process.stderr.write(text),
-};
 
 /** Progress lines of an event (several separated by newlines), or undefined for events not worth a line. */
 export function describeEvent(event: PipelineEvent): string | undefined {
@@ -122,7 +113,7 @@ export async function openAskMetadataStore(
  * `DATABASE_URL`. The metadata store (`openAskMetadataStore`) supplies the catalog index when `nlq index` built one
  * for the database (live introspection otherwise) and records the question in its query log.
  */
-export function registerAskCommand(program: Command, output: AskCommandOutput = defaultOutput): void {
+export function registerAskCommand(program: Command, output: AskCommandOutput = standardOutput): void {
   program
     .command("ask")
     .description("answer one question in natural language on a PostgreSQL database (read-only, as the URL's role)")
@@ -191,8 +182,7 @@ Example:
         });
         output.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : formatAnswer(answer));
       } catch (error) {
-        if (error instanceof NlqError) fail(`${error.message} (SQLSTATE ${error.code})`);
-        else fail(error instanceof Error ? error.message : String(error));
+        fail(describeCommandError(error));
       } finally {
         process.off("SIGINT", onSignal);
         await client?.end().catch(() => undefined);

@@ -8,25 +8,16 @@ import {
   renderDemoSql,
 } from "@nlq/core";
 import { type Command, InvalidArgumentError } from "commander";
+import { type CommandOutput, standardOutput } from "./command-output";
 
 /** Where `nlq demo` writes; tests pass their own sinks. */
-export interface DemoCommandOutput {
-  /** Standard output. Default: process.stdout. */
-  readonly write: (text: string) => void;
-  /** Standard error. Default: process.stderr. */
-  readonly writeError: (text: string) => void;
-}
-
-const defaultOutput: DemoCommandOutput = {
-  write: (text) => process.stdout.write(text),
-  writeError: (text) => process.stderr.write(text),
-};
+export type DemoCommandOutput = CommandOutput;
 
 /**
  * `nlq demo load --url <postgresql://…> [--schema public] [--replace]`: loads nlq's generated demo database.
  * `nlq demo sql [--schema public] [--replace]`: prints the same database as one SQL script (`nlq demo sql > demo.sql`).
  */
-export function registerDemoCommand(program: Command, output: DemoCommandOutput = defaultOutput): void {
+export function registerDemoCommand(program: Command, output: DemoCommandOutput = standardOutput): void {
   const demo = program
     .command("demo")
     .description(

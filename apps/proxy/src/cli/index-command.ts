@@ -9,7 +9,6 @@ import {
   formatProgressLine,
   indexCatalog,
   type MetadataStore,
-  NlqError,
   openMetadataStore,
   readCatalogFiles,
   resolveEmbeddingModel,
@@ -17,23 +16,15 @@ import {
 } from "@nlq/core";
 import type { Command } from "commander";
 import pg from "pg";
+import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 
-/** Where `nlq index` writes; tests pass their own sinks. */
-export interface IndexCommandOutput {
-  /** Standard output: the summary. Default: process.stdout. */
-  readonly write: (text: string) => void;
-  /** Standard error: progress and errors. Default: process.stderr. */
-  readonly writeError: (text: string) => void;
+/** Where `nlq index` writes (stdout: the summary; stderr: progress and errors); tests pass their own sinks. */
+export interface IndexCommandOutput extends CommandOutput {
   /** Draw a progress bar (TTY) instead of plain lines. Default: `process.stderr.isTTY`. */
   readonly tty?: boolean;
   /** Environment read for `DATABASE_URL`, `NLQ_METADATA_URL`, `NLQ_EMBEDDING_MODEL`, `NLQ_QDRANT_URL`. Default: process.env. */
   readonly environment?: Record<string, string | undefined>;
 }
-
-const defaultOutput: IndexCommandOutput = {
-  write: (text) => process.stdout.write(text),
-  writeError: (text) => process.stderr.write(text),
-};
 
 interface IndexOptions {
   readonly url?: string;
@@ -88,7 +79,7 @@ function collectSchemas(value: string, previous: string[]): string[] {
  * `nlq index --url <postgresql://…> [--catalog-files <dir>] [--schema <name>]…`: builds or refreshes the data
  * source's catalog index in the metadata store (`NLQ_METADATA_URL`, else PGlite under `.nlq/`), incrementally.
  */
-export function registerIndexCommand(program: Command, output: IndexCommandOutput = defaultOutput): void {
+export function registerIndexCommand(program: Command, output: IndexCommandOutput = standardOutput): void {
   program
     .command("index")
     .description("index a database's catalog (tables, columns, keys, descriptions, statistics, values, embeddings)")
@@ -177,8 +168,7 @@ Example:
         reporter.finish();
         if (controller.signal.aborted)
           fail(`interrupted: ${committed} tables committed this run; run again to continue`);
-        else if (error instanceof NlqError) fail(`${error.message} (SQLSTATE ${error.code})`);
-        else fail(error instanceof Error ? error.message : String(error));
+        else fail(describeCommandError(error));
       } finally {
         process.off("SIGINT", onSignal);
         await client?.end().catch(() => undefined);

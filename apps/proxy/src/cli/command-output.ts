@@ -1,0 +1,21 @@
+import { NlqError } from "@nlq/core";
+
+/** Where a command writes; tests pass their own sinks. */
+export interface CommandOutput {
+  /** Standard output: the result. Default: process.stdout. */
+  readonly write: (text: string) => void;
+  /** Standard error: progress lines and errors. Default: process.stderr. */
+  readonly writeError: (text: string) => void;
+}
+
+/** The process's own stdout and stderr. */
+export const standardOutput: CommandOutput = {
+  write: (text) => process.stdout.write(text),
+  writeError: (text) => process.stderr.write(text),
+};
+
+/** A command's failure as one line: a typed nlq error with its SQLSTATE, anything else by its message. */
+export function describeCommandError(error: unknown): string {
+  if (error instanceof NlqError) return `${error.message} (SQLSTATE ${error.code})`;
+  return error instanceof Error ? error.message : String(error);
+}
