@@ -1,5 +1,5 @@
 import type { Vector } from "../../embedding/vector-math";
-import type { ColumnSimilarityIndex } from "../schema/dense-column-ranking";
+import { type ColumnSimilarityIndex, rankScores } from "../schema/dense-column-ranking";
 
 /**
  * Exact cosine search for sparse vectors (the offline embedder's: ~60 non-zero of 2,048 dimensions per column text)
@@ -58,40 +58,6 @@ export class SparseVectorIndex implements ColumnSimilarityIndex {
 
   /** Point indexes by cosine to `query`, best first (ties: lower index first), at most `limit`. */
   rank(query: Vector, limit = this.#count): number[] {
-    return rankSparseScores(this.similarities(query), limit);
+    return rankScores(this.similarities(query), limit);
   }
-}
-
-/** Like a full sort of `scores` (descending, ties by index) but sorts only the non-zero scores. */
-export function rankSparseScores(scores: Float64Array, limit: number): number[] {
-  if (limit <= 64) return topScores(scores, limit);
-  const positive: number[] = [];
-  const negative: number[] = [];
-  for (let point = 0; point < scores.length; point++) {
-    const score = scores[point]!;
-    if (score > 0) positive.push(point);
-    else if (score < 0) negative.push(point);
-  }
-  const byScore = (left: number, right: number) => scores[right]! - scores[left]! || left - right;
-  positive.sort(byScore);
-  if (positive.length >= limit) return positive.slice(0, limit);
-  const result = positive;
-  for (let point = 0; point < scores.length && result.length < limit; point++)
-    if (scores[point] === 0) result.push(point);
-  if (result.length < limit) result.push(...negative.sort(byScore).slice(0, limit - result.length));
-  return result;
-}
-
-/** The `limit` best points by one pass with a small sorted buffer (ties: lower index first, as a stable sort). */
-function topScores(scores: Float64Array, limit: number): number[] {
-  const kept: number[] = [];
-  for (let point = 0; point < scores.length; point++) {
-    const score = scores[point]!;
-    if (kept.length === limit && score <= scores[kept[limit - 1]!]!) continue;
-    let position = kept.length;
-    while (position > 0 && scores[kept[position - 1]!]! < score) position--;
-    kept.splice(position, 0, point);
-    if (kept.length > limit) kept.pop();
-  }
-  return kept;
 }

@@ -77,5 +77,8 @@ describe("CRUSH selection", () => {
       (left, right) => scores[right]! - scores[left]! || left - right,
     );
     for (const limit of [0, 1, 7, 60]) expect(rankScores(scores, limit)).toEqual(full.slice(0, limit));
+    // Large limits sort positives, keep zeros in index order, then sort negatives: still the full sort.
+    for (const limit of [100, 250, 500]) expect(rankScores(scores, limit)).toEqual(full.slice(0, limit));
+    expect(rankScores([0, -0.2, 0.3, 0, -0.1, 0.3])).toEqual([2, 5, 0, 3, 4, 1]);
   });
 });

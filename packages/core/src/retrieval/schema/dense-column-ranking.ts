@@ -63,11 +63,7 @@ export function rankScores(scores: ArrayLike<number>, limit = scores.length): nu
   const count = scores.length;
   const kept = Math.max(0, Math.min(limit, count));
   const byScoreThenIndex = (left: number, right: number) => scores[right]! - scores[left]! || left - right;
-  if (kept * 8 >= count) {
-    const order = Array.from({ length: count }, (_, index) => index);
-    order.sort(byScoreThenIndex);
-    return order.slice(0, kept);
-  }
+  if (kept * 8 >= count) return sortedByPartition(scores, kept, byScoreThenIndex);
   // Partial selection for small limits (CRUSH probes keep ~60 of thousands): a size-k min-heap, O(n log k).
   const heap = new Int32Array(kept);
   let size = 0;
@@ -100,6 +96,30 @@ export function rankScores(scores: ArrayLike<number>, limit = scores.length): nu
     }
   }
   return Array.from(heap).sort(byScoreThenIndex);
+}
+
+/**
+ * The full sort's first `kept` indexes, sorting only the non-zero scores: positives by score, then the zeros in index
+ * order, then the negatives. Sparse vectors leave most scores at exactly 0, so this sorts a small fraction of them.
+ */
+function sortedByPartition(
+  scores: ArrayLike<number>,
+  kept: number,
+  byScoreThenIndex: (left: number, right: number) => number,
+): number[] {
+  const positive: number[] = [];
+  const negative: number[] = [];
+  for (let index = 0; index < scores.length; index++) {
+    const score = scores[index]!;
+    if (score > 0) positive.push(index);
+    else if (score < 0) negative.push(index);
+  }
+  const result = positive.sort(byScoreThenIndex);
+  if (result.length >= kept) return result.slice(0, kept);
+  for (let index = 0; index < scores.length && result.length < kept; index++)
+    if (scores[index] === 0) result.push(index);
+  if (result.length < kept) result.push(...negative.sort(byScoreThenIndex).slice(0, kept - result.length));
+  return result;
 }
 
 function normalised(vector: Vector): Float64Array {
