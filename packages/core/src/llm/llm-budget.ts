@@ -28,10 +28,6 @@ export class LlmBudget {
     this.deadline = this.now() + options.deadlineMilliseconds;
   }
 
-  get callsUsed(): number {
-    return this.used;
-  }
-
   get tokensUsed(): number {
     return this.tokens;
   }

@@ -47,8 +47,6 @@ export type PipelineEvent =
       readonly elapsedMilliseconds: number;
     };
 
-export type PipelineEventType = PipelineEvent["type"];
-
 /** Accounting for one language-model call. */
 export interface LlmCallRecord {
   readonly step: string;
