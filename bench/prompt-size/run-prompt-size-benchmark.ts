@@ -33,9 +33,11 @@ import { extractGoldSchema, type GoldSchema, goldAsHallucination } from "./gold-
 import { createScriptedSelectionModel } from "./scripted-selection-model";
 
 /** Token count approximation: no tokenizer package is installed, so tokens ≈ characters / 4 (OpenAI's rule of thumb). */
-export function approximateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+function approximateTokens(text: string): number {
+  return tokensForCharacters(text.length);
 }
+
+const tokensForCharacters = (characters: number) => Math.ceil(characters / 4);
 
 export interface PromptSizeBenchmarkOptions {
   /** The loaded Spider warehouse (`bench/spider-warehouse`), already indexed with `nlq index`. */
@@ -190,9 +192,7 @@ export async function runPromptSizeBenchmark(options: PromptSizeBenchmarkOptions
         question: entry.question,
         fullPromptTokens,
         selectedPromptTokens: approximateTokens(generationPrompt(selected.catalog, entry.question, selected.hint)),
-        largestSelectionPromptTokens: approximateTokens(
-          "x".repeat(Math.max(0, ...Object.values(scripted.promptCharacters))),
-        ),
+        largestSelectionPromptTokens: tokensForCharacters(Math.max(0, ...Object.values(scripted.promptCharacters))),
         goldColumns: goldList.length,
         goldColumnsKept: goldList.filter((column) => shown.has(column)).length,
         retrievalMilliseconds,
