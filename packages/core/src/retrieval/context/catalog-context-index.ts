@@ -1,6 +1,7 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { type Catalog, tableKey } from "../../catalog/catalog-types";
 import type { Vector } from "../../embedding/vector-math";
+import { rankScores } from "../schema/dense-column-ranking";
 import { schemaColumnText } from "../schema/schema-column";
 import { embedTexts } from "../schema/schema-retriever";
 import type { ContextHit } from "./retrieve-context";
@@ -65,9 +66,10 @@ export async function createCatalogContextIndex(
   };
   const search = (kind: "table" | "column", vector: Vector, limit: number) => {
     const similarities = indexes[kind].similarities(vector);
-    return indexes[kind]
-      .rank(vector, limit)
-      .map((local) => ({ element: elements[kinds[kind][local]!]!, score: similarities[local]! }));
+    return rankScores(similarities, limit).map((local) => ({
+      element: elements[kinds[kind][local]!]!,
+      score: similarities[local]!,
+    }));
   };
   return {
     async retrieve({ question, keywords, limitPerProbe }) {
