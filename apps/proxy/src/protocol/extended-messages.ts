@@ -46,7 +46,6 @@ function emptyMessage(type: string): Buffer {
 export const encodeParseComplete = (): Buffer => emptyMessage("1");
 export const encodeBindComplete = (): Buffer => emptyMessage("2");
 export const encodeCloseComplete = (): Buffer => emptyMessage("3");
-export const encodeNoData = (): Buffer => emptyMessage("n");
 
 /** ParameterDescription with the given parameter type OIDs. */
 export function encodeParameterDescription(typeIds: readonly number[]): Buffer {
