@@ -15,10 +15,15 @@ import {
 export function encodeAnswer(answer: Answer, status: ReadyStatus): Buffer[] {
   const messages = encodeAnswerNotices(answer);
   messages.push(encodeRowDescription(answer.result.fields));
-  for (const row of answer.result.rows) messages.push(encodeDataRow(row));
-  messages.push(encodeCommandComplete(`SELECT ${answer.result.rows.length}`));
+  appendAnswerRows(messages, answer);
   messages.push(encodeReadyForQuery(status));
   return messages;
+}
+
+/** Appends the answer's DataRows and their CommandComplete (what an Execute of the chosen SQL returns). */
+export function appendAnswerRows(messages: Buffer[], answer: Answer): void {
+  for (const row of answer.result.rows) messages.push(encodeDataRow(row));
+  messages.push(encodeCommandComplete(`SELECT ${answer.result.rows.length}`));
 }
 
 /** The NOTICEs that go before an answer's rows: the chosen SQL, a scripted replay, truncation. */

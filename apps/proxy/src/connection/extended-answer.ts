@@ -1,11 +1,5 @@
 import type { Answer } from "@nlq/core";
-import {
-  encodeCommandComplete,
-  encodeDataRow,
-  encodeReadyForQuery,
-  encodeRowDescription,
-  type ReadyStatus,
-} from "../protocol/backend-messages";
+import { encodeReadyForQuery, encodeRowDescription, type ReadyStatus } from "../protocol/backend-messages";
 import {
   encodeBindComplete,
   encodeCloseComplete,
@@ -15,7 +9,7 @@ import {
   readDescribeOrClose,
 } from "../protocol/extended-messages";
 import { MessageType } from "../protocol/frontend-messages";
-import { encodeAnswerNotices } from "./answer-messages";
+import { appendAnswerRows, encodeAnswerNotices } from "./answer-messages";
 import { UnsupportedQuestionBatchError } from "./question-errors";
 
 /** Checks a question batch before any work is done; throws `UnsupportedQuestionBatchError`. */
@@ -69,8 +63,7 @@ export function encodeExtendedAnswer(batch: readonly Buffer[], answer: Answer, s
         replies.push(encodeRowDescription(answer.result.fields));
         break;
       case MessageType.execute:
-        for (const row of answer.result.rows) replies.push(encodeDataRow(row));
-        replies.push(encodeCommandComplete(`SELECT ${answer.result.rows.length}`));
+        appendAnswerRows(replies, answer);
         break;
       case MessageType.close:
         replies.push(encodeCloseComplete());
