@@ -59,6 +59,8 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const upstreamPort = options.upstreamPort ?? 5432;
   const connections = new Set<ProxyConnection>();
   const byKey = new Map<string, ProxyConnection>();
+  /** Each connection's key in `byKey`, so that closing one needs no scan. */
+  const keyByConnection = new Map<ProxyConnection, string>();
   const emptyWaiters: Array<() => void> = [];
   const keyOf = (key: BackendKey) => `${key.processId}:${key.secretKey}`;
 
@@ -85,10 +87,15 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           if (target?.answering) target.abortAnswer();
           else cancelUpstream(key);
         },
-        onBackendKey: (target, key) => byKey.set(keyOf(key), target),
+        onBackendKey: (target, key) => {
+          byKey.set(keyOf(key), target);
+          keyByConnection.set(target, keyOf(key));
+        },
         onClose: (target) => {
           connections.delete(target);
-          for (const [key, value] of byKey) if (value === target) byKey.delete(key);
+          const key = keyByConnection.get(target);
+          keyByConnection.delete(target);
+          if (key !== undefined && byKey.get(key) === target) byKey.delete(key);
           if (connections.size === 0) for (const resolve of emptyWaiters.splice(0)) resolve();
         },
       },
