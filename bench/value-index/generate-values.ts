@@ -2,18 +2,6 @@ import { en, Faker } from "@faker-js/faker";
 import type { ValueColumn } from "@nlq/core";
 import type { ColumnValues } from "./spider-values";
 
-/** mulberry32: a small seeded PRNG in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const KINDS = ["customer_name", "city", "street", "company", "product_name", "contact_name"] as const;
 
 /**

@@ -3,12 +3,13 @@ import {
   describeSCurve,
   normalizeValue,
   retrieveEntities,
+  seededRandom,
   testServerUrl,
   ValueIndexBuilder,
 } from "@nlq/core";
 import { levelColumns, realValueCount } from "./benchmark-data";
 import { bruteForceBest, percentile } from "./brute-force";
-import { seededRandom, typoKeyword } from "./generate-values";
+import { typoKeyword } from "./generate-values";
 import { type PgTrgmResult, runPgTrgmBaseline } from "./pg-trgm-baseline";
 import { DEFAULT_SPIDER_DIRECTORY, loadSpiderColumnValues } from "./spider-values";
 

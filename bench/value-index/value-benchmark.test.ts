@@ -1,6 +1,7 @@
+import { seededRandom } from "@nlq/core";
 import { describe, expect, it } from "vitest";
 import { formatValueResults } from "./format-value-results";
-import { generateColumnValues, seededRandom, typoKeyword } from "./generate-values";
+import { generateColumnValues, typoKeyword } from "./generate-values";
 import { runValueBenchmark } from "./run-value-benchmark";
 
 describe("value index benchmark", () => {

@@ -1,4 +1,5 @@
 import { base, de, en, en_CA, en_GB, en_US, Faker, fr, pt_BR } from "@faker-js/faker";
+import { seededRandom } from "./seeded-random";
 
 /**
  * Seeded randomness for the demo generator. Numbers come from a small self-contained PRNG (mulberry32), so
@@ -24,14 +25,7 @@ export interface DemoRandom {
 
 /** Creates the seeded randomness; the same seed gives the same sequence. */
 export function createDemoRandom(seed: number): DemoRandom {
-  let state = seed >>> 0;
-  const float = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const float = seededRandom(seed);
   const locales: Record<string, Faker> = {
     US: new Faker({ locale: [en_US, en, base] }),
     GB: new Faker({ locale: [en_GB, en, base] }),

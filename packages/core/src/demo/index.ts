@@ -10,3 +10,4 @@ export {
 } from "./generate-demo-dataset";
 export { type DemoPglite, type LoadDemoDataOptions, type LoadDemoDataResult, loadDemoData } from "./load-demo-data";
 export { type RenderDemoSqlOptions, renderDemoSql } from "./render-demo-sql";
+export { seededRandom } from "./seeded-random";
