@@ -8,7 +8,13 @@ import {
   type ResultField,
 } from "@nlq/core";
 import { serialize } from "pg-protocol";
-import type { BackendMessage } from "pg-protocol/dist/messages";
+import type {
+  BackendMessage,
+  CommandCompleteMessage,
+  DataRowMessage,
+  DatabaseError as ProtocolDatabaseError,
+  RowDescriptionMessage,
+} from "pg-protocol/dist/messages";
 import { Parser } from "pg-protocol/dist/parser";
 
 /** What the executor needs from the proxy connection it runs on. */
@@ -103,35 +109,40 @@ export class UpstreamQueryExecutor implements QueryExecutor {
   #handle(message: BackendMessage): void {
     const pending = this.#pending;
     if (pending === undefined) return;
-    const fields = message as unknown as Record<string, unknown>;
     switch (message.name) {
       case "rowDescription":
-        pending.fields = (fields.fields as Array<Record<string, number | string>>).map((field) => ({
-          name: field.name as string,
-          tableId: field.tableID as number,
-          columnId: field.columnID as number,
-          dataTypeId: field.dataTypeID as number,
-          dataTypeSize: field.dataTypeSize as number,
-          dataTypeModifier: field.dataTypeModifier as number,
+        pending.fields = (message as RowDescriptionMessage).fields.map((field) => ({
+          name: field.name,
+          tableId: field.tableID,
+          columnId: field.columnID,
+          dataTypeId: field.dataTypeID,
+          dataTypeSize: field.dataTypeSize,
+          dataTypeModifier: field.dataTypeModifier,
         }));
         pending.rows = [];
         break;
       case "dataRow":
-        pending.rows.push(fields.fields as Array<string | null>);
+        pending.rows.push((message as DataRowMessage).fields as Array<string | null>);
         break;
       case "commandComplete":
-        pending.result = { fields: pending.fields, rows: pending.rows, command: fields.text as string };
+        pending.result = {
+          fields: pending.fields,
+          rows: pending.rows,
+          command: (message as CommandCompleteMessage).text,
+        };
         pending.fields = [];
         pending.rows = [];
         break;
-      case "error":
-        pending.error ??= new DatabaseError(String(fields.message), {
+      case "error": {
+        const error = message as ProtocolDatabaseError;
+        pending.error ??= new DatabaseError(error.message, {
           sql: pending.sql,
-          code: String(fields.code ?? "XX000"),
-          ...(fields.detail === undefined ? {} : { detail: String(fields.detail) }),
-          ...(fields.hint === undefined ? {} : { hint: String(fields.hint) }),
+          code: error.code ?? "XX000",
+          ...(error.detail === undefined ? {} : { detail: error.detail }),
+          ...(error.hint === undefined ? {} : { hint: error.hint }),
         });
         break;
+      }
       case "copyInResponse":
         this.#channel.write(serialize.copyFail("nlq does not run COPY FROM STDIN"));
         break;
