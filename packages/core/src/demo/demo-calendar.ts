@@ -31,22 +31,30 @@ export function timeOfDay(random: DemoRandom, dayStart: number): number {
   return dayStart + hour * 3_600_000 + random.int(0, 3_599) * 1000;
 }
 
+/** Order volume by month (January first): November/December peak, summer dip. */
+const MONTH_FACTORS = [0.8, 0.7, 0.85, 0.9, 0.95, 0.85, 0.8, 0.85, 0.95, 1.05, 1.6, 1.9];
+/** Yearly growth of order volume. */
+const YEARLY_GROWTH = 0.35;
+/** Order volume on Saturdays and Sundays relative to weekdays. */
+const WEEKEND_FACTOR = 1.25;
+
 /** Relative order volume of a day: yearly growth, November/December peak, summer dip, weekend bump. */
-export function orderDayWeight(dayStart: number, firstDay: number): number {
+function orderDayWeight(dayStart: number, firstDay: number): number {
   const date = new Date(dayStart);
   const month = date.getUTCMonth();
-  const monthFactor = [0.8, 0.7, 0.85, 0.9, 0.95, 0.85, 0.8, 0.85, 0.95, 1.05, 1.6, 1.9][month] ?? 1;
+  const monthFactor = MONTH_FACTORS[month] ?? 1;
   const years = (dayStart - firstDay) / (365 * DAY_MS);
-  const growthFactor = 1 + 0.35 * years;
+  const growthFactor = 1 + YEARLY_GROWTH * years;
   const weekday = date.getUTCDay();
-  const weekdayFactor = weekday === 0 || weekday === 6 ? 1.25 : 1;
+  const weekdayFactor = weekday === 0 || weekday === 6 ? WEEKEND_FACTOR : 1;
   return monthFactor * growthFactor * weekdayFactor;
 }
 
 /** Samples a day in [firstDay, lastDay] with probability proportional to `orderDayWeight` (rejection sampling). */
 export function sampleOrderDay(random: DemoRandom, firstDay: number, lastDay: number): number {
   const days = Math.round((lastDay - firstDay) / DAY_MS);
-  const maximumWeight = 1.9 * (1 + 0.35 * (days / 365)) * 1.25;
+  // The largest weight any day in the range can have: peak month, last year, weekend.
+  const maximumWeight = Math.max(...MONTH_FACTORS) * (1 + YEARLY_GROWTH * (days / 365)) * WEEKEND_FACTOR;
   for (;;) {
     const day = firstDay + random.int(0, days) * DAY_MS;
     if (random.float() * maximumWeight < orderDayWeight(day, firstDay)) return day;

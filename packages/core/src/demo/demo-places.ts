@@ -1,3 +1,4 @@
+import { DAY_MS } from "./demo-calendar";
 import type { DemoRandom } from "./demo-random";
 
 /** Countries, cities, currencies and carriers of the demo retailer. Real city names so questions like "customers from Berlin" have answers. */
@@ -134,7 +135,7 @@ const baseUsdRates: Record<string, number> = { USD: 1, EUR: 1.13, GBP: 1.35, CAD
 export function usdRate(currency: string, instant: number): number {
   const base = baseUsdRates[currency] ?? 1;
   if (currency === "USD") return 1;
-  const months = instant / (30 * 86_400_000);
+  const months = instant / (30 * DAY_MS);
   const drift = 1 + 0.04 * Math.sin(months / 7 + currency.charCodeAt(0)) - 0.01 * Math.cos(months / 3);
   return Math.round(base * drift * 1_000_000) / 1_000_000;
 }

@@ -1,4 +1,3 @@
-import { formatTimestamp } from "./demo-calendar";
 import { createDemoRandom, roundMoney } from "./demo-random";
 import { demoTableDefinitions } from "./demo-schema";
 import type { DemoDataset, DemoRow, DemoTable } from "./demo-types";
@@ -69,7 +68,7 @@ export function generateDemoDataset(options: GenerateDemoDatasetOptions = {}): D
       ...customer.row,
       loyalty_tier: loyaltyTier(roundMoney(lifetimeSpend.get(customer.customerId) ?? 0)),
     })),
-    orders: orders.map((order) => orderRow(order, formatTimestamp)),
+    orders: orders.map(orderRow),
     order_items: orders.flatMap((order) =>
       order.lines.map((line) => ({
         order_id: order.orderId,

@@ -1,4 +1,4 @@
-import { DAY_MS, parseDate, sampleOrderDay, timeOfDay } from "./demo-calendar";
+import { DAY_MS, formatTimestamp, parseDate, sampleOrderDay, timeOfDay } from "./demo-calendar";
 import { countryByCode, usdRate } from "./demo-places";
 import { createZipfSampler, type DemoRandom, roundMoney, shuffled } from "./demo-random";
 import type { DemoRow } from "./demo-types";
@@ -204,7 +204,7 @@ function createCustomerPicker(
 }
 
 /** The `orders` row of a draft. */
-export function orderRow(draft: OrderDraft, formatTimestamp: (instant: number) => string): DemoRow {
+export function orderRow(draft: OrderDraft): DemoRow {
   return {
     order_id: draft.orderId,
     customer_id: draft.customer.customerId,
