@@ -1,6 +1,7 @@
 import { readBind } from "../protocol/extended-messages";
-import { MessageType, readCString, readParse, readQueryText } from "../protocol/frontend-messages";
+import { MessageType, readParse, readQueryText } from "../protocol/frontend-messages";
 import type { FramedSegment } from "../protocol/message-framer";
+import { readCString } from "../protocol/read-c-string";
 import { detectQuestion, type QuestionDetection } from "../question/detect-question";
 import type { AskedQuestion } from "./respond-to-question";
 

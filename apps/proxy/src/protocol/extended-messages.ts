@@ -3,7 +3,7 @@
  * the backend replies the proxy sends itself when it answers a question asked through Parse.
  */
 
-import { readCString } from "./frontend-messages";
+import { readCString } from "./read-c-string";
 
 export interface BindMessage {
   readonly portal: string;

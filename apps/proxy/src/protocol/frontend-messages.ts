@@ -4,6 +4,7 @@
  */
 
 import { serialize } from "pg-protocol";
+import { readCString } from "./read-c-string";
 
 /** Protocol codes in the startup-phase packets (the int32 after the length). */
 export const SSL_REQUEST_CODE = 80877103;
@@ -29,13 +30,6 @@ export function readStartupPacket(packet: Buffer): StartupPacket {
 /** Builds a CancelRequest packet (16 bytes; pg-protocol's client-side serializer). */
 export function encodeCancelRequest(processId: number, secretKey: number): Buffer {
   return serialize.cancel(processId, secretKey);
-}
-
-/** A NUL-terminated UTF-8 string at `offset`, and the offset just past its NUL. */
-export function readCString(buffer: Buffer, offset: number): { text: string; end: number } {
-  const zero = buffer.indexOf(0, offset);
-  const end = zero < 0 ? buffer.length : zero;
-  return { text: buffer.toString("utf8", offset, end), end: end + 1 };
 }
 
 /** The SQL text of a simple Query (`Q`) message. */
