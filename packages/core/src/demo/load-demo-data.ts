@@ -40,12 +40,6 @@ export interface LoadDemoDataResult {
   readonly durationMilliseconds: number;
 }
 
-/** A minimal session the loader drives: both node-postgres and PGlite fit it. */
-interface LoaderSession {
-  existingTables(schema: string, names: readonly string[]): Promise<string[]>;
-  runScript(sql: string): Promise<void>;
-}
-
 const existingTablesSql =
   "SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = ANY($2::text[]) ORDER BY c.relname";
 
@@ -60,23 +54,39 @@ export async function loadDemoData(options: LoadDemoDataOptions): Promise<LoadDe
   const dataset = options.dataset ?? generateDemoDataset();
   const sql = renderDemoSql(dataset, { schema, replace: options.replace ?? false });
   const names = dataset.tables.map((table) => table.definition.name);
-  const load = async (session: LoaderSession): Promise<void> => {
+  const load = async (driver: LoaderDriver): Promise<void> => {
     if (!options.replace) {
-      const existing = await session.existingTables(schema, names);
-      if (existing.length > 0) throw new DemoTablesExistError({ schema, tables: existing });
+      const existing = await driver.query(existingTablesSql, [schema, names]).catch((error: unknown) => {
+        throw asDatabaseError(error, existingTablesSql);
+      });
+      if (existing.rows.length > 0) {
+        throw new DemoTablesExistError({ schema, tables: existing.rows.map((row) => row.relname) });
+      }
     }
-    await session.runScript(sql);
+    try {
+      await driver.exec(sql);
+    } catch (error) {
+      await driver.exec("ROLLBACK").catch(() => undefined);
+      throw asDatabaseError(error, "nlq demo script");
+    }
   };
 
   if (options.pglite !== undefined) {
-    await load(pgliteSession(options.pglite));
+    const pglite = options.pglite;
+    await load({
+      query: (text, parameters) => pglite.query<{ relname: string }>(text, parameters),
+      exec: (text) => pglite.exec(text),
+    });
   } else {
     const client = new pg.Client({ connectionString: options.url });
     await client.connect().catch((error: unknown) => {
       throw asDatabaseError(error, "connect");
     });
     try {
-      await load(pgSession(client));
+      await load({
+        query: (text, parameters) => client.query<{ relname: string }>(text, parameters),
+        exec: (text) => client.query(text),
+      });
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -90,43 +100,10 @@ export async function loadDemoData(options: LoadDemoDataOptions): Promise<LoadDe
   };
 }
 
-function pgSession(client: pg.Client): LoaderSession {
-  return driverSession({
-    query: (sql, parameters) => client.query<{ relname: string }>(sql, parameters),
-    exec: (sql) => client.query(sql),
-  });
-}
-
-function pgliteSession(pglite: DemoPglite): LoaderSession {
-  return driverSession({
-    query: (sql, parameters) => pglite.query<{ relname: string }>(sql, parameters),
-    exec: (sql) => pglite.exec(sql),
-  });
-}
-
-/** The two calls the loader needs from a driver: a parameterised query and a multi-statement script. */
+/** The two calls the loader needs from a driver (node-postgres or PGlite): a parameterised query and a script. */
 interface LoaderDriver {
   query(sql: string, parameters: unknown[]): Promise<{ rows: { relname: string }[] }>;
   exec(sql: string): Promise<unknown>;
-}
-
-function driverSession(driver: LoaderDriver): LoaderSession {
-  return {
-    async existingTables(schema, names) {
-      const result = await driver.query(existingTablesSql, [schema, names]).catch((error: unknown) => {
-        throw asDatabaseError(error, existingTablesSql);
-      });
-      return result.rows.map((row) => row.relname);
-    },
-    async runScript(sql) {
-      try {
-        await driver.exec(sql);
-      } catch (error) {
-        await driver.exec("ROLLBACK").catch(() => undefined);
-        throw asDatabaseError(error, "nlq demo script");
-      }
-    },
-  };
 }
 
 /** Wraps a driver error (node-postgres or PGlite, both carry `code`) in a `DatabaseError`; NlqErrors pass through. */
