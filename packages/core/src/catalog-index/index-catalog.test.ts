@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadSettings } from "../config/settings";
 import { createPgExecutor } from "../database/pg-executor";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "../database/test-database";
@@ -17,6 +17,7 @@ import { prepareIndexedQuestion } from "../schema-selection/create-selector-for-
 import { schemaSelectionPresets } from "../schema-selection/schema-selection-steps";
 import { withCatalogIndex } from "../schema-selection/with-catalog-index";
 import { createEmbeddedVectorStore } from "../vector-store/embedded-vector-store";
+import { CatalogIndexStore } from "./catalog-index-store";
 import { type CatalogIndexProgress, indexCatalog } from "./index-catalog";
 import { loadCatalog } from "./load-catalog";
 
@@ -197,6 +198,18 @@ describe("catalog index", () => {
     } finally {
       await reader.end();
     }
+    // An unchanged index is not read again: the next question costs a stamp query, not the whole catalog.
+    const catalogReads = vi.spyOn(CatalogIndexStore.prototype, "loadCatalog");
+    const again = await prepareIndexedQuestion({
+      store,
+      url: database.url,
+      session: executor,
+      vectorStore,
+      minimumColumns: 0,
+      steps: schemaSelectionPresets.none,
+    });
+    expect(again.catalog).toEqual(prepared.catalog);
+    expect(catalogReads).not.toHaveBeenCalled();
     const events: PipelineEvent[] = [];
     const context = createStepContext({
       question: "Which venues did singers from Frnace play?",
@@ -233,6 +246,8 @@ describe("catalog index", () => {
       context: createStepContext({ question: "Singers from Portugal?", settings: loadSettings({}) }),
     });
     expect(portugal.hint).toContain("public.singer.country = 'Portugal'");
+    expect(catalogReads).toHaveBeenCalledTimes(1); // re-read once, after the re-index
+    catalogReads.mockRestore();
   });
 
   it("wraps answerQuestion so a server's questions use the index of their database", async () => {

@@ -62,24 +62,37 @@ export function filterReadable(catalog: Catalog, readable: ReadonlySet<string>):
  * nothing indexed — live introspection with sample values, as `answerQuestion` does by itself.
  */
 export async function loadCatalog(options: LoadCatalogOptions): Promise<LoadedCatalog> {
-  const scope = {
+  if (options.store && options.dataSource) {
+    const indexed = await new CatalogIndexStore(options.store.database).loadCatalog(options.dataSource.id);
+    if (indexed.tables.length > 0) return { catalog: await restrictToRole(indexed, options), source: "index" };
+  }
+  const catalog = await runReadOnly(catalogScope(options), async (query) =>
+    fetchSampleValues(query, await introspectCatalog(query)),
+  );
+  return { catalog, source: "introspection" };
+}
+
+/** The indexed catalog restricted to what the asking session's role may read (`has_column_privilege`, one statement). */
+export async function restrictToRole(
+  indexed: Catalog,
+  options: Pick<LoadCatalogOptions, "session" | "transactionStatus" | "statementTimeoutMilliseconds" | "abortSignal">,
+): Promise<Catalog> {
+  const columns = indexed.tables.flatMap((table) =>
+    table.columns.map((column) => ({ schema: table.schema, table: table.name, column: column.name })),
+  );
+  const readable = await runReadOnly(catalogScope(options), (query) =>
+    readableColumnKeys({ executor: { name: "read-only", query: ({ sql }) => query(sql) }, columns }),
+  );
+  return filterReadable(indexed, readable);
+}
+
+function catalogScope(
+  options: Pick<LoadCatalogOptions, "session" | "transactionStatus" | "statementTimeoutMilliseconds" | "abortSignal">,
+) {
+  return {
     session: options.session,
     transactionStatus: options.transactionStatus ?? "idle",
     statementTimeoutMilliseconds: options.statementTimeoutMilliseconds ?? 30_000,
     abortSignal: options.abortSignal,
   };
-  if (options.store && options.dataSource) {
-    const indexed = await new CatalogIndexStore(options.store.database).loadCatalog(options.dataSource.id);
-    if (indexed.tables.length > 0) {
-      const columns = indexed.tables.flatMap((table) =>
-        table.columns.map((column) => ({ schema: table.schema, table: table.name, column: column.name })),
-      );
-      const readable = await runReadOnly(scope, (query) =>
-        readableColumnKeys({ executor: { name: "read-only", query: ({ sql }) => query(sql) }, columns }),
-      );
-      return { catalog: filterReadable(indexed, readable), source: "index" };
-    }
-  }
-  const catalog = await runReadOnly(scope, async (query) => fetchSampleValues(query, await introspectCatalog(query)));
-  return { catalog, source: "introspection" };
 }

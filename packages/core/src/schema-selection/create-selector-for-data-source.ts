@@ -2,8 +2,9 @@ import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { count, eq, max } from "drizzle-orm";
 import type { Catalog } from "../catalog/catalog-types";
 import { countColumns } from "../catalog/catalog-types";
+import { CatalogIndexStore } from "../catalog-index/catalog-index-store";
 import { findIndexedDataSource } from "../catalog-index/find-indexed-data-source";
-import { loadCatalog } from "../catalog-index/load-catalog";
+import { restrictToRole } from "../catalog-index/load-catalog";
 import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
 import { resolveEmbeddingModel } from "../embedding/resolve-embedding-model";
 import type { MetadataDatabase } from "../metadata/metadata-database";
@@ -47,30 +48,25 @@ export interface IndexedQuestion {
 /**
  * Uses the catalog index when the data source has one: loads the indexed catalog (restricted to the asking role) and,
  * for catalogs above `minimumColumns`, a CHESS schema selector backed by the data source's value index and description
- * vectors (both kept in memory per data source until the index changes). Returns `{}` when nothing is indexed, so `answerQuestion` introspects live as before:
+ * vectors (kept in memory per data source, with the indexed catalog, until the index changes). Returns `{}` when nothing is indexed, so `answerQuestion` introspects live as before:
  * `answerQuestion({ ...options, ...(await prepareIndexedQuestion({ store, url, session })) })`.
  */
 export async function prepareIndexedQuestion(options: IndexedQuestionOptions): Promise<IndexedQuestion> {
   const environment = options.environment ?? process.env;
   const dataSource = await findIndexedDataSource(options.store.database, options.url);
   if (!dataSource) return {};
-  const loaded = await loadCatalog({
-    store: options.store,
-    dataSource,
-    session: options.session,
-    transactionStatus: options.transactionStatus,
-  });
-  if (loaded.source !== "index") return {};
+  const indexed = await cachedIndex(options.store.database, dataSource.id);
+  if (indexed.catalog.tables.length === 0) return {};
+  const catalog = await restrictToRole(indexed.catalog, options);
   const minimumColumns = options.minimumColumns ?? Number(environment.NLQ_SCHEMA_SELECTION_MIN_COLUMNS ?? 200);
-  if (countColumns(loaded.catalog) <= minimumColumns) return { catalog: loaded.catalog };
-  const resources = await cachedResources(
-    options.store.database,
-    dataSource.id,
-    () =>
+  if (countColumns(catalog) <= minimumColumns) return { catalog };
+  indexed.retrieval ??= {
+    valueIndex: await new ValueIndexStore(options.store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS),
+    vectorStore:
       options.vectorStore ??
       createVectorStore({ persistence: createMetadataVectorPersistence(options.store.database), environment }),
-  );
-  const { valueIndex, vectorStore } = resources;
+  };
+  const { valueIndex, vectorStore } = indexed.retrieval;
   const schemaSelector = createChessSchemaSelector({
     steps: options.steps ?? schemaSelectionStepsFrom(environment.NLQ_SCHEMA_SELECTION),
     valueIndex,
@@ -80,38 +76,35 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
       embeddingModel: options.embeddingModel ?? resolveEmbeddingModel(environment.NLQ_EMBEDDING_MODEL, environment),
     },
   });
-  return { catalog: loaded.catalog, schemaSelector };
+  return { catalog, schemaSelector };
 }
 
-interface DataSourceResources {
-  /** Changes whenever `nlq index` rewrote a table: `<tables>/<latest indexed_at>`. */
+interface IndexedDataSource {
+  /** Changes whenever `nlq index` rewrote or removed a table: `<tables>/<latest indexed_at>`. */
   readonly stamp: string;
-  readonly valueIndex: ValueIndex;
-  readonly vectorStore: VectorStore;
+  /** The whole indexed catalog, before any role's privileges are applied. */
+  readonly catalog: Catalog;
+  /** Value index and description vectors, loaded on the first question that needs schema selection. */
+  retrieval?: { readonly valueIndex: ValueIndex; readonly vectorStore: VectorStore };
 }
 
-/** Value index and vector store per metadata database and data source, reloaded only after the index changed. */
-const resourceCache = new WeakMap<object, Map<string, DataSourceResources>>();
+/**
+ * What `nlq index` stored for a data source, per metadata database, read again only after the index changed: a
+ * question costs one small stamp query here instead of reading the whole catalog (thousands of columns) again.
+ */
+const indexCache = new WeakMap<object, Map<string, IndexedDataSource>>();
 
-async function cachedResources(
-  database: MetadataDatabase,
-  dataSourceId: string,
-  createStore: () => VectorStore,
-): Promise<DataSourceResources> {
+async function cachedIndex(database: MetadataDatabase, dataSourceId: string): Promise<IndexedDataSource> {
   const [row] = await database
     .select({ tables: count(), latest: max(catalogTables.indexedAt) })
     .from(catalogTables)
     .where(eq(catalogTables.dataSourceId, dataSourceId));
   const stamp = `${row?.tables ?? 0}/${row?.latest?.toISOString() ?? ""}`;
-  const forDatabase = resourceCache.get(database) ?? new Map<string, DataSourceResources>();
-  resourceCache.set(database, forDatabase);
+  const forDatabase = indexCache.get(database) ?? new Map<string, IndexedDataSource>();
+  indexCache.set(database, forDatabase);
   const cached = forDatabase.get(dataSourceId);
   if (cached && cached.stamp === stamp) return cached;
-  const resources = {
-    stamp,
-    valueIndex: await new ValueIndexStore(database).loadIndex(dataSourceId, DEFAULT_LSH_PARAMETERS),
-    vectorStore: createStore(),
-  };
-  forDatabase.set(dataSourceId, resources);
-  return resources;
+  const fresh: IndexedDataSource = { stamp, catalog: await new CatalogIndexStore(database).loadCatalog(dataSourceId) };
+  forDatabase.set(dataSourceId, fresh);
+  return fresh;
 }
