@@ -31,11 +31,11 @@ export async function runPgTrgmBaseline(options: {
   const name = `nlq_bench_trgm_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: options.serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(options.serverUrl);
   url.pathname = `/${name}`;
   const client = new pg.Client({ connectionString: url.toString() });
   try {
+    await admin.query(`CREATE DATABASE ${name}`);
     await client.connect();
     await client.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
     await client.query("CREATE UNLOGGED TABLE bench_values (value text NOT NULL)");
