@@ -1,4 +1,5 @@
-import { median, type PromptSizeBenchmarkResult, percentile } from "./run-prompt-size-benchmark";
+import { median, percentile } from "../statistics";
+import type { PromptSizeBenchmarkResult } from "./run-prompt-size-benchmark";
 
 /** Default Markdown file of the results (the lead merges it into BENCHMARKS.md). */
 
@@ -24,11 +25,11 @@ Warehouse: ${result.tables} tables, ${result.columns} columns (one PostgreSQL sc
 | measure | median | p90 |
 |---|---|---|
 | generation prompt, whole warehouse schema (tokens ≈ chars/4) | ${result.fullPromptTokens} | ${result.fullPromptTokens} |
-| generation prompt after schema selection (tokens ≈ chars/4) | ${median(selected)} | ${percentile(selected, 0.9)} |
-| reduction (whole / selected) | ×${round(median(ratios))} | ×${round(percentile(ratios, 0.1))} (p10) |
-| largest selection-step prompt (select_tables/select_columns, after preselection) | ${median(selection)} | ${percentile(selection, 0.9)} |
-| non-LLM retrieval path per question, ms (keywords → value index + in-process description search + CRUSH) | ${round(median(latency))} | ${round(percentile(latency, 0.9))} |
-| retrieve_context alone through the embedded vector store (dense exact scan per probe), ms | ${round(median(vectorStoreLatency))} | ${round(percentile(vectorStoreLatency, 0.9))} |
+| generation prompt after schema selection (tokens ≈ chars/4) | ${median(selected)} | ${percentile(selected, 90)} |
+| reduction (whole / selected) | ×${round(median(ratios))} | ×${round(percentile(ratios, 10))} (p10) |
+| largest selection-step prompt (select_tables/select_columns, after preselection) | ${median(selection)} | ${percentile(selection, 90)} |
+| non-LLM retrieval path per question, ms (keywords → value index + in-process description search + CRUSH) | ${round(median(latency))} | ${round(percentile(latency, 90))} |
+| retrieve_context alone through the embedded vector store (dense exact scan per probe), ms | ${round(median(vectorStoreLatency))} | ${round(percentile(vectorStoreLatency, 90))} |
 
 Gold columns present in the selected schema: ${goldKept}/${goldTotal} (${round((100 * goldKept) / Math.max(1, goldTotal))} %); questions with every gold column kept: ${complete}/${measurements.length}.
 Setup (load indexed catalog, value index, embed ${result.columns} columns for CRUSH): ${round(result.setupMilliseconds / 1000)} s.

@@ -78,18 +78,6 @@ export interface PromptSizeBenchmarkResult {
   readonly setupMilliseconds: number;
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  if (sorted.length === 0) return Number.NaN;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-export function percentile(values: readonly number[], fraction: number): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
-}
-
 function generationPrompt(catalog: Catalog, question: string, hint?: string): string {
   return `${generateCandidateSystemPrompt}\n${generateCandidatePrompt({ schema: renderSchema(catalog), question, hint })}`;
 }

@@ -19,10 +19,3 @@ export function bruteForceBest(
   }
   return { similarity: best, value: bestValue };
 }
-
-/** p-th percentile (0–100) of a list of numbers, nearest rank. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { editSimilarity } from "@nlq/core";
 import pg from "pg";
-import { percentile } from "./brute-force";
+import { percentile } from "../statistics";
 
 export interface PgTrgmResult {
   readonly loadSeconds: number;

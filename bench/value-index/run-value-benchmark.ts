@@ -7,8 +7,9 @@ import {
   testServerUrl,
   ValueIndexBuilder,
 } from "@nlq/core";
+import { percentile } from "../statistics";
 import { levelColumns, realValueCount } from "./benchmark-data";
-import { bruteForceBest, percentile } from "./brute-force";
+import { bruteForceBest } from "./brute-force";
 import { typoKeyword } from "./generate-values";
 import { type PgTrgmResult, runPgTrgmBaseline } from "./pg-trgm-baseline";
 import { DEFAULT_SPIDER_DIRECTORY, loadSpiderColumnValues } from "./spider-values";
