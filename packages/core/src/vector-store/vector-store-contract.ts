@@ -4,6 +4,7 @@
  * Not a test file itself (no `.test.ts`): it registers vitest tests when called.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../demo/seeded-random";
 import type { VectorPayload, VectorPoint, VectorStore } from "./vector-store";
 import { VectorCollectionNotFoundError, VectorDimensionError } from "./vector-store-errors";
 
@@ -238,14 +239,8 @@ function cosine(left: number[], right: number[]): number {
   return dot / Math.sqrt(leftNorm * rightNorm);
 }
 
-/** Deterministic pseudo-random vector (mulberry32) so failures reproduce. */
+/** Deterministic pseudo-random vector so failures reproduce. */
 function randomVector(dimensions: number, seed: number): number[] {
-  let state = seed >>> 0;
-  return Array.from({ length: dimensions }, () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296 - 0.5;
-  });
+  const next = seededRandom(seed);
+  return Array.from({ length: dimensions }, () => next() - 0.5);
 }
