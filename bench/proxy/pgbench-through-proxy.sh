@@ -22,9 +22,11 @@ host=$(node -e 'const u=new URL(process.argv[1]);console.log(u.hostname)' "$url"
 port=$(node -e 'const u=new URL(process.argv[1]);console.log(u.port||5432)' "$url")
 user=$(node -e 'const u=new URL(process.argv[1]);console.log(u.username||"postgres")' "$url")
 database=nlq_bench_pgbench_$$
+proxy_log=$(mktemp -t nlq-bench-proxy.XXXXXX)
 proxy_port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 
 cleanup() {
+  rm -f "${proxy_log:-}"
   [ -n "${proxy_pid:-}" ] && kill "$proxy_pid" 2>/dev/null && wait "$proxy_pid" 2>/dev/null || true
   [ -n "${bouncer_pid:-}" ] && kill "$bouncer_pid" 2>/dev/null && wait "$bouncer_pid" 2>/dev/null || true
   [ -n "${bouncer_directory:-}" ] && rm -rf "$bouncer_directory"
@@ -36,11 +38,11 @@ createdb -h "$host" -p "$port" -U "$user" "$database"
 pgbench -h "$host" -p "$port" -U "$user" -i -s 5 -q "$database" >/dev/null 2>&1
 
 NLQ_HOME=$(mktemp -d) node apps/proxy/bin/nlq.mjs proxy --upstream "postgresql://$host:$port" \
-  --listen "127.0.0.1:$proxy_port" >/tmp/nlq-bench-proxy.log 2>&1 &
+  --listen "127.0.0.1:$proxy_port" >"$proxy_log" 2>&1 &
 proxy_pid=$!
 for _ in $(seq 1 150); do pg_isready -h 127.0.0.1 -p "$proxy_port" -q && break; sleep 0.2; done
 if ! pg_isready -h 127.0.0.1 -p "$proxy_port" -q; then
-  echo "the proxy did not start; its log:" >&2; cat /tmp/nlq-bench-proxy.log >&2; exit 1
+  echo "the proxy did not start; its log:" >&2; cat "$proxy_log" >&2; exit 1
 fi
 
 bouncer_port=""
