@@ -1,0 +1,179 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A process serving the PostgreSQL protocol on 127.0.0.1:`port` (the nlq proxy or PgBouncer). */
+export interface ServedProcess {
+  readonly port: number;
+  readonly pid: number;
+  /** Resident set size now, in KiB (from /proc). */
+  residentKibibytes(): number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no TCP address");
+  return address.port;
+}
+
+function residentKibibytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]);
+}
+
+const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+function isReady(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const check = spawn("pg_isready", ["-q", "-h", "127.0.0.1", "-p", String(port)], { stdio: "ignore" });
+    check.once("exit", (code) => resolve(code === 0));
+    check.once("error", () => resolve(false));
+  });
+}
+
+/**
+ * Waits until `pg_isready` answers on the port (up to `seconds`). Asynchronous, so a server in this process (the stub
+ * upstream) keeps serving while it waits.
+ */
+export async function waitReady(port: number, seconds = 60): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (await isReady(port)) return;
+    await pause(200);
+  }
+  throw new Error(`nothing answers on 127.0.0.1:${port} after ${seconds} s`);
+}
+
+/** SIGTERM, then SIGKILL after 15 s if the process is still there. */
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/**
+ * Starts `nlq proxy` (the production entry point, `apps/proxy/bin/nlq.mjs`) in front of `upstreamPort`, with its own
+ * throwaway `NLQ_HOME` and without a model (pass-through only).
+ */
+export async function startNlqProxy(repository: string, upstreamPort: number): Promise<ServedProcess> {
+  const port = await freePort();
+  const home = mkdtempSync(join(tmpdir(), "nlq-bench-proxy-"));
+  const child = spawn(
+    process.execPath,
+    [
+      join(repository, "apps/proxy/bin/nlq.mjs"),
+      "proxy",
+      "--upstream",
+      `postgresql://127.0.0.1:${upstreamPort}`,
+      "--listen",
+      `127.0.0.1:${port}`,
+    ],
+    {
+      cwd: repository,
+      env: { ...process.env, NLQ_HOME: home, NLQ_MODEL: "", DATABASE_URL: "" },
+      stdio: ["ignore", "ignore", openSync(join(home, "proxy.log"), "w")],
+    },
+  );
+  try {
+    await waitReady(port);
+  } catch (error) {
+    process.stderr.write(readFileSync(join(home, "proxy.log"), "utf8"));
+    await stopChild(child);
+    throw error;
+  }
+  return {
+    port,
+    pid: child.pid!,
+    residentKibibytes: () => residentKibibytes(child.pid!),
+    async stop() {
+      await stopChild(child);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Where Debian installs PgBouncer (`apt-get install pgbouncer`), or undefined when it is not installed. */
+export function findPgBouncer(): string | undefined {
+  for (const candidate of ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"]) {
+    if (spawnSync(candidate, ["--version"]).status === 0) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Starts PgBouncer in session mode in front of `upstreamPort`, every database (trust authentication), as the `postgres`
+ * user when running as root (PgBouncer refuses to run as root).
+ */
+export async function startPgBouncer(
+  executable: string,
+  upstreamPort: number,
+  maximumConnections: number,
+): Promise<ServedProcess> {
+  const port = await freePort();
+  const directory = mkdtempSync(join(tmpdir(), "nlq-bench-pgbouncer-"));
+  writeFileSync(
+    join(directory, "pgbouncer.ini"),
+    [
+      "[databases]",
+      `* = host=127.0.0.1 port=${upstreamPort}`,
+      "[pgbouncer]",
+      "listen_addr = 127.0.0.1",
+      `listen_port = ${port}`,
+      "auth_type = trust",
+      `auth_file = ${join(directory, "users.txt")}`,
+      "pool_mode = session",
+      `max_client_conn = ${maximumConnections + 10}`,
+      `default_pool_size = ${maximumConnections + 10}`,
+      `max_db_connections = ${maximumConnections + 10}`,
+      "ignore_startup_parameters = extra_float_digits",
+      `logfile = ${join(directory, "pgbouncer.log")}`,
+      "unix_socket_dir =",
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(join(directory, "users.txt"), '"postgres" ""\n');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const postgres = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
+    const uid = Number(postgres.stdout.trim());
+    chmodSync(directory, 0o755);
+    for (const file of ["", "pgbouncer.ini", "users.txt"]) chownSync(join(directory, file), uid, uid);
+  }
+  const command = asRoot ? "runuser" : executable;
+  const args = asRoot
+    ? ["-u", "postgres", "--", executable, join(directory, "pgbouncer.ini")]
+    : [join(directory, "pgbouncer.ini")];
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"] });
+  await waitReady(port);
+  // With runuser, PgBouncer is a child of runuser: read its own pid for memory figures.
+  const pid = asRoot ? findChildPid(child.pid!) : child.pid!;
+  return {
+    port,
+    pid,
+    residentKibibytes: () => residentKibibytes(pid),
+    async stop() {
+      await stopChild(child);
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+function findChildPid(parent: number): number {
+  const children = readFileSync(`/proc/${parent}/task/${parent}/children`, "utf8").trim().split(/\s+/);
+  const pid = Number(children[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : parent;
+}

@@ -1,0 +1,68 @@
+import type { IdleConnectionMeasurement } from "./idle-connections";
+
+export interface TargetThroughput {
+  readonly tps: number;
+  /** tps / direct tps. */
+  readonly ratio: number;
+}
+
+/** One mode × client count: medians over the repetitions. */
+export interface ProxyBenchmarkCell {
+  readonly mode: string;
+  readonly clients: number;
+  readonly direct: { readonly tps: number };
+  readonly nlq: TargetThroughput;
+  readonly pgbouncer?: TargetThroughput;
+}
+
+/** What `npm run bench:proxy -- --json` prints. */
+export interface ProxyBenchmarkReport {
+  readonly seconds: number;
+  readonly repetitions: number;
+  readonly cells: readonly ProxyBenchmarkCell[];
+  /** Per mode at 1 client: median latency through the target minus direct, in microseconds. */
+  readonly addedLatencyMicroseconds: Record<string, { nlq: number; pgbouncer?: number }>;
+  readonly idleConnections?: {
+    readonly nlq: IdleConnectionMeasurement;
+    readonly pgbouncer?: IdleConnectionMeasurement;
+  };
+}
+
+const ratio = (value: number) => `×${value.toFixed(2)}`;
+
+/** A Markdown table of the report, as pasted into BENCHMARKS.md. */
+export function formatProxyBenchmark(report: ProxyBenchmarkReport): string {
+  const lines = [
+    `pgbench -S, ${report.seconds} s per run, median of ${report.repetitions} interleaved repetitions`,
+    "",
+    "| mode | clients | direct tps | nlq tps | nlq/direct | PgBouncer tps | PgBouncer/direct | nlq/PgBouncer |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  for (const cell of report.cells) {
+    const bouncer = cell.pgbouncer;
+    lines.push(
+      `| ${cell.mode} | ${cell.clients} | ${cell.direct.tps.toFixed(0)} | ${cell.nlq.tps.toFixed(0)} | ${ratio(cell.nlq.ratio)} | ${
+        bouncer
+          ? `${bouncer.tps.toFixed(0)} | ${ratio(bouncer.ratio)} | ${ratio(cell.nlq.tps / bouncer.tps)}`
+          : "– | – | –"
+      } |`,
+    );
+  }
+  const latency = Object.entries(report.addedLatencyMicroseconds);
+  if (latency.length > 0) {
+    lines.push("", "Added latency per round trip at 1 client (median latency minus direct):");
+    for (const [mode, added] of latency) {
+      lines.push(
+        `- ${mode}: nlq ${added.nlq.toFixed(0)} µs${added.pgbouncer === undefined ? "" : `, PgBouncer ${added.pgbouncer.toFixed(0)} µs`}`,
+      );
+    }
+  }
+  const idle = report.idleConnections;
+  if (idle) {
+    const describe = (name: string, measured: IdleConnectionMeasurement) =>
+      `- ${name}: ${measured.residentBeforeKibibytes} → ${measured.residentAfterKibibytes} KiB for ${measured.connections} idle sessions, ${measured.kibibytesPerConnection.toFixed(1)} KiB per session`;
+    lines.push("", "Resident memory per idle session (stub upstream):", describe("nlq", idle.nlq));
+    if (idle.pgbouncer) lines.push(describe("PgBouncer", idle.pgbouncer));
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,143 @@
+/**
+ * Pass-through overhead of the nlq proxy against PostgreSQL directly and PgBouncer (session mode), in one run:
+ *
+ *   npm run bench:proxy [-- --json] [-- --seconds 5 --repetitions 3 --clients 1,8,32 --modes simple,extended,prepared
+ *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres]
+ *
+ * pgbench -S (select-only) per mode and client count, the three targets interleaved (their order rotates each
+ * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; added latency per round trip
+ * at 1 client (median latency through the target minus direct); resident memory per idle session of the proxy and of
+ * PgBouncer at `--idle-connections` sessions (held against a stub upstream, since the local server allows 100).
+ * PgBouncer comes from Debian (`apt-get install pgbouncer`); without it the PgBouncer columns are absent.
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { median } from "../statistics";
+import { findPgBouncer, type ServedProcess, startNlqProxy, startPgBouncer } from "./benchmark-targets";
+import { type IdleConnectionMeasurement, measureIdleConnections } from "./idle-connections";
+import { type PgbenchMode, type PgbenchRun, runPgbench } from "./pgbench";
+import { formatProxyBenchmark, type ProxyBenchmarkCell, type ProxyBenchmarkReport } from "./proxy-benchmark-report";
+import { startStubUpstreamServer } from "./stub-upstream-server";
+
+const { values: options } = parseArgs({
+  options: {
+    url: { type: "string", default: "postgresql://postgres@127.0.0.1:5432/postgres" },
+    seconds: { type: "string", default: "5" },
+    repetitions: { type: "string", default: "3" },
+    clients: { type: "string", default: "1,8,32" },
+    modes: { type: "string", default: "simple,extended,prepared" },
+    "idle-connections": { type: "string", default: "1000" },
+    json: { type: "boolean", default: false },
+  },
+});
+
+const repository = fileURLToPath(new URL("../..", import.meta.url));
+const server = new URL(options.url);
+const serverHost = server.hostname || "127.0.0.1";
+const serverPort = Number(server.port || 5432);
+const user = decodeURIComponent(server.username || "postgres");
+const seconds = Number(options.seconds);
+const repetitions = Number(options.repetitions);
+const clientCounts = options.clients.split(",").map(Number);
+const modes = options.modes.split(",") as PgbenchMode[];
+const idleConnections = Number(options["idle-connections"]);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const database = `nlq_bench_proxy_${process.pid}`;
+const connection = ["-h", serverHost, "-p", String(serverPort), "-U", user];
+spawnSync("createdb", [...connection, database], { stdio: "inherit" });
+const stopped: Array<() => Promise<void>> = [];
+try {
+  log(`preparing pgbench data (scale 5) in ${database}`);
+  spawnSync("pgbench", [...connection, "-i", "-s", "5", "-q", database], { stdio: "ignore" });
+  const nlq = await startNlqProxy(repository, serverPort);
+  stopped.push(() => nlq.stop());
+  const bouncerExecutable = findPgBouncer();
+  let bouncer: ServedProcess | undefined;
+  if (bouncerExecutable) {
+    bouncer = await startPgBouncer(bouncerExecutable, serverPort, Math.max(...clientCounts));
+    stopped.push(() => bouncer!.stop());
+  } else log("PgBouncer is not installed (apt-get install pgbouncer): its columns are left out");
+  const targets: Array<{ name: "direct" | "nlq" | "pgbouncer"; host: string; port: number }> = [
+    { name: "direct", host: serverHost, port: serverPort },
+    { name: "nlq", host: "127.0.0.1", port: nlq.port },
+    ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port }] : []),
+  ];
+
+  const runs = new Map<string, PgbenchRun[]>();
+  const key = (mode: string, clients: number, target: string) => `${mode}/${clients}/${target}`;
+  for (let repetition = 0; repetition < repetitions; repetition++) {
+    for (const mode of modes) {
+      for (const clients of clientCounts) {
+        const order = targets.map((_, index) => targets[(index + repetition) % targets.length]!);
+        for (const target of order) {
+          const run = runPgbench({ ...target, user, database, mode, clients, seconds });
+          log(
+            `repetition ${repetition + 1}/${repetitions} ${mode} c=${clients} ${target.name}: ${run.tps.toFixed(0)} tps, ${run.latencyMilliseconds.toFixed(3)} ms`,
+          );
+          const list = runs.get(key(mode, clients, target.name)) ?? [];
+          list.push(run);
+          runs.set(key(mode, clients, target.name), list);
+        }
+      }
+    }
+  }
+  const medianOf = (mode: string, clients: number, target: string, field: keyof PgbenchRun) =>
+    median((runs.get(key(mode, clients, target)) ?? []).map((run) => run[field]));
+
+  const cells: ProxyBenchmarkCell[] = [];
+  for (const mode of modes) {
+    for (const clients of clientCounts) {
+      const direct = medianOf(mode, clients, "direct", "tps");
+      const nlqTps = medianOf(mode, clients, "nlq", "tps");
+      const bouncerTps = bouncer ? medianOf(mode, clients, "pgbouncer", "tps") : undefined;
+      cells.push({
+        mode,
+        clients,
+        direct: { tps: direct },
+        nlq: { tps: nlqTps, ratio: nlqTps / direct },
+        ...(bouncerTps === undefined ? {} : { pgbouncer: { tps: bouncerTps, ratio: bouncerTps / direct } }),
+      });
+    }
+  }
+  const addedLatencyMicroseconds: ProxyBenchmarkReport["addedLatencyMicroseconds"] = {};
+  if (clientCounts.includes(1)) {
+    for (const mode of modes) {
+      const direct = medianOf(mode, 1, "direct", "latencyMilliseconds");
+      addedLatencyMicroseconds[mode] = {
+        nlq: (medianOf(mode, 1, "nlq", "latencyMilliseconds") - direct) * 1000,
+        ...(bouncer ? { pgbouncer: (medianOf(mode, 1, "pgbouncer", "latencyMilliseconds") - direct) * 1000 } : {}),
+      };
+    }
+  }
+
+  let idle: ProxyBenchmarkReport["idleConnections"];
+  if (idleConnections > 0) {
+    log(`holding ${idleConnections} idle sessions through each target (stub upstream)`);
+    const stub = await startStubUpstreamServer();
+    stopped.push(() => stub.close());
+    const nlqIdleProxy = await startNlqProxy(repository, stub.port);
+    stopped.push(() => nlqIdleProxy.stop());
+    const nlqIdle: IdleConnectionMeasurement = await measureIdleConnections(nlqIdleProxy, idleConnections);
+    let bouncerIdle: IdleConnectionMeasurement | undefined;
+    if (bouncerExecutable) {
+      const idleBouncer = await startPgBouncer(bouncerExecutable, stub.port, idleConnections);
+      stopped.push(() => idleBouncer.stop());
+      bouncerIdle = await measureIdleConnections(idleBouncer, idleConnections);
+    }
+    idle = { nlq: nlqIdle, ...(bouncerIdle ? { pgbouncer: bouncerIdle } : {}) };
+  }
+
+  const report: ProxyBenchmarkReport = {
+    seconds,
+    repetitions,
+    cells,
+    addedLatencyMicroseconds,
+    ...(idle ? { idleConnections: idle } : {}),
+  };
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatProxyBenchmark(report));
+} finally {
+  for (const stop of stopped.reverse()) await stop().catch(() => undefined);
+  spawnSync("dropdb", [...connection, "--if-exists", "--force", database], { stdio: "ignore" });
+}
