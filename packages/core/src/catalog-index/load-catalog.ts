@@ -83,7 +83,10 @@ export interface RestrictToRoleOptions
    * later); or a function choosing one from the catalog restricted to the role's columns. Default `verify`.
    */
   readonly sampleValues?: "verify" | "omit" | ((readable: Catalog) => "verify" | "omit");
-  /** With `verify`, examples are checked for this many tables at most; later tables lose theirs. Default 100. */
+  /**
+   * With `verify`, examples are checked for this many tables at most (one statement each); later tables lose theirs.
+   * Default: every table (the catalog is rendered whole, so the check costs as much as the prompt is long).
+   */
   readonly maxSampleTables?: number;
 }
 
@@ -104,7 +107,7 @@ export async function restrictToRole(indexed: Catalog, options: RestrictToRoleOp
     const treatment =
       typeof options.sampleValues === "function" ? options.sampleValues(readable) : (options.sampleValues ?? "verify");
     if (treatment === "omit") return withoutSampleValues(readable);
-    const probes = sampleValueProbes(readable, { maxTables: options.maxSampleTables });
+    const probes = sampleValueProbes(readable, { maxTables: options.maxSampleTables ?? Number.POSITIVE_INFINITY });
     return keepVisibleSampleValues(readable, await visibleValues(query, probes, { abortSignal: options.abortSignal }));
   });
 }

@@ -20,7 +20,13 @@ export function sampleValueProbe(table: TableInfo, column: ColumnInfo, shown: st
  * tables are not checked (and so are dropped by `keepVisibleSampleValues`), which bounds the cost to one statement
  * per checked table. Enum labels are part of the type, not of rows, and need no check. Pure.
  */
-export function sampleValueProbes(catalog: Catalog, options: { readonly maxTables?: number } = {}): ValueProbe[] {
+export function sampleValueProbes(
+  catalog: Catalog,
+  options: {
+    /** Tables (with examples) probed at most, in catalog order. Default 100. */
+    readonly maxTables?: number;
+  } = {},
+): ValueProbe[] {
   const maxTables = options.maxTables ?? 100;
   return catalog.tables
     .filter((table) => table.columns.some((column) => (column.sampleValues?.length ?? 0) > 0))
