@@ -57,6 +57,7 @@ export * from "./retrieval/values/index";
 export * from "./schema/quote-identifier";
 export * from "./schema/render-schema";
 export * from "./schema/sample-values";
+export * from "./schema/visible-sample-values";
 export * from "./schema-selection/index";
 export * from "./sql/validate-sql";
 export * from "./vector-store/create-vector-store";

@@ -5,7 +5,9 @@ import { runReadOnly } from "../database/read-only-session";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { readableColumnKeys } from "../retrieval/values/readable-columns";
 import { columnKey } from "../retrieval/values/value-column";
+import { visibleValues } from "../retrieval/values/visible-values";
 import { fetchSampleValues } from "../schema/sample-values";
+import { keepVisibleSampleValues, sampleValueProbes, withoutSampleValues } from "../schema/visible-sample-values";
 import { CatalogIndexStore } from "./catalog-index-store";
 
 export interface LoadCatalogOptions {
@@ -58,7 +60,7 @@ export function filterReadable(catalog: Catalog, readable: ReadonlySet<string>):
 
 /**
  * The catalog for one question: the data source's indexed catalog (from `nlq index`) restricted to what the asking
- * session's role may read (`has_column_privilege`, one statement), or — when there is no store, no data source or
+ * session's role may read (`restrictToRole`: columns it may select, examples it can see in a row), or — when there is no store, no data source or
  * nothing indexed — live introspection with sample values, as `answerQuestion` does by itself.
  */
 export async function loadCatalog(options: LoadCatalogOptions): Promise<LoadedCatalog> {
@@ -72,23 +74,45 @@ export async function loadCatalog(options: LoadCatalogOptions): Promise<LoadedCa
   return { catalog, source: "introspection" };
 }
 
-/** The indexed catalog restricted to what the asking session's role may read (`has_column_privilege`, one statement). */
-export async function restrictToRole(
-  indexed: Catalog,
-  options: Pick<LoadCatalogOptions, "session" | "transactionStatus" | "statementTimeoutMilliseconds" | "abortSignal">,
-): Promise<Catalog> {
+/** How `restrictToRole` treats the examples (`sampleValues`) stored by `nlq index`, which the indexing role read. */
+export interface RestrictToRoleOptions
+  extends Pick<LoadCatalogOptions, "session" | "transactionStatus" | "statementTimeoutMilliseconds" | "abortSignal"> {
+  /**
+   * `verify`: keep only the examples the asking role can see in a row under its own privileges and row-level security
+   * (`visibleValues`, one statement per table); `omit`: drop them all (a schema selector checks the few it shows
+   * later); or a function choosing one from the catalog restricted to the role's columns. Default `verify`.
+   */
+  readonly sampleValues?: "verify" | "omit" | ((readable: Catalog) => "verify" | "omit");
+  /**
+   * With `verify`, examples are checked for this many tables at most (one statement each); later tables lose theirs.
+   * Default: every table (the catalog is rendered whole, so the check costs as much as the prompt is long).
+   */
+  readonly maxSampleTables?: number;
+}
+
+/**
+ * The indexed catalog restricted to what the asking session's role may read: columns by `has_column_privilege` (one
+ * statement), examples by whether the role can see a row holding them (RLS included), all in one read-only scope on
+ * the asking session.
+ */
+export async function restrictToRole(indexed: Catalog, options: RestrictToRoleOptions): Promise<Catalog> {
   const columns = indexed.tables.flatMap((table) =>
     table.columns.map((column) => ({ schema: table.schema, table: table.name, column: column.name })),
   );
-  const readable = await runReadOnly(catalogScope(options), (query) =>
-    readableColumnKeys({ executor: { name: "read-only", query: ({ sql }) => query(sql) }, columns }),
-  );
-  return filterReadable(indexed, readable);
+  return runReadOnly(catalogScope(options), async (query) => {
+    const readable = filterReadable(
+      indexed,
+      await readableColumnKeys({ executor: { name: "read-only", query: ({ sql }) => query(sql) }, columns }),
+    );
+    const treatment =
+      typeof options.sampleValues === "function" ? options.sampleValues(readable) : (options.sampleValues ?? "verify");
+    if (treatment === "omit") return withoutSampleValues(readable);
+    const probes = sampleValueProbes(readable, { maxTables: options.maxSampleTables ?? Number.POSITIVE_INFINITY });
+    return keepVisibleSampleValues(readable, await visibleValues(query, probes, { abortSignal: options.abortSignal }));
+  });
 }
 
-function catalogScope(
-  options: Pick<LoadCatalogOptions, "session" | "transactionStatus" | "statementTimeoutMilliseconds" | "abortSignal">,
-) {
+function catalogScope(options: RestrictToRoleOptions) {
   return {
     session: options.session,
     transactionStatus: options.transactionStatus ?? "idle",

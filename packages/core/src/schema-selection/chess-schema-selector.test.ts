@@ -8,6 +8,7 @@ import { createStepContext } from "../llm/step-context";
 import { createScriptedModel } from "../models/scripted-model";
 import type { PipelineEvent } from "../pipeline/events";
 import { ValueIndexBuilder } from "../retrieval/values/value-index-builder";
+import { type ValueProbe, valueProbeKey } from "../retrieval/values/value-visibility-statement";
 import { renderSchema } from "../schema/render-schema";
 import { catalogTable } from "../testing/catalog-table";
 import { mockTextModel } from "../testing/mock-text-model";
@@ -232,6 +233,46 @@ describe("CHESS schema selector", () => {
       source: "heuristic",
     });
     expect(prompts).toEqual({});
+  });
+
+  it("shows only values the asking role can see: hits and stored examples of the shown tables", async () => {
+    const builder = new ValueIndexBuilder();
+    builder.addColumn({ schema: "public", table: "singer", column: "country" }, ["France", "Francia", "Germany"]);
+    const checked: ValueProbe[] = [];
+    // Stands in for `createValueVisibility` on an RLS-limited session: it sees no row holding a HIDDEN value.
+    const valueVisibility = async (probes: readonly ValueProbe[]) => {
+      checked.push(...probes);
+      return new Set(probes.filter((probe) => !/Francia|HIDDEN/.test(probe.value)).map(valueProbeKey));
+    };
+    const events: PipelineEvent[] = [];
+    const { resolveModel } = mockSteps({});
+    const selector = createChessSchemaSelector({
+      steps: schemaSelectionPresets.none,
+      valueIndex: builder.build(),
+      valueVisibility,
+      storedSampleValues: new Map([
+        ['"public"."singer"."country"', ["Germany", "HIDDEN sample"]],
+        ['"public"."stadium"."location"', ["Paris"]],
+      ]),
+      preselectAboveColumns: 0,
+    });
+    const selected = await selector.select({
+      catalog,
+      context: contextFor("Singers from Francia?", resolveModel, events),
+    });
+    // The closest value (Francia) is hidden, so the closest visible one of the column is used instead.
+    expect(events.find((event) => event.type === "values-end")).toEqual({
+      type: "values-end",
+      values: [{ keyword: "Francia", table: "public.singer", column: "country", value: "France" }],
+    });
+    expect(selected.hint).toBe(
+      "Values stored in the database that match the question: public.singer.country = 'France'.",
+    );
+    expect(renderSchema(selected.catalog)).toContain("country text, -- examples: 'France', 'Germany'");
+    expect(renderSchema(selected.catalog)).not.toMatch(/HIDDEN|Francia/);
+    // Stored examples are checked only for the tables shown (stadium was narrowed away).
+    expect(checked.map((probe) => probe.value)).not.toContain("Paris");
+    expect(checked.map((probe) => probe.value)).toContain("HIDDEN sample");
   });
 
   it("passes small catalogs through without a call", async () => {

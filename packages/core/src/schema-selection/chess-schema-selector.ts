@@ -9,10 +9,12 @@ import { heuristicKeywords } from "../retrieval/keywords/heuristic-keywords";
 import { retrieveEntities } from "../retrieval/values/retrieve-entities";
 import { columnKey } from "../retrieval/values/value-column";
 import type { ValueIndex } from "../retrieval/values/value-index";
+import type { ValueVisibility } from "../retrieval/values/visible-values";
 import type { VectorStore } from "../vector-store/vector-store";
 import { filterColumns, selectColumns, selectTables } from "./chess-steps";
 import { addBridgeTables, restrictCatalog, selectWholeTables, type TableColumnSelection } from "./column-selection";
 import { type SchemaSelectionSteps, schemaSelectionStepsFrom } from "./schema-selection-steps";
+import { addVisibleStoredSamples, type StoredSampleValues } from "./stored-sample-values";
 
 /** Narrows a large catalog before the model steps (e.g. CRUSH, `createCrushPreselector`). */
 export type SchemaPreselector = (options: {
@@ -54,6 +56,20 @@ export interface ChessSchemaSelectorOptions {
   readonly preselectAboveColumns?: number;
   /** Retrieved values shown per column. Default 3. */
   readonly valuesPerColumn?: number;
+  /**
+   * Checks values under the asking role (`createValueVisibility` on its session): value-index hits it cannot see in a
+   * row, and `storedSampleValues` likewise, never reach a prompt, an event or the hint. Needed whenever the value index
+   * or the examples were read by another role (`nlq index`). Default none: hits of readable columns are used as found.
+   */
+  readonly valueVisibility?: ValueVisibility;
+  /**
+   * Examples stored by `nlq index` (`storedSampleValuesOf` the unrestricted indexed catalog), added, once
+   * `valueVisibility` confirmed them, to the columns of the tables that reach the model steps. Ignored without
+   * `valueVisibility`. Default none.
+   */
+  readonly storedSampleValues?: StoredSampleValues;
+  /** Stored examples are checked for this many tables of the working schema at most. Default 100. */
+  readonly maxSampleTables?: number;
 }
 
 function addColumn(selection: Map<string, Set<string>>, table: string, column: string): void {
@@ -115,6 +131,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
           index: options.valueIndex,
           keywords,
           readableColumns: readable,
+          visibility: options.valueVisibility,
           abortSignal: context.abortSignal,
         });
         for (const entity of entities) {
@@ -179,6 +196,16 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
               for (const column of columns) addColumn(narrowed, table, column);
         }
         if (narrowed.size > 0) working = restrictCatalog(annotated, selectWholeTables(annotated, narrowed.keys()));
+      }
+      if (options.valueVisibility && options.storedSampleValues && options.storedSampleValues.size > 0) {
+        working = await addVisibleStoredSamples({
+          catalog: working,
+          stored: options.storedSampleValues,
+          visibility: options.valueVisibility,
+          valuesPerColumn,
+          maxTables: options.maxSampleTables ?? 100,
+          abortSignal: context.abortSignal,
+        });
       }
       context.throwIfCancelled();
 

@@ -14,11 +14,13 @@ import { catalogCollectionName } from "../retrieval/context/catalog-collection";
 import { DEFAULT_LSH_PARAMETERS } from "../retrieval/values/min-hash";
 import type { ValueIndex } from "../retrieval/values/value-index";
 import { ValueIndexStore } from "../retrieval/values/value-index-store";
+import { createValueVisibility } from "../retrieval/values/visible-values";
 import { createVectorStore } from "../vector-store/create-vector-store";
 import { createMetadataVectorPersistence } from "../vector-store/metadata-vector-persistence";
 import type { VectorStore } from "../vector-store/vector-store";
 import { createChessSchemaSelector } from "./chess-schema-selector";
 import { type SchemaSelectionSteps, schemaSelectionStepsFrom } from "./schema-selection-steps";
+import { type StoredSampleValues, storedSampleValuesOf } from "./stored-sample-values";
 
 export interface IndexedQuestionOptions {
   /** The metadata store `nlq index` wrote to. */
@@ -57,19 +59,27 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
   if (!dataSource) return {};
   const indexed = await cachedIndex(options.store.database, dataSource.id);
   if (indexed.catalog.tables.length === 0) return {};
-  const catalog = await restrictToRole(indexed.catalog, options);
   const minimumColumns = options.minimumColumns ?? Number(environment.NLQ_SCHEMA_SELECTION_MIN_COLUMNS ?? 200);
+  // The stored examples were read by the indexing role: a small catalog has them checked under the asking role now;
+  // a large one drops them here and the selector checks only those of the tables it shows.
+  const catalog = await restrictToRole(indexed.catalog, {
+    ...options,
+    sampleValues: (readable) => (countColumns(readable) <= minimumColumns ? "verify" : "omit"),
+  });
   if (countColumns(catalog) <= minimumColumns) return { catalog };
   indexed.retrieval ??= {
     valueIndex: await new ValueIndexStore(options.store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS),
     vectorStore:
       options.vectorStore ??
       createVectorStore({ persistence: createMetadataVectorPersistence(options.store.database), environment }),
+    storedSampleValues: storedSampleValuesOf(indexed.catalog),
   };
-  const { valueIndex, vectorStore } = indexed.retrieval;
+  const { valueIndex, vectorStore, storedSampleValues } = indexed.retrieval;
   const schemaSelector = createChessSchemaSelector({
     steps: options.steps ?? schemaSelectionStepsFrom(environment.NLQ_SCHEMA_SELECTION),
     valueIndex,
+    valueVisibility: createValueVisibility({ session: options.session, transactionStatus: options.transactionStatus }),
+    storedSampleValues,
     contextRetrieval: {
       vectorStore,
       collection: catalogCollectionName(dataSource.id),
@@ -84,8 +94,15 @@ interface IndexedDataSource {
   readonly stamp: string;
   /** The whole indexed catalog, before any role's privileges are applied. */
   readonly catalog: Catalog;
-  /** Value index and description vectors, loaded on the first question that needs schema selection. */
-  retrieval?: { readonly valueIndex: ValueIndex; readonly vectorStore: VectorStore };
+  /**
+   * Value index, description vectors and the indexed examples by column (`storedSampleValuesOf`, checked per question
+   * under the asking role), loaded on the first question that needs schema selection.
+   */
+  retrieval?: {
+    readonly valueIndex: ValueIndex;
+    readonly vectorStore: VectorStore;
+    readonly storedSampleValues: StoredSampleValues;
+  };
 }
 
 /**

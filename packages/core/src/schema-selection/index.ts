@@ -3,4 +3,5 @@ export * from "./column-selection";
 export * from "./create-selector-for-data-source";
 export * from "./crush-preselector";
 export * from "./schema-selection-steps";
+export * from "./stored-sample-values";
 export * from "./with-catalog-index";

@@ -12,3 +12,5 @@ export * from "./value-index-builder";
 export * from "./value-index-error";
 export * from "./value-index-store";
 export * from "./value-selection";
+export * from "./value-visibility-statement";
+export * from "./visible-values";

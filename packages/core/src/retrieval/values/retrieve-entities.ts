@@ -2,6 +2,8 @@ import { cosineSimilarity, type EmbeddingModel, embedMany } from "ai";
 import { editSimilarity } from "./edit-similarity";
 import { columnKey, type ReadableColumns, type ValueColumn } from "./value-column";
 import type { ValueCandidate, ValueIndex } from "./value-index";
+import { valueProbeKey } from "./value-visibility-statement";
+import type { ValueVisibility } from "./visible-values";
 
 /** A database value that matches a keyword (CHESS retrieve_entity output). */
 export interface EntityMatch {
@@ -41,6 +43,12 @@ export interface RetrieveEntitiesOptions {
   readonly minEmbeddingSimilarity?: number;
   /** A match this close in spelling survives the embedding filter whatever its embedding says. Default 0.8. */
   readonly keepAboveEditSimilarity?: number;
+  /**
+   * Which candidate values the asking role can see in a row (`createValueVisibility` on its session). Candidates it
+   * cannot see are dropped before anything else looks at them (the embedding model, the per-column choice). Required
+   * for an index built by another role (`nlq index`); default none: every candidate of a readable column is kept.
+   */
+  readonly visibility?: ValueVisibility;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -50,7 +58,7 @@ export interface RetrieveEntitiesOptions {
  */
 export async function retrieveEntities(options: RetrieveEntitiesOptions): Promise<KeywordEntities[]> {
   const minEditSimilarity = options.minEditSimilarity ?? 0.3;
-  const perKeyword = options.keywords.map((keyword) => ({
+  const found = options.keywords.map((keyword) => ({
     keyword,
     candidates: options.index
       .search({
@@ -62,6 +70,7 @@ export async function retrieveEntities(options: RetrieveEntitiesOptions): Promis
       .map((candidate) => ({ ...candidate, editSimilarity: editSimilarity(keyword, candidate.value) }))
       .filter((candidate) => candidate.editSimilarity >= minEditSimilarity),
   }));
+  const perKeyword = options.visibility ? await keepVisible(found, options.visibility, options.abortSignal) : found;
   const embeddingSimilarities = options.embeddingModel
     ? await embedAndCompare(options.embeddingModel, perKeyword, options.abortSignal)
     : undefined;
@@ -87,6 +96,23 @@ export async function retrieveEntities(options: RetrieveEntitiesOptions): Promis
     });
     return { keyword, matches: [...best.values()].sort(compareMatches) };
   });
+}
+
+/** Drops the candidates the asking role cannot see in any row (one visibility check for all keywords). */
+async function keepVisible<CANDIDATE extends ValueCandidate>(
+  perKeyword: ReadonlyArray<{ keyword: string; candidates: readonly CANDIDATE[] }>,
+  visibility: ValueVisibility,
+  abortSignal: AbortSignal | undefined,
+): Promise<Array<{ keyword: string; candidates: CANDIDATE[] }>> {
+  const probe = (candidate: ValueCandidate) => ({ ...candidate.column, value: candidate.value });
+  const visible = await visibility(
+    perKeyword.flatMap(({ candidates }) => candidates.map(probe)),
+    { abortSignal },
+  );
+  return perKeyword.map(({ keyword, candidates }) => ({
+    keyword,
+    candidates: candidates.filter((candidate) => visible.has(valueProbeKey(probe(candidate)))),
+  }));
 }
 
 /** Better first: higher edit similarity, then higher embedding similarity, then higher Jaccard, then shorter value. */

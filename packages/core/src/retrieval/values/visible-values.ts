@@ -1,0 +1,92 @@
+import type { QueryExecutor, TransactionStatus } from "../../database/query-executor";
+import { type ReadOnlyQuery, runReadOnly } from "../../database/read-only-session";
+import { DatabaseError } from "../../errors";
+import { type ValueProbe, valueProbeKey, valueVisibilityStatements } from "./value-visibility-statement";
+
+export interface VisibleValuesOptions {
+  /** `statement_timeout` of each table's check, in milliseconds (a slow table drops its values). Default 1,000. */
+  readonly timeoutMilliseconds?: number;
+  readonly abortSignal?: AbortSignal;
+}
+
+/**
+ * The keys (`valueProbeKey`) of the probes the current role can see in some row, under its own privileges and
+ * row-level security: one statement per table (`valueVisibilityStatements`), each in its own savepoint, all under one
+ * short `statement_timeout` set inside an outer savepoint, so a table that fails (no privilege, a broken view) or is
+ * slow only drops its own values. Must run inside `runReadOnly` on the asking session; the scope's timeout is restored.
+ */
+export async function visibleValues(
+  query: ReadOnlyQuery,
+  probes: readonly ValueProbe[],
+  options: VisibleValuesOptions = {},
+): Promise<Set<string>> {
+  const visible = new Set<string>();
+  const statements = valueVisibilityStatements(probes);
+  if (statements.length === 0) return visible;
+  const timeout = Math.max(1, Math.floor(options.timeoutMilliseconds ?? 1_000));
+  await query("SAVEPOINT nlq_visibility");
+  try {
+    await query(`SET LOCAL statement_timeout = ${timeout}`);
+    for (const statement of statements) {
+      await query("SAVEPOINT nlq_visibility_table");
+      try {
+        const result = await query(statement.sql);
+        for (const [position] of result.rows) {
+          const probe = statement.probes[Number(position)];
+          if (probe) visible.add(valueProbeKey(probe));
+        }
+      } catch (error) {
+        await query("ROLLBACK TO SAVEPOINT nlq_visibility_table");
+        // A failing or slow table shows none of its values; a cancelled question stops here.
+        if (options.abortSignal?.aborted || !(error instanceof DatabaseError)) throw error;
+      }
+      await query("RELEASE SAVEPOINT nlq_visibility_table");
+    }
+  } finally {
+    // Nothing was written; this also reverts the short timeout.
+    await query("ROLLBACK TO SAVEPOINT nlq_visibility");
+    await query("RELEASE SAVEPOINT nlq_visibility");
+  }
+  return visible;
+}
+
+/**
+ * Which probes the asking role can see (keys as `valueProbeKey`); see `createValueVisibility`. `abortSignal` (the
+ * question's) cancels the running check.
+ */
+export type ValueVisibility = (
+  probes: readonly ValueProbe[],
+  options?: { readonly abortSignal?: AbortSignal },
+) => Promise<ReadonlySet<string>>;
+
+export interface ValueVisibilityOptions extends Omit<VisibleValuesOptions, "abortSignal"> {
+  /** The asking user's session: every check runs on it, as its role. */
+  readonly session: QueryExecutor;
+  /** The session's transaction state. Default `idle`. */
+  readonly transactionStatus?: TransactionStatus;
+}
+
+/**
+ * `visibleValues` on the asking session, each call in its own read-only scope (`runReadOnly`). When the scope itself
+ * cannot run (e.g. the session's transaction failed), nothing is visible: values only decorate a prompt, so they fail
+ * closed rather than failing the question.
+ */
+export function createValueVisibility(options: ValueVisibilityOptions): ValueVisibility {
+  return async (probes, call = {}) => {
+    if (probes.length === 0) return new Set();
+    try {
+      return await runReadOnly(
+        {
+          session: options.session,
+          transactionStatus: options.transactionStatus ?? "idle",
+          statementTimeoutMilliseconds: options.timeoutMilliseconds ?? 1_000,
+          abortSignal: call.abortSignal,
+        },
+        (query) => visibleValues(query, probes, { ...options, abortSignal: call.abortSignal }),
+      );
+    } catch (error) {
+      if (error instanceof DatabaseError && !call.abortSignal?.aborted) return new Set();
+      throw error;
+    }
+  };
+}
