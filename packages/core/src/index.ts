@@ -8,6 +8,7 @@ export * from "./config/settings";
 export * from "./database/pg-executor";
 export type * from "./database/query-executor";
 export * from "./database/read-only-session";
+export * from "./database/result-byte-budget";
 export * from "./database/test-database";
 export * from "./demo/index";
 export * from "./embedding/offline-embedding-model";

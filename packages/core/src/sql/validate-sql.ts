@@ -85,6 +85,10 @@ export async function validateSql(text: string): Promise<ValidatedSql> {
     .replace(/(\s*;)+$/, "")
     .trim();
   if (sql === "") throw new SqlValidationError("the generated SQL is empty", { sql: text });
+  if (sql.includes("\0")) {
+    // The wire protocol ends the statement text at a NUL byte: refuse rather than send less than was validated.
+    throw new SqlValidationError("the generated SQL contains a NUL character", { sql, code: "42601" });
+  }
   let tree: { stmts?: Array<{ stmt?: Record<string, unknown> }> };
   try {
     tree = parseSync(sql) as typeof tree;
