@@ -31,7 +31,12 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
       {answer.explanation ? <p className="explanation">{answer.explanation}</p> : null}
       <SqlBlock sql={answer.sql} />
       {plan.kind !== "none" ? <ResultChart rows={answer.rows} fields={answer.fields} plan={plan} /> : null}
-      <ResultTable fields={answer.fields} rows={answer.rows} truncated={answer.truncated} />
+      <ResultTable
+        fields={answer.fields}
+        rows={answer.rows}
+        truncated={answer.truncated}
+        {...(answer.truncatedBy === undefined ? {} : { truncatedBy: answer.truncatedBy })}
+      />
     </section>
   );
 }

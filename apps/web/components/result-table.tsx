@@ -6,12 +6,14 @@ import type { AnswerField } from "../lib/chat-message";
 export interface ResultTableProps {
   readonly fields: readonly AnswerField[];
   readonly rows: ReadonlyArray<ReadonlyArray<string | null>>;
-  /** True when the row cap cut the result. */
+  /** True when a cap cut the result. */
   readonly truncated: boolean;
+  /** Which cap cut it (`bytes` is shown as "truncated: byte limit"). Default: the row cap. */
+  readonly truncatedBy?: "rows" | "bytes";
 }
 
 /** The rows, header from the field names; NULL is shown distinctly; numbers are right-aligned. */
-export function ResultTable({ fields, rows, truncated }: ResultTableProps) {
+export function ResultTable({ fields, rows, truncated, truncatedBy }: ResultTableProps) {
   // Result columns and rows have no identity besides their position, which never changes for one answer.
   const columns = fields.map((field, position) => ({
     key: `column-${position}`,
@@ -26,9 +28,15 @@ export function ResultTable({ fields, rows, truncated }: ResultTableProps) {
           {rows.length} {rows.length === 1 ? "row" : "rows"}
         </span>
         {truncated ? (
-          <span className="badge badge-warning" title="The row limit cut the result">
-            truncated
-          </span>
+          truncatedBy === "bytes" ? (
+            <span className="badge badge-warning" title="The byte limit (NLQ_RESULT_BYTE_LIMIT) cut the result">
+              truncated: byte limit
+            </span>
+          ) : (
+            <span className="badge badge-warning" title="The row limit cut the result">
+              truncated
+            </span>
+          )
         ) : null}
       </p>
       {fields.length > 0 ? (

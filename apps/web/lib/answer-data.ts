@@ -9,6 +9,7 @@ export function answerData(answer: Answer, languageModelCalls: number): AnswerDa
     fields: answer.result.fields.map((field) => ({ name: field.name, dataTypeId: field.dataTypeId })),
     rows: answer.result.rows.map((row) => [...row]),
     truncated: answer.truncated,
+    ...(answer.truncatedBy === undefined ? {} : { truncatedBy: answer.truncatedBy }),
     confidence: answer.confidence,
     model: { id: answer.model.id, scripted: answer.model.scripted },
     ...(answer.explanation ? { explanation: answer.explanation } : {}),

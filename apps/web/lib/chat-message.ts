@@ -31,8 +31,10 @@ export interface AnswerData {
   readonly fields: readonly AnswerField[];
   /** Values in PostgreSQL's text format; null is SQL NULL. */
   readonly rows: ReadonlyArray<ReadonlyArray<string | null>>;
-  /** True when the row cap cut the result. */
+  /** True when a cap cut the result. */
   readonly truncated: boolean;
+  /** Which cap: the row limit or the byte limit. Absent when not cut (or from an older answer). */
+  readonly truncatedBy?: "rows" | "bytes";
   /** Share of candidates that agree with the chosen result, 0..1. */
   readonly confidence: number;
   readonly model: { readonly id: string; readonly scripted: boolean };

@@ -27,6 +27,18 @@ describe("ResultTable", () => {
     expect(html).toContain(">truncated</span>");
   });
 
+  it("names the byte limit when it cut the result", () => {
+    const html = renderToStaticMarkup(
+      createElement(ResultTable, {
+        fields: [{ name: "n", dataTypeId: 23 }],
+        rows: [["1"]],
+        truncated: true,
+        truncatedBy: "bytes",
+      }),
+    );
+    expect(html).toContain(">truncated: byte limit</span>");
+  });
+
   it("says nothing about truncation when the result is complete", () => {
     const html = renderToStaticMarkup(
       createElement(ResultTable, { fields: [{ name: "n", dataTypeId: 23 }], rows: [["1"]], truncated: false }),

@@ -96,3 +96,18 @@ export class CancelledError extends NlqError {
     super(message, { code: "57014", ...options });
   }
 }
+
+/**
+ * The session's `client_encoding` is one nlq cannot answer in: generated SQL is validated and sent as UTF-8 and
+ * answers are written as UTF-8, so only UTF8 and SQL_ASCII sessions are served. SQLSTATE 0A000 (feature_not_supported).
+ */
+export class ClientEncodingError extends NlqError {
+  readonly encoding: string;
+  constructor(encoding: string) {
+    super(
+      `nlq answers questions only on sessions with client_encoding UTF8 or SQL_ASCII, not ${encoding}; run SET client_encoding = 'UTF8' first`,
+      { code: "0A000" },
+    );
+    this.encoding = encoding;
+  }
+}

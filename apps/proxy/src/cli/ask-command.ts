@@ -67,7 +67,10 @@ export function formatAnswer(answer: Answer): string {
     "",
     formatTable(columns, answer.result.rows),
   ];
-  if (answer.truncated) lines.push(`(cut at ${answer.result.rows.length} rows: NLQ_ROW_LIMIT)`);
+  if (answer.truncated) {
+    const limit = answer.truncatedBy === "bytes" ? "NLQ_RESULT_BYTE_LIMIT" : "NLQ_ROW_LIMIT";
+    lines.push(`(cut at ${answer.result.rows.length} rows: ${limit})`);
+  }
   lines.push("");
   lines.push(`confidence: ${answer.confidence.toFixed(2)}`);
   lines.push(`model: ${answer.model.id}${answer.model.scripted ? " (scripted replay, not a language model)" : ""}`);

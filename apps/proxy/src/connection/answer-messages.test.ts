@@ -52,6 +52,14 @@ describe("encodeAnswer", () => {
     const notices = messages.filter((message) => message.name === "notice").map((message) => message.message);
     expect(notices).toHaveLength(3);
     expect(notices[1]).toMatch(/scripted replay of recorded responses \(scripted:demo\.json\), not a language model/);
-    expect(notices[2]).toMatch(/truncated to the first 1 rows/);
+    expect(notices[2]).toMatch(/truncated to the first 1 rows \(NLQ_ROW_LIMIT\)/);
+  });
+
+  it("says when the byte limit cut the answer and its statement was cancelled", () => {
+    const messages = parseAll(encodeAnswer({ ...answer, truncated: true, truncatedBy: "bytes" }, "I"));
+    const notices = messages.filter((message) => message.name === "notice").map((message) => message.message);
+    expect(notices.at(-1)).toMatch(
+      /truncated to the first 1 rows: the byte limit \(NLQ_RESULT_BYTE_LIMIT\) was reached and the statement cancelled/,
+    );
   });
 });

@@ -52,7 +52,10 @@ export function encodeAnswerNotices(answer: Answer): Buffer[] {
       encodeNoticeResponse({
         severity: "NOTICE",
         code: "00000",
-        message: `nlq: result truncated to the first ${answer.result.rows.length} rows`,
+        message:
+          answer.truncatedBy === "bytes"
+            ? `nlq: result truncated to the first ${answer.result.rows.length} rows: the byte limit (NLQ_RESULT_BYTE_LIMIT) was reached and the statement cancelled`
+            : `nlq: result truncated to the first ${answer.result.rows.length} rows (NLQ_ROW_LIMIT)`,
       }),
     );
   }

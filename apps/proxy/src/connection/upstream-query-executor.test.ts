@@ -23,15 +23,30 @@ function setup() {
   return { executor, written, cancels: () => cancels };
 }
 
+/** A backend message without a body (ParseComplete `1`, BindComplete `2`, NoData `n`). */
+function emptyMessage(type: string): Buffer {
+  return Buffer.from([type.charCodeAt(0), 0, 0, 0, 4]);
+}
+
 const field = { name: "n", tableId: 0, columnId: 0, dataTypeId: 23, dataTypeSize: 4, dataTypeModifier: -1 };
 
 describe("UpstreamQueryExecutor", () => {
-  it("sends a simple Query and collects text rows until ReadyForQuery, swallowing notices", async () => {
+  it("sends one extended-protocol statement and collects text rows until ReadyForQuery, swallowing notices", async () => {
     const { executor, written } = setup();
     const result = executor.query({ sql: "select n" });
-    expect(written).toEqual([serialize.query("select n")]);
+    expect(written).toEqual([
+      Buffer.concat([
+        serialize.parse({ text: "select n" }),
+        serialize.bind({}),
+        serialize.describe({ type: "P", name: "" }),
+        serialize.execute({ portal: "", rows: 0 }),
+        serialize.sync(),
+      ]),
+    ]);
     expect(executor.busy).toBe(true);
     for (const message of [
+      emptyMessage("1"), // ParseComplete
+      emptyMessage("2"), // BindComplete
       encodeNoticeResponse({ severity: "NOTICE", code: "00000", message: "ignored" }),
       encodeRowDescription([field]),
       encodeDataRow(["1"]),
@@ -98,5 +113,30 @@ describe("UpstreamQueryExecutor", () => {
     executor.close();
     await expect(first).rejects.toBeInstanceOf(UpstreamConnectionError);
     await expect(executor.query({ sql: "select 3" })).rejects.toMatchObject({ code: "08006" });
+  });
+
+  it("keeps rows within the byte limit, cancels once, and resolves with what fit after the cancel error", async () => {
+    const { executor, cancels } = setup();
+    const row = encodeDataRow(["x".repeat(100)]);
+    const result = executor.query({ sql: "select big", resultByteLimit: row.length * 2 + 10 });
+    executor.receive(encodeRowDescription([field]));
+    for (let index = 0; index < 5; index++) executor.receive(encodeDataRow([`${index}${"x".repeat(99)}`]));
+    expect(cancels()).toBe(1);
+    executor.receive(encodeErrorResponse({ severity: "ERROR", code: "57014", message: "canceling statement" }));
+    executor.receive(encodeReadyForQuery("T"));
+    const capped = await result;
+    expect(capped.cutByBytes).toBe(true);
+    expect(capped.rows.map((values) => values[0]?.slice(0, 1))).toEqual(["0", "1"]);
+  });
+
+  it("reports a cut by bytes even when the statement completed before the cancel landed", async () => {
+    const { executor, cancels } = setup();
+    const result = executor.query({ sql: "select big", resultByteLimit: 1 });
+    executor.receive(encodeRowDescription([field]));
+    executor.receive(encodeDataRow(["1"]));
+    executor.receive(encodeCommandComplete("SELECT 1"));
+    executor.receive(encodeReadyForQuery("T"));
+    await expect(result).resolves.toMatchObject({ rows: [], cutByBytes: true });
+    expect(cancels()).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import {
   type QueryExecutor,
   type QueryOptions,
   type QueryResult,
+  ResultByteBudget,
   type ResultField,
 } from "@nlq/core";
 import { serialize } from "pg-protocol";
@@ -42,11 +43,29 @@ interface PendingQuery {
   rows: Array<Array<string | null>>;
   result: QueryResult | undefined;
   error: DatabaseError | undefined;
+  readonly budget: ResultByteBudget;
 }
 
 /**
- * A `QueryExecutor` on the client's own upstream session: sends simple Query messages and parses the
- * responses with pg-protocol's `Parser` until ReadyForQuery. Upstream NoticeResponses are swallowed.
+ * One statement as the extended protocol's unnamed statement and portal, in one write (so the connection expects one
+ * ReadyForQuery): Parse, Bind, Describe portal, Execute (all rows), Sync. One Parse cannot hold two commands.
+ */
+function extendedStatement(sql: string): Buffer {
+  return Buffer.concat([
+    serialize.parse({ text: sql }),
+    serialize.bind({}),
+    serialize.describe({ type: "P", name: "" }),
+    serialize.execute({ portal: "", rows: 0 }),
+    serialize.sync(),
+  ]);
+}
+
+/**
+ * A `QueryExecutor` on the client's own upstream session: sends each statement with the extended protocol
+ * (`extendedStatement`: a text PostgreSQL would lex as several commands is refused, never run) and parses the
+ * responses with pg-protocol's `Parser` until ReadyForQuery. Upstream NoticeResponses are swallowed. It uses the
+ * unnamed statement and portal, which a simple Query would have replaced as well. Past `resultByteLimit` it drops
+ * further rows, asks the channel to cancel the statement, and resolves with the rows that fit (`cutByBytes`).
  * The connection feeds it every whole backend message while a question is being answered
  * (`receive`), except the ones it forwards to the client itself (NotificationResponse, ParameterStatus).
  * One statement at a time; values in text format.
@@ -84,10 +103,11 @@ export class UpstreamQueryExecutor implements QueryExecutor {
         rows: [],
         result: undefined,
         error: undefined,
+        budget: new ResultByteBudget(options.resultByteLimit, () => this.#channel.requestCancel()),
       };
       this.#pending = pending;
       options.abortSignal?.addEventListener("abort", pending.onAbort, { once: true });
-      this.#channel.write(serialize.query(options.sql));
+      this.#channel.write(extendedStatement(options.sql));
     });
   }
 
@@ -121,9 +141,11 @@ export class UpstreamQueryExecutor implements QueryExecutor {
         }));
         pending.rows = [];
         break;
-      case "dataRow":
-        pending.rows.push((message as DataRowMessage).fields as Array<string | null>);
+      case "dataRow": {
+        const row = message as DataRowMessage;
+        if (pending.budget.accept(row.length)) pending.rows.push(row.fields as Array<string | null>);
         break;
+      }
       case "commandComplete":
         pending.result = {
           fields: pending.fields,
@@ -151,7 +173,7 @@ export class UpstreamQueryExecutor implements QueryExecutor {
         this.#settle(pending);
         break;
       default:
-        // notices, EmptyQueryResponse, COPY OUT data: nothing to keep
+        // ParseComplete, BindComplete, NoData, PortalSuspended, notices, EmptyQueryResponse, COPY OUT data
         break;
     }
   }
@@ -160,6 +182,9 @@ export class UpstreamQueryExecutor implements QueryExecutor {
     pending.abortSignal?.removeEventListener("abort", pending.onAbort);
     if (pending.abortSignal?.aborted) {
       pending.reject(new CancelledError(undefined, { cause: pending.error }));
+    } else if (pending.budget.exceeded && (pending.error === undefined || pending.error.code === "57014")) {
+      const kept = pending.result ?? pending;
+      pending.resolve({ fields: kept.fields, rows: kept.rows, command: "", cutByBytes: true });
     } else if (pending.error !== undefined) {
       pending.reject(pending.error);
     } else {

@@ -11,6 +11,8 @@ describe("loadSettings", () => {
       openAiCompatibleApiKey: undefined,
       statementTimeoutMilliseconds: 15_000,
       rowLimit: 1_000,
+      resultByteLimit: 16_777_216,
+      allowedFunctions: [],
       maxFixAttempts: 3,
       temperature: 0,
       maxLlmCalls: 20,
@@ -27,6 +29,8 @@ describe("loadSettings", () => {
       NLQ_OPENAI_COMPATIBLE_API_KEY: "secret",
       NLQ_STATEMENT_TIMEOUT_MS: "500",
       NLQ_ROW_LIMIT: "10",
+      NLQ_RESULT_BYTE_LIMIT: "4096",
+      NLQ_ALLOWED_FUNCTIONS: "slugify, Reports.Fiscal_Year",
       NLQ_MAX_FIX_ATTEMPTS: "0",
       NLQ_TEMPERATURE: "0.7",
       NLQ_MAX_LLM_CALLS: "5",
@@ -41,12 +45,19 @@ describe("loadSettings", () => {
       openAiCompatibleApiKey: "secret",
       statementTimeoutMilliseconds: 500,
       rowLimit: 10,
+      resultByteLimit: 4096,
+      allowedFunctions: ["slugify", "reports.fiscal_year"],
       maxFixAttempts: 0,
       temperature: 0.7,
       maxLlmCalls: 5,
       deadlineMilliseconds: 1000,
       maxTokens: 5000,
     });
+  });
+
+  it("refuses a zero byte limit and malformed function names", () => {
+    expect(() => loadSettings({ NLQ_RESULT_BYTE_LIMIT: "0" })).toThrow(/NLQ_RESULT_BYTE_LIMIT/);
+    expect(() => loadSettings({ NLQ_ALLOWED_FUNCTIONS: "ok, drop table x" })).toThrow(/NLQ_ALLOWED_FUNCTIONS/);
   });
 
   it("treats empty strings as unset", () => {

@@ -22,6 +22,16 @@ export interface Settings {
   readonly statementTimeoutMilliseconds: number;
   /** `NLQ_ROW_LIMIT`: most rows returned for one answer. Default 1000. */
   readonly rowLimit: number;
+  /**
+   * `NLQ_RESULT_BYTE_LIMIT`: most bytes of result rows (as sent by the server) kept for one answer; past it the
+   * statement is cancelled and the answer is cut. Default 16777216 (16 MiB); 0 is invalid.
+   */
+  readonly resultByteLimit: number;
+  /**
+   * `NLQ_ALLOWED_FUNCTIONS`: comma-separated `name` or `schema.name` of immutable or stable functions outside
+   * `pg_catalog` that generated SQL may call besides those of nlq's safe extensions. Default: none.
+   */
+  readonly allowedFunctions: readonly string[];
   /** `NLQ_MAX_FIX_ATTEMPTS`: revisions per candidate after an error or empty result (β). Default 3. */
   readonly maxFixAttempts: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of every step, 0–2. Default 0. */
@@ -72,6 +82,20 @@ const environmentSchema = z.object({
   NLQ_OPENAI_COMPATIBLE_API_KEY: z.string().trim().min(1).optional(),
   NLQ_STATEMENT_TIMEOUT_MS: integerVariable(15_000, 1),
   NLQ_ROW_LIMIT: integerVariable(1_000, 1),
+  NLQ_RESULT_BYTE_LIMIT: integerVariable(16 * 1024 * 1024, 1),
+  NLQ_ALLOWED_FUNCTIONS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim().toLowerCase())
+        .filter((entry) => entry !== ""),
+    )
+    .pipe(
+      z.array(z.string().regex(/^([a-z_][a-z0-9_$]*\.)?[a-z_][a-z0-9_$]*$/, "expected name or schema.name entries")),
+    )
+    .optional()
+    .transform((value) => value ?? []),
   NLQ_MAX_FIX_ATTEMPTS: integerVariable(3, 0),
   NLQ_MAX_LLM_CALLS: integerVariable(20, 1),
   NLQ_DEADLINE_MS: integerVariable(120_000, 1),
@@ -114,6 +138,8 @@ export function loadSettings(environment: Record<string, string | undefined>): S
     openAiCompatibleApiKey: values.NLQ_OPENAI_COMPATIBLE_API_KEY,
     statementTimeoutMilliseconds: values.NLQ_STATEMENT_TIMEOUT_MS,
     rowLimit: values.NLQ_ROW_LIMIT,
+    resultByteLimit: values.NLQ_RESULT_BYTE_LIMIT,
+    allowedFunctions: values.NLQ_ALLOWED_FUNCTIONS,
     maxFixAttempts: values.NLQ_MAX_FIX_ATTEMPTS,
     temperature: values.NLQ_TEMPERATURE,
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS,

@@ -43,4 +43,23 @@ describe("createPgExecutor", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect((await executor.query({ sql: "SELECT 2" })).rows).toEqual([["2"]]);
   });
+
+  it("sends one extended-protocol statement: a text holding two commands is refused, not run", async () => {
+    const executor = createPgExecutor(client);
+    await expect(executor.query({ sql: "SELECT 1; SELECT 2" })).rejects.toMatchObject({ code: "42601" });
+    expect((await executor.query({ sql: "SELECT 3" })).rows).toEqual([["3"]]);
+  });
+
+  it("keeps only the rows within the byte limit and cancels the statement", async () => {
+    const executor = createPgExecutor(client);
+    // A million 100 MB rows: this returns only because the statement is cancelled at the limit.
+    const result = await executor.query({
+      sql: "SELECT g, repeat('x', 100000000) FROM generate_series(1, 1000000) g",
+      resultByteLimit: 150_000_000,
+    });
+    expect(result.cutByBytes).toBe(true);
+    expect(result.rows.map((row) => row[0])).toEqual(["1"]);
+    expect(result.rows[0]?.[1]?.length).toBe(100_000_000);
+    expect((await executor.query({ sql: "SELECT 4" })).rows).toEqual([["4"]]);
+  }, 60_000);
 });

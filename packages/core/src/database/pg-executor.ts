@@ -1,5 +1,6 @@
 import pg from "pg";
 import { CancelledError, DatabaseError } from "../errors";
+import { PgExtendedQuery } from "./pg-extended-query";
 import type { QueryExecutor, QueryOptions, QueryResult } from "./query-executor";
 
 /** A node-postgres connection: `pg.Client` or a `pg.PoolClient`. */
@@ -10,27 +11,7 @@ export interface PgExecutorOptions {
   readonly name?: string;
 }
 
-/** Every value stays in PostgreSQL's text format. */
-const textTypes = { getTypeParser: () => (value: string) => value };
-
-interface PgFieldError {
-  message: string;
-  code?: string;
-  detail?: string;
-  hint?: string;
-}
-
-function isPgError(error: unknown): error is PgFieldError {
-  return error instanceof Error && typeof (error as { code?: unknown }).code === "string";
-}
-
-function commandTag(result: pg.QueryResult): string {
-  if (result.rowCount === null || result.rowCount === undefined) return result.command ?? "";
-  if (result.command === "INSERT") return `INSERT 0 ${result.rowCount}`;
-  return `${result.command} ${result.rowCount}`;
-}
-
-/** Cancels the connection's running statement from a second connection (best effort). */
+/** Cancels the connection's running statement from a second connection (best effort); settles once it was sent. */
 async function cancelRunning(connection: PgConnection): Promise<void> {
   const internals = connection as unknown as { processID?: number; connectionParameters?: pg.ClientConfig };
   if (!internals.processID || !internals.connectionParameters) return;
@@ -46,48 +27,48 @@ async function cancelRunning(connection: PgConnection): Promise<void> {
 }
 
 /**
- * A `QueryExecutor` over a node-postgres connection: simple-protocol text queries, values as raw strings
- * (no type parsing), errors mapped to `DatabaseError` with PostgreSQL's SQLSTATE. With several statements in one
- * text, the last result is returned. Aborting cancels the running statement and throws `CancelledError`.
+ * A `QueryExecutor` over a node-postgres connection. Each statement goes out as one extended-protocol Parse/Bind/
+ * Execute/Sync (`PgExtendedQuery`), so a text holding several commands is refused by the server (42601) instead of
+ * run; values stay raw strings in text format; errors become `DatabaseError` with PostgreSQL's SQLSTATE. Aborting
+ * cancels the running statement and throws `CancelledError`. Past `resultByteLimit` the statement is cancelled from a
+ * second connection and the rows that fit come back marked `cutByBytes` (the call settles only after the cancel was
+ * delivered, so it cannot hit a later statement of the session).
  */
 export function createPgExecutor(connection: PgConnection, options: PgExecutorOptions = {}): QueryExecutor {
   return {
     name: options.name ?? "pg",
-    async query({ sql, abortSignal }: QueryOptions): Promise<QueryResult> {
+    async query({ sql, abortSignal, resultByteLimit }: QueryOptions): Promise<QueryResult> {
       if (abortSignal?.aborted) throw new CancelledError();
-      const onAbort = () => void cancelRunning(connection);
-      abortSignal?.addEventListener("abort", onAbort, { once: true });
+      let cancelled: Promise<void> | undefined;
+      const cancel = () => {
+        cancelled ??= cancelRunning(connection);
+      };
+      abortSignal?.addEventListener("abort", cancel, { once: true });
       try {
-        const raw = (await connection.query({ text: sql, rowMode: "array", types: textTypes })) as
-          | pg.QueryResult<string[]>
-          | pg.QueryResult<string[]>[];
-        const result = Array.isArray(raw) ? raw[raw.length - 1]! : raw;
-        return {
-          fields: (result.fields ?? []).map((field) => ({
-            name: field.name,
-            dataTypeId: field.dataTypeID,
-            dataTypeSize: field.dataTypeSize,
-            dataTypeModifier: field.dataTypeModifier,
-            tableId: field.tableID,
-            columnId: field.columnID,
-          })),
-          rows: result.rows ?? [],
-          command: commandTag(result),
+        const query = new PgExtendedQuery({ text: sql, resultByteLimit, onByteLimit: cancel });
+        const [outcome] = await Promise.all([query.outcome, connection.query(query as never)]);
+        if (cancelled !== undefined) await cancelled;
+        const { error } = outcome;
+        const result: QueryResult = {
+          fields: outcome.fields,
+          rows: outcome.rows,
+          command: outcome.cutByBytes ? "" : outcome.command,
+          ...(outcome.cutByBytes ? { cutByBytes: true } : {}),
         };
-      } catch (error) {
-        if (isPgError(error)) {
-          if (abortSignal?.aborted && error.code === "57014") throw new CancelledError(undefined, { cause: error });
-          throw new DatabaseError(error.message, {
-            sql,
-            code: error.code ?? "XX000",
-            detail: error.detail,
-            hint: error.hint,
-            cause: error,
-          });
-        }
-        throw error;
+        if (error === undefined) return result;
+        if (abortSignal?.aborted) throw new CancelledError(undefined, { cause: error });
+        if (outcome.cutByBytes && error.code === "57014") return result;
+        if (!("severity" in error)) throw error;
+        const details = error as { code?: string; detail?: string; hint?: string };
+        throw new DatabaseError(error.message, {
+          sql,
+          code: details.code ?? "XX000",
+          detail: details.detail,
+          hint: details.hint,
+          cause: error,
+        });
       } finally {
-        abortSignal?.removeEventListener("abort", onAbort);
+        abortSignal?.removeEventListener("abort", cancel);
       }
     },
   };

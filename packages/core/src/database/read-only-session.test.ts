@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DatabaseError } from "../errors";
+import { ClientEncodingError, DatabaseError } from "../errors";
 import { createPgExecutor } from "./pg-executor";
 import type { QueryExecutor } from "./query-executor";
 import { queryWithRowLimit, runReadOnly } from "./read-only-session";
@@ -42,6 +42,26 @@ describe("runReadOnly on an idle session", () => {
     expect(rows).toEqual([["5"]]);
     expect(await value("SHOW statement_timeout")).toBe(before);
     await expect(session.query({ sql: "SAVEPOINT probe" })).rejects.toMatchObject({ code: "25P01" });
+  });
+
+  it("sets standard_conforming_strings on inside the scope only, as the validator lexes", async () => {
+    await session.query({ sql: "SET standard_conforming_strings = off" });
+    const inside = await runReadOnly({ session, ...scope }, async (query) => {
+      return (await query("SELECT '\\' AS backslash, current_setting('standard_conforming_strings')")).rows[0];
+    });
+    expect(inside).toEqual(["\\", "on"]);
+    expect(await value("SHOW standard_conforming_strings")).toBe("off");
+  });
+
+  it("refuses a session whose client_encoding is not UTF8 or SQL_ASCII, leaving it as it was", async () => {
+    await session.query({ sql: "SET client_encoding = 'LATIN1'" });
+    const attempt = runReadOnly({ session, ...scope }, (query) => query("SELECT 1"));
+    await expect(attempt).rejects.toBeInstanceOf(ClientEncodingError);
+    await expect(attempt).rejects.toMatchObject({ code: "0A000", encoding: "LATIN1" });
+    expect(await value("SHOW transaction_read_only")).toBe("off");
+    await session.query({ sql: "SET client_encoding = 'SQL_ASCII'" });
+    expect(await runReadOnly({ session, ...scope }, async (query) => (await query("SELECT 1")).rows)).toEqual([["1"]]);
+    await session.query({ sql: "SET client_encoding = 'UTF8'" });
   });
 
   it("lets PostgreSQL refuse a write even without validation", async () => {

@@ -1,4 +1,4 @@
-import { CancelledError, DatabaseError } from "../errors";
+import { CancelledError, ClientEncodingError, DatabaseError } from "../errors";
 import type { QueryExecutor, QueryResult, TransactionStatus } from "./query-executor";
 
 export interface ReadOnlyScopeOptions {
@@ -12,10 +12,26 @@ export interface ReadOnlyScopeOptions {
   readonly abortSignal?: AbortSignal;
 }
 
-/** Runs statements inside the read-only scope. */
-export type ReadOnlyQuery = (sql: string) => Promise<QueryResult>;
+/** Runs one statement inside the read-only scope, optionally with a result byte limit (`QueryOptions`). */
+export type ReadOnlyQuery = (sql: string, options?: { readonly resultByteLimit?: number }) => Promise<QueryResult>;
 
 const scopeSavepoint = "nlq_read_only";
+
+/** Client encodings in which every byte below 0x80 is the ASCII character, as the validator's lexer assumes. */
+const servedEncodings = new Set(["UTF8", "SQL_ASCII"]);
+
+/**
+ * One statement that makes the lexical settings the SQL validator assumes explicit for the scope and reads the
+ * session's encoding: `standard_conforming_strings` on (so `'\'` is a one-character string, as libpg-query lexes it,
+ * never an escaped quote) and the statement timeout, both transaction-local; `client_encoding` is read, not set.
+ */
+function scopeSettingsSql(timeoutMilliseconds: number): string {
+  return [
+    "SELECT pg_catalog.set_config('standard_conforming_strings', 'on', true)",
+    `pg_catalog.set_config('statement_timeout', '${timeoutMilliseconds}', true)`,
+    "pg_catalog.current_setting('client_encoding')",
+  ].join(", ");
+}
 
 /**
  * Runs `work` inside a transaction PostgreSQL itself keeps read-only, then undoes everything so the session is
@@ -23,7 +39,17 @@ const scopeSavepoint = "nlq_read_only";
  * - idle: `BEGIN READ ONLY` … `ROLLBACK`;
  * - in a transaction: `SAVEPOINT` + `SET LOCAL transaction_read_only = on` … `ROLLBACK TO SAVEPOINT` + `RELEASE`;
  * - failed transaction: refused with PostgreSQL's own 25P02 error.
- * `SET LOCAL statement_timeout` applies inside the scope only. An error inside `work` rolls the scope back and is
+ * `statement_timeout` and `standard_conforming_strings = on` are set transaction-locally, so they apply inside the
+ * scope only; the session may have `standard_conforming_strings = off` (e.g. `ALTER ROLE … SET`), under which
+ * `'\'` would open a string the validator saw closed.
+ *
+ * `client_encoding` is checked, not changed: a session whose encoding is not UTF8 or SQL_ASCII is refused with
+ * `ClientEncodingError` (0A000). Setting it locally would let the statement lex as validated, but the answer rows are
+ * written back to the client as UTF-8 after the scope, into a session the client believes speaks another encoding;
+ * client-only encodings (SJIS, BIG5, GBK…) can also swallow a backslash or quote as the second byte of a character.
+ * A clear refusal is safer than a half-working answer.
+ *
+ * An error inside `work` rolls the scope back and is
  * rethrown, so one failing candidate never poisons the user's transaction. Use one scope per unit of work (the catalog,
  * each candidate) so no transaction stays open while a language model thinks.
  */
@@ -42,13 +68,7 @@ export async function runReadOnly<T>(
   const control = (sql: string) => options.session.query({ sql });
   const timeout = Math.max(1, Math.floor(options.statementTimeoutMilliseconds));
   const enter =
-    status === "idle"
-      ? ["BEGIN READ ONLY", `SET LOCAL statement_timeout = ${timeout}`]
-      : [
-          `SAVEPOINT ${scopeSavepoint}`,
-          "SET LOCAL transaction_read_only = on",
-          `SET LOCAL statement_timeout = ${timeout}`,
-        ];
+    status === "idle" ? ["BEGIN READ ONLY"] : [`SAVEPOINT ${scopeSavepoint}`, "SET LOCAL transaction_read_only = on"];
   const leave =
     status === "idle"
       ? ["ROLLBACK"]
@@ -56,27 +76,46 @@ export async function runReadOnly<T>(
   await control(enter[0]!);
   try {
     for (const sql of enter.slice(1)) await control(sql);
-    return await work((sql) => options.session.query({ sql, abortSignal: options.abortSignal }));
+    const settings = await control(scopeSettingsSql(timeout));
+    const encoding = settings.rows[0]?.[2] ?? "";
+    if (!servedEncodings.has(encoding.toUpperCase())) throw new ClientEncodingError(encoding);
+    return await work((sql, queryOptions) =>
+      options.session.query({ sql, abortSignal: options.abortSignal, ...queryOptions }),
+    );
   } finally {
     for (const sql of leave) await control(sql);
   }
 }
 
+/** Which cap cut a result: the row cap (`NLQ_ROW_LIMIT`) or the byte cap (`NLQ_RESULT_BYTE_LIMIT`). */
+export type TruncationReason = "rows" | "bytes";
+
 export interface CappedResult {
   readonly result: QueryResult;
-  /** True when the query had more rows than the cap. */
+  /** True when a cap cut the result. */
   readonly truncated: boolean;
+  /** Which cap cut it (the byte cap when both would have); undefined when nothing was cut. */
+  readonly truncatedBy?: TruncationReason;
 }
 
 /**
  * Runs a validated SELECT with a row cap: `SELECT * FROM (<sql>) AS nlq_result LIMIT <rowLimit + 1>`, then cuts to
- * `rowLimit` and reports whether rows were cut. PostgreSQL stops producing rows at the limit.
+ * `rowLimit` and reports whether rows were cut. PostgreSQL stops producing rows at the limit. With `byteLimit`, the
+ * executor also stops keeping rows once their bytes pass it and cancels the statement (`truncatedBy: "bytes"`).
  */
-export async function queryWithRowLimit(query: ReadOnlyQuery, sql: string, rowLimit: number): Promise<CappedResult> {
+export async function queryWithRowLimit(
+  query: ReadOnlyQuery,
+  sql: string,
+  rowLimit: number,
+  byteLimit?: number,
+): Promise<CappedResult> {
   const limit = Math.max(1, Math.floor(rowLimit));
   let result: QueryResult;
   try {
-    result = await query(`SELECT * FROM (\n${sql}\n) AS nlq_result LIMIT ${limit + 1}`);
+    result = await query(
+      `SELECT * FROM (\n${sql}\n) AS nlq_result LIMIT ${limit + 1}`,
+      byteLimit === undefined ? undefined : { resultByteLimit: byteLimit },
+    );
   } catch (error) {
     // Report the statement as generated, not as wrapped.
     if (error instanceof DatabaseError) {
@@ -90,9 +129,14 @@ export async function queryWithRowLimit(query: ReadOnlyQuery, sql: string, rowLi
     }
     throw error;
   }
+  if (result.cutByBytes) {
+    const rows = result.rows.slice(0, limit);
+    return { result: { ...result, rows, command: `SELECT ${rows.length}` }, truncated: true, truncatedBy: "bytes" };
+  }
   if (result.rows.length <= limit) return { result, truncated: false };
   return {
     result: { ...result, rows: result.rows.slice(0, limit), command: `SELECT ${limit}` },
     truncated: true,
+    truncatedBy: "rows",
   };
 }

@@ -5,8 +5,12 @@ import type { CappedResult } from "../database/read-only-session";
 import { DatabaseError } from "../errors";
 import { createStepContext } from "../llm/step-context";
 import type { PipelineEvent } from "../pipeline/events";
+import { createFunctionPolicy } from "../sql/function-policy";
 import { mockTextModel } from "../testing/mock-text-model";
 import { runFixLoop } from "./fix-loop";
+
+/** No catalog facts: every function is left to PostgreSQL. */
+const policy = createFunctionPolicy({ functions: [], operators: [] });
 
 function fixerReturning(...outputs: Array<{ reasoning: string; sql: string }>) {
   let call = 0;
@@ -47,6 +51,7 @@ describe("runFixLoop", () => {
       sql: "SELECT amount FROM orders",
       schema: "CREATE TABLE orders (total numeric);",
       context,
+      policy,
       execute: async (sql) => {
         executed.push(sql);
         if (sql.includes("amount")) throw missingColumn(sql);
@@ -68,6 +73,7 @@ describe("runFixLoop", () => {
       sql: "SELECT amount FROM orders",
       schema: "",
       context,
+      policy,
       execute: async (sql) => {
         throw missingColumn(sql);
       },
@@ -84,6 +90,7 @@ describe("runFixLoop", () => {
       sql: "SELECT amount FROM orders;",
       schema: "",
       context,
+      policy,
       execute: async (sql) => {
         throw missingColumn(sql);
       },
@@ -99,6 +106,7 @@ describe("runFixLoop", () => {
       sql: "SELECT 1 WHERE false",
       schema: "",
       context: keep.context,
+      policy,
       execute: async () => rows(0),
     });
     expect(kept).toMatchObject({ revisions: 1, result: { result: { rows: [] } } });
@@ -114,6 +122,7 @@ describe("runFixLoop", () => {
       sql: "SELECT 1 WHERE false",
       schema: "",
       context: limited.context,
+      policy,
       execute: async () => {
         variant += 1;
         return rows(0);
@@ -134,6 +143,7 @@ describe("runFixLoop", () => {
       sql: "SELECT amount FROM orders",
       schema: "",
       context,
+      policy,
       execute: async (sql) => {
         throw missingColumn(sql);
       },
@@ -150,11 +160,38 @@ describe("runFixLoop", () => {
       sql: "DELETE FROM orders",
       schema: "",
       context,
+      policy,
       execute: async () => rows(1),
     });
     expect(fixed.sql).toBe("SELECT count(*) FROM orders");
     expect(JSON.stringify(model.doGenerateCalls[0]?.prompt)).toContain(
       "25006: only read-only queries are allowed, not DeleteStmt",
     );
+  });
+
+  it("validates against the question's function policy before executing, and gives the refusal to the fixer", async () => {
+    const refusing = createFunctionPolicy({
+      functions: [
+        { schema: "pg_catalog", name: "pg_advisory_lock", volatility: "v", extension: null, onSearchPath: true },
+      ],
+      operators: [],
+    });
+    const model = fixerReturning({ reasoning: "no locks", sql: "SELECT 1" });
+    const { context, events } = setup(model);
+    const executed: string[] = [];
+    const fixed = await runFixLoop({
+      candidate: 0,
+      sql: "SELECT pg_advisory_lock(1)",
+      schema: "",
+      context,
+      policy: refusing,
+      execute: async (sql) => {
+        executed.push(sql);
+        return rows(1);
+      },
+    });
+    expect(executed).toEqual(["SELECT 1"]);
+    expect(fixed.sql).toBe("SELECT 1");
+    expect(events[0]).toMatchObject({ type: "fix-start", reason: expect.stringMatching(/^25006: .*advisory locks/) });
   });
 });

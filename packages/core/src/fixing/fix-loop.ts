@@ -2,6 +2,7 @@ import { fixCandidatePrompt, fixCandidateSystemPrompt, sqlCandidateOutputSchema 
 import type { CappedResult } from "../database/read-only-session";
 import { DatabaseError, SqlValidationError } from "../errors";
 import type { StepContext } from "../llm/step-context";
+import type { FunctionPolicy } from "../sql/function-policy";
 import { validateSql } from "../sql/validate-sql";
 
 /** Step name of the fixer (fixtures and `NLQ_MODEL_FIX` refer to it). */
@@ -13,6 +14,11 @@ export interface FixLoopOptions {
   readonly sql: string;
   /** Rendered schema shown to the fixer. */
   readonly schema: string;
+  /**
+   * Functions and operators the SQL may call, loaded for this question from the target database under the asking
+   * role (`loadFunctionPolicy`). Required: every path validates against the database's own `pg_proc`.
+   */
+  readonly policy: FunctionPolicy;
   /** Runs validated SQL read-only with the row cap. */
   readonly execute: (sql: string) => Promise<CappedResult>;
   readonly context: StepContext;
@@ -53,7 +59,7 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
     let emptyResult: CappedResult | undefined;
     let failure: SqlValidationError | DatabaseError | undefined;
     try {
-      executedSql = (await validateSql(sql)).sql;
+      executedSql = (await validateSql(sql, options.policy)).sql;
       const result = await options.execute(executedSql);
       if (result.result.rows.length > 0 || attempt >= maxAttempts) {
         return { sql: executedSql, result, revisions: attempt, reasoning };
@@ -79,7 +85,7 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
         issue,
       }),
     });
-    const revised = (await validateSql(output.sql).catch(() => ({ sql: output.sql.trim() }))).sql;
+    const revised = (await validateSql(output.sql, options.policy).catch(() => ({ sql: output.sql.trim() }))).sql;
     if (revised === "" || revised === executedSql) {
       // The fixer keeps the query: an empty result is then the answer; an error stays the error.
       context.emit({ type: "fix-end", candidate: options.candidate, attempt: attempt + 1, sql: executedSql });

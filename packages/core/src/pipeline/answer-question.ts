@@ -7,6 +7,7 @@ import { generateCandidateStep, oneShotGenerator } from "../generation/one-shot-
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
 import { fetchSampleValues } from "../schema/sample-values";
+import { loadFunctionPolicy } from "../sql/load-function-policy";
 import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
 
 function shorten(text: string, length = 600): string {
@@ -71,9 +72,12 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     context.emit({ type: "pipeline-start", question: options.question });
     model = context.modelForStep(generateCandidateStep);
     context.throwIfCancelled();
-    const catalog: Catalog =
-      options.catalog ??
-      (await runReadOnly(scope, async (query) => fetchSampleValues(query, await introspectCatalog(query))));
+    // One read-only scope loads what the question needs from the database: the function policy (always, under the
+    // asking role and its search path) and the catalog (unless the index supplied it).
+    const { policy, catalog } = await runReadOnly(scope, async (query) => ({
+      policy: await loadFunctionPolicy(query, options.settings.allowedFunctions),
+      catalog: options.catalog ?? (await fetchSampleValues(query, await introspectCatalog(query))),
+    }));
     context.emit({
       type: "catalog-end",
       tables: catalog.tables.length,
@@ -111,7 +115,11 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
         sql: generated.sql,
         schema,
         context: generationContext,
-        execute: (sql) => runReadOnly(scope, (query) => queryWithRowLimit(query, sql, options.settings.rowLimit)),
+        policy,
+        execute: (sql) =>
+          runReadOnly(scope, (query) =>
+            queryWithRowLimit(query, sql, options.settings.rowLimit, options.settings.resultByteLimit),
+          ),
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -129,6 +137,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
       sql: fixed.sql,
       result: fixed.result.result,
       truncated: fixed.result.truncated,
+      ...(fixed.result.truncatedBy === undefined ? {} : { truncatedBy: fixed.result.truncatedBy }),
       confidence,
       model,
       explanation: shorten(fixed.reasoning ?? generated.reasoning),

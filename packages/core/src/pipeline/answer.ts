@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog/catalog-types";
 import type { Settings } from "../config/settings";
 import type { QueryExecutor, QueryResult, TransactionStatus } from "../database/query-executor";
+import type { TruncationReason } from "../database/read-only-session";
 import type { ResolvedModel } from "../models/resolve-model";
 import type { LlmCallRecord, PipelineEventListener } from "./events";
 import type { SchemaSelector } from "./schema-selector";
@@ -23,7 +24,10 @@ export interface AnswerQuestionOptions {
   readonly session: QueryExecutor;
   /** The session's transaction state before the question (default `idle`). */
   readonly transactionStatus?: TransactionStatus;
-  /** Resolved configuration (`loadSettings(process.env)`): models per step, timeouts, row cap. */
+  /**
+   * Resolved configuration (`loadSettings(process.env)`): models per step, timeouts, row and byte caps, allowed
+   * functions.
+   */
   readonly settings: Settings;
   /** Where the trace of this question is stored (metadata store's query log); optional. */
   readonly queryLog?: QueryLog;
@@ -69,8 +73,13 @@ export interface Answer {
   readonly sql: string;
   /** Rows of the chosen SQL (capped at the configured row limit). */
   readonly result: QueryResult;
-  /** True when the row cap cut the result. */
+  /** True when a cap cut the result. */
   readonly truncated: boolean;
+  /**
+   * Which cap cut it: `rows` (`NLQ_ROW_LIMIT`) or `bytes` (`NLQ_RESULT_BYTE_LIMIT`, the statement was cancelled).
+   * Undefined when nothing was cut.
+   */
+  readonly truncatedBy?: TruncationReason;
   /** Share of candidates that agree with the chosen result (1 for a single candidate that ran). */
   readonly confidence: number;
   /** The model that generated the SQL (`provider:model`) and whether it was a scripted replay. */

@@ -1,16 +1,71 @@
 import { describe, expect, it } from "vitest";
 import { SqlValidationError } from "../errors";
+import { createFunctionPolicy, type RoutineFacts } from "./function-policy";
 import { validateSql } from "./validate-sql";
+
+const system = (name: string, volatility: RoutineFacts["volatility"]): RoutineFacts => ({
+  schema: "pg_catalog",
+  name,
+  volatility,
+  extension: null,
+  onSearchPath: true,
+});
+const inPublic = (name: string, volatility: RoutineFacts["volatility"], extension: string | null = null) => ({
+  schema: "public",
+  name,
+  volatility,
+  extension,
+  onSearchPath: true,
+});
+
+/** Facts as pg_proc would give them, pure: no database. */
+const policy = createFunctionPolicy({
+  functions: [
+    system("count", "i"),
+    system("lower", "i"),
+    system("now", "s"),
+    system("random", "v"),
+    system("pg_advisory_lock", "v"),
+    system("set_config", "v"),
+    system("query_to_xml", "s"),
+    system("txid_current", "v"),
+    inPublic("similarity", "i", "pg_trgm"),
+    inPublic("dblink_exec", "v", "dblink"),
+    inPublic("slugify", "i"),
+    inPublic("touch_counter", "v"),
+    { ...inPublic("fiscal_year", "s"), schema: "reports", onSearchPath: false },
+  ],
+  operators: [
+    { schema: "pg_catalog", name: "=", onSearchPath: true, implementation: system("int4eq", "i") },
+    { schema: "public", name: "%%%", onSearchPath: true, implementation: inPublic("touch_counter", "v") },
+  ],
+  allowedFunctions: ["reports.fiscal_year"],
+});
 
 describe("validateSql", () => {
   it("accepts read-only queries and strips trailing semicolons", async () => {
-    expect(await validateSql("SELECT count(*) FROM customers;  ")).toEqual({ sql: "SELECT count(*) FROM customers" });
-    expect((await validateSql("WITH x AS (SELECT 1 AS a) SELECT a FROM x;;")).sql).toBe(
+    expect(await validateSql("SELECT count(*) FROM customers;  ", policy)).toEqual({
+      sql: "SELECT count(*) FROM customers",
+    });
+    expect((await validateSql("WITH x AS (SELECT 1 AS a) SELECT a FROM x;;", policy)).sql).toBe(
       "WITH x AS (SELECT 1 AS a) SELECT a FROM x",
     );
-    expect((await validateSql("VALUES (1), (2)")).sql).toBe("VALUES (1), (2)");
-    expect((await validateSql("TABLE customers")).sql).toBe("TABLE customers");
-    expect((await validateSql("SELECT 'a;b' UNION ALL SELECT 'c'")).sql).toBe("SELECT 'a;b' UNION ALL SELECT 'c'");
+    expect((await validateSql("VALUES (1), (2)", policy)).sql).toBe("VALUES (1), (2)");
+    expect((await validateSql("TABLE customers", policy)).sql).toBe("TABLE customers");
+    expect((await validateSql("SELECT 'a;b' UNION ALL SELECT 'c'", policy)).sql).toBe(
+      "SELECT 'a;b' UNION ALL SELECT 'c'",
+    );
+  });
+
+  it("accepts allowed functions: stable/immutable system ones, harmless volatile ones, safe extensions, the setting", async () => {
+    for (const sql of [
+      "SELECT lower(name), now(), random() FROM customers WHERE id = 1",
+      "SELECT similarity(name, 'ada') FROM customers",
+      "SELECT reports.fiscal_year(now())",
+      "SELECT no_such_function(1)",
+    ]) {
+      await expect(validateSql(sql, policy)).resolves.toEqual({ sql });
+    }
   });
 
   const refused: Array<[string, RegExp]> = [
@@ -23,21 +78,28 @@ describe("validateSql", () => {
     ["WITH gone AS (DELETE FROM customers RETURNING *) SELECT * FROM gone", /data-modifying DELETE/],
     ["SELECT * INTO copy FROM customers", /SELECT … INTO/],
     ["SELECT * FROM customers FOR UPDATE", /locking clause/],
-    ["SELECT pg_advisory_lock(1)", /function pg_advisory_lock\(\)/],
-    ["SELECT set_config('role', 'postgres', false)", /function set_config\(\)/],
+    ["SELECT pg_advisory_lock(1)", /pg_catalog.pg_advisory_lock\(\) takes or releases advisory locks/],
+    ["SELECT set_config('role', 'postgres', false)", /pg_catalog.set_config\(\) sets configuration/],
+    ["SELECT query_to_xml('delete from t', true, true, '')", /query_to_xml\(\) executes SQL text/],
+    ["SELECT pg_catalog.txid_current()", /pg_catalog.txid_current\(\) is volatile/],
+    ["SELECT x FROM (SELECT dblink_exec('x') AS x) s", /public.dblink_exec\(\) opens database connections/],
+    ["SELECT slugify(name) FROM customers", /public.slugify\(\) is a user-defined function not named/],
+    ["SELECT 1 WHERE 2 %%% 3", /operator %%% calls public.touch_counter\(\), which is volatile/],
+    ["SELECT 1 WHERE 2 OPERATOR(public.%%%) 3", /operator public.%%% calls public.touch_counter/],
   ];
   for (const [sql, message] of refused) {
     it(`refuses ${sql}`, async () => {
-      const attempt = validateSql(sql);
+      const attempt = validateSql(sql, policy);
       await expect(attempt).rejects.toBeInstanceOf(SqlValidationError);
       await expect(attempt).rejects.toThrow(message);
       await expect(attempt).rejects.toMatchObject({ code: "25006" });
     });
   }
 
-  it("refuses several statements, empty text and syntax errors with 42601", async () => {
-    await expect(validateSql("SELECT 1; SELECT 2")).rejects.toThrow(/exactly one statement, found 2/);
-    await expect(validateSql(" ; ")).rejects.toThrow(/empty/);
-    await expect(validateSql("SELEC 1")).rejects.toMatchObject({ code: "42601", sql: "SELEC 1" });
+  it("refuses several statements, empty text, NUL characters and syntax errors with 42601", async () => {
+    await expect(validateSql("SELECT 1; SELECT 2", policy)).rejects.toThrow(/exactly one statement, found 2/);
+    await expect(validateSql(" ; ", policy)).rejects.toThrow(/empty/);
+    await expect(validateSql("SELECT 1\0; DELETE FROM t", policy)).rejects.toThrow(/NUL/);
+    await expect(validateSql("SELEC 1", policy)).rejects.toMatchObject({ code: "42601", sql: "SELEC 1" });
   });
 });

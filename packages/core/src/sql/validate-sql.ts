@@ -1,5 +1,7 @@
 import { loadModule, parseSync } from "libpg-query";
 import { SqlValidationError } from "../errors";
+import type { FunctionPolicy } from "./function-policy";
+import { routineReferences } from "./routine-references";
 
 let moduleLoaded: Promise<void> | undefined;
 
@@ -11,41 +13,6 @@ export function loadSqlParser(): Promise<void> {
 
 /** Statements that modify data wherever they appear in the tree (data-modifying CTEs included). */
 const writingNodes = new Set(["InsertStmt", "UpdateStmt", "DeleteStmt", "MergeStmt"]);
-
-/**
- * Functions refused by name because their effects survive a rollback or reach outside the transaction
- * (session-level advisory locks, signals to other backends, configuration, large objects, remote calls).
- */
-export const refusedFunctions: ReadonlySet<string> = new Set([
-  "pg_advisory_lock",
-  "pg_advisory_lock_shared",
-  "pg_try_advisory_lock",
-  "pg_try_advisory_lock_shared",
-  "pg_cancel_backend",
-  "pg_terminate_backend",
-  "pg_reload_conf",
-  "pg_rotate_logfile",
-  "pg_switch_wal",
-  "pg_create_restore_point",
-  "pg_notify",
-  "set_config",
-  "pg_sleep",
-  "pg_sleep_for",
-  "pg_sleep_until",
-  "lo_import",
-  "lo_export",
-  "lo_create",
-  "lo_unlink",
-  "lo_from_bytea",
-  "lo_put",
-  "dblink",
-  "dblink_exec",
-  "dblink_connect",
-  "pg_read_file",
-  "pg_read_binary_file",
-  "pg_ls_dir",
-  "pg_stat_file",
-]);
 
 export interface ValidatedSql {
   /** The statement without trailing semicolons and whitespace. */
@@ -65,26 +32,49 @@ function visit(node: unknown, onNode: (key: string, value: Record<string, unknow
   }
 }
 
-function functionName(call: Record<string, unknown>): string {
-  const parts = (call.funcname as Array<{ String?: { sval?: string } }> | undefined) ?? [];
-  return parts.at(-1)?.String?.sval?.toLowerCase() ?? "";
+function functionProblems(statement: unknown, policy: FunctionPolicy): string[] {
+  const problems: string[] = [];
+  for (const reference of routineReferences(statement)) {
+    const written = reference.schema === undefined ? reference.name : `${reference.schema}.${reference.name}`;
+    if (reference.kind === "function") {
+      for (const routine of policy.functions(reference)) {
+        const reason = policy.refusal(routine);
+        if (reason !== undefined) problems.push(`function ${routine.schema}.${routine.name}() ${reason}`);
+      }
+    } else {
+      for (const operator of policy.operators(reference)) {
+        const routine = operator.implementation;
+        const reason = policy.refusal(routine);
+        if (reason !== undefined) {
+          problems.push(`operator ${written} calls ${routine.schema}.${routine.name}(), which ${reason}`);
+        }
+      }
+    }
+  }
+  return problems;
 }
 
 /**
  * Accepts exactly one read-only query — `SELECT`, `WITH … SELECT`, `VALUES` or `TABLE` — parsed by PostgreSQL's own
  * parser (libpg-query). Refused with `SqlValidationError` before execution: syntax errors (42601), several or no
  * statements, any other statement kind (DML, DDL, `EXPLAIN`, `SET`, `COPY`, …), data-modifying CTEs,
- * `SELECT … INTO`, locking clauses (`FOR UPDATE`/`FOR SHARE`) and `refusedFunctions` (25006).
+ * `SELECT … INTO`, locking clauses (`FOR UPDATE`/`FOR SHARE`), and calls of functions or operators that `policy` refuses
+ * (25006, naming the function and why): every candidate an unqualified name can resolve to on the search path, or the
+ * qualified one, must be allowed. Names the policy does not know are left to PostgreSQL (it reports them).
  * `EXPLAIN` is refused because it cannot be row-capped by wrapping and `EXPLAIN ANALYZE` executes.
  * PostgreSQL's read-only transaction remains the real guarantee; this check gives clear errors early.
  */
-export async function validateSql(text: string): Promise<ValidatedSql> {
+export async function validateSql(text: string, policy: FunctionPolicy): Promise<ValidatedSql> {
   await loadSqlParser();
   const sql = text
     .trim()
     .replace(/(\s*;)+$/, "")
     .trim();
   if (sql === "") throw new SqlValidationError("the generated SQL is empty", { sql: text });
+  if (sql.includes("\0")) {
+    // The wire protocol ends the statement text at a NUL byte: refuse rather than send less than was validated.
+    throw new SqlValidationError("the generated SQL contains a NUL character", { sql, code: "42601" });
+  }
   let tree: { stmts?: Array<{ stmt?: Record<string, unknown> }> };
   try {
     tree = parseSync(sql) as typeof tree;
@@ -111,9 +101,8 @@ export async function validateSql(text: string): Promise<ValidatedSql> {
     if (key === "SelectStmt" && Array.isArray(value.lockingClause) && value.lockingClause.length > 0) {
       problems.push("a locking clause (FOR UPDATE/SHARE)");
     }
-    if (key === "FuncCall" && refusedFunctions.has(functionName(value)))
-      problems.push(`function ${functionName(value)}()`);
   });
+  problems.push(...functionProblems(statement, policy));
   if (problems.length > 0) {
     throw new SqlValidationError(`only read-only queries are allowed; found ${[...new Set(problems)].join(", ")}`, {
       sql,
