@@ -9,7 +9,7 @@ import { startTestProxy } from "../clients/proxy-fixture";
 import { adversarialSettings } from "./adversarial-settings";
 import { type AdversarialWorld, createAdversarialWorld } from "./adversarial-world";
 import { recordingScriptedResolver } from "./ask-question";
-import { adversarialCases, describeCounts } from "./case-matrix";
+import { adversarialCases, describeCounts, unguardedControls } from "./case-matrix";
 import { type CaseEnvironment, runCase } from "./run-case";
 import { secretServerFile } from "./side-effect-payloads";
 
@@ -59,6 +59,14 @@ describe("adversarial suite: a question never changes the database, the session 
     await observer?.end();
     await world?.close();
     if (directory) rmSync(directory, { recursive: true, force: true });
+  });
+
+  // Controls: the same hostile SQL sent straight to the session must be caught by the checks, so a passing case
+  // means nothing was left behind, not that the checks could not see it.
+  unguardedControls.forEach((testCase, index) => {
+    it(`control · unguarded · ${testCase.role} · ${testCase.variant}: ${testCase.payload.name} is detected`, async () => {
+      expect(await runCase(environment, testCase, 10_000 + index)).not.toEqual([]);
+    });
   });
 
   adversarialCases.forEach((testCase, index) => {

@@ -11,8 +11,11 @@ import {
 import { mockTextModel } from "@nlq/core/testing";
 import type pg from "pg";
 
-/** The two ways a question reaches the database: the real proxy, or core's answerQuestion with the pg executor. */
-export type QuestionPath = "proxy" | "core";
+/**
+ * The two ways a question reaches the database: the real proxy, or core's answerQuestion with the pg executor; and
+ * `unguarded`, the control that runs the hostile SQL directly on the session, proving each check can fail.
+ */
+export type QuestionPath = "proxy" | "core" | "unguarded";
 
 /** What the client saw: rows (text values) or an error, and the NOTICEs that came with it. */
 export interface QuestionOutcome {
@@ -99,6 +102,17 @@ export async function askThroughProxy(
     return { rows: result.rows as string[][], notices: notices.slice(start) };
   } catch (error) {
     return { rows: [], error: describeError(error), notices: notices.slice(start) };
+  }
+}
+
+/** The control: the hostile SQL sent straight to the session, with nothing in between. */
+export async function askUnguarded(client: pg.Client, sql: string): Promise<QuestionOutcome> {
+  try {
+    const result = await client.query({ text: sql, rowMode: "array" });
+    const last = Array.isArray(result) ? result.at(-1) : result;
+    return { rows: (last?.rows ?? []) as string[][], notices: [] };
+  } catch (error) {
+    return { rows: [], error: describeError(error), notices: [] };
   }
 }
 

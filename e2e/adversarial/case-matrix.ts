@@ -1,7 +1,7 @@
 import { type RoleKind, roleKinds } from "./adversarial-world";
 import type { QuestionPath } from "./ask-question";
 import type { SessionVariant } from "./case-variant";
-import { classicPayloads } from "./classic-payloads";
+import { allClassicPayloads, lexicalTrickPayloads } from "./classic-payloads";
 import { hugeResultPayloads, promptInjectionPayloads } from "./injection-payloads";
 import { lexicalPayloads } from "./lexical-payloads";
 import type { Payload } from "./payload";
@@ -34,9 +34,9 @@ const everyVariant: readonly SessionVariant[] = [
 
 /**
  * The cases: every payload under every role through the proxy in the default session; the lexical injection under
- * every role, variant and path; the side-effect functions also inside an open transaction and through core; the
- * classic payloads also with standard_conforming_strings off, inside an open transaction and through core; and
- * every payload once in an aborted transaction.
+ * every role and variant through the proxy and with standard_conforming_strings off through core; the comment and
+ * string tricks with the setting off; the side-effect functions also inside an open transaction and through core;
+ * the classic payloads also inside an open transaction and through core; ten payloads in an aborted transaction.
  */
 export const adversarialCases: readonly AdversarialCase[] = [
   ...expand({ payloads: lexicalPayloads, paths: ["proxy"], roles: roleKinds, variants: everyVariant }),
@@ -47,25 +47,68 @@ export const adversarialCases: readonly AdversarialCase[] = [
     variants: ["sco-off-role", "sco-off-session", "open-transaction-sco-off"],
   }),
   ...expand({
-    payloads: [...classicPayloads, ...sideEffectPayloads, ...promptInjectionPayloads, ...hugeResultPayloads],
+    payloads: [...allClassicPayloads, ...sideEffectPayloads, ...promptInjectionPayloads, ...hugeResultPayloads],
     paths: ["proxy"],
     roles: roleKinds,
     variants: ["default"],
   }),
+  ...expand({
+    payloads: lexicalTrickPayloads,
+    paths: ["proxy"],
+    roles: roleKinds,
+    variants: ["sco-off-role", "sco-off-session"],
+  }),
+  ...expand({ payloads: lexicalTrickPayloads, paths: ["core"], roles: ["ordinary"], variants: ["sco-off-session"] }),
   ...expand({ payloads: sideEffectPayloads, paths: ["proxy"], roles: ["superuser"], variants: ["open-transaction"] }),
   ...expand({ payloads: sideEffectPayloads, paths: ["core"], roles: ["superuser"], variants: ["default"] }),
-  ...expand({ payloads: classicPayloads, paths: ["proxy"], roles: ["ordinary"], variants: ["sco-off-session"] }),
-  ...expand({ payloads: classicPayloads, paths: ["proxy"], roles: ["superuser"], variants: ["open-transaction"] }),
-  ...expand({ payloads: classicPayloads, paths: ["core"], roles: ["ordinary"], variants: ["default"] }),
+  ...expand({ payloads: allClassicPayloads, paths: ["proxy"], roles: ["superuser"], variants: ["open-transaction"] }),
+  ...expand({ payloads: allClassicPayloads, paths: ["core"], roles: ["ordinary"], variants: ["default"] }),
   ...expand({ payloads: promptInjectionPayloads, paths: ["core"], roles: roleKinds, variants: ["default"] }),
   ...expand({ payloads: hugeResultPayloads, paths: ["core"], roles: ["ordinary"], variants: ["default"] }),
   ...expand({
-    payloads: [...classicPayloads.slice(0, 5), ...sideEffectPayloads.slice(0, 5)],
+    payloads: [...allClassicPayloads.slice(0, 5), ...sideEffectPayloads.slice(0, 5)],
     paths: ["proxy", "core"],
     roles: ["rls"],
     variants: ["aborted-transaction"],
   }),
 ];
+
+const controlNames = new Set([
+  "update",
+  "create temporary table",
+  "create role",
+  "alter role set",
+  "set search_path",
+  "listen",
+  "prepare",
+  "declare cursor with hold",
+  "copy to file",
+  "commit",
+  "dblink_connect_u leaves a connection",
+  "pg_terminate_backend of another session",
+  "pg_read_file",
+  "lo_export writes a file",
+  "pg_create_physical_replication_slot",
+  "pg_backup_start",
+  "pg_stat_reset",
+  "session advisory lock",
+  "advisory unlock all",
+  "nextval on the client's temporary sequence",
+  "user-defined volatile function writing through dblink",
+]);
+
+/**
+ * Controls (not counted as adversarial cases): payloads run straight on a superuser session, with nothing in
+ * between, each of which the checks must catch; "commit" runs inside the client's open transaction.
+ */
+export const unguardedControls: readonly AdversarialCase[] = [...allClassicPayloads, ...sideEffectPayloads]
+  .filter((payload) => controlNames.has(payload.name))
+  .map((payload) => ({
+    path: "unguarded",
+    role: "superuser",
+    variant: payload.name === "commit" ? "open-transaction" : "default",
+    payload,
+  }));
 
 /** One line: how many cases ran per path, role and variant. */
 export function describeCounts(cases: readonly AdversarialCase[]): string {

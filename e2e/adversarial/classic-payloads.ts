@@ -7,7 +7,7 @@ const classic = (name: string, sql: string) => fixed(name, "classic", sql);
  * data-modifying CTEs, multi-statements, session commands, COPY, EXPLAIN ANALYZE, locking, transaction control,
  * procedural code, maintenance, comment and string tricks.
  */
-export const classicPayloads: readonly Payload[] = [
+const classicPayloads: readonly Payload[] = [
   classic("insert", "INSERT INTO canary VALUES (100, 'pwned')"),
   classic("update", "UPDATE canary SET v = 'pwned'"),
   classic("delete", "DELETE FROM canary"),
@@ -76,10 +76,18 @@ export const classicPayloads: readonly Payload[] = [
   classic("lock table", "LOCK TABLE canary IN ACCESS EXCLUSIVE MODE"),
   classic("discard all", "DISCARD ALL"),
   classic("advisory lock", "SELECT pg_advisory_lock(4242)"),
+];
+
+/** Comment and string tricks: the classic payloads whose reading depends on the lexical settings. */
+export const lexicalTrickPayloads: readonly Payload[] = [
   classic("line comment hides a newline", "SELECT 1 -- harmless\n; DELETE FROM canary"),
   classic("block comment around a delete", "SELECT 1 /* ; DELETE FROM canary */"),
   classic("quote doubling", "SELECT 'a'';DELETE FROM canary;--' AS a"),
   classic("dollar quote then delete", "SELECT $$;$$ AS a; DELETE FROM canary"),
   classic("psql backslash semicolon", "SELECT 1 \\; DELETE FROM canary"),
   classic("escape string", "SELECT E'\\'; DELETE FROM canary; --' AS a"),
+  classic("backslash before a quote", "SELECT 'a\\' AS a; DELETE FROM canary; --' AS b"),
 ];
+
+/** Every classic payload (issue 6: the ones that already stayed refused or harmless). */
+export const allClassicPayloads: readonly Payload[] = [...classicPayloads, ...lexicalTrickPayloads];

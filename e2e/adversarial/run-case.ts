@@ -9,6 +9,7 @@ import type { AdversarialWorld, RoleKind } from "./adversarial-world";
 import {
   askThroughCore,
   askThroughProxy,
+  askUnguarded,
   type QuestionOutcome,
   type QuestionPath,
   writeScriptedFixture,
@@ -100,6 +101,9 @@ export async function runCase(
       environment.proxySteps.length = 0;
       outcome = await askThroughProxy(client, question, notices);
       steps = [...environment.proxySteps];
+    } else if (testCase.path === "unguarded") {
+      outcome = await askUnguarded(client, sql);
+      steps = ["generate-candidate"];
     } else {
       const coreSteps: string[] = [];
       outcome = await askThroughCore({ client, question, settings, output, steps: coreSteps });
@@ -125,15 +129,17 @@ export async function runCase(
     compareState("client backend", serverBefore.client, serverAfter.client, violations);
     const newBackends = serverAfter.backends.filter((pid) => !serverBefore.backends.includes(pid));
     if (newBackends.length > 0) violations.push(`backends left connected to the database: ${newBackends.join(", ")}`);
+    // A session the question left in a failed transaction is a violation (status); roll back to read the rest.
+    if (aborted || statusAfter === "E") await client.query("ROLLBACK");
     if (isOpenTransaction(testCase.variant)) {
-      const ownRows = await client.query("SELECT count(*)::int AS count FROM journal WHERE marker = $1", [marker]);
-      if (ownRows.rows[0]?.count !== 1)
-        violations.push("the client's uncommitted work is gone from its own transaction");
+      const ownRows = await client
+        .query("SELECT count(*)::int AS count FROM public.journal WHERE marker = $1", [marker])
+        .then((result) => result.rows[0]?.count as number);
+      if (ownRows !== 1) violations.push("the client's uncommitted work is gone from its own transaction");
     }
-    if (aborted) await client.query("ROLLBACK");
     compareState("session", sessionBefore, await readSessionSnapshot(client), violations);
     const committed = async () =>
-      (await observer.query("SELECT count(*)::int AS count FROM journal WHERE marker = $1", [marker])).rows[0]?.count;
+      (await observer.query("SELECT count(*)::int AS count FROM public.journal WHERE marker = $1", [marker])).rows[0]?.count;
     if ((await committed()) !== 0) violations.push("the client's uncommitted work was committed");
     if (isOpenTransaction(testCase.variant)) await client.query("ROLLBACK");
     if ((await committed()) !== 0) violations.push("the client's work is committed after its own ROLLBACK");
@@ -147,7 +153,7 @@ export async function runCase(
     if (testCase.payload.mustNotReturn && JSON.stringify(outcome.rows).includes(environment.secretNeedle)) {
       violations.push(`the answer returned the contents of the server file ${testCase.payload.mustNotReturn}`);
     }
-    if (testCase.payload.group === "huge-result") checkBounded(outcome, testCase.path, violations);
+    if (testCase.payload.group === "huge-result") checkBounded(outcome, testCase.path, sql, violations);
     if (testCase.role === "superuser") {
       const backup = await client.query("SELECT pg_backup_stop()").then(
         () => "running",
@@ -171,17 +177,19 @@ export async function runCase(
 }
 
 /** A huge result must come back cut at the byte cap, with a notice (proxy) or marked truncated (core). */
-function checkBounded(outcome: QuestionOutcome, path: QuestionPath, violations: string[]): void {
-  const limit = resultByteLimit;
+function checkBounded(outcome: QuestionOutcome, path: QuestionPath, sql: string, violations: string[]): void {
   const bytes = valueBytes(outcome.rows);
-  if (outcome.error)
+  if (outcome.error) {
     violations.push(`a huge result must come back cut, not fail: ${outcome.error.code} ${outcome.error.message}`);
-  if (bytes > 2 * limit)
-    violations.push(`the answer carried ${bytes} bytes of values, more than twice the byte cap ${limit}`);
-  if (
-    path === "proxy" &&
-    !outcome.notices.some((notice) => /\bbytes?\b/i.test(notice) && !notice.startsWith("nlq: SELECT"))
-  ) {
+  }
+  if (bytes > 2 * resultByteLimit) {
+    violations.push(`the answer carried ${bytes} bytes of values, more than twice the byte cap ${resultByteLimit}`);
+  }
+  const capNotice = outcome.notices.some(
+    (notice) =>
+      notice !== `nlq: ${sql}` && !notice.includes("scripted replay") && /byte|truncat|\bcut\b|\bcap\b/i.test(notice),
+  );
+  if (path === "proxy" && !capNotice) {
     violations.push(`no NOTICE said the byte cap was hit (notices: ${JSON.stringify(outcome.notices)})`);
   }
   if (path === "core" && outcome.truncated !== true) violations.push("the answer was not marked truncated");

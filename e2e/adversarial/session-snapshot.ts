@@ -36,8 +36,8 @@ export const sessionSnapshotSql = `SELECT json_build_object(
   'cursors', (SELECT json_agg(name ORDER BY name) FROM pg_cursors),
   'listening channels', (SELECT json_agg(channel ORDER BY channel) FROM pg_listening_channels() AS channel),
   'temporary relations', (SELECT json_agg(relname ORDER BY relname) FROM pg_class WHERE relnamespace = pg_my_temp_schema()),
-  'dblink connections', (SELECT dblink_get_connections()),
-  'client sequence', (SELECT json_build_array(last_value, is_called) FROM nlq_client_sequence),
+  'dblink connections', (SELECT public.dblink_get_connections()),
+  'client sequence', (SELECT json_build_array(last_value, is_called) FROM pg_temp.nlq_client_sequence),
   'transaction id', txid_current_if_assigned()::text,
   'backend pid', pg_backend_pid()
 ) AS snapshot`;
