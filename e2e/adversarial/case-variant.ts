@@ -27,5 +27,15 @@ export async function enterVariant(client: pg.Client, variant: SessionVariant, m
   }
   if (variant === "aborted-transaction") {
     await client.query("SELECT 1 / 0").catch(() => undefined);
+    await untilReady(client);
   }
+}
+
+/**
+ * Waits for the ReadyForQuery that follows an ErrorResponse: node-postgres rejects a query on the error, before the
+ * server has finished aborting and reported its transaction status.
+ */
+export async function untilReady(client: pg.Client): Promise<void> {
+  const state = client as unknown as { readyForQuery: boolean };
+  while (!state.readyForQuery) await new Promise((resolve) => setImmediate(resolve));
 }

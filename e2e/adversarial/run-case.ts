@@ -14,7 +14,7 @@ import {
   type QuestionPath,
   writeScriptedFixture,
 } from "./ask-question";
-import { enterVariant, isOpenTransaction, type SessionVariant } from "./case-variant";
+import { enterVariant, isOpenTransaction, type SessionVariant, untilReady } from "./case-variant";
 import { compareState, valueBytes } from "./compare-state";
 import type { Payload, PayloadContext } from "./payload";
 import { readServerSnapshot } from "./server-snapshot";
@@ -110,6 +110,7 @@ export async function runCase(
       steps = coreSteps;
     }
 
+    await untilReady(client);
     const statusAfter = client.getTransactionStatus();
     if (statusAfter !== statusBefore)
       violations.push(`transaction status changed from ${statusBefore} to ${statusAfter}`);
@@ -139,7 +140,8 @@ export async function runCase(
     }
     compareState("session", sessionBefore, await readSessionSnapshot(client), violations);
     const committed = async () =>
-      (await observer.query("SELECT count(*)::int AS count FROM public.journal WHERE marker = $1", [marker])).rows[0]?.count;
+      (await observer.query("SELECT count(*)::int AS count FROM public.journal WHERE marker = $1", [marker])).rows[0]
+        ?.count;
     if ((await committed()) !== 0) violations.push("the client's uncommitted work was committed");
     if (isOpenTransaction(testCase.variant)) await client.query("ROLLBACK");
     if ((await committed()) !== 0) violations.push("the client's work is committed after its own ROLLBACK");

@@ -33,7 +33,8 @@ function databaseStateSql(suffix: string): string {
     'large objects', (SELECT count(*) FROM pg_largeobject_metadata),
     'role settings', ${digest(
       "format('%s|%s|%s', setdatabase, setrole, setconfig), ',' ORDER BY setdatabase, setrole",
-      "FROM pg_db_role_setting",
+      `FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+         OR setrole IN (SELECT oid FROM pg_roles WHERE rolname LIKE '%${suffix}%')`,
     )},
     'database privileges', (SELECT datacl::text FROM pg_database WHERE datname = current_database()),
     'statistics reset', (SELECT stats_reset::text FROM pg_stat_database WHERE datname = current_database()),
