@@ -13,6 +13,7 @@ export default defineConfig({
       "apps/web/lib/**/*.test.ts",
       "bench/**/*.test.ts",
       "e2e/clients/**/*.test.ts",
+      "e2e/adversarial/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.next/**"],
     testTimeout: 60_000,
