@@ -37,8 +37,6 @@ export interface ExtractKeywordsPromptOptions {
   readonly examples?: readonly ExtractKeywordsExample[];
 }
 
-export const extractKeywordsStep = "extract-keywords";
-
 export const extractKeywordsSystemPrompt =
   "You extract search keywords from questions about a database. Answer only with the requested JSON object.";
 

@@ -11,10 +11,6 @@ export interface SchemaSelectionPromptOptions {
   readonly hint?: string;
 }
 
-export const filterColumnStep = "filter-column";
-export const selectTablesStep = "select-tables";
-export const selectColumnsStep = "select-columns";
-
 export const schemaSelectionSystemPrompt =
   "You are an expert and very careful data analyst. Answer only with the requested JSON object.";
 

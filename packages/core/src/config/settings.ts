@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ConfigurationError } from "../errors";
+import { isStepName, pipelineSteps, stepNames, stepVariableNames } from "../steps/step-registry";
 
 /**
  * Resolved configuration of the pipeline, read from environment variables by `loadSettings`.
@@ -43,18 +44,6 @@ export interface Settings {
   /** `NLQ_MAX_TOKENS`: most input + output tokens for one question; 0 = no limit. Default 0. */
   readonly maxTokens: number;
 }
-
-/** Short variable suffixes per pipeline step: `NLQ_MODEL_GENERATE` configures `generate-candidate`. */
-export const stepModelAliases: Readonly<Record<string, readonly string[]>> = {
-  "generate-candidate": ["generate"],
-  "fix-candidate": ["fix"],
-  "extract-keywords": ["keywords"],
-  "filter-column": ["filter"],
-  "select-tables": ["select"],
-  "select-columns": ["select"],
-  "hallucinate-schema": ["hallucinate"],
-  "select-candidate": ["selection"],
-};
 
 const modelReferencePattern = /^[a-z][a-z0-9-]*:.+$/;
 const modelReference = z
@@ -123,6 +112,10 @@ export function loadSettings(environment: Record<string, string | undefined>): S
   for (const [name, value] of Object.entries(present)) {
     if (!name.startsWith("NLQ_MODEL_")) continue;
     const step = name.slice("NLQ_MODEL_".length).toLowerCase().replaceAll("_", "-");
+    if (!stepVariableSuffixes.has(step)) {
+      problems.push(`${name}: no pipeline step is called that; use one of ${[...stepVariableSuffixes].join(", ")}`);
+      continue;
+    }
     const reference = modelReference.safeParse(value);
     if (reference.success) stepModels[step] = reference.data;
     else problems.push(`${name}: ${reference.error.issues[0]?.message ?? "invalid"}`);
@@ -148,15 +141,24 @@ export function loadSettings(environment: Record<string, string | undefined>): S
   };
 }
 
+/** The lower-case suffixes (`generate`, `fix-candidate`, …) that `NLQ_MODEL_<SUFFIX>` may carry. */
+const stepVariableSuffixes: ReadonlySet<string> = new Set(
+  stepNames.flatMap((step) =>
+    stepVariableNames(step).map((variable) => variable.slice("NLQ_MODEL_".length).toLowerCase().replaceAll("_", "-")),
+  ),
+);
+
 /**
  * The model reference (`provider:model`) a step uses: `NLQ_MODEL_<FULL_STEP_NAME>` first
- * (`NLQ_MODEL_GENERATE_CANDIDATE`), then the step's short aliases (`NLQ_MODEL_GENERATE`), then `NLQ_MODEL`.
+ * (`NLQ_MODEL_GENERATE_CANDIDATE`), then the step's short aliases from the step registry (`NLQ_MODEL_GENERATE`),
+ * then `NLQ_MODEL`.
  */
 export function modelReferenceForStep(settings: Settings, step: string): string | undefined {
   const exact = settings.stepModels[step];
   if (exact) return exact;
-  for (const alias of stepModelAliases[step] ?? []) {
-    const aliased = settings.stepModels[alias];
+  const aliases = isStepName(step) ? pipelineSteps[step].variableAliases : [];
+  for (const alias of aliases) {
+    const aliased = settings.stepModels[alias.toLowerCase()];
     if (aliased) return aliased;
   }
   return settings.model;

@@ -5,9 +5,6 @@ import type { StepContext } from "../llm/step-context";
 import type { FunctionPolicy } from "../sql/function-policy";
 import { validateSql } from "../sql/validate-sql";
 
-/** Step name of the fixer (fixtures and `NLQ_MODEL_FIX` refer to it). */
-export const fixCandidateStep = "fix-candidate";
-
 export interface FixLoopOptions {
   /** Index of the candidate, for events. */
   readonly candidate: number;
@@ -74,7 +71,7 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
     const reason = issue.kind === "empty" ? "empty result" : `${issue.code}: ${issue.message}`;
     context.emit({ type: "fix-start", candidate: options.candidate, attempt: attempt + 1, reason });
     const output = await context.runModelStep({
-      step: fixCandidateStep,
+      step: "fix-candidate",
       schema: sqlCandidateOutputSchema,
       system: fixCandidateSystemPrompt,
       prompt: fixCandidatePrompt({

@@ -2,9 +2,6 @@ import { generateCandidatePrompt, generateCandidateSystemPrompt, sqlCandidateOut
 import { UnanswerableQuestionError } from "../errors";
 import type { CandidateGenerator } from "./candidate-generator";
 
-/** Step name of the one-shot generator (fixtures and `NLQ_MODEL_GENERATE` refer to it). */
-export const generateCandidateStep = "generate-candidate";
-
 /**
  * CHESS one-shot candidate with chain of thought (appendix C, Figure 11), PostgreSQL dialect.
  * An empty `sql` from the model means unanswerable → `UnanswerableQuestionError` carrying the model's reasoning.
@@ -13,7 +10,7 @@ export const oneShotGenerator: CandidateGenerator = {
   name: "one-shot",
   async generate({ schema, context, previousTurns }) {
     const output = await context.runModelStep({
-      step: generateCandidateStep,
+      step: "generate-candidate",
       schema: sqlCandidateOutputSchema,
       system: generateCandidateSystemPrompt,
       prompt: generateCandidatePrompt({ schema, question: context.question, hint: context.hint, previousTurns }),

@@ -52,7 +52,7 @@ describe("runStep", () => {
   it("enforces the call budget", async () => {
     const budget = new LlmBudget({ maxCalls: 1, deadlineMilliseconds: 60_000 });
     const options = {
-      step: "generate-candidate",
+      step: "generate-candidate" as const,
       model: mockModel(JSON.stringify({ reasoning: "r", sql: "SELECT 1" })),
       modelId: "mock:model",
       schema: sqlCandidateOutputSchema,
@@ -67,7 +67,7 @@ describe("runStep", () => {
   it("enforces the token budget", async () => {
     const budget = new LlmBudget({ maxCalls: 10, deadlineMilliseconds: 60_000, maxTokens: 200 });
     const options = {
-      step: "fix-candidate",
+      step: "fix-candidate" as const,
       model: mockModel(JSON.stringify({ reasoning: "r", sql: "SELECT 1" })),
       modelId: "mock:model",
       schema: sqlCandidateOutputSchema,
@@ -86,7 +86,7 @@ describe("runStep", () => {
     const budget = new LlmBudget({ maxCalls: 5, deadlineMilliseconds: 10, now: () => now });
     now = 11;
     const base = {
-      step: "fix-candidate",
+      step: "fix-candidate" as const,
       model: mockModel("{}"),
       modelId: "mock:model",
       schema: sqlCandidateOutputSchema,

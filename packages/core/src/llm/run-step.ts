@@ -3,12 +3,13 @@ import type { z } from "zod";
 import { CancelledError, ModelCallError, ModelOutputError, NlqError } from "../errors";
 import { scriptedProvider } from "../models/scripted-model";
 import type { LlmCallRecord } from "../pipeline/events";
+import type { StepName } from "../steps/step-registry";
 import type { LlmBudget } from "./llm-budget";
 import { recoverJsonOutput } from "./recover-json";
 
 export interface RunStepOptions<OUTPUT> {
   /** Pipeline step name, e.g. `generate-candidate`; also tells a scripted model what to replay. */
-  readonly step: string;
+  readonly step: StepName;
   readonly model: LanguageModel;
   /** `provider:model` as configured, for accounting. */
   readonly modelId: string;

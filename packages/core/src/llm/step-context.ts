@@ -3,12 +3,13 @@ import type { Settings } from "../config/settings";
 import { CancelledError } from "../errors";
 import { type ResolvedModel, resolveStepModel } from "../models/resolve-model";
 import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../pipeline/events";
+import type { StepName } from "../steps/step-registry";
 import { LlmBudget } from "./llm-budget";
 import { runStep } from "./run-step";
 
 export interface ModelStepOptions<OUTPUT> {
   /** Step name; selects the model (`NLQ_MODEL_<STEP>`) and the scripted response. */
-  readonly step: string;
+  readonly step: StepName;
   readonly schema: z.ZodType<OUTPUT>;
   readonly system?: string;
   readonly prompt: string;
@@ -31,7 +32,7 @@ export interface StepContext {
   emit(event: PipelineEvent): void;
   runModelStep<OUTPUT>(options: ModelStepOptions<OUTPUT>): Promise<OUTPUT>;
   /** Model used by a step (`provider:model`, scripted or not) — resolves without calling it. */
-  modelForStep(step: string): { readonly id: string; readonly scripted: boolean };
+  modelForStep(step: StepName): { readonly id: string; readonly scripted: boolean };
   /** Throws `CancelledError` once the question was cancelled. */
   throwIfCancelled(): void;
 }

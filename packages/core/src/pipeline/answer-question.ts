@@ -3,7 +3,7 @@ import { introspectCatalog } from "../catalog/introspect-catalog";
 import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
 import { CancelledError, NlqError, UnanswerableQuestionError } from "../errors";
 import { runFixLoop } from "../fixing/fix-loop";
-import { generateCandidateStep, oneShotGenerator } from "../generation/one-shot-generator";
+import { oneShotGenerator } from "../generation/one-shot-generator";
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
 import { fetchSampleValues } from "../schema/sample-values";
@@ -70,7 +70,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
 
   try {
     context.emit({ type: "pipeline-start", question: options.question });
-    model = context.modelForStep(generateCandidateStep);
+    model = context.modelForStep("generate-candidate");
     context.throwIfCancelled();
     // One read-only scope loads what the question needs from the database: the function policy (always, under the
     // asking role and its search path) and the catalog (unless the index supplied it).

@@ -1,14 +1,11 @@
 import {
   filterColumnOutputSchema,
   filterColumnPrompt,
-  filterColumnStep,
   schemaSelectionSystemPrompt,
   selectColumnsOutputSchema,
   selectColumnsPrompt,
-  selectColumnsStep,
   selectTablesOutputSchema,
   selectTablesPrompt,
-  selectTablesStep,
 } from "@nlq/prompts";
 import { type Catalog, tableKey } from "../catalog/catalog-types";
 import type { StepContext } from "../llm/step-context";
@@ -41,7 +38,7 @@ export async function filterColumns(options: {
     options.context.throwIfCancelled();
     const batch = items.slice(start, start + options.batchSize);
     const output = await options.context.runModelStep({
-      step: filterColumnStep,
+      step: "filter-column",
       schema: filterColumnOutputSchema,
       system: schemaSelectionSystemPrompt,
       prompt: filterColumnPrompt({
@@ -72,7 +69,7 @@ export async function selectTables(options: {
   readonly context: StepContext;
 }): Promise<Set<string>> {
   const output = await options.context.runModelStep({
-    step: selectTablesStep,
+    step: "select-tables",
     schema: selectTablesOutputSchema,
     system: schemaSelectionSystemPrompt,
     prompt: selectTablesPrompt({
@@ -91,7 +88,7 @@ export async function selectColumns(options: {
   readonly context: StepContext;
 }): Promise<Map<string, Set<string>>> {
   const output = await options.context.runModelStep({
-    step: selectColumnsStep,
+    step: "select-columns",
     schema: selectColumnsOutputSchema,
     system: schemaSelectionSystemPrompt,
     prompt: selectColumnsPrompt({

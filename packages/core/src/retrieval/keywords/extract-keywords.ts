@@ -2,7 +2,6 @@ import {
   type ExtractKeywordsExample,
   extractKeywordsOutputSchema,
   extractKeywordsPrompt,
-  extractKeywordsStep,
   extractKeywordsSystemPrompt,
 } from "@nlq/prompts";
 import type { StepContext } from "../../llm/step-context";
@@ -32,7 +31,7 @@ export function distinctKeywords(keywords: Iterable<string>): string[] {
  */
 export async function extractKeywords(options: ExtractKeywordsOptions): Promise<string[]> {
   const output = await options.context.runModelStep({
-    step: extractKeywordsStep,
+    step: "extract-keywords",
     schema: extractKeywordsOutputSchema,
     system: extractKeywordsSystemPrompt,
     prompt: extractKeywordsPrompt({

@@ -11,9 +11,6 @@ import type { LlmBudget } from "../../llm/llm-budget";
 import { runStep } from "../../llm/run-step";
 import type { LlmCallRecord } from "../../pipeline/events";
 
-/** Step name of the CRUSH schema hallucination call (also what a scripted model replays). */
-export const hallucinateSchemaStep = "hallucinate-schema";
-
 export interface HallucinateSchemaOptions {
   readonly model: LanguageModel;
   /** `provider:model` as configured, for accounting. */
@@ -41,7 +38,7 @@ export interface HallucinatedSchema {
 /** CRUSH4SQL §3.1: asks the model for a minimal schema that could answer the question. */
 export async function hallucinateSchema(options: HallucinateSchemaOptions): Promise<HallucinatedSchema> {
   const { output, call } = await runStep({
-    step: hallucinateSchemaStep,
+    step: "hallucinate-schema",
     model: options.model,
     modelId: options.modelId,
     schema: schemaHallucinationOutputSchema,
