@@ -10,6 +10,7 @@ export type * from "./database/query-executor";
 export * from "./database/read-only-session";
 export * from "./database/test-database";
 export * from "./demo/index";
+export * from "./embedded-postgres/index";
 export * from "./embedding/offline-embedding-model";
 export * from "./embedding/resolve-embedding-model";
 export * from "./embedding/vector-math";
