@@ -33,9 +33,9 @@ export interface StartEmbeddedPostgresOptions {
   /** Who starts it, recorded next to the data directory (e.g. "nlq start"). */
   readonly purpose: string;
   /**
-   * When a live nlq process already runs a server on the directory: `attach` connects to it (its port wins),
-   * `refuse` throws `EmbeddedPostgresInUseError`. A server left by a process that died is stopped and restarted.
-   * Default `attach`.
+   * When a live nlq process already runs a server on the directory: `attach` connects to it (its port wins; it
+   * stops when its owner stops it), `refuse` throws `EmbeddedPostgresInUseError` (this process's own server is
+   * always attached to). A server left by a process that died is stopped and restarted. Default `attach`.
    */
   readonly whenRunning?: "attach" | "refuse";
   /**
@@ -56,8 +56,8 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   const directory = path.resolve(options.directory);
   const log = options.log ?? (() => {});
   const running = runningServer(directory);
-  if (running?.owner !== undefined && running.owner.processId !== process.pid) {
-    if (options.whenRunning === "refuse") {
+  if (running?.owner !== undefined) {
+    if (options.whenRunning === "refuse" && running.owner.processId !== process.pid) {
       throw new EmbeddedPostgresInUseError({
         directory,
         ownerProcessId: running.owner.processId,
