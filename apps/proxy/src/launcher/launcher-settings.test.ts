@@ -11,7 +11,6 @@ describe("resolveLauncherSettings", () => {
       databaseUrl: undefined,
       metadataUrl: undefined,
       embeddedPort: 54_320,
-      metadataPort: 54_321,
       proxyPort: 6_432,
       webPort: 3_000,
       web: true,
