@@ -13,7 +13,6 @@ const nextConfig: NextConfig = {
     "pg-protocol",
     "@electric-sql/pglite",
     "@electric-sql/pglite-pgvector",
-    "@electric-sql/pglite-socket",
     "@qdrant/js-client-rest",
     "drizzle-orm",
   ],

@@ -1,7 +1,7 @@
 /**
  * Playwright's web server in launcher mode: builds the web app (skip with NLQ_E2E_SKIP_BUILD=1; the launcher
- * itself only builds when no build exists) and runs the full `nlq start` (embedded demo database, metadata
- * store, proxy, web app) with the scripted demo model in a temporary NLQ_HOME, removed on SIGTERM.
+ * itself only builds when no build exists) and runs the full `nlq start` (embedded PostgreSQL with the demo and
+ * metadata databases, proxy, web app) with the scripted demo model in a temporary NLQ_HOME, removed on SIGTERM.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -37,7 +37,6 @@ const launcher = spawn(process.execPath, [path.join(repositoryRoot, "apps", "pro
     NLQ_WEB_PORT: process.env.NLQ_E2E_WEB_PORT ?? "3100",
     NLQ_PROXY_PORT: process.env.NLQ_E2E_PROXY_PORT ?? "6500",
     NLQ_EMBEDDED_PORT: process.env.NLQ_E2E_EMBEDDED_PORT ?? "54400",
-    NLQ_METADATA_PORT: process.env.NLQ_E2E_METADATA_PORT ?? "54401",
   },
 });
 

@@ -11,6 +11,7 @@ export * from "./database/read-only-session";
 export * from "./database/result-byte-budget";
 export * from "./database/test-database";
 export * from "./demo/index";
+export * from "./embedded-postgres/index";
 export * from "./embedding/offline-embedding-model";
 export * from "./embedding/resolve-embedding-model";
 export * from "./embedding/vector-math";

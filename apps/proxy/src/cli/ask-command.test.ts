@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { acquireDirectoryLock, createTestDatabase, type TestDatabase } from "@nlq/core";
+import { createTestDatabase, openMetadataStore, type TestDatabase } from "@nlq/core";
 import { Command } from "commander";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,27 +108,25 @@ describe("nlq ask", () => {
     }
   });
 
-  it("says so and answers from live introspection when nlq start holds the PGlite metadata store", async () => {
-    const home = mkdtempSync(path.join(tmpdir(), "nlq-ask-locked-"));
-    const directory = path.join(home, ".nlq", "metadata");
-    mkdirSync(directory, { recursive: true });
-    const lock = acquireDirectoryLock(directory, "nlq start");
+  it("shares the embedded metadata store a running nlq start holds instead of being locked out", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "nlq-ask-shared-"));
+    // Stands for nlq start: the embedded PostgreSQL of this NLQ_HOME is running and holds the store.
+    const running = await openMetadataStore({ environment: { NLQ_HOME: home } });
     try {
       const result = await runAsk(["Which products cost more than 5?", "--url", database.url], {
         NLQ_MODEL: `scripted:${fixture}`,
         NLQ_HOME: home,
       });
       expect(result.exitCode).toBeFalsy();
-      expect(result.stderr).toContain(
-        "nlq ask: the metadata store is in use by another process (usually nlq start): answering from live introspection, not logged. To use its catalog index, set NLQ_METADATA_URL to the metadata URL nlq start printed.",
-      );
-      expect(result.stderr).toContain("… catalog: 1 tables, 3 columns (live introspection)");
+      expect(result.stderr).not.toContain("cannot open the metadata store");
       expect(result.stdout).toContain("(2 rows)");
+      const [logged] = await running.queryLog.recentQueries(1);
+      expect(logged).toMatchObject({ question: "Which products cost more than 5?", origin: "cli" });
     } finally {
-      lock.release();
+      await running.close();
       rmSync(home, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it("reports errors with their SQLSTATE and exit code 1", async () => {
     const noModel = await runAsk(["Which products cost more than 5?", "--url", database.url], {});

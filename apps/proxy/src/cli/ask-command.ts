@@ -4,7 +4,6 @@ import {
   type Answer,
   answerQuestion,
   createPgExecutor,
-  DirectoryInUseError,
   loadSettings,
   type MetadataStore,
   nlqStateDirectory,
@@ -86,26 +85,22 @@ interface AskOptions {
 }
 
 /**
- * Opens the metadata store `nlq index` writes to: `NLQ_METADATA_URL`, else the PGlite files in
- * `$NLQ_HOME/.nlq/metadata` — only when that directory exists (a one-off question creates no state). A store that
- * cannot be opened — typically the PGlite directory held by a running `nlq start` — is reported on stderr and the
- * question is answered from live introspection, without query log.
+ * Opens the metadata store `nlq index` writes to: `NLQ_METADATA_URL`, else the embedded PostgreSQL in
+ * `$NLQ_HOME/.nlq/postgres` — only when that directory exists (a one-off question creates no state). While
+ * `nlq start` runs it is shared; otherwise it is started for this question. A store that cannot be opened is
+ * reported on stderr and the question is answered from live introspection, without query log.
  */
 export async function openAskMetadataStore(
   environment: Record<string, string | undefined>,
   warn: (message: string) => void,
 ): Promise<MetadataStore | undefined> {
-  if (!environment.NLQ_METADATA_URL && !existsSync(path.join(nlqStateDirectory(environment), "metadata")))
+  if (!environment.NLQ_METADATA_URL && !existsSync(path.join(nlqStateDirectory(environment), "postgres")))
     return undefined;
   try {
     return await openMetadataStore({ environment });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    warn(
-      error instanceof DirectoryInUseError
-        ? `the metadata store is in use by another process (usually nlq start): answering from live introspection, not logged. To use its catalog index, set NLQ_METADATA_URL to the metadata URL nlq start printed. (${reason})`
-        : `cannot open the metadata store, answering from live introspection, not logged: ${reason}`,
-    );
+    warn(`cannot open the metadata store, answering from live introspection, not logged: ${reason}`);
     return undefined;
   }
 }
@@ -137,8 +132,8 @@ Environment:
   NLQ_ROW_LIMIT              most rows returned (default 1000)
   NLQ_MAX_FIX_ATTEMPTS       fixer attempts per candidate (default 3)
   NLQ_METADATA_URL           metadata store (PostgreSQL) with the catalog index (nlq index) and the query log
-                             (default: PGlite files in $NLQ_HOME/.nlq/metadata when present; while nlq start
-                             holds them, set NLQ_METADATA_URL to the metadata URL it printed)
+                             (default: the embedded PostgreSQL in $NLQ_HOME/.nlq/postgres when present,
+                             shared with a running nlq start)
   NLQ_HOME                   where .nlq/ lives (default: the current directory)
 
 Example:

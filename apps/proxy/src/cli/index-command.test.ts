@@ -43,7 +43,7 @@ describe("nlq index", () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it("indexes into the PGlite store under NLQ_HOME, then finds nothing changed", async () => {
+  it("indexes into the embedded PostgreSQL store under NLQ_HOME, then finds nothing changed", async () => {
     const environment = { NLQ_HOME: home };
     const first = await run(["--url", database.url, "--schema", "shop"], environment);
     expect(first.errors).toContain("indexed 1/1 tables (100%");
@@ -89,7 +89,7 @@ describe("nlq index", () => {
     }
   });
 
-  it("nlq ask uses the PGlite index under NLQ_HOME by default", async () => {
+  it("nlq ask uses the embedded PostgreSQL index under NLQ_HOME by default", async () => {
     const environment = { NLQ_HOME: home, NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/index-command-model.json" };
     // The store under NLQ_HOME holds both schemas from the first test.
     expect((await run(["--url", database.url], environment)).exitCode).toBeUndefined();

@@ -77,7 +77,7 @@ function collectSchemas(value: string, previous: string[]): string[] {
 
 /**
  * `nlq index --url <postgresql://…> [--catalog-files <dir>] [--schema <name>]…`: builds or refreshes the data
- * source's catalog index in the metadata store (`NLQ_METADATA_URL`, else PGlite under `.nlq/`), incrementally.
+ * source's catalog index in the metadata store (`NLQ_METADATA_URL`, else the embedded PostgreSQL under `.nlq/`), incrementally.
  */
 export function registerIndexCommand(program: Command, output: IndexCommandOutput = standardOutput): void {
   program
@@ -104,7 +104,7 @@ Incremental: a table is re-indexed only when its columns, types, comments, keys 
 is committed on its own, so an interrupted run (Ctrl-C) keeps what it finished — run it again to continue.
 
 Environment:
-  NLQ_METADATA_URL     metadata store (PostgreSQL); default PGlite files in $NLQ_HOME/.nlq/metadata
+  NLQ_METADATA_URL     metadata store (PostgreSQL); default the embedded PostgreSQL in $NLQ_HOME/.nlq/postgres
   NLQ_EMBEDDING_MODEL  embedding model of the descriptions (default: the offline embedder)
   NLQ_QDRANT_URL       Qdrant for the vectors (default: embedded in the metadata store)
 

@@ -87,8 +87,9 @@ describe("resolveProxyCommand", () => {
       expect(await openProxyMetadataStore(parsed[1]!, { NLQ_HOME: home })).toBeUndefined();
       const store = await openProxyMetadataStore(parsed[0]!, { NLQ_HOME: home });
       try {
-        expect(store?.driver).toBe("pglite");
-        expect(store?.location).toBe(path.join(home, ".nlq", "metadata"));
+        // The embedded PostgreSQL of NLQ_HOME (shared with a running nlq start), its nlq_metadata database.
+        expect(store?.driver).toBe("postgres");
+        expect(store?.location).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/nlq_metadata$/);
       } finally {
         await store?.close();
       }

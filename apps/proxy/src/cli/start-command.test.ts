@@ -66,7 +66,7 @@ async function until(started: StartedProcess, text: string, timeoutMilliseconds 
 }
 
 const queryThroughProxy = (port: number, text: string) =>
-  queryOnce({ host: "127.0.0.1", port, user: "postgres", database: "postgres" }, text);
+  queryOnce({ host: "127.0.0.1", port, user: "postgres", database: "demo" }, text);
 
 describe("nlq start", () => {
   it("serves the demo database through the proxy, stops cleanly on SIGINT and keeps everything across restarts", async () => {
@@ -75,7 +75,7 @@ describe("nlq start", () => {
     const first = startNlq(ports);
     await until(first, "nlq is running.");
     expect(first.output()).toContain("loading the demo database");
-    expect(first.output()).toContain(`psql "postgresql://postgres@127.0.0.1:${ports.NLQ_PROXY_PORT}/postgres"`);
+    expect(first.output()).toContain(`psql "postgresql://postgres@127.0.0.1:${ports.NLQ_PROXY_PORT}/demo"`);
     expect(first.output()).toContain("NLQ_MODEL=scripted:fixtures/demo-model.json");
     const counted = await queryThroughProxy(
       Number(ports.NLQ_PROXY_PORT),

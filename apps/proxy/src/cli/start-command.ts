@@ -22,12 +22,12 @@ export function registerStartCommand(program: Command): void {
       "after",
       `
 Environment:
-  DATABASE_URL        your PostgreSQL (default: embedded PGlite with demo data in $NLQ_HOME/.nlq/demo)
+  DATABASE_URL        your PostgreSQL (default: the demo database of an embedded PostgreSQL 18 in $NLQ_HOME/.nlq/postgres)
   NLQ_HOME            where .nlq/ lives (default: the current directory)
   NLQ_MODEL           provider:model, e.g. openai:gpt-4o-mini, or scripted:fixtures/demo-model.json (offline replay)
-  NLQ_METADATA_URL    PostgreSQL for the metadata store (default: PGlite in $NLQ_HOME/.nlq/metadata)
+  NLQ_METADATA_URL    PostgreSQL for the metadata store (default: database nlq_metadata of the embedded PostgreSQL)
   NLQ_PROXY_PORT      default 6432      NLQ_WEB_PORT       default 3000
-  NLQ_EMBEDDED_PORT   default 54320     NLQ_METADATA_PORT  default 54321 (metadata store served to the web app)`,
+  NLQ_EMBEDDED_PORT   default 54320 (the embedded PostgreSQL)`,
     )
     .action(async (options: { web: boolean }) => {
       process.exitCode = await runStart({ web: options.web });
@@ -44,7 +44,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
     const settings = loadSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
-      loadDemoData: (pglite) => loadDemoData({ pglite }),
+      loadDemoData: (url) => loadDemoData({ url }),
       startProxy: async (proxyOptions) => {
         const server = await startProxyServer({
           listenHost: proxyOptions.host,

@@ -1,88 +1,96 @@
-import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
-import { acquireDirectoryLock } from "@nlq/core";
-import { LauncherError } from "./launcher-errors";
-import { type ServedPglite, servePglite } from "./served-pglite";
+import { EMBEDDED_METADATA_DATABASE, type EmbeddedPostgres, ensureDatabase, startEmbeddedPostgres } from "@nlq/core";
+import pg from "pg";
 
-/** The embedded PostgreSQL (PGlite) with nlq's demo database, served over TCP. */
+/** Name of the demo database in the embedded PostgreSQL. */
+export const DEMO_DATABASE = "demo";
+
+/** The embedded PostgreSQL of `nlq start`: one server, the demo database and the metadata store's database. */
 export interface EmbeddedDatabase {
+  /** The data directory (`$NLQ_HOME/.nlq/postgres`). */
   readonly directory: string;
-  /** `postgresql://postgres@127.0.0.1:<port>/postgres`. */
-  readonly url: string;
   readonly port: number;
+  /** `postgresql://postgres@127.0.0.1:<port>/demo`; undefined when the demo is not wanted (DATABASE_URL is set). */
+  readonly demoUrl: string | undefined;
+  /** `postgresql://postgres@127.0.0.1:<port>/nlq_metadata`. */
+  readonly metadataUrl: string;
   /** True when this start loaded the demo data (first start on this directory). */
   readonly loadedDemoData: boolean;
-  /** Stops serving, then closes PGlite (which writes everything to disk). Idempotent. */
+  /** Fast shutdown of the server (a checkpoint: nothing is lost). Idempotent. */
   close(): Promise<void>;
 }
 
 export interface StartEmbeddedDatabaseOptions {
-  /** PGlite data directory (`$NLQ_HOME/.nlq/demo`). Created if missing. */
+  /** Data directory (`$NLQ_HOME/.nlq/postgres`). Created (initdb) on first start. */
   readonly directory: string;
-  readonly host: string;
-  /** TCP port; 0 picks a free one. */
+  /** TCP port on 127.0.0.1; 0 picks a free one. */
   readonly port: number;
-  /** Names of the demo tables: when none exists, the demo data is loaded. */
+  /** Directories below this one may get `o+x` so the `postgres` user (when nlq runs as root) reaches its data. */
+  readonly grantBelow: string;
+  /** Create and load the demo database (false when DATABASE_URL names the user's own). */
+  readonly demo: boolean;
+  /** Names of the demo tables: when none exists in `demo`, the demo data is loaded. */
   readonly demoTableNames: readonly string[];
-  /** Loads the demo data into the instance (core's `loadDemoData({ pglite })`, one transaction). */
-  readonly loadDemoData: (pglite: PGlite) => Promise<unknown>;
+  /** Loads the demo data into the database at the URL (core's `loadDemoData({ url })`, one transaction). */
+  readonly loadDemoData: (url: string) => Promise<unknown>;
   /** Progress lines for the user. */
   readonly log: (line: string) => void;
 }
 
-/** Opens (or creates) the embedded database, loads the demo data on first start, and serves it. */
+/** Starts the embedded PostgreSQL (refusing one another live nlq process runs), with its databases. */
 export async function startEmbeddedDatabase(options: StartEmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
-  mkdirSync(options.directory, { recursive: true });
-  const lock = acquireDirectoryLock(options.directory, "nlq start, embedded database");
-  let pglite: PGlite;
+  const started = Date.now();
+  const server = await startEmbeddedPostgres({
+    directory: options.directory,
+    port: options.port,
+    purpose: "nlq start",
+    whenRunning: "refuse",
+    grantBelow: options.grantBelow,
+    log: options.log,
+  });
   try {
-    pglite = await PGlite.create(options.directory);
-  } catch (error) {
-    lock.release();
-    throw new LauncherError(`cannot open the embedded database in ${options.directory}`, { cause: error });
-  }
-  let served: ServedPglite | undefined;
-  try {
-    const loadedDemoData = await ensureDemoData(pglite, options);
-    served = await servePglite(pglite, { host: options.host, port: options.port, variable: "NLQ_EMBEDDED_PORT" });
-    const servedDatabase = served;
-    let closed = false;
+    options.log(
+      `embedded PostgreSQL ${server.initialised ? "created and started" : "started"} on port ${server.port} ` +
+        `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    await ensureDatabase(server.url("postgres"), EMBEDDED_METADATA_DATABASE);
+    let loadedDemoData = false;
+    if (options.demo) {
+      await ensureDatabase(server.url("postgres"), DEMO_DATABASE);
+      loadedDemoData = await ensureDemoData(server, options);
+    }
     return {
-      directory: options.directory,
-      url: servedDatabase.url,
-      port: servedDatabase.port,
+      directory: server.directory,
+      port: server.port,
+      demoUrl: options.demo ? server.url(DEMO_DATABASE) : undefined,
+      metadataUrl: server.url(EMBEDDED_METADATA_DATABASE),
       loadedDemoData,
-      async close() {
-        if (closed) return;
-        closed = true;
-        try {
-          await servedDatabase.stop();
-        } finally {
-          await pglite.close();
-          lock.release();
-        }
-      },
+      close: () => server.stop(),
     };
   } catch (error) {
-    await served?.stop().catch(() => undefined);
-    await pglite.close().catch(() => undefined);
-    lock.release();
+    await server.stop().catch(() => undefined);
     throw error;
   }
 }
 
-async function ensureDemoData(pglite: PGlite, options: StartEmbeddedDatabaseOptions): Promise<boolean> {
-  const existing = await pglite.query<{ relname: string }>(
-    "select c.relname from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace " +
-      "where n.nspname = 'public' and c.relname = any($1::text[])",
-    [options.demoTableNames],
-  );
-  if (existing.rows.length > 0) return false;
-  options.log(`loading the demo database into ${options.directory} (first start only)…`);
+async function ensureDemoData(server: EmbeddedPostgres, options: StartEmbeddedDatabaseOptions): Promise<boolean> {
+  const url = server.url(DEMO_DATABASE);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let present: number;
+  try {
+    const existing = await client.query(
+      "select c.relname from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace " +
+        "where n.nspname = 'public' and c.relname = any($1::text[])",
+      [options.demoTableNames],
+    );
+    present = existing.rows.length;
+  } finally {
+    await client.end();
+  }
+  if (present > 0) return false;
+  options.log(`loading the demo database into ${url} (first start only)…`);
   const started = Date.now();
-  await options.loadDemoData(pglite);
-  // Make the load durable now rather than at close, so a crash later cannot lose it.
-  await pglite.exec("checkpoint");
+  await options.loadDemoData(url);
   options.log(`demo database loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;
 }

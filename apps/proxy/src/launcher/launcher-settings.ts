@@ -3,18 +3,16 @@ import { ConfigurationError, nlqStateDirectory } from "@nlq/core";
 
 /** Everything `nlq start` needs to know, resolved from the environment and command-line options. */
 export interface LauncherSettings {
-  /** `$NLQ_HOME/.nlq`: the embedded database lives in `demo/`, the metadata store in `metadata/`. */
+  /** `$NLQ_HOME/.nlq`: the embedded PostgreSQL's data lives in `postgres/` (its log in `postgres.log`). */
   readonly stateDirectory: string;
   /** Interface every part listens on. Always 127.0.0.1: nothing is exposed beyond this machine. */
   readonly host: string;
-  /** `DATABASE_URL`: the user's PostgreSQL. Unset → the embedded demo database. */
+  /** `DATABASE_URL`: the user's PostgreSQL. Unset → the embedded PostgreSQL's `demo` database. */
   readonly databaseUrl: string | undefined;
-  /** `NLQ_EMBEDDED_PORT`: TCP port of the embedded database. Default 54320. */
+  /** `NLQ_EMBEDDED_PORT`: TCP port of the embedded PostgreSQL (0 picks a free one). Default 54320. */
   readonly embeddedPort: number;
-  /** `NLQ_METADATA_URL`: PostgreSQL URL of the metadata store. Unset → PGlite under `stateDirectory/metadata`. */
+  /** `NLQ_METADATA_URL`: PostgreSQL URL of the metadata store. Unset → the embedded PostgreSQL's `nlq_metadata`. */
   readonly metadataUrl: string | undefined;
-  /** `NLQ_METADATA_PORT`: TCP port the embedded metadata store is served on (for the web app). Default 54321. */
-  readonly metadataPort: number;
   /** `NLQ_PROXY_PORT`: the proxy. Default 6432. */
   readonly proxyPort: number;
   /** `NLQ_WEB_PORT`: the web app. Default 3000. */
@@ -25,8 +23,7 @@ export interface LauncherSettings {
 
 /** The port variables, their defaults and what they configure (for messages). */
 export const portVariables = {
-  NLQ_EMBEDDED_PORT: { fallback: 54_320, part: "the embedded database" },
-  NLQ_METADATA_PORT: { fallback: 54_321, part: "the metadata store socket" },
+  NLQ_EMBEDDED_PORT: { fallback: 54_320, part: "the embedded PostgreSQL" },
   NLQ_PROXY_PORT: { fallback: 6_432, part: "the proxy" },
   NLQ_WEB_PORT: { fallback: 3_000, part: "the web app" },
 } as const;
@@ -43,7 +40,6 @@ export function resolveLauncherSettings(
     databaseUrl: nonEmpty(environment.DATABASE_URL),
     embeddedPort: port(environment, "NLQ_EMBEDDED_PORT"),
     metadataUrl: nonEmpty(environment.NLQ_METADATA_URL),
-    metadataPort: port(environment, "NLQ_METADATA_PORT"),
     proxyPort: port(environment, "NLQ_PROXY_PORT"),
     webPort: port(environment, "NLQ_WEB_PORT"),
     web: options.web ?? true,

@@ -1,8 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { MetadataStore, QueryLog } from "@nlq/core";
+import { answerQuestion, loadSettings, type MetadataStore, type QueryLog } from "@nlq/core";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../server/proxy-logger";
+import { startProxyServer } from "../server/proxy-server";
 import { freePort, queryOnce } from "./launcher.test-helpers";
 import { resolveLauncherSettings } from "./launcher-settings";
 import { type LauncherDependencies, startLauncher } from "./start-launcher";
@@ -23,13 +27,13 @@ writeFileSync(path.join(webDirectory, ".next", "BUILD_ID"), "fake");
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe("startLauncher", () => {
-  it("hands the web app the embedded database and the served metadata store, and closes everything", async () => {
+  it("hands the proxy and web app one embedded PostgreSQL (demo and metadata databases), and closes everything", async () => {
     const lines: string[] = [];
     let proxyUpstream: { host: string; port: number; queryLog: QueryLog; metadataStore: MetadataStore } | undefined;
     let proxyClosed = false;
     const dependencies: LauncherDependencies = {
       demoTableNames: ["customers"],
-      loadDemoData: (pglite) => pglite.exec("create table customers (id int); insert into customers values (1), (2);"),
+      loadDemoData: (url) => queryOnce(url, "create table customers (id int); insert into customers values (1), (2);"),
       startProxy: async (options) => {
         proxyUpstream = {
           host: options.upstreamHost,
@@ -54,7 +58,6 @@ describe("startLauncher", () => {
     const settings = {
       ...resolveLauncherSettings({ NLQ_HOME: home }),
       embeddedPort: 0,
-      metadataPort: 0,
       proxyPort: 0,
       webPort,
     };
@@ -68,11 +71,15 @@ describe("startLauncher", () => {
       expect(proxyUpstream?.host).toBe("127.0.0.1");
       // The proxy gets the store itself (for the catalog index), the one its query log writes to.
       expect(proxyUpstream?.metadataStore.queryLog).toBe(proxyUpstream?.queryLog);
-      expect(summary.database.url).toBe(`postgresql://postgres@127.0.0.1:${proxyUpstream?.port}/postgres`);
+      expect(summary.database.url).toBe(`postgresql://postgres@127.0.0.1:${proxyUpstream?.port}/demo`);
+      expect(summary.metadata).toEqual({
+        location: `postgresql://postgres@127.0.0.1:${proxyUpstream?.port}/nlq_metadata`,
+        embedded: true,
+      });
 
       const webEnvironment = (await (await fetch(`http://127.0.0.1:${webPort}`)).json()) as Record<string, string>;
       expect(webEnvironment.DATABASE_URL).toBe(summary.database.url);
-      expect(webEnvironment.NLQ_METADATA_URL).toBe(summary.metadata.servedUrl);
+      expect(webEnvironment.NLQ_METADATA_URL).toBe(summary.metadata.location);
       expect(webEnvironment.NLQ_SOMETHING).toBe("kept");
       expect(path.basename(webEnvironment.NLQ_MIGRATIONS_DIR ?? "")).toBe("migrations");
 
@@ -110,9 +117,105 @@ describe("startLauncher", () => {
     const summaryAgain = await again.ready;
     try {
       expect(summaryAgain.database.loadedDemoData).toBe(false);
-      expect(summaryAgain.metadata.servedUrl).toBeUndefined();
+      // The query log written before the restart is still there.
+      const kept = await queryOnce(summaryAgain.metadata.location, "select question from query_log");
+      expect(kept.rows).toEqual([{ question: "from the proxy" }]);
     } finally {
       await again.stop();
     }
   }, 120_000);
 });
+
+describe("the proxy in front of the embedded PostgreSQL", () => {
+  it("gives every client its own session, honours the database name, and cancels with CancelRequest", async () => {
+    const sessionHome = mkdtempSync(path.join(tmpdir(), "nlq-launcher-sessions-"));
+    const launcher = startLauncher(
+      { ...resolveLauncherSettings({ NLQ_HOME: sessionHome }), embeddedPort: 0, proxyPort: 0, web: false },
+      {
+        demoTableNames: ["customers"],
+        loadDemoData: (url) => queryOnce(url, "create table customers (id int); insert into customers values (1);"),
+        startProxy: async (options) => {
+          const server = await startProxyServer({
+            listenHost: options.host,
+            listenPort: options.port,
+            upstreamHost: options.upstreamHost,
+            upstreamPort: options.upstreamPort,
+            answerQuestion,
+            settings: loadSettings({}),
+            logger: silentLogger,
+          });
+          return { port: server.address.port, close: () => server.close() };
+        },
+        model: undefined,
+        environment: { NLQ_HOME: sessionHome },
+        webDirectory,
+        nextBinary,
+        log: () => {},
+      },
+    );
+    const clients: pg.Client[] = [];
+    try {
+      const summary = await launcher.ready;
+      const connect = async (database: string) => {
+        const client = new pg.Client({ host: "127.0.0.1", port: summary.proxy.port, user: "postgres", database });
+        client.on("error", () => {});
+        clients.push(client);
+        await client.connect();
+        return client;
+      };
+      const [first, second] = [await connect("demo"), await connect("demo")];
+      await first.query("set application_name = 'first session'");
+      await second.query("set application_name = 'second session'");
+      expect((await first.query("show application_name")).rows).toEqual([{ application_name: "first session" }]);
+      expect((await second.query("show application_name")).rows).toEqual([{ application_name: "second session" }]);
+      const backends = await Promise.all(
+        [first, second].map((client) => client.query("select pg_backend_pid() as pid")),
+      );
+      expect(backends[0]?.rows[0].pid).not.toBe(backends[1]?.rows[0].pid);
+
+      // The requested database is the one connected to: the demo table is in `demo`, not in `postgres`.
+      expect((await first.query("select current_database() as name")).rows).toEqual([{ name: "demo" }]);
+      const maintenance = await connect("postgres");
+      expect((await maintenance.query("select current_database() as name")).rows).toEqual([{ name: "postgres" }]);
+      await expect(maintenance.query("select * from customers")).rejects.toMatchObject({ code: "42P01" });
+
+      // node-postgres has no cancel API: send what psql's Ctrl-C sends, a CancelRequest with the session's key,
+      // through a fresh pg.Connection to the proxy. The 30 s sleep ends with query_canceled well before the
+      // test's own timeout.
+      const sleeping = first.query("select pg_sleep(30)");
+      const key = first as unknown as { processID: number; secretKey: number };
+      await waitUntilActive(maintenance, backends[0]?.rows[0].pid as number);
+      await sendCancel(summary.proxy.port, key.processID, key.secretKey);
+      await expect(sleeping).rejects.toMatchObject({ code: "57014" });
+      expect((await first.query("select 1 as still_usable")).rows).toEqual([{ still_usable: 1 }]);
+    } finally {
+      await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+      await launcher.stop();
+      rmSync(sessionHome, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+/** Waits until the backend runs a statement (so the cancel cannot arrive before the sleep starts). */
+async function waitUntilActive(observer: pg.Client, backendProcessId: number): Promise<void> {
+  for (;;) {
+    const result = await observer.query("select state from pg_stat_activity where pid = $1", [backendProcessId]);
+    if (result.rows[0]?.state === "active") return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A CancelRequest (code 80877102) on a new connection to `port`, as libpq sends it. */
+async function sendCancel(port: number, processId: number, secretKey: number): Promise<void> {
+  const message = Buffer.alloc(16);
+  message.writeInt32BE(16, 0);
+  message.writeInt32BE(80_877_102, 4);
+  message.writeInt32BE(processId, 8);
+  message.writeInt32BE(secretKey, 12);
+  const socket = net.connect(port, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    socket.once("error", reject);
+    socket.once("connect", () => socket.end(message, () => resolve()));
+  });
+  await new Promise((resolve) => socket.once("close", resolve));
+}

@@ -1,10 +1,15 @@
 import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
-import { type MetadataStore, metadataMigrationsFolder, openMetadataStore, type QueryLog, redactUrl } from "@nlq/core";
-import { startEmbeddedDatabase } from "./embedded-database";
+import {
+  type MetadataStore,
+  metadataMigrationsFolder,
+  openMetadataStore,
+  type QueryLog,
+  redactUrl,
+  runningServer,
+} from "@nlq/core";
+import { type EmbeddedDatabase, startEmbeddedDatabase } from "./embedded-database";
 import type { LauncherSettings } from "./launcher-settings";
 import { assertPortFree } from "./port-check";
-import { servePglite } from "./served-pglite";
 import { formatStartupBanner, type StartupSummary } from "./startup-banner";
 import { startWebApp } from "./web-app-process";
 
@@ -19,8 +24,8 @@ export interface LauncherProxy {
 export interface LauncherDependencies {
   /** Names of the demo tables (core's `demoTableNames`): none present → the demo data is loaded. */
   readonly demoTableNames: readonly string[];
-  /** Loads the demo data into the embedded database (core's `loadDemoData({ pglite })`). */
-  readonly loadDemoData: (pglite: PGlite) => Promise<unknown>;
+  /** Loads the demo data into the embedded database at the URL (core's `loadDemoData({ url })`). */
+  readonly loadDemoData: (url: string) => Promise<unknown>;
   /**
    * Starts the proxy in front of `upstream`, logging questions to `queryLog`; `metadataStore` holds the catalog
    * index (`withCatalogIndex`) and is the store `queryLog` belongs to.
@@ -50,8 +55,9 @@ export interface Launcher {
   /** Resolves with what runs once everything listens (the banner is printed then); rejects if a part failed. */
   readonly ready: Promise<StartupSummary>;
   /**
-   * Stops everything, in order, losing nothing: the proxy and web app stop accepting and end, socket
-   * servers close, every PGlite closes (writing its files). Also aborts a start still in progress. Idempotent.
+   * Stops everything, in order, losing nothing: the proxy and web app stop accepting and end, the metadata
+   * store's pool closes, then the embedded PostgreSQL shuts down (fast shutdown, with a checkpoint). Also aborts
+   * a start still in progress. Idempotent.
    */
   stop(): Promise<void>;
 }
@@ -86,52 +92,43 @@ async function start(
   const checkpoint = () => {
     if (abortSignal.aborted) throw new Error("nlq start was stopped while starting");
   };
-  const serveMetadata = settings.web && settings.metadataUrl === undefined;
+  const embeddedDirectory = path.join(stateDirectory, "postgres");
+  const needsEmbedded = settings.databaseUrl === undefined || settings.metadataUrl === undefined;
   await assertPortFree(host, settings.proxyPort, "NLQ_PROXY_PORT");
   if (settings.web) await assertPortFree(host, settings.webPort, "NLQ_WEB_PORT");
-  if (settings.databaseUrl === undefined) await assertPortFree(host, settings.embeddedPort, "NLQ_EMBEDDED_PORT");
-  if (serveMetadata) await assertPortFree(host, settings.metadataPort, "NLQ_METADATA_PORT");
+  // A server already on the directory is handled by startEmbeddedPostgres (refused if live, else restarted).
+  if (needsEmbedded && runningServer(embeddedDirectory) === undefined) {
+    await assertPortFree(host, settings.embeddedPort, "NLQ_EMBEDDED_PORT");
+  }
 
-  let database: StartupSummary["database"];
-  if (settings.databaseUrl === undefined) {
-    const embedded = await startEmbeddedDatabase({
-      directory: path.join(stateDirectory, "demo"),
-      host,
+  let embedded: EmbeddedDatabase | undefined;
+  if (needsEmbedded) {
+    const started = await startEmbeddedDatabase({
+      directory: embeddedDirectory,
       port: settings.embeddedPort,
+      grantBelow: path.dirname(stateDirectory),
+      demo: settings.databaseUrl === undefined,
       demoTableNames: dependencies.demoTableNames,
       loadDemoData: dependencies.loadDemoData,
       log: dependencies.log,
     });
-    closers.push({ name: "embedded database", close: () => embedded.close() });
-    database = {
-      url: embedded.url,
-      embedded: true,
-      directory: embedded.directory,
-      loadedDemoData: embedded.loadedDemoData,
-    };
-  } else {
-    database = { url: settings.databaseUrl, embedded: false };
+    closers.push({ name: "embedded PostgreSQL", close: () => started.close() });
+    embedded = started;
   }
+  const database: StartupSummary["database"] =
+    embedded?.demoUrl === undefined
+      ? { url: settings.databaseUrl ?? "", embedded: false }
+      : {
+          url: embedded.demoUrl,
+          embedded: true,
+          directory: embedded.directory,
+          loadedDemoData: embedded.loadedDemoData,
+        };
   checkpoint();
 
-  const store = await openMetadataStore({
-    url: settings.metadataUrl,
-    directory: path.join(stateDirectory, "metadata"),
-    environment: dependencies.environment,
-  });
+  const metadataUrl = settings.metadataUrl ?? embedded?.metadataUrl;
+  const store = await openMetadataStore({ url: metadataUrl, environment: dependencies.environment });
   closers.push({ name: "metadata store", close: () => store.close() });
-  let metadataUrlForWeb = settings.metadataUrl;
-  let servedMetadataUrl: string | undefined;
-  if (serveMetadata && store.pglite !== undefined) {
-    const served = await servePglite(store.pglite, {
-      host,
-      port: settings.metadataPort,
-      variable: "NLQ_METADATA_PORT",
-    });
-    closers.push({ name: "metadata socket", close: () => served.stop() });
-    metadataUrlForWeb = served.url;
-    servedMetadataUrl = served.url;
-  }
   checkpoint();
 
   const upstream = new URL(database.url);
@@ -157,7 +154,7 @@ async function start(
         DATABASE_URL: database.url,
         // The web app's bundle cannot find the migrations relative to its sources: say where they are.
         NLQ_MIGRATIONS_DIR: metadataMigrationsFolder(dependencies.environment),
-        ...(metadataUrlForWeb === undefined ? {} : { NLQ_METADATA_URL: metadataUrlForWeb }),
+        ...(metadataUrl === undefined ? {} : { NLQ_METADATA_URL: metadataUrl }),
       },
       log: dependencies.log,
       abortSignal,
@@ -171,10 +168,7 @@ async function start(
   const summary: StartupSummary = {
     database: { ...database, url: redactUrl(database.url) },
     proxy: { host, port: proxy.port },
-    metadata: {
-      location: store.location,
-      ...(servedMetadataUrl === undefined ? {} : { servedUrl: servedMetadataUrl }),
-    },
+    metadata: { location: store.location, embedded: settings.metadataUrl === undefined },
     webUrl,
     model: dependencies.model,
   };
@@ -182,7 +176,7 @@ async function start(
   return summary;
 }
 
-/** Closes in reverse start order: web and proxy first, sockets, then the PGlite instances. */
+/** Closes in reverse start order: web and proxy first, the metadata store, then the embedded PostgreSQL. */
 async function closeAll(closers: Closer[], log: (line: string) => void): Promise<void> {
   for (const closer of closers.toReversed()) {
     try {

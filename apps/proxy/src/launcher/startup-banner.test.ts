@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { formatStartupBanner } from "./startup-banner";
 
 const embedded = {
-  database: { url: "postgresql://postgres@127.0.0.1:54320/postgres", embedded: true, directory: "/home/me/.nlq/demo" },
+  database: { url: "postgresql://postgres@127.0.0.1:54320/demo", embedded: true, directory: "/home/me/.nlq/postgres" },
   proxy: { host: "127.0.0.1", port: 6432 },
-  metadata: { location: "/home/me/.nlq/metadata", servedUrl: "postgresql://postgres@127.0.0.1:54321/postgres" },
+  metadata: { location: "postgresql://postgres@127.0.0.1:54320/nlq_metadata", embedded: true },
   webUrl: "http://127.0.0.1:3000",
 };
 
@@ -14,14 +14,14 @@ describe("formatStartupBanner", () => {
       "
       nlq is running.
 
-        database   postgresql://postgres@127.0.0.1:54320/postgres (embedded PGlite with demo data, files in /home/me/.nlq/demo)
+        database   postgresql://postgres@127.0.0.1:54320/demo (embedded PostgreSQL with demo data, files in /home/me/.nlq/postgres)
         proxy      127.0.0.1:6432
-        metadata   /home/me/.nlq/metadata (served at postgresql://postgres@127.0.0.1:54321/postgres)
+        metadata   postgresql://postgres@127.0.0.1:54320/nlq_metadata (embedded PostgreSQL)
         web app    http://127.0.0.1:3000
 
       Ask in SQL through the proxy:
-        psql "postgresql://postgres@127.0.0.1:6432/postgres"
-        postgres=> /* nl: how many customers are there? */;
+        psql "postgresql://postgres@127.0.0.1:6432/demo"
+        demo=> /* nl: how many customers are there? */;
 
       No language model is configured, so questions will fail with instructions. Set NLQ_MODEL and restart, e.g.
         NLQ_MODEL=openai:gpt-4o-mini OPENAI_API_KEY=… npm start
@@ -30,9 +30,9 @@ describe("formatStartupBanner", () => {
 
       Or chat in the browser: http://127.0.0.1:3000
 
-      Other nlq commands while this runs: NLQ_METADATA_URL=postgresql://postgres@127.0.0.1:54321/postgres
+      nlq ask, nlq index and nlq proxy with the same NLQ_HOME use this metadata store while it runs
+      (from elsewhere: NLQ_METADATA_URL=postgresql://postgres@127.0.0.1:54320/nlq_metadata).
 
-      The embedded database is one shared PGlite session: fine for the demo, not for concurrent production use.
       Press Ctrl-C to stop (twice to force).
       "
     `);
@@ -42,7 +42,7 @@ describe("formatStartupBanner", () => {
     const banner = formatStartupBanner({
       database: { url: "postgresql://me@db:5432/shop", embedded: false },
       proxy: { host: "127.0.0.1", port: 7000 },
-      metadata: { location: "postgresql://me:***@meta/nlq" },
+      metadata: { location: "postgresql://me:***@meta/nlq", embedded: false },
       webUrl: undefined,
       model: "scripted:fixtures/demo-model.json",
     });
@@ -50,9 +50,11 @@ describe("formatStartupBanner", () => {
       "Model: scripted:fixtures/demo-model.json — a scripted replay of recorded answers, not a language model.",
     );
     expect(banner).toContain("web app    not started (--no-web)");
-    expect(banner).toContain('psql "postgresql://postgres@127.0.0.1:7000/postgres"');
+    // The example connects to the database DATABASE_URL names, as the proxy honours the requested name.
+    expect(banner).toContain('psql "postgresql://postgres@127.0.0.1:7000/shop"');
+    expect(banner).toContain("metadata   postgresql://me:***@meta/nlq (NLQ_METADATA_URL)");
     expect(banner).not.toContain("Or chat in the browser");
-    expect(banner).not.toContain("shared PGlite session");
+    expect(banner).not.toContain("use this metadata store while it runs");
     expect(banner).not.toContain("No language model");
   });
 });

@@ -8,8 +8,8 @@ export interface StartupSummary {
     readonly loadedDemoData?: boolean;
   };
   readonly proxy: { readonly host: string; readonly port: number };
-  /** Where the metadata store lives, and the URL other processes reach it by (when served). */
-  readonly metadata: { readonly location: string; readonly servedUrl?: string };
+  /** Where the metadata store lives (URL without password); `embedded` when it is the embedded PostgreSQL's. */
+  readonly metadata: { readonly location: string; readonly embedded: boolean };
   /** The web app URL; undefined with --no-web. */
   readonly webUrl: string | undefined;
   /** `NLQ_MODEL` as configured, undefined when none. */
@@ -18,33 +18,42 @@ export interface StartupSummary {
 
 /** The text printed once everything listens: where each part is and how to connect. */
 export function formatStartupBanner(summary: StartupSummary): string {
-  const proxyUrl = `postgresql://postgres@${summary.proxy.host}:${summary.proxy.port}/postgres`;
+  const databaseName = databaseNameOf(summary.database.url);
+  const proxyUrl = `postgresql://postgres@${summary.proxy.host}:${summary.proxy.port}/${databaseName}`;
   const lines = [
     "",
     "nlq is running.",
     "",
-    `  database   ${summary.database.url}${summary.database.embedded ? ` (embedded PGlite with demo data, files in ${summary.database.directory})` : " (DATABASE_URL)"}`,
+    `  database   ${summary.database.url}${summary.database.embedded ? ` (embedded PostgreSQL with demo data, files in ${summary.database.directory})` : " (DATABASE_URL)"}`,
     `  proxy      ${summary.proxy.host}:${summary.proxy.port}`,
-    `  metadata   ${summary.metadata.location}${summary.metadata.servedUrl ? ` (served at ${summary.metadata.servedUrl})` : ""}`,
+    `  metadata   ${summary.metadata.location}${summary.metadata.embedded ? " (embedded PostgreSQL)" : " (NLQ_METADATA_URL)"}`,
     `  web app    ${summary.webUrl ?? "not started (--no-web)"}`,
     "",
     "Ask in SQL through the proxy:",
     `  psql "${proxyUrl}"`,
-    "  postgres=> /* nl: how many customers are there? */;",
+    `  ${databaseName}=> /* nl: how many customers are there? */;`,
     "",
     ...modelLines(summary.model),
   ];
   if (summary.webUrl !== undefined) lines.push(`Or chat in the browser: ${summary.webUrl}`, "");
-  if (summary.metadata.servedUrl !== undefined) {
-    lines.push(`Other nlq commands while this runs: NLQ_METADATA_URL=${summary.metadata.servedUrl}`, "");
-  }
-  if (summary.database.embedded) {
+  if (summary.metadata.embedded) {
     lines.push(
-      "The embedded database is one shared PGlite session: fine for the demo, not for concurrent production use.",
+      "nlq ask, nlq index and nlq proxy with the same NLQ_HOME use this metadata store while it runs",
+      `(from elsewhere: NLQ_METADATA_URL=${summary.metadata.location}).`,
+      "",
     );
   }
   lines.push("Press Ctrl-C to stop (twice to force).", "");
   return lines.join("\n");
+}
+
+/** The database a URL names (`postgres` when it names none), for the psql example. */
+function databaseNameOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).pathname.replace(/^\//, "")) || "postgres";
+  } catch {
+    return "postgres";
+  }
 }
 
 function modelLines(model: string | undefined): string[] {

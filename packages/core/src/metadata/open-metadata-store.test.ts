@@ -5,6 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runningServer } from "../embedded-postgres/server-status";
 import type { QueryLogEntry } from "../pipeline/answer";
 import { connectionFingerprint, ensureDataSource } from "./data-source-store";
 import { type MetadataStore, openMetadataStore, redactUrl } from "./open-metadata-store";
@@ -143,22 +144,27 @@ describe("PostgreSQL", () => {
 });
 
 describe("openMetadataStore", () => {
-  it("persists PGlite files under $NLQ_HOME/.nlq/metadata and reopens (re-migrates) them", async () => {
+  it("defaults to the embedded PostgreSQL under $NLQ_HOME/.nlq/postgres: shared while open, stopped at close, kept", async () => {
     const home = mkdtempSync(path.join(tmpdir(), "nlq-metadata-"));
     try {
       const first = await openMetadataStore({ environment: { NLQ_HOME: home } });
-      expect(first.location).toBe(path.join(home, ".nlq", "metadata"));
-      // One process at a time: a second open of the same files is refused instead of corrupting them.
-      await expect(openMetadataStore({ environment: { NLQ_HOME: home } })).rejects.toThrow(/already open in process/);
-      await first.queryLog.record(entry({ question: "kept" }));
-      await first.close();
+      expect(first.driver).toBe("postgres");
+      expect(first.location).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/nlq_metadata$/);
+      // A second process-level open attaches to the running server instead of being locked out.
       const second = await openMetadataStore({ environment: { NLQ_HOME: home } });
+      expect(second.location).toBe(first.location);
+      await first.queryLog.record(entry({ question: "kept" }));
       expect((await second.queryLog.recentQueries()).map((row) => row.question)).toEqual(["kept"]);
       await second.close();
+      await first.close();
+      expect(runningServer(path.join(home, ".nlq", "postgres"))).toBeUndefined();
+      const reopened = await openMetadataStore({ environment: { NLQ_HOME: home } });
+      expect((await reopened.queryLog.recentQueries()).map((row) => row.question)).toEqual(["kept"]);
+      await reopened.close();
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it("uses NLQ_METADATA_URL and rejects URLs that are not PostgreSQL", async () => {
     await expect(openMetadataStore({ environment: { NLQ_METADATA_URL: "mysql://x@y/z" } })).rejects.toThrow(

@@ -6,6 +6,8 @@ import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrat
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { startEmbeddedPostgres } from "../embedded-postgres/embedded-postgres-server";
+import { ensureDatabase } from "../embedded-postgres/ensure-database";
 import { ConfigurationError } from "../errors";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
 import { MetadataLlmCache } from "./llm-cache-store";
@@ -19,12 +21,14 @@ import * as metadataSchema from "./schema/index";
 export interface OpenMetadataStoreOptions {
   /**
    * PostgreSQL URL of the store (`postgres://` or `postgresql://`, node-postgres driver).
-   * Default: `NLQ_METADATA_URL`; when neither is set the store is embedded (PGlite).
+   * Default: `NLQ_METADATA_URL`; when neither (nor `directory`) is set, the `nlq_metadata` database of the
+   * embedded PostgreSQL in `$NLQ_HOME/.nlq/postgres`: the one `nlq start` runs, or one this process starts for
+   * as long as the store is open (NLQ_HOME defaults to the current directory).
    */
   readonly url?: string;
   /**
-   * PGlite data directory, used when no URL is given. `memory://` keeps it in memory.
-   * Default: `$NLQ_HOME/.nlq/metadata` (NLQ_HOME defaults to the current directory).
+   * An in-process PGlite store instead (no URL given): `memory://` keeps it in memory (tests), a path keeps
+   * files there (one process at a time). Default: none (the embedded PostgreSQL above).
    */
   readonly directory?: string;
   /** Apply pending migrations at open (default true). */
@@ -34,14 +38,12 @@ export interface OpenMetadataStoreOptions {
 }
 
 export interface MetadataStore {
-  /** `pglite` (embedded files) or `postgres` (node-postgres pool). */
+  /** `pglite` (in-process, `directory`) or `postgres` (node-postgres pool: a URL or the embedded PostgreSQL). */
   readonly driver: "pglite" | "postgres";
-  /** Where the store lives: the PGlite directory or the URL without its password. */
+  /** Where the store lives: the URL without its password, or the PGlite directory. */
   readonly location: string;
   /** drizzle database over the tables in `metadata/schema/`. */
   readonly database: MetadataDatabase;
-  /** The embedded PGlite instance (to serve it over a socket); undefined for PostgreSQL. */
-  readonly pglite: PGlite | undefined;
   /** The question log; pass it as `queryLog` to `answerQuestion`. */
   readonly queryLog: MetadataQueryLog;
   /** Cache of language-model responses. */
@@ -53,7 +55,13 @@ export interface MetadataStore {
 /** Key of the advisory lock that serialises concurrent migrations on a shared PostgreSQL. */
 const MIGRATION_LOCK_KEY = 7_411_232_019;
 
-/** Opens the metadata store (PGlite files by default, PostgreSQL when a URL is given) and migrates it. */
+/** Name of the metadata store's database in the embedded PostgreSQL. */
+export const EMBEDDED_METADATA_DATABASE = "nlq_metadata";
+
+/**
+ * Opens the metadata store and migrates it: PostgreSQL at the URL (or `NLQ_METADATA_URL`), else PGlite in
+ * `directory` when given, else the embedded PostgreSQL's `nlq_metadata` database.
+ */
 export async function openMetadataStore(options: OpenMetadataStoreOptions = {}): Promise<MetadataStore> {
   const environment = options.environment ?? process.env;
   const url = options.url ?? (environment.NLQ_METADATA_URL || undefined);
@@ -66,8 +74,39 @@ export async function openMetadataStore(options: OpenMetadataStoreOptions = {}):
     }
     return openPostgresStore(url, migrationsFolder);
   }
-  const directory = options.directory ?? path.join(nlqStateDirectory(environment), "metadata");
-  return openPgliteStore(directory, migrationsFolder);
+  if (options.directory !== undefined) return openPgliteStore(options.directory, migrationsFolder);
+  return openEmbeddedStore(environment, migrationsFolder);
+}
+
+/** The `nlq_metadata` database of the embedded PostgreSQL: attached to `nlq start`'s, or started until close. */
+async function openEmbeddedStore(
+  environment: NodeJS.ProcessEnv,
+  migrationsFolder: string | undefined,
+): Promise<MetadataStore> {
+  const stateDirectory = nlqStateDirectory(environment);
+  const server = await startEmbeddedPostgres({
+    directory: path.join(stateDirectory, "postgres"),
+    port: 0,
+    purpose: `nlq ${process.argv.slice(2).join(" ")}`.trim(),
+    grantBelow: path.dirname(stateDirectory),
+  });
+  try {
+    await ensureDatabase(server.url("postgres"), EMBEDDED_METADATA_DATABASE);
+    const store = await openPostgresStore(server.url(EMBEDDED_METADATA_DATABASE), migrationsFolder);
+    return {
+      ...store,
+      async close() {
+        try {
+          await store.close();
+        } finally {
+          await server.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    throw error;
+  }
 }
 
 async function openPgliteStore(directory: string, migrationsFolder: string | undefined): Promise<MetadataStore> {
@@ -100,7 +139,6 @@ async function openPgliteStore(directory: string, migrationsFolder: string | und
     driver: "pglite",
     location: directory,
     ...storesOver(database),
-    pglite,
     async close() {
       if (closed) return;
       closed = true;
@@ -132,7 +170,6 @@ async function openPostgresStore(url: string, migrationsFolder: string | undefin
     driver: "postgres",
     location: redactUrl(url),
     ...storesOver(database),
-    pglite: undefined,
     async close() {
       if (closed) return;
       closed = true;
