@@ -47,6 +47,7 @@ export type * from "./pipeline/events";
 export type * from "./pipeline/schema-selector";
 export * from "./retrieval/context/index";
 export * from "./retrieval/keywords/index";
+export * from "./retrieval/learned/index";
 export * from "./retrieval/schema/catalog-embedding-model";
 export * from "./retrieval/schema/crush-objective";
 export * from "./retrieval/schema/crush-selection";

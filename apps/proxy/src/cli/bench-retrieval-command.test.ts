@@ -41,14 +41,27 @@ describe("nlq bench retrieval", () => {
     );
     expect(output.trim().split("\n")).toHaveLength(1);
     const result = JSON.parse(output);
-    expect(Object.keys(result)).toEqual(["questions", "question", "crush", "question+evidence", "crush+evidence"]);
+    expect(Object.keys(result)).toEqual([
+      "questions",
+      "question",
+      "crush",
+      "question+evidence",
+      "crush+evidence",
+      "question+learned",
+      "crush+learned",
+      "learnedMedianMilliseconds",
+    ]);
     expect(result.questions).toBe(3);
+    expect(Object.keys(result["question+learned"])).toEqual(["2", "4"]);
+    expect(typeof result.learnedMedianMilliseconds).toBe("number");
     expect(Object.keys(result.crush)).toEqual(["2", "4"]);
     expect(result.crush["4"]).toBe(1);
   });
 
-  it("leaves out CRUSH without --hallucinated and evidence modes with --no-evidence", async () => {
-    const result = JSON.parse(await run("--corpus", corpus, "--questions", questions, "--no-evidence", "--json"));
+  it("leaves out CRUSH without --hallucinated, evidence modes with --no-evidence, learnt ones with --no-learned", async () => {
+    const result = JSON.parse(
+      await run("--corpus", corpus, "--questions", questions, "--no-evidence", "--no-learned", "--json"),
+    );
     expect(Object.keys(result)).toEqual(["questions", "question"]);
     expect(Object.keys(result.question)).toEqual(["3", "5", "10", "20", "30", "50", "100"]);
   });

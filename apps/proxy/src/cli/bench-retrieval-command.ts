@@ -2,10 +2,12 @@ import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   createCatalogEmbeddingModel,
+  defaultLearnedRetrievalModel,
   defaultRetrievalBudgets,
   NlqError,
   type RetrievalBenchmarkResult,
   type RetrievalMode,
+  readLearnedRetrievalModel,
   readRetrievalCorpus,
   readRetrievalQuestions,
   resolveEmbeddingModel,
@@ -51,6 +53,8 @@ interface BenchRetrievalOptions {
   readonly evidence: boolean;
   readonly budgets: string;
   readonly json: boolean;
+  readonly learned: boolean;
+  readonly learnedModel?: string;
 }
 
 function parseBudgets(text: string): number[] {
@@ -63,7 +67,13 @@ function parseBudgets(text: string): number[] {
 
 /** The `--json` object: `{"questions": N, "<mode>": {"<budget>": recall, ...}, ...}` with the modes that ran. */
 export function retrievalResultJson(result: RetrievalBenchmarkResult): Record<string, unknown> {
-  return { questions: result.questions, ...result.recall };
+  return {
+    questions: result.questions,
+    ...result.recall,
+    ...(result.learnedMedianMilliseconds === undefined
+      ? {}
+      : { learnedMedianMilliseconds: result.learnedMedianMilliseconds }),
+  };
 }
 
 /** Text report: one row per mode, the published rows when the corpus is recognised. */
@@ -114,6 +124,8 @@ export function registerBenchRetrievalCommand(bench: Command): void {
     .option("--no-evidence", "skip the +evidence modes")
     .option("--budgets <list>", "budgets k, comma separated", defaultRetrievalBudgets.join(","))
     .option("--json", "print exactly one JSON object with the figures", false)
+    .option("--no-learned", "skip the learnt-model modes (question+learned, crush+learned)")
+    .option("--learned-model <file>", "learnt retrieval model artefact (default: the shipped retrieval-model-v1.json)")
     .addHelpText(
       "after",
       "\nEmbeddings: NLQ_EMBEDDING_MODEL=provider:model (openai:text-embedding-3-small, google:…, ollama:…," +
@@ -133,8 +145,18 @@ export function registerBenchRetrievalCommand(bench: Command): void {
         if (options.hallucinated) modes.push("crush");
         if (options.evidence) modes.push("question+evidence");
         if (options.hallucinated && options.evidence) modes.push("crush+evidence");
+        if (options.learned) modes.push("question+learned");
+        if (options.learned && options.hallucinated) modes.push("crush+learned");
+        const learnedModel = options.learnedModel ? readLearnedRetrievalModel(options.learnedModel) : undefined;
         const started = performance.now();
-        const result = await runRetrievalBenchmark({ corpus, questions, embeddingModel, modes, budgets });
+        const result = await runRetrievalBenchmark({
+          corpus,
+          questions,
+          embeddingModel,
+          modes,
+          budgets,
+          learnedModel,
+        });
         if (options.json) {
           process.stdout.write(`${JSON.stringify(retrievalResultJson(result))}\n`);
           return;
@@ -143,7 +165,11 @@ export function registerBenchRetrievalCommand(bench: Command): void {
         const header =
           `${published ?? basename(options.corpus)}: ${corpus.length} columns, ${result.questions} questions, ` +
           `embedding ${embeddingModel.provider}:${embeddingModel.modelId}, ` +
-          `${((performance.now() - started) / 1000).toFixed(1)} s`;
+          `${((performance.now() - started) / 1000).toFixed(1)} s` +
+          (result.learnedMedianMilliseconds === undefined
+            ? ""
+            : `, learnt ranking p50 ${result.learnedMedianMilliseconds.toFixed(2)} ms/question ` +
+              `(${learnedModel?.version ?? defaultLearnedRetrievalModel().version}, offline embedder features)`);
         process.stdout.write(`${formatRetrievalReport(result, budgets, header, published)}\n`);
       } catch (error) {
         command.error(`nlq bench retrieval: ${error instanceof Error ? error.message : String(error)}`, {

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
+import { learnedRetrievalModelFormat, parseLearnedRetrievalModel } from "../retrieval/learned/learned-retrieval-model";
 import { createCatalogEmbeddingModel } from "../retrieval/schema/catalog-embedding-model";
 import { BenchmarkDataError, readRetrievalCorpus, readRetrievalQuestions } from "./retrieval-benchmark-data";
 import { runRetrievalBenchmark } from "./run-retrieval-benchmark";
@@ -24,6 +25,29 @@ describe("retrieval benchmark on the fixture", () => {
   it("rejects missing and malformed files with BenchmarkDataError", async () => {
     await expect(readRetrievalCorpus(join(fixtures, "absent.jsonl"))).rejects.toBeInstanceOf(BenchmarkDataError);
     await expect(readRetrievalQuestions(join(fixtures, "shop.corpus.jsonl"))).rejects.toThrow(/gold/);
+  });
+
+  it("measures the learnt model's question-only ranking (question+learned) with the model given", async () => {
+    const corpus = await readRetrievalCorpus(join(fixtures, "shop.corpus.jsonl"));
+    const questions = (await readRetrievalQuestions(join(fixtures, "shop.questions.jsonl"))).slice(0, 1);
+    const learnedModel = parseLearnedRetrievalModel({
+      format: learnedRetrievalModelFormat,
+      version: "fixture-v1",
+      candidateLimit: 12,
+      dense: { cosine: 1, relativeCosine: 0, tableBest: 0, databaseBest: 0, keyLike: 0 },
+      sparse: { "c:customer|name": 5, "c:country|country": 5 },
+    });
+    const result = await runRetrievalBenchmark({
+      corpus,
+      questions,
+      embeddingModel: createCatalogEmbeddingModel(corpus),
+      modes: ["question", "question+learned"],
+      budgets: [2],
+      learnedModel,
+    });
+    expect(result.recall.question?.["2"]).toBe(0.5);
+    expect(result.recall["question+learned"]?.["2"]).toBe(1);
+    expect(result.learnedMedianMilliseconds).toBeGreaterThanOrEqual(0);
   });
 
   it("measures recall per mode and budget", async () => {

@@ -1,6 +1,8 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { parseHallucinatedSchema } from "@nlq/prompts";
 import type { Vector } from "../embedding/vector-math";
+import { defaultLearnedRetrievalModel } from "../retrieval/learned/default-learned-model";
+import type { LearnedRetrievalModel } from "../retrieval/learned/learned-retrieval-model";
 import type { CrushSelectionOptions } from "../retrieval/schema/crush-selection";
 import { ColumnVectorIndex } from "../retrieval/schema/dense-column-ranking";
 import { type SchemaColumn, schemaColumnKey, schemaColumnText } from "../retrieval/schema/schema-column";
@@ -11,13 +13,31 @@ import {
   hallucinatedElementText,
   rankCollectively,
 } from "../retrieval/schema/schema-retriever";
+import { fuseRankings, medianOf, rankQuestionsWithLearnedModel } from "./learned-retrieval-modes";
 import type { RetrievalQuestion } from "./retrieval-benchmark-data";
 import { meanRecallByBudget } from "./retrieval-recall";
 
-/** What is measured: question-only dense retrieval or CRUSH over the recorded hallucinated schema, ± BIRD evidence. */
-export type RetrievalMode = "question" | "crush" | "question+evidence" | "crush+evidence";
+/**
+ * What is measured: question-only dense retrieval or CRUSH over the recorded hallucinated schema, ± BIRD evidence;
+ * `question+learned` is the learnt model's question-only ranking (what the live selector uses), `crush+learned` CRUSH
+ * fused (reciprocal rank) with it.
+ */
+export type RetrievalMode =
+  | "question"
+  | "crush"
+  | "question+evidence"
+  | "crush+evidence"
+  | "question+learned"
+  | "crush+learned";
 
-export const retrievalModes: readonly RetrievalMode[] = ["question", "crush", "question+evidence", "crush+evidence"];
+export const retrievalModes: readonly RetrievalMode[] = [
+  "question",
+  "crush",
+  "question+evidence",
+  "crush+evidence",
+  "question+learned",
+  "crush+learned",
+];
 
 /** The budgets of CRUSH4SQL Table 2. */
 export const defaultRetrievalBudgets: readonly number[] = [3, 5, 10, 20, 30, 50, 100];
@@ -36,6 +56,8 @@ export interface RetrievalBenchmarkOptions {
   readonly crush?: CrushSelectionOptions;
   /** Embed columns as `database.table.column` instead of `table.column`. Default true. */
   readonly includeDatabase?: boolean;
+  /** Learnt retrieval model of the `+learned` modes. Default: the shipped one (`defaultLearnedRetrievalModel`). */
+  readonly learnedModel?: LearnedRetrievalModel;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -43,6 +65,8 @@ export interface RetrievalBenchmarkResult {
   readonly questions: number;
   /** Mean recall per mode, then per budget (keys are the budgets as strings). Modes not run are absent. */
   readonly recall: Partial<Record<RetrievalMode, Record<string, number>>>;
+  /** Median milliseconds per question of the learnt question-only ranking (embed + search + re-rank), when run. */
+  readonly learnedMedianMilliseconds?: number;
 }
 
 function queryText(question: RetrievalQuestion, withEvidence: boolean): string {
@@ -73,7 +97,25 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
     : [];
   // The question and crush modes share their query texts: each variant (± evidence) is embedded once.
   const queryVectorsByVariant = new Map<boolean, Vector[]>();
+  const learned = modes.some((mode) => mode.endsWith("+learned"))
+    ? rankQuestionsWithLearnedModel(
+        options.corpus,
+        options.questions.map((question) => question.question),
+        options.learnedModel ?? defaultLearnedRetrievalModel(),
+        largestBudget,
+      )
+    : undefined;
   for (const mode of modes) {
+    if (mode === "question+learned" && learned) {
+      recall[mode] = meanRecallByBudget(
+        options.questions.map((question, position) => ({
+          gold: question.gold,
+          retrieved: learned.rankings[position]!.map((column) => keys[column]!),
+        })),
+        budgets,
+      );
+      continue;
+    }
     const withEvidence = mode.endsWith("+evidence");
     let queryVectors = queryVectorsByVariant.get(withEvidence);
     if (!queryVectors) {
@@ -86,7 +128,7 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
     }
     const results = options.questions.map((question, position) => {
       const questionVector = queryVectors[position]!;
-      const ranked = mode.startsWith("crush")
+      const crushed = mode.startsWith("crush")
         ? rankCollectively({
             questionVector,
             elementVectors: elementVectors[position] ?? [],
@@ -97,11 +139,19 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
             crush: options.crush ?? {},
           })
         : index.rank(questionVector, largestBudget);
+      const ranked =
+        mode === "crush+learned" && learned
+          ? fuseRankings(crushed, learned.rankings[position]!, largestBudget)
+          : crushed;
       return { gold: question.gold, retrieved: ranked.map((column) => keys[column]!) };
     });
     recall[mode] = meanRecallByBudget(results, budgets);
   }
-  return { questions: options.questions.length, recall };
+  return {
+    questions: options.questions.length,
+    recall,
+    ...(learned ? { learnedMedianMilliseconds: medianOf(learned.milliseconds) } : {}),
+  };
 }
 
 async function embedGrouped(

@@ -282,4 +282,23 @@ describe("CHESS schema selector", () => {
     expect(selected.catalog).toBe(catalog);
     expect(prompts).toEqual({});
   });
+
+  it("narrows a large catalog to the tables of the learnt ranking's columns (rankColumns), readable ones only", async () => {
+    const { resolveModel } = mockSteps({});
+    const asked: string[] = [];
+    const selector = createChessSchemaSelector({
+      steps: schemaSelectionPresets.none,
+      preselectAboveColumns: 5,
+      rankColumns: (question) => {
+        asked.push(question);
+        return [
+          { table: "public.stadium", column: "capacity" },
+          { table: "secret.salaries", column: "amount" },
+        ];
+      },
+    });
+    const selected = await selector.select({ catalog, context: contextFor("Biggest venue?", resolveModel) });
+    expect(asked).toEqual(["Biggest venue?"]);
+    expect(selected.catalog.tables.map((entry) => entry.name)).toEqual(["stadium"]);
+  });
 });

@@ -54,6 +54,11 @@ export interface ChessSchemaSelectorOptions {
    * context-retrieved columns (whole tables) before the model steps. Default 300.
    */
   readonly preselectAboveColumns?: number;
+  /**
+   * Question-only column ranking over the whole catalog (the learnt retriever, `createLearnedColumnPreselection`): its
+   * columns join the narrowing of large catalogs beside values and context hits. Default none.
+   */
+  readonly rankColumns?: (question: string) => readonly { readonly table: string; readonly column: string }[];
   /** Retrieved values shown per column. Default 3. */
   readonly valuesPerColumn?: number;
   /**
@@ -187,6 +192,11 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
         if (options.preselect) {
           for (const [table, columns] of await options.preselect({ catalog: annotated, keywords, context }))
             for (const column of columns) addColumn(narrowed, table, column);
+        }
+        if (options.rankColumns) {
+          const readableTables = new Set(annotated.tables.map(tableKey));
+          for (const ranked of options.rankColumns(context.question))
+            if (readableTables.has(ranked.table)) addColumn(narrowed, ranked.table, ranked.column);
         }
         for (const line of valueLines) addColumn(narrowed, line.table, line.column);
         for (const hit of hits) {

@@ -19,6 +19,7 @@ import { createVectorStore } from "../vector-store/create-vector-store";
 import { createMetadataVectorPersistence } from "../vector-store/metadata-vector-persistence";
 import type { VectorStore } from "../vector-store/vector-store";
 import { createChessSchemaSelector } from "./chess-schema-selector";
+import { createLearnedColumnPreselection } from "./learned-column-preselection";
 import { type SchemaSelectionSteps, schemaSelectionStepsFrom } from "./schema-selection-steps";
 import { type StoredSampleValues, storedSampleValuesOf } from "./stored-sample-values";
 
@@ -38,6 +39,11 @@ export interface IndexedQuestionOptions {
   readonly steps?: SchemaSelectionSteps;
   /** Catalogs with at most this many columns skip schema selection. Default `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`, else 200. */
   readonly minimumColumns?: number;
+  /**
+   * Rank columns with the learnt question-only retriever (`createLearnedColumnPreselection`) as part of the narrowing.
+   * Default: on unless `NLQ_LEARNED_RETRIEVAL=off`.
+   */
+  readonly learnedRetrieval?: boolean;
   readonly environment?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -75,11 +81,15 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     storedSampleValues: storedSampleValuesOf(indexed.catalog),
   };
   const { valueIndex, vectorStore, storedSampleValues } = indexed.retrieval;
+  const learnedRetrieval =
+    options.learnedRetrieval ?? environment.NLQ_LEARNED_RETRIEVAL?.trim().toLowerCase() !== "off";
+  if (learnedRetrieval) indexed.rankColumns ??= createLearnedColumnPreselection(indexed.catalog);
   const schemaSelector = createChessSchemaSelector({
     steps: options.steps ?? schemaSelectionStepsFrom(environment.NLQ_SCHEMA_SELECTION),
     valueIndex,
     valueVisibility: createValueVisibility({ session: options.session, transactionStatus: options.transactionStatus }),
     storedSampleValues,
+    ...(learnedRetrieval ? { rankColumns: indexed.rankColumns } : {}),
     contextRetrieval: {
       vectorStore,
       collection: catalogCollectionName(dataSource.id),
@@ -103,6 +113,8 @@ interface IndexedDataSource {
     readonly vectorStore: VectorStore;
     readonly storedSampleValues: StoredSampleValues;
   };
+  /** The learnt column ranking over the whole indexed catalog, built on the first question that needs it. */
+  rankColumns?: (question: string) => { table: string; column: string }[];
 }
 
 /**

@@ -1,0 +1,5 @@
+export * from "./default-learned-model";
+export * from "./learned-column-ranker";
+export * from "./learned-features";
+export * from "./learned-question-ranking";
+export * from "./learned-retrieval-model";
