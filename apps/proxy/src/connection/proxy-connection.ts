@@ -6,17 +6,20 @@ import {
   encodeNoticeResponse,
   REFUSE_ENCRYPTION,
   type ReadyStatus,
+  type WireNotice,
 } from "../protocol/backend-messages";
 import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
 import { AnswerInProgress } from "./answer-in-progress";
 import { backpressuredWriter } from "./backpressured-writer";
+import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
 import { ConnectionStep } from "./connection-step";
 import { openUpstream } from "./open-upstream";
 import { PendingReady } from "./pending-ready";
 import type { BackendKey, ProxyConnectionOptions } from "./proxy-connection-options";
 import { QuestionBatchError } from "./question-batch-error";
+import { ReadPauses } from "./read-pauses";
 import { type AskedQuestion, encodeQuestionOutcome } from "./respond-to-question";
 import { toWireError } from "./wire-error";
 
@@ -47,7 +50,12 @@ export class ProxyConnection {
   #upstream: Socket | undefined;
   readonly #clientFramer: MessageFramer;
   readonly #upstreamFramer: MessageFramer;
-  readonly #clientQueue: FramedSegment[] = [];
+  readonly #clientQueue = new ClientInputQueue();
+  readonly #clientQueueLimitBytes: number;
+  readonly #clientPauses = new ReadPauses(() => this.#client);
+  readonly #upstreamPauses = new ReadPauses(() => this.#upstream);
+  /** The server is shutting down: close as soon as no statement runs. */
+  #shuttingDown = false;
   #readyStatus: ReadyStatus = "I";
   #backendKey: BackendKey | undefined;
   readonly #pendingReady = new PendingReady();
@@ -61,6 +69,7 @@ export class ProxyConnection {
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
     this.#client = options.client;
+    this.#clientQueueLimitBytes = options.clientQueueLimitBytes ?? DEFAULT_CLIENT_QUEUE_LIMIT_BYTES;
     this.#router = new ClientMessageRouter(options.marker);
     this.#clientFramer = new MessageFramer({
       startup: true,
@@ -97,15 +106,29 @@ export class ProxyConnection {
     return this.#answerInProgress !== undefined;
   }
 
+  /** The most bytes of client input ever queued at once while answering (bounded by the queue limit plus one read). */
+  get peakQueuedClientBytes(): number {
+    return this.#clientQueue.peakBytes;
+  }
+
   /** Aborts the question being answered (client CancelRequest). */
   abortAnswer(): void {
     this.#answerInProgress?.abort(new CancelledError());
   }
 
-  /** Ends both sockets now. */
+  /**
+   * The server is shutting down: close now when no statement runs (FATAL 57P01, as PostgreSQL says on
+   * shutdown), else as soon as the running one finishes.
+   */
+  shutdown(): void {
+    this.#shuttingDown = true;
+    this.#closeIfShuttingDownAndIdle();
+  }
+
+  /** Cancels whatever statement runs upstream and ends both sockets now. */
   destroy(): void {
+    this.#close("destroyed");
     this.#client.destroy();
-    this.#upstream?.destroy();
   }
 
   // ── client → upstream ────────────────────────────────────────────────────────────────
@@ -114,7 +137,7 @@ export class ProxyConnection {
     this.#upstream?.cork();
     try {
       this.#clientFramer.push(chunk, (segment) => {
-        if (this.#step === ConnectionStep.Answering || this.#clientQueue.length > 0) this.#clientQueue.push(segment);
+        if (this.#step === ConnectionStep.Answering || this.#clientQueue.length > 0) this.#enqueue(segment);
         else this.#handleClientSegment(segment);
       });
     } catch (error) {
@@ -142,7 +165,7 @@ export class ProxyConnection {
         }
         break;
       case ConnectionStep.Answering:
-        this.#clientQueue.push(segment);
+        this.#enqueue(segment);
         break;
       case ConnectionStep.Closed:
         break;
@@ -183,7 +206,7 @@ export class ProxyConnection {
         this.#writeUpstream(route.bytes);
         break;
       case "answer":
-        void this.#answer(route.detection);
+        this.#startAnswer(route.detection);
         break;
       case "collect":
         this.#startQuestionBatch(route.detection, route.first);
@@ -208,11 +231,16 @@ export class ProxyConnection {
       this.#pendingReady.expect();
       this.#writeUpstream(serialize.sync());
     } else {
-      void this.#answer(batch.detection, batch.messages);
+      this.#startAnswer(batch.detection, batch.messages);
     }
   }
 
   // ── answering a question ─────────────────────────────────────────────────────────────
+
+  /** Answers a question in the background; anything it throws closes this connection (FATAL), never the process. */
+  #startAnswer(detection: AskedQuestion, batch?: readonly Buffer[]): void {
+    this.#answer(detection, batch).catch((error: unknown) => this.#fail(error));
+  }
 
   /** Answers a question (simple Query, or an extended-protocol `batch` ending with Sync). */
   async #answer(detection: AskedQuestion, batch?: readonly Buffer[]): Promise<void> {
@@ -247,6 +275,7 @@ export class ProxyConnection {
     this.#client.uncork();
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
+    this.#closeIfShuttingDownAndIdle();
   }
 
   #sendProgress(line: string): void {
@@ -254,16 +283,24 @@ export class ProxyConnection {
     this.#writeClient(encodeNoticeResponse({ severity: "NOTICE", code: "00000", message: line }));
   }
 
+  /** Holds a client segment until the answer is sent; stops reading the client while too much is held. */
+  #enqueue(segment: FramedSegment): void {
+    this.#clientQueue.push(segment);
+    if (this.#clientQueue.bytes > this.#clientQueueLimitBytes) this.#clientPauses.hold("queue-full");
+  }
+
+  /** Handles the client input held while answering, up to the next question; throws what a handler throws. */
   #drainClientQueue(): void {
     this.#upstream?.cork();
     try {
       while (this.#clientQueue.length > 0 && this.#step !== ConnectionStep.Answering) {
         if (this.#step === ConnectionStep.Closed) return;
-        this.#handleClientSegment(this.#clientQueue.shift()!);
+        this.#handleClientSegment(this.#clientQueue.shift());
       }
     } finally {
       this.#upstream?.uncork();
     }
+    if (this.#clientQueue.bytes <= this.#clientQueueLimitBytes) this.#clientPauses.release("queue-full");
   }
 
   #upstreamIdle(): Promise<void> {
@@ -308,39 +345,83 @@ export class ProxyConnection {
     } else {
       this.#writeClient(message);
     }
-    if (type === MessageType.readyForQuery && this.#pendingReady.received()) this.#router.upstreamSettled();
+    if (type === MessageType.readyForQuery && this.#pendingReady.received()) {
+      this.#router.upstreamSettled();
+      this.#closeIfShuttingDownAndIdle();
+    }
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
 
   /** Writes to the upstream; stops reading the client until the upstream drains. */
-  readonly #writeUpstream = backpressuredWriter(
-    () => this.#upstream,
-    () => this.#client,
-  );
+  readonly #writeUpstream = backpressuredWriter(() => this.#upstream, this.#clientPauses);
 
   /** Writes to the client; stops reading the upstream until the client drains. */
-  readonly #writeClient = backpressuredWriter(
-    () => this.#client,
-    () => this.#upstream,
-  );
+  readonly #writeClient = backpressuredWriter(() => this.#client, this.#upstreamPauses);
 
+  /** Closes the connection after an error, telling the client with a FATAL ErrorResponse. Never throws. */
   #fail(error: unknown): void {
-    this.#options.logger.warn("closing connection after a protocol error", { error });
-    const wire = toWireError(error, this.#options.logger);
-    if (!this.#client.destroyed) this.#client.end(encodeErrorResponse({ ...wire, severity: "FATAL" }));
-    this.#upstream?.destroy();
-    this.#close("protocol error");
+    this.#options.logger.warn("closing connection after an error", { error });
+    this.#terminate(toWireError(error, this.#options.logger), "protocol error");
   }
 
+  /** Sends the client a FATAL ErrorResponse built from `error`, then closes. */
+  #terminate(error: WireNotice, reason: string): void {
+    if (!this.#client.destroyed && this.#step !== ConnectionStep.Closed) {
+      this.#client.end(encodeErrorResponse({ ...error, severity: "FATAL" }));
+    }
+    this.#close(reason);
+  }
+
+  #closeIfShuttingDownAndIdle(): void {
+    const idle =
+      (this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.AwaitingStartup) &&
+      !this.#pendingReady.owed &&
+      this.#answerInProgress === undefined &&
+      this.#clientQueue.length === 0;
+    if (!this.#shuttingDown || !idle) return;
+    this.#terminate(
+      { severity: "FATAL", code: "57P01", message: "terminating connection because the nlq proxy is shutting down" },
+      "shutdown",
+    );
+  }
+
+  /**
+   * Closes the connection, leaving nothing behind upstream: a statement still running (a ReadyForQuery
+   * is owed, or a question is answered) is cancelled with the session's BackendKeyData, and the upstream
+   * socket is destroyed, not ended (a half-closed socket with unread data would leave the backend
+   * blocked in ClientWrite). The client gets a second to read what was sent, then is destroyed too.
+   */
   #close(reason: string): void {
     if (this.#step === ConnectionStep.Closed) return;
+    const busy = this.#pendingReady.owed || this.#answerInProgress !== undefined;
     this.#step = ConnectionStep.Closed;
+    this.#clientQueue.clear();
     this.#answerInProgress?.abort(new CancelledError(`question abandoned: ${reason}`));
     this.#answerInProgress?.close();
     this.#pendingReady.releaseWaiters();
-    if (!this.#client.destroyed) this.#client.end();
-    this.#upstream?.end();
-    this.#options.hooks.onClose(this);
+    if (busy && this.#backendKey !== undefined) {
+      try {
+        this.#options.cancelUpstream(this.#backendKey);
+      } catch (error) {
+        this.#options.logger.warn("could not cancel the upstream statement", { error });
+      }
+    }
+    this.#upstream?.destroy();
+    if (!this.#client.destroyed) {
+      this.#client.end();
+      setTimeout(() => this.#client.destroy(), CLIENT_LINGER_MILLISECONDS).unref();
+    }
+    try {
+      this.#options.hooks.onClose(this);
+    } catch (error) {
+      this.#options.logger.error("the connection's close hook failed", { error });
+    }
   }
 }
+
+/** Default limit of client input held while a question is answered: 1 MiB. */
+export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;
+
+/** How long a closed connection's client may still read what was sent before its socket is destroyed. */
+const CLIENT_LINGER_MILLISECONDS = 1_000;

@@ -16,6 +16,7 @@ describe("loadSettings", () => {
       maxLlmCalls: 20,
       deadlineMilliseconds: 120_000,
       maxTokens: 0,
+      shutdownGraceMilliseconds: 10_000,
     });
   });
 
@@ -32,6 +33,7 @@ describe("loadSettings", () => {
       NLQ_MAX_LLM_CALLS: "5",
       NLQ_DEADLINE_MS: "1000",
       NLQ_MAX_TOKENS: "5000",
+      NLQ_SHUTDOWN_GRACE_MS: "250",
       PATH: "/bin",
     });
     expect(settings).toMatchObject({
@@ -46,6 +48,7 @@ describe("loadSettings", () => {
       maxLlmCalls: 5,
       deadlineMilliseconds: 1000,
       maxTokens: 5000,
+      shutdownGraceMilliseconds: 250,
     });
   });
 
