@@ -53,6 +53,23 @@ describe("a malformed message (reproduction 2)", () => {
   });
 });
 
+describe("a question's extended-protocol batch", () => {
+  it("is bounded: a client that never sends Sync is closed with FATAL 54000 once the batch passes the limit", async () => {
+    const proxy = await startTestProxy(answerOne, { clientQueueLimitBytes: 4096 });
+    closers.push(() => proxy.close());
+    const client = new RawClient(proxy.address.port);
+    await client.startup(uniqueName("nlq-batch"));
+    const binds = Array.from({ length: 200 }, () => serialize.bind({ statement: "q1", values: ["x".repeat(100)] }));
+    client.socket.write(Buffer.concat([serialize.parse({ name: "q1", text: "/* nl: how many? */" }), ...binds]));
+    await client.closed;
+    expect(client.messages.find((message) => message.name === "error")).toMatchObject({
+      severity: "FATAL",
+      code: "54000",
+    });
+    expect(await selectOne(proxy)).toBe(1);
+  });
+});
+
 describe("client input while a question is answered (reproduction 7)", () => {
   it("stops reading the client above the queue limit and still answers every pipelined statement in order", async () => {
     const limit = 64 * 1024;

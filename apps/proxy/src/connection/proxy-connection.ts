@@ -15,9 +15,11 @@ import { backpressuredWriter } from "./backpressured-writer";
 import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
 import { ConnectionStep } from "./connection-step";
+import { leaveNothingBehind } from "./leave-nothing-behind";
 import { openUpstream } from "./open-upstream";
 import { PendingReady } from "./pending-ready";
 import type { BackendKey, ProxyConnectionOptions } from "./proxy-connection-options";
+import { QuestionBatch } from "./question-batch";
 import { QuestionBatchError } from "./question-batch-error";
 import { ReadPauses } from "./read-pauses";
 import { type AskedQuestion, encodeQuestionOutcome } from "./respond-to-question";
@@ -64,7 +66,7 @@ export class ProxyConnection {
   readonly #questionBatchError = new QuestionBatchError();
   #answerInProgress: AnswerInProgress | undefined;
   /** The extended-protocol batch of a question, collected until Sync. */
-  #questionBatch: { detection: AskedQuestion; messages: Buffer[] } | undefined;
+  #questionBatch: QuestionBatch | undefined;
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
@@ -160,7 +162,7 @@ export class ProxyConnection {
         break;
       case ConnectionStep.CollectingQuestionBatch:
         if (segment.kind === "message") {
-          this.#questionBatch?.messages.push(segment.message);
+          this.#questionBatch?.add(segment.message);
           if (segment.type === MessageType.sync) this.#onQuestionBatchComplete();
         }
         break;
@@ -216,7 +218,7 @@ export class ProxyConnection {
 
   #startQuestionBatch(detection: AskedQuestion, first: Buffer): void {
     this.#step = ConnectionStep.CollectingQuestionBatch;
-    this.#questionBatch = { detection, messages: [first] };
+    this.#questionBatch = new QuestionBatch(detection, first, this.#clientQueueLimitBytes);
   }
 
   /** The Sync that ends an extended-protocol batch holding a question. */
@@ -388,9 +390,7 @@ export class ProxyConnection {
 
   /**
    * Closes the connection, leaving nothing behind upstream: a statement still running (a ReadyForQuery
-   * is owed, or a question is answered) is cancelled with the session's BackendKeyData, and the upstream
-   * socket is destroyed, not ended (a half-closed socket with unread data would leave the backend
-   * blocked in ClientWrite). The client gets a second to read what was sent, then is destroyed too.
+   * is owed, or a question is answered) is cancelled and the upstream socket destroyed (`leaveNothingBehind`).
    */
   #close(reason: string): void {
     if (this.#step === ConnectionStep.Closed) return;
@@ -400,18 +400,13 @@ export class ProxyConnection {
     this.#answerInProgress?.abort(new CancelledError(`question abandoned: ${reason}`));
     this.#answerInProgress?.close();
     this.#pendingReady.releaseWaiters();
-    if (busy && this.#backendKey !== undefined) {
-      try {
-        this.#options.cancelUpstream(this.#backendKey);
-      } catch (error) {
-        this.#options.logger.warn("could not cancel the upstream statement", { error });
-      }
-    }
-    this.#upstream?.destroy();
-    if (!this.#client.destroyed) {
-      this.#client.end();
-      setTimeout(() => this.#client.destroy(), CLIENT_LINGER_MILLISECONDS).unref();
-    }
+    leaveNothingBehind({
+      client: this.#client,
+      upstream: this.#upstream,
+      cancelKey: busy ? this.#backendKey : undefined,
+      cancelUpstream: this.#options.cancelUpstream,
+      logger: this.#options.logger,
+    });
     try {
       this.#options.hooks.onClose(this);
     } catch (error) {
@@ -422,6 +417,3 @@ export class ProxyConnection {
 
 /** Default limit of client input held while a question is answered: 1 MiB. */
 export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;
-
-/** How long a closed connection's client may still read what was sent before its socket is destroyed. */
-const CLIENT_LINGER_MILLISECONDS = 1_000;
