@@ -37,11 +37,7 @@ function startupPackets(random: Random, options: FuzzStreamOptions): Buffer[] {
   if (roll < 0.8) return [startup];
   if (roll < 0.88) return [Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]), startup];
   if (roll < 0.92) return [serialize.cancel(between(random, 0, 1 << 30), between(random, 0, 1 << 30))];
-  const mutated = Buffer.from(startup);
-  for (let flip = between(random, 1, 3); flip > 0; flip--) {
-    mutated[between(random, 0, mutated.length - 1)] = between(random, 0, 255);
-  }
-  return [mutated];
+  return [mutated(random, startup)];
 }
 
 /** The frames after startup: recorded valid messages, mutations, random bodies, bad lengths, question batches. */
@@ -53,7 +49,8 @@ function sessionFrames(random: Random, count: number): Buffer[] {
     else if (roll < 0.6) frames.push(mutatedMessage(random));
     else if (roll < 0.75) frames.push(randomBodyMessage(random));
     else if (roll < 0.78) frames.push(badLengthMessage(random));
-    else if (roll < 0.9) frames.push(...questionBatch(random));
+    else if (roll < 0.86) frames.push(...questionBatch(random));
+    else if (roll < 0.9) frames.push(mutated(random, Buffer.concat(questionBatch(random))));
     else {
       // A pipeline behind a question: a simple-Query question, then whatever follows without waiting.
       frames.push(serialize.query(pick(random, ["/* nl: how many? */", "/* nl: and now? */;"])));
@@ -61,6 +58,14 @@ function sessionFrames(random: Random, count: number): Buffer[] {
     }
   }
   return frames;
+}
+
+/** `bytes` (a recorded batch) with one to four bytes changed. */
+function mutated(random: Random, bytes: Buffer): Buffer {
+  const copy = Buffer.from(bytes);
+  for (let flip = between(random, 1, 4); flip > 0; flip--)
+    copy[between(random, 0, copy.length - 1)] = between(random, 0, 255);
+  return copy;
 }
 
 /** Cuts `bytes` at random offsets into 1–8 writes. */
