@@ -30,7 +30,10 @@ export interface ProxyFuzzReport {
   readonly streams: number;
   /** Uncaught exceptions and unhandled rejections while the proxy ran (the process would have died). */
   readonly crashes: number;
-  /** Streams after which a fresh client could not run `select 1` through the proxy within 10 s. */
+  /**
+   * Streams after which a fresh client could not run `select 1` through the proxy within 10 s, plus one
+   * if closing the proxy at the end took more than 15 s.
+   */
   readonly hangs: number;
   /** Backends of the fuzzing role still there 10 s after the last stream. */
   readonly leftoverBackends: number;
@@ -119,11 +122,15 @@ export async function runProxyFuzz(options: ProxyFuzzOptions): Promise<ProxyFuzz
     };
     await Promise.all(Array.from({ length: options.lanes ?? 4 }, lane));
     leftoverBackends = await backendsLeft(admin, role, 10_000);
+    // Closing the proxy must not hang either (a connection that never closes would hold it).
+    const closing = proxy.close().then(() => true);
+    proxy = undefined;
+    if (!(await Promise.race([closing, delay(15_000).then(() => false)]))) hangs++;
     return report();
   } finally {
     clearInterval(sampler);
     if (progress !== undefined) clearInterval(progress);
-    await proxy?.close();
+    if (proxy !== undefined) await Promise.race([proxy.close(), delay(15_000)]);
     await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", [role]);
     await backendsLeft(admin, role, 10_000);
     await admin.query(`drop role if exists ${role}`);
@@ -132,6 +139,8 @@ export async function runProxyFuzz(options: ProxyFuzzOptions): Promise<ProxyFuzz
     process.off("unhandledRejection", onCrash);
   }
 }
+
+const delay = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds).unref());
 
 /** Answers with `select 1` on the session, after a moment or at once; one question in ten fails. */
 function fakeAnswerer(random: Random) {
@@ -232,7 +241,7 @@ async function selectOneWithin(config: pg.ClientConfig, limitMilliseconds: numbe
   } catch {
     return false;
   } finally {
-    await client.end().catch(() => {});
+    await Promise.race([client.end().catch(() => {}), delay(limitMilliseconds)]);
   }
 }
 
