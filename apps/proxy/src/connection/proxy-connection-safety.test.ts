@@ -12,7 +12,8 @@ import {
   upstreamPort,
 } from "../server/proxy.test-helpers";
 import { silentLogger } from "../server/proxy-logger";
-import { ProxyConnection, type ProxySettings } from "./proxy-connection";
+import { ProxyConnection } from "./proxy-connection";
+import type { ProxySettings } from "./proxy-connection-options";
 
 const answerOne: Answerer = (options) => answerWith(options, "select 1 as n");
 const closers: Array<() => Promise<void>> = [];

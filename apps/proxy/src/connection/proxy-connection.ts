@@ -25,13 +25,6 @@ import { ReadPauses } from "./read-pauses";
 import { type AskedQuestion, encodeQuestionOutcome } from "./respond-to-question";
 import { toWireError } from "./wire-error";
 
-export type {
-  BackendKey,
-  ProxyConnectionHooks,
-  ProxyConnectionOptions,
-  ProxySettings,
-} from "./proxy-connection-options";
-
 /**
  * One client connection and its upstream connection. Bytes pass through in both directions as the
  * framers hand them back; the connection looks only at startup packets, simple Query, Parse, Sync

@@ -1,6 +1,7 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
 import { type Answer, type AnswerQuestionOptions, ConfigurationError, type QueryLog } from "@nlq/core";
-import { type BackendKey, ProxyConnection, type ProxySettings } from "../connection/proxy-connection";
+import { ProxyConnection } from "../connection/proxy-connection";
+import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
