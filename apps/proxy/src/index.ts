@@ -10,5 +10,6 @@ export * from "./protocol/frontend-messages";
 export * from "./protocol/message-framer";
 export * from "./protocol/protocol-error";
 export * from "./question/detect-question";
+export * from "./server/process-guard";
 export * from "./server/proxy-logger";
 export * from "./server/proxy-server";

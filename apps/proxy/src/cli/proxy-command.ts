@@ -8,6 +8,7 @@ import {
 } from "@nlq/core";
 import type { Command } from "commander";
 import { DEFAULT_MARKER } from "../question/detect-question";
+import { installProcessGuard } from "../server/process-guard";
 import { consoleLogger } from "../server/proxy-logger";
 import { startProxyServer } from "../server/proxy-server";
 
@@ -113,10 +114,13 @@ Authentication runs end to end with the upstream server. No TLS: clients must al
 Questions use the catalog index of their database when \`nlq index\` built one in the metadata store, and live
 introspection otherwise; each question's trace goes to the store's query log.
 Environment: DATABASE_URL, NLQ_PROXY_HOST, NLQ_PROXY_PORT, NLQ_MODEL (provider:model), NLQ_STATEMENT_TIMEOUT_MS,
-NLQ_ROW_LIMIT, NLQ_METADATA_URL, NLQ_HOME`,
+NLQ_ROW_LIMIT, NLQ_METADATA_URL, NLQ_HOME, NLQ_SHUTDOWN_GRACE_MS (SIGTERM: let running statements finish this long,
+then cancel them; default 10000)`,
     )
     .action(async (options: ProxyCommandOptions) => {
       process.exitCode = await runProxy(options);
+      // Everything is closed; should a library still hold the event loop, leave anyway.
+      setTimeout(() => process.exit(), 3_000).unref();
     });
 }
 
@@ -148,6 +152,7 @@ export function proxyAnswerQuestion(
 
 async function runProxy(options: ProxyCommandOptions): Promise<number> {
   let metadata: MetadataStore | undefined;
+  const removeGuard = installProcessGuard(consoleLogger);
   try {
     const resolved = resolveProxyCommand(options, process.env);
     const settings = loadSettings(process.env);
@@ -163,21 +168,25 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       progressNotices: options.progress ?? false,
       ...(metadata === undefined ? {} : { queryLog: metadata.queryLog }),
       logger: consoleLogger,
+      closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
     });
     console.log(
       `nlq proxy listening on ${server.address.host}:${server.address.port} → ${resolved.upstreamHost}:${resolved.upstreamPort} (marker "${resolved.marker}")`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once("SIGINT", resolve);
+      process.once("SIGTERM", resolve);
     });
+    console.log(`nlq proxy: ${signal}: stopping (running statements get ${settings.shutdownGraceMilliseconds} ms)`);
     await server.close();
     await metadata?.close();
+    console.log("nlq proxy stopped.");
     return 0;
   } catch (error) {
     await metadata?.close().catch(() => {});
     console.error(`nlq proxy: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
+  } finally {
+    removeGuard();
   }
 }

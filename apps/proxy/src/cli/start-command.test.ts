@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openMetadataStore } from "@nlq/core";
 import pg from "pg";
+import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, queryOnce } from "../launcher/launcher.test-helpers";
 
@@ -116,10 +117,20 @@ describe("nlq start", () => {
     const ports = { NLQ_PROXY_PORT: String(await freePort()), NLQ_EMBEDDED_PORT: String(await freePort()) };
     const started = startNlq(ports);
     await until(started, "nlq is running.");
-    // An open client keeps the proxy's graceful close waiting (grace period 5 s).
-    const client = new pg.Client({ host: "127.0.0.1", port: Number(ports.NLQ_PROXY_PORT), user: "postgres" });
+    // A statement still running keeps the proxy's graceful close waiting (NLQ_SHUTDOWN_GRACE_MS, 10 s); idle
+    // clients are closed at once. This client asks for 50 MB and stops reading, so the statement cannot finish.
+    const client = net.connect({ host: "127.0.0.1", port: Number(ports.NLQ_PROXY_PORT) });
     client.on("error", () => {});
-    await client.connect();
+    await new Promise<void>((resolve) => {
+      client.on("data", (chunk: Buffer) => {
+        if (chunk.includes(Buffer.from([0x5a, 0, 0, 0, 5]))) resolve();
+      });
+      client.write(serialize.startup({ user: "postgres", database: "postgres" }));
+    });
+    client.removeAllListeners("data");
+    client.pause();
+    client.write(serialize.query("select repeat('x', 1000000) from generate_series(1, 50)"));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     try {
       started.child.kill("SIGINT");
       await until(started, "stopping (press Ctrl-C again to force)");
@@ -127,7 +138,7 @@ describe("nlq start", () => {
       expect(await started.exited).toBe(130);
       expect(started.output()).toContain("SIGINT again: forcing exit.");
     } finally {
-      await client.end().catch(() => undefined);
+      client.destroy();
     }
   }, 300_000);
 

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
 import { type Launcher, startLauncher } from "../launcher/start-launcher";
 import { defaultWebDirectory } from "../launcher/web-app-process";
+import { installProcessGuard } from "../server/process-guard";
 import { consoleLogger } from "../server/proxy-logger";
 import { startProxyServer } from "../server/proxy-server";
 import { proxyAnswerQuestion } from "./proxy-command";
@@ -39,6 +40,7 @@ Environment:
 /** Runs until SIGINT, SIGTERM or SIGHUP; resolves with the process exit code. */
 async function runStart(options: { web: boolean }): Promise<number> {
   const log = (line: string) => console.log(line);
+  installProcessGuard(consoleLogger);
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
@@ -59,6 +61,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
           settings,
           queryLog: proxyOptions.queryLog,
           logger: consoleLogger,
+          closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
         });
         return { port: server.address.port, close: () => server.close() };
       },

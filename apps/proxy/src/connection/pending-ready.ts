@@ -6,6 +6,11 @@ export class PendingReady {
   #count = 0;
   #idleWaiters: Array<() => void> = [];
 
+  /** True while the upstream owes a ReadyForQuery (a statement may be running). */
+  get owed(): boolean {
+    return this.#count > 0;
+  }
+
   /** One more ReadyForQuery is owed. */
   expect(): void {
     this.#count++;

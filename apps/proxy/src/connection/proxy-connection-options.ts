@@ -41,6 +41,11 @@ export interface ProxyConnectionOptions {
   readonly progressNotices?: boolean;
   /** Log sink for errors that must not reach the client. */
   readonly logger: ProxyLogger;
+  /**
+   * Client input held while a question is answered, in bytes, before the connection stops reading the
+   * client until the answer is sent. Default 1 MiB (`DEFAULT_CLIENT_QUEUE_LIMIT_BYTES`).
+   */
+  readonly clientQueueLimitBytes?: number;
   /** Named hooks into the server (cancel routing, bookkeeping). */
   readonly hooks: ProxyConnectionHooks;
 }

@@ -6,26 +6,24 @@ import {
   encodeNoticeResponse,
   REFUSE_ENCRYPTION,
   type ReadyStatus,
+  type WireNotice,
 } from "../protocol/backend-messages";
 import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
 import { AnswerInProgress } from "./answer-in-progress";
 import { backpressuredWriter } from "./backpressured-writer";
+import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
 import { ConnectionStep } from "./connection-step";
+import { leaveNothingBehind } from "./leave-nothing-behind";
 import { openUpstream } from "./open-upstream";
 import { PendingReady } from "./pending-ready";
 import type { BackendKey, ProxyConnectionOptions } from "./proxy-connection-options";
+import { QuestionBatch } from "./question-batch";
 import { QuestionBatchError } from "./question-batch-error";
+import { ReadPauses } from "./read-pauses";
 import { type AskedQuestion, encodeQuestionOutcome } from "./respond-to-question";
 import { toWireError } from "./wire-error";
-
-export type {
-  BackendKey,
-  ProxyConnectionHooks,
-  ProxyConnectionOptions,
-  ProxySettings,
-} from "./proxy-connection-options";
 
 /**
  * One client connection and its upstream connection. Bytes pass through in both directions as the
@@ -47,7 +45,12 @@ export class ProxyConnection {
   #upstream: Socket | undefined;
   readonly #clientFramer: MessageFramer;
   readonly #upstreamFramer: MessageFramer;
-  readonly #clientQueue: FramedSegment[] = [];
+  readonly #clientQueue = new ClientInputQueue();
+  readonly #clientQueueLimitBytes: number;
+  readonly #clientPauses = new ReadPauses(() => this.#client);
+  readonly #upstreamPauses = new ReadPauses(() => this.#upstream);
+  /** The server is shutting down: close as soon as no statement runs. */
+  #shuttingDown = false;
   #readyStatus: ReadyStatus = "I";
   #backendKey: BackendKey | undefined;
   readonly #pendingReady = new PendingReady();
@@ -56,11 +59,12 @@ export class ProxyConnection {
   readonly #questionBatchError = new QuestionBatchError();
   #answerInProgress: AnswerInProgress | undefined;
   /** The extended-protocol batch of a question, collected until Sync. */
-  #questionBatch: { detection: AskedQuestion; messages: Buffer[] } | undefined;
+  #questionBatch: QuestionBatch | undefined;
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
     this.#client = options.client;
+    this.#clientQueueLimitBytes = options.clientQueueLimitBytes ?? DEFAULT_CLIENT_QUEUE_LIMIT_BYTES;
     this.#router = new ClientMessageRouter(options.marker);
     this.#clientFramer = new MessageFramer({
       startup: true,
@@ -97,15 +101,29 @@ export class ProxyConnection {
     return this.#answerInProgress !== undefined;
   }
 
+  /** The most bytes of client input ever queued at once while answering (bounded by the queue limit plus one read). */
+  get peakQueuedClientBytes(): number {
+    return this.#clientQueue.peakBytes;
+  }
+
   /** Aborts the question being answered (client CancelRequest). */
   abortAnswer(): void {
     this.#answerInProgress?.abort(new CancelledError());
   }
 
-  /** Ends both sockets now. */
+  /**
+   * The server is shutting down: close now when no statement runs (FATAL 57P01, as PostgreSQL says on
+   * shutdown), else as soon as the running one finishes.
+   */
+  shutdown(): void {
+    this.#shuttingDown = true;
+    this.#closeIfShuttingDownAndIdle();
+  }
+
+  /** Cancels whatever statement runs upstream and ends both sockets now. */
   destroy(): void {
+    this.#close("destroyed");
     this.#client.destroy();
-    this.#upstream?.destroy();
   }
 
   // ── client → upstream ────────────────────────────────────────────────────────────────
@@ -114,7 +132,7 @@ export class ProxyConnection {
     this.#upstream?.cork();
     try {
       this.#clientFramer.push(chunk, (segment) => {
-        if (this.#step === ConnectionStep.Answering || this.#clientQueue.length > 0) this.#clientQueue.push(segment);
+        if (this.#step === ConnectionStep.Answering || this.#clientQueue.length > 0) this.#enqueue(segment);
         else this.#handleClientSegment(segment);
       });
     } catch (error) {
@@ -137,12 +155,12 @@ export class ProxyConnection {
         break;
       case ConnectionStep.CollectingQuestionBatch:
         if (segment.kind === "message") {
-          this.#questionBatch?.messages.push(segment.message);
+          this.#questionBatch?.add(segment.message);
           if (segment.type === MessageType.sync) this.#onQuestionBatchComplete();
         }
         break;
       case ConnectionStep.Answering:
-        this.#clientQueue.push(segment);
+        this.#enqueue(segment);
         break;
       case ConnectionStep.Closed:
         break;
@@ -183,7 +201,7 @@ export class ProxyConnection {
         this.#writeUpstream(route.bytes);
         break;
       case "answer":
-        void this.#answer(route.detection);
+        this.#startAnswer(route.detection);
         break;
       case "collect":
         this.#startQuestionBatch(route.detection, route.first);
@@ -193,7 +211,7 @@ export class ProxyConnection {
 
   #startQuestionBatch(detection: AskedQuestion, first: Buffer): void {
     this.#step = ConnectionStep.CollectingQuestionBatch;
-    this.#questionBatch = { detection, messages: [first] };
+    this.#questionBatch = new QuestionBatch(detection, first, this.#clientQueueLimitBytes);
   }
 
   /** The Sync that ends an extended-protocol batch holding a question. */
@@ -208,11 +226,16 @@ export class ProxyConnection {
       this.#pendingReady.expect();
       this.#writeUpstream(serialize.sync());
     } else {
-      void this.#answer(batch.detection, batch.messages);
+      this.#startAnswer(batch.detection, batch.messages);
     }
   }
 
   // ── answering a question ─────────────────────────────────────────────────────────────
+
+  /** Answers a question in the background; anything it throws closes this connection (FATAL), never the process. */
+  #startAnswer(detection: AskedQuestion, batch?: readonly Buffer[]): void {
+    this.#answer(detection, batch).catch((error: unknown) => this.#fail(error));
+  }
 
   /** Answers a question (simple Query, or an extended-protocol `batch` ending with Sync). */
   async #answer(detection: AskedQuestion, batch?: readonly Buffer[]): Promise<void> {
@@ -247,6 +270,7 @@ export class ProxyConnection {
     this.#client.uncork();
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
+    this.#closeIfShuttingDownAndIdle();
   }
 
   #sendProgress(line: string): void {
@@ -254,16 +278,24 @@ export class ProxyConnection {
     this.#writeClient(encodeNoticeResponse({ severity: "NOTICE", code: "00000", message: line }));
   }
 
+  /** Holds a client segment until the answer is sent; stops reading the client while too much is held. */
+  #enqueue(segment: FramedSegment): void {
+    this.#clientQueue.push(segment);
+    if (this.#clientQueue.bytes > this.#clientQueueLimitBytes) this.#clientPauses.hold("queue-full");
+  }
+
+  /** Handles the client input held while answering, up to the next question; throws what a handler throws. */
   #drainClientQueue(): void {
     this.#upstream?.cork();
     try {
       while (this.#clientQueue.length > 0 && this.#step !== ConnectionStep.Answering) {
         if (this.#step === ConnectionStep.Closed) return;
-        this.#handleClientSegment(this.#clientQueue.shift()!);
+        this.#handleClientSegment(this.#clientQueue.shift());
       }
     } finally {
       this.#upstream?.uncork();
     }
+    if (this.#clientQueue.bytes <= this.#clientQueueLimitBytes) this.#clientPauses.release("queue-full");
   }
 
   #upstreamIdle(): Promise<void> {
@@ -308,39 +340,73 @@ export class ProxyConnection {
     } else {
       this.#writeClient(message);
     }
-    if (type === MessageType.readyForQuery && this.#pendingReady.received()) this.#router.upstreamSettled();
+    if (type === MessageType.readyForQuery && this.#pendingReady.received()) {
+      this.#router.upstreamSettled();
+      this.#closeIfShuttingDownAndIdle();
+    }
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
 
   /** Writes to the upstream; stops reading the client until the upstream drains. */
-  readonly #writeUpstream = backpressuredWriter(
-    () => this.#upstream,
-    () => this.#client,
-  );
+  readonly #writeUpstream = backpressuredWriter(() => this.#upstream, this.#clientPauses);
 
   /** Writes to the client; stops reading the upstream until the client drains. */
-  readonly #writeClient = backpressuredWriter(
-    () => this.#client,
-    () => this.#upstream,
-  );
+  readonly #writeClient = backpressuredWriter(() => this.#client, this.#upstreamPauses);
 
+  /** Closes the connection after an error, telling the client with a FATAL ErrorResponse. Never throws. */
   #fail(error: unknown): void {
-    this.#options.logger.warn("closing connection after a protocol error", { error });
-    const wire = toWireError(error, this.#options.logger);
-    if (!this.#client.destroyed) this.#client.end(encodeErrorResponse({ ...wire, severity: "FATAL" }));
-    this.#upstream?.destroy();
-    this.#close("protocol error");
+    this.#options.logger.warn("closing connection after an error", { error });
+    this.#terminate(toWireError(error, this.#options.logger), "protocol error");
   }
 
+  /** Sends the client a FATAL ErrorResponse built from `error`, then closes. */
+  #terminate(error: WireNotice, reason: string): void {
+    if (!this.#client.destroyed && this.#step !== ConnectionStep.Closed) {
+      this.#client.end(encodeErrorResponse({ ...error, severity: "FATAL" }));
+    }
+    this.#close(reason);
+  }
+
+  #closeIfShuttingDownAndIdle(): void {
+    const idle =
+      (this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.AwaitingStartup) &&
+      !this.#pendingReady.owed &&
+      this.#answerInProgress === undefined &&
+      this.#clientQueue.length === 0;
+    if (!this.#shuttingDown || !idle) return;
+    this.#terminate(
+      { severity: "FATAL", code: "57P01", message: "terminating connection because the nlq proxy is shutting down" },
+      "shutdown",
+    );
+  }
+
+  /**
+   * Closes the connection, leaving nothing behind upstream: a statement still running (a ReadyForQuery
+   * is owed, or a question is answered) is cancelled and the upstream socket destroyed (`leaveNothingBehind`).
+   */
   #close(reason: string): void {
     if (this.#step === ConnectionStep.Closed) return;
+    const busy = this.#pendingReady.owed || this.#answerInProgress !== undefined;
     this.#step = ConnectionStep.Closed;
+    this.#clientQueue.clear();
     this.#answerInProgress?.abort(new CancelledError(`question abandoned: ${reason}`));
     this.#answerInProgress?.close();
     this.#pendingReady.releaseWaiters();
-    if (!this.#client.destroyed) this.#client.end();
-    this.#upstream?.end();
-    this.#options.hooks.onClose(this);
+    leaveNothingBehind({
+      client: this.#client,
+      upstream: this.#upstream,
+      cancelKey: busy ? this.#backendKey : undefined,
+      cancelUpstream: this.#options.cancelUpstream,
+      logger: this.#options.logger,
+    });
+    try {
+      this.#options.hooks.onClose(this);
+    } catch (error) {
+      this.#options.logger.error("the connection's close hook failed", { error });
+    }
   }
 }
+
+/** Default limit of client input held while a question is answered: 1 MiB. */
+export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;

@@ -9,3 +9,10 @@ export class UnsupportedQuestionBatchError extends NlqError {
     super(message, { code: "0A000" });
   }
 }
+
+/** A question's extended-protocol batch grew past the proxy's limit before its Sync. SQLSTATE 54000 (program_limit_exceeded). */
+export class QuestionBatchTooLargeError extends NlqError {
+  constructor(message: string) {
+    super(message, { code: "54000" });
+  }
+}

@@ -3,7 +3,8 @@
  * the backend replies the proxy sends itself when it answers a question asked through Parse.
  */
 
-import { readCString } from "./read-c-string";
+import { MessageReader } from "./message-reader";
+import { ProtocolViolationError } from "./protocol-error";
 
 export interface BindMessage {
   readonly portal: string;
@@ -13,30 +14,39 @@ export interface BindMessage {
   readonly resultFormats: readonly number[];
 }
 
-/** Reads a whole Bind (`B`) message. */
+/** Reads a whole Bind (`B`) message; throws `ProtocolViolationError` when it is malformed. */
 export function readBind(message: Buffer): BindMessage {
-  const portal = readCString(message, 5);
-  const statement = readCString(message, portal.end);
-  let offset = statement.end;
-  const parameterFormatCount = message.readInt16BE(offset);
-  offset += 2 + 2 * parameterFormatCount;
-  const parameterCount = message.readInt16BE(offset);
-  offset += 2;
+  const reader = new MessageReader(message, "Bind");
+  const portal = reader.cString();
+  const statementName = reader.cString();
+  const parameterFormatCount = reader.int16();
+  if (parameterFormatCount < 0) throw new ProtocolViolationError("invalid Bind message: negative format count");
+  reader.skip(2 * parameterFormatCount);
+  const parameterCount = reader.int16();
+  if (parameterCount < 0) throw new ProtocolViolationError("invalid Bind message: negative parameter count");
   for (let parameter = 0; parameter < parameterCount; parameter++) {
-    const length = message.readInt32BE(offset);
-    offset += 4 + Math.max(length, 0);
+    const length = reader.int32();
+    if (length < -1) throw new ProtocolViolationError(`invalid Bind message: parameter length ${length}`);
+    reader.skip(Math.max(length, 0));
   }
-  const resultFormatCount = message.readInt16BE(offset);
-  offset += 2;
+  const resultFormatCount = reader.int16();
+  if (resultFormatCount < 0) throw new ProtocolViolationError("invalid Bind message: negative result format count");
   const resultFormats: number[] = [];
-  for (let format = 0; format < resultFormatCount; format++)
-    resultFormats.push(message.readInt16BE(offset + 2 * format));
-  return { portal: portal.text, statementName: statement.text, parameterCount, resultFormats };
+  for (let format = 0; format < resultFormatCount; format++) resultFormats.push(reader.int16());
+  return { portal, statementName, parameterCount, resultFormats };
 }
 
-/** Reads a whole Describe (`D`) or Close (`C`) message: `S` statement or `P` portal, and its name. */
+/**
+ * Reads a whole Describe (`D`) or Close (`C`) message: `S` statement or `P` portal, and its name.
+ * Throws `ProtocolViolationError` when it is malformed.
+ */
 export function readDescribeOrClose(message: Buffer): { target: "S" | "P"; name: string } {
-  return { target: String.fromCharCode(message[5]!) as "S" | "P", name: readCString(message, 6).text };
+  const reader = new MessageReader(message, "Describe or Close");
+  const target = String.fromCharCode(reader.byte());
+  if (target !== "S" && target !== "P") {
+    throw new ProtocolViolationError(`invalid Describe or Close message: unknown target '${target}'`);
+  }
+  return { target, name: reader.cString() };
 }
 
 function emptyMessage(type: string): Buffer {

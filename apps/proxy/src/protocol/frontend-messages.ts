@@ -4,7 +4,7 @@
  */
 
 import { serialize } from "pg-protocol";
-import { readCString } from "./read-c-string";
+import { MessageReader } from "./message-reader";
 
 /** Protocol codes in the startup-phase packets (the int32 after the length). */
 export const SSL_REQUEST_CODE = 80877103;
@@ -17,13 +17,14 @@ export type StartupPacket =
   | { readonly kind: "cancel-request"; readonly processId: number; readonly secretKey: number }
   | { readonly kind: "startup-message"; readonly protocolVersion: number };
 
+/** Reads an untyped startup-phase packet; throws `ProtocolViolationError` when it is too short. */
 export function readStartupPacket(packet: Buffer): StartupPacket {
-  const code = packet.readInt32BE(4);
+  const reader = new MessageReader(packet, "startup", 4);
+  const code = reader.int32();
   if (code === SSL_REQUEST_CODE) return { kind: "ssl-request" };
   if (code === GSSENC_REQUEST_CODE) return { kind: "gssenc-request" };
-  if (code === CANCEL_REQUEST_CODE && packet.length >= 16) {
-    return { kind: "cancel-request", processId: packet.readInt32BE(8), secretKey: packet.readInt32BE(12) };
-  }
+  if (code === CANCEL_REQUEST_CODE)
+    return { kind: "cancel-request", processId: reader.int32(), secretKey: reader.int32() };
   return { kind: "startup-message", protocolVersion: code };
 }
 
@@ -32,16 +33,16 @@ export function encodeCancelRequest(processId: number, secretKey: number): Buffe
   return serialize.cancel(processId, secretKey);
 }
 
-/** The SQL text of a simple Query (`Q`) message. */
+/** The SQL text of a simple Query (`Q`) message; throws `ProtocolViolationError` when it is malformed. */
 export function readQueryText(message: Buffer): string {
-  return readCString(message, 5).text;
+  return new MessageReader(message, "Query").cString();
 }
 
-/** Statement name and SQL text of a Parse (`P`) message. */
+/** Statement name and SQL text of a Parse (`P`) message; throws `ProtocolViolationError` when it is malformed. */
 export function readParse(message: Buffer): { statementName: string; text: string } {
-  const name = readCString(message, 5);
-  const text = readCString(message, name.end);
-  return { statementName: name.text, text: text.text };
+  const reader = new MessageReader(message, "Parse");
+  const statementName = reader.cString();
+  return { statementName, text: reader.cString() };
 }
 
 /** Message type bytes used by the proxy. */

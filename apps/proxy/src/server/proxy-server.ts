@@ -1,6 +1,7 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
 import { type Answer, type AnswerQuestionOptions, ConfigurationError, type QueryLog } from "@nlq/core";
-import { type BackendKey, ProxyConnection, type ProxySettings } from "../connection/proxy-connection";
+import { ProxyConnection } from "../connection/proxy-connection";
+import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
@@ -26,8 +27,16 @@ export interface ProxyServerOptions {
   readonly progressNotices?: boolean;
   /** Log sink. Default: `consoleLogger` (stderr). */
   readonly logger?: ProxyLogger;
-  /** How long `close()` lets open connections finish before ending them, in milliseconds. Default 5000. */
+  /**
+   * How long `close()` lets running statements finish before it cancels them and ends their connections,
+   * in milliseconds (`NLQ_SHUTDOWN_GRACE_MS` in the commands). Idle connections are closed at once. Default 10000.
+   */
   readonly closeGraceMilliseconds?: number;
+  /**
+   * Client input held while a question is answered, in bytes, before the proxy stops reading that client
+   * until the answer is sent. Default 1 MiB.
+   */
+  readonly clientQueueLimitBytes?: number;
 }
 
 export interface ProxyAddress {
@@ -42,7 +51,11 @@ export interface ProxyServer {
   readonly address: ProxyAddress;
   /** Open client connections. */
   readonly connectionCount: number;
-  /** Stops accepting, lets open connections finish for the grace period, then ends them. */
+  /**
+   * Stops accepting; closes idle connections at once (FATAL 57P01) and busy ones as soon as their statement
+   * finishes; after the grace period cancels what still runs and ends those connections. Resolves when
+   * every connection is gone.
+   */
   close(): Promise<void>;
 }
 
@@ -80,6 +93,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       settings: options.settings,
       ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
       progressNotices: options.progressNotices ?? false,
+      ...(options.clientQueueLimitBytes === undefined ? {} : { clientQueueLimitBytes: options.clientQueueLimitBytes }),
       logger,
       hooks: {
         onCancelRequest: (key) => {
@@ -131,14 +145,15 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           return;
         }
         const grace = setTimeout(() => {
-          for (const connection of connections) connection.destroy();
-        }, options.closeGraceMilliseconds ?? 5_000);
-        grace.unref();
+          if (connections.size > 0) logger.warn("grace period over: cancelling", { connections: connections.size });
+          for (const connection of [...connections]) connection.destroy();
+        }, options.closeGraceMilliseconds ?? 10_000);
         server.close(() => {
           clearTimeout(grace);
           if (connections.size === 0) resolve();
           else emptyWaiters.push(resolve);
         });
+        for (const connection of [...connections]) connection.shutdown();
       }),
   };
 }

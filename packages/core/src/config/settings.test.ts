@@ -18,6 +18,7 @@ describe("loadSettings", () => {
       maxLlmCalls: 20,
       deadlineMilliseconds: 120_000,
       maxTokens: 0,
+      shutdownGraceMilliseconds: 10_000,
     });
   });
 
@@ -36,6 +37,7 @@ describe("loadSettings", () => {
       NLQ_MAX_LLM_CALLS: "5",
       NLQ_DEADLINE_MS: "1000",
       NLQ_MAX_TOKENS: "5000",
+      NLQ_SHUTDOWN_GRACE_MS: "250",
       PATH: "/bin",
     });
     expect(settings).toMatchObject({
@@ -52,6 +54,7 @@ describe("loadSettings", () => {
       maxLlmCalls: 5,
       deadlineMilliseconds: 1000,
       maxTokens: 5000,
+      shutdownGraceMilliseconds: 250,
     });
   });
 

@@ -43,6 +43,11 @@ export interface Settings {
   readonly deadlineMilliseconds: number;
   /** `NLQ_MAX_TOKENS`: most input + output tokens for one question; 0 = no limit. Default 0. */
   readonly maxTokens: number;
+  /**
+   * `NLQ_SHUTDOWN_GRACE_MS`: on SIGTERM/SIGINT, how long the proxy lets running statements finish before it
+   * cancels them and closes every connection, in milliseconds. Default 10000.
+   */
+  readonly shutdownGraceMilliseconds: number;
 }
 
 const modelReferencePattern = /^[a-z][a-z0-9-]*:.+$/;
@@ -89,6 +94,7 @@ const environmentSchema = z.object({
   NLQ_MAX_LLM_CALLS: integerVariable(20, 1),
   NLQ_DEADLINE_MS: integerVariable(120_000, 1),
   NLQ_MAX_TOKENS: integerVariable(0, 0),
+  NLQ_SHUTDOWN_GRACE_MS: integerVariable(10_000, 0),
   NLQ_TEMPERATURE: z
     .string()
     .trim()
@@ -138,6 +144,7 @@ export function loadSettings(environment: Record<string, string | undefined>): S
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS,
     deadlineMilliseconds: values.NLQ_DEADLINE_MS,
     maxTokens: values.NLQ_MAX_TOKENS,
+    shutdownGraceMilliseconds: values.NLQ_SHUTDOWN_GRACE_MS,
   };
 }
 
