@@ -7,7 +7,10 @@ WORKDIR /app
 # Dependencies first, so editing sources does not reinstall them.
 COPY package.json package-lock.json ./
 COPY packages/prompts/package.json packages/prompts/
-COPY packages/core/package.json packages/core/
+COPY packages/engine/package.json packages/engine/
+COPY packages/adapters/package.json packages/adapters/
+COPY packages/demo/package.json packages/demo/
+COPY packages/eval/package.json packages/eval/
 COPY apps/proxy/package.json apps/proxy/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/

@@ -1,12 +1,12 @@
 import type { NextConfig } from "next";
 
 /**
- * The chat app runs @nlq/core in-process. The workspace packages ship TypeScript sources, so Next
+ * The chat app runs @nlq/engine and @nlq/adapters in-process. The workspace packages ship TypeScript sources, so Next
  * transpiles them; packages with native code, WASM or files they locate at run time stay external and
  * are loaded by Node from node_modules.
  */
 const nextConfig: NextConfig = {
-  transpilePackages: ["@nlq/core", "@nlq/prompts"],
+  transpilePackages: ["@nlq/engine", "@nlq/adapters", "@nlq/prompts"],
   serverExternalPackages: [
     "libpg-query",
     "pg",

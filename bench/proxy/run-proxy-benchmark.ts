@@ -13,7 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { median } from "../statistics";
+import { median } from "@nlq/eval";
 import { findPgBouncer, type ServedProcess, startNlqProxy, startPgBouncer } from "./benchmark-targets";
 import { type IdleConnectionMeasurement, measureIdleConnections } from "./idle-connections";
 import { type PgbenchMode, type PgbenchRun, runPgbench } from "./pgbench";

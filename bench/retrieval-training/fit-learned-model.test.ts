@@ -3,7 +3,7 @@ import {
   learnedModelToJson,
   parseLearnedRetrievalModel,
   type SchemaColumn,
-} from "@nlq/core";
+} from "@nlq/engine";
 import { describe, expect, it } from "vitest";
 import { fitLearnedModel, type TrainingSet } from "./fit-learned-model";
 import { goldColumnKeys } from "./sql-gold-columns";

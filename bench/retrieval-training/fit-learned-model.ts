@@ -8,7 +8,7 @@ import {
   questionTerms,
   type SchemaColumn,
   schemaColumnKey,
-} from "@nlq/core";
+} from "@nlq/engine";
 import type { LabelledQuestion } from "./training-data";
 import { seededRandom, shuffled } from "./training-data";
 

@@ -1,4 +1,4 @@
-import { type SchemaColumn, schemaColumnKey } from "@nlq/core";
+import { type SchemaColumn, schemaColumnKey } from "@nlq/engine";
 
 const identifier = String.raw`(?:\`[^\`]+\`|[A-Za-z_][A-Za-z0-9_]*)`;
 const unquote = (name: string) => name.replace(/^`|`$/g, "").toLowerCase();

@@ -11,7 +11,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { learnedModelToJson, readRetrievalCorpus } from "@nlq/core";
+import { learnedModelToJson } from "@nlq/engine";
+import { readRetrievalCorpus } from "@nlq/eval";
 import { fitLearnedModel } from "./fit-learned-model";
 import {
   heldOutDatabases,
@@ -30,7 +31,7 @@ const { values } = parseArgs({
     data: { type: "string", default: resolve(repositoryRoot, "../shared/data") },
     out: {
       type: "string",
-      default: resolve(repositoryRoot, `packages/core/src/retrieval/learned/${modelVersion}.json`),
+      default: resolve(repositoryRoot, `packages/engine/src/retrieval/learned/${modelVersion}.json`),
     },
     "questions-out": { type: "string", default: "/tmp/nlq-retrieval" },
     seed: { type: "string", default: "7" },

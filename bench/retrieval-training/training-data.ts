@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { parseCsvRecords, type RetrievalQuestion, readRetrievalQuestions, type SchemaColumn } from "@nlq/core";
+import { parseCsvRecords } from "@nlq/adapters";
+import type { SchemaColumn } from "@nlq/engine";
+import { type RetrievalQuestion, readRetrievalQuestions } from "@nlq/eval";
 import { goldColumnKeys } from "./sql-gold-columns";
 
 /** One training or validation question with its database and gold `db.table.column` keys. */

@@ -1,10 +1,10 @@
 import {
   createQuestionColumnRanking,
   type LearnedRetrievalModel,
-  meanRecallByBudget,
   type SchemaColumn,
   schemaColumnKey,
-} from "@nlq/core";
+} from "@nlq/engine";
+import { meanRecallByBudget } from "@nlq/eval";
 import type { LabelledQuestion } from "./training-data";
 
 const budgets = [3, 5, 10, 20, 50, 100];

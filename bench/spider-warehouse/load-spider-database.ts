@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { alwaysQuoteIdentifier, parseCsv } from "@nlq/core";
+import { parseCsv } from "@nlq/adapters";
+import { alwaysQuoteIdentifier } from "@nlq/engine";
 import type pg from "pg";
 import { normalizeIntegralDecimal, type TypeWidening, widenColumnType } from "./infer-type-widenings";
 import { parseMysqlDdl } from "./parse-mysql-ddl";

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, parseCsv, type TestDatabase } from "@nlq/core";
+import { parseCsv } from "@nlq/adapters";
+import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSpiderWarehouseDirectory, formatSummary, loadSpiderWarehouse } from "./load-spider-warehouse";

@@ -1,4 +1,4 @@
-import { alwaysQuoteIdentifier } from "@nlq/core";
+import { alwaysQuoteIdentifier } from "@nlq/engine";
 import type { MysqlForeignKey, MysqlTable } from "./parse-mysql-ddl";
 import { isTextualType, translateMysqlType } from "./translate-mysql-type";
 

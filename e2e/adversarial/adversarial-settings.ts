@@ -1,4 +1,4 @@
-import { loadSettings, type Settings } from "@nlq/core";
+import { loadSettings, type Settings } from "@nlq/engine";
 
 /** The byte cap the suite configures (`NLQ_RESULT_BYTE_LIMIT`); a huge answer must stay within twice this. */
 export const resultByteLimit = 1_000_000;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createTestDatabase, type TestDatabase, testServerUrl } from "@nlq/core";
+import { createTestDatabase, type TestDatabase, testServerUrl } from "@nlq/adapters/testing";
 import pg from "pg";
 import { upstreamHost, upstreamPort } from "../clients/proxy-fixture";
 

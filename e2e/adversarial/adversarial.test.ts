@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { answerQuestion } from "@nlq/core";
+import { answerQuestion } from "@nlq/engine";
 import type { ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

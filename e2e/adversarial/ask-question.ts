@@ -1,14 +1,14 @@
 import { writeFileSync } from "node:fs";
+import { createPgExecutor } from "@nlq/adapters";
 import {
   type Answer,
   answerQuestion,
-  createPgExecutor,
   type ResolvedModel,
   resolveStepModel,
   type Settings,
   type TransactionStatus,
-} from "@nlq/core";
-import { mockTextModel } from "@nlq/core/testing";
+} from "@nlq/engine";
+import { mockTextModel } from "@nlq/engine/testing";
 import type pg from "pg";
 
 /**

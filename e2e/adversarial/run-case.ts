@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Settings } from "@nlq/core";
+import type { Settings } from "@nlq/engine";
 import pg from "pg";
 import { upstreamHost, upstreamPort } from "../clients/proxy-fixture";
 import { resultByteLimit } from "./adversarial-settings";

@@ -1,5 +1,6 @@
-import { answerQuestion, createTestDatabase, loadSettings } from "@nlq/core";
-import { mockTextModel } from "@nlq/core/testing";
+import { createTestDatabase } from "@nlq/adapters/testing";
+import { answerQuestion, loadSettings } from "@nlq/engine";
+import { mockTextModel } from "@nlq/engine/testing";
 import type { ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -79,7 +80,7 @@ describe("the real core pipeline behind the proxy (mock language model)", () => 
       answerQuestion({
         ...options,
         settings: loadSettings({
-          NLQ_MODEL: "scripted:packages/core/src/pipeline/fixtures/answer-question-model.json",
+          NLQ_MODEL: "scripted:packages/engine/src/pipeline/fixtures/answer-question-model.json",
         }),
       }),
     );

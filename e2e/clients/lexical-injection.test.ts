@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { answerQuestion, createTestDatabase, dropTestRole, loadSettings, type TestDatabase } from "@nlq/core";
-import { mockTextModel } from "@nlq/core/testing";
+import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
+import { answerQuestion, loadSettings } from "@nlq/engine";
+import { mockTextModel } from "@nlq/engine/testing";
 import type { ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

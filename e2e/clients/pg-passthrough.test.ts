@@ -1,4 +1,4 @@
-import { createTestDatabase } from "@nlq/core";
+import { createTestDatabase } from "@nlq/adapters/testing";
 import type { ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

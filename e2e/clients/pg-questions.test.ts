@@ -1,4 +1,5 @@
-import { CancelledError, createTestDatabase, UnanswerableQuestionError } from "@nlq/core";
+import { createTestDatabase } from "@nlq/adapters/testing";
+import { CancelledError, UnanswerableQuestionError } from "@nlq/engine";
 import { INTERNAL_ERROR_MESSAGE, type ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,5 +1,6 @@
 import { connect } from "node:net";
-import { type Answer, type AnswerQuestionOptions, type QueryResult, type ResultField, testServerUrl } from "@nlq/core";
+import { testServerUrl } from "@nlq/adapters/testing";
+import type { Answer, AnswerQuestionOptions, QueryResult, ResultField } from "@nlq/engine";
 import {
   encodeCancelRequest,
   type ProxyServer,

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { createTestDatabase } from "@nlq/core";
+import { createTestDatabase } from "@nlq/adapters/testing";
 import type { ProxyServer } from "@nlq/proxy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

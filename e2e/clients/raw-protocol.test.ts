@@ -1,5 +1,5 @@
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
-import { createTestDatabase } from "@nlq/core";
+import { createTestDatabase } from "@nlq/adapters/testing";
 import { encodeReadyForQuery, type ProxyServer } from "@nlq/proxy";
 import pg from "pg";
 import { serialize } from "pg-protocol";

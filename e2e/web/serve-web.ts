@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadDemoData } from "@nlq/core";
+import { loadDemoData } from "@nlq/demo";
 import { databaseUrl, dropE2eDatabase, e2eDatabaseName, runAdmin } from "./e2e-database";
 
 const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));

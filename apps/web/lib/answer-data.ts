@@ -1,4 +1,4 @@
-import type { Answer } from "@nlq/core";
+import type { Answer } from "@nlq/engine";
 import type { AnswerData } from "./chat-message";
 
 /** The JSON the page receives for an answer: the result's rows and column types, no trace internals. */

@@ -1,5 +1,5 @@
-import type { Answer, AnswerQuestionOptions, QueryExecutor } from "@nlq/core";
-import { CancelledError, DatabaseError, ModelConfigurationError } from "@nlq/core";
+import type { Answer, AnswerQuestionOptions, QueryExecutor } from "@nlq/engine";
+import { CancelledError, DatabaseError, ModelConfigurationError } from "@nlq/engine";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import { describe, expect, it } from "vitest";
 import { type ChatDependencies, type ChatSession, handleChatRequest } from "./chat-handler";

@@ -1,5 +1,5 @@
-import type { Answer, AnswerQuestionOptions, QueryExecutor, QueryLog } from "@nlq/core";
-import { NlqError } from "@nlq/core";
+import type { Answer, AnswerQuestionOptions, QueryExecutor, QueryLog } from "@nlq/engine";
+import { NlqError } from "@nlq/engine";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { answerData } from "./answer-data";
 import type { NlqUIMessage } from "./chat-message";
@@ -16,7 +16,7 @@ export interface ChatSession {
 
 /** What the chat route needs from the outside world; the route passes the real ones, tests pass their own. */
 export interface ChatDependencies {
-  /** Answers one question (the route: `answerQuestion` from @nlq/core). */
+  /** Answers one question (the route: `answerQuestion` from @nlq/engine). */
   answer(options: AnswerQuestionOptions): Promise<Answer>;
   /** Resolved settings (the route: `loadSettings(process.env)`); may throw a configuration error. */
   settings(): AnswerQuestionOptions["settings"];
@@ -24,7 +24,7 @@ export interface ChatDependencies {
   openSession(abortSignal: AbortSignal): Promise<ChatSession>;
   /** Where finished questions are logged; none by default. */
   queryLog?: QueryLog;
-  /** Logs failures that are not typed @nlq/core errors (default `console.error`). */
+  /** Logs failures that are not typed @nlq/engine errors (default `console.error`). */
   logError?: (error: unknown) => void;
 }
 

@@ -1,4 +1,4 @@
-import type { ConversationTurn } from "@nlq/core";
+import type { ConversationTurn } from "@nlq/engine";
 import { z } from "zod";
 import { maximumPreviousTurns } from "./chat-message";
 import { ChatRequestError } from "./web-errors";

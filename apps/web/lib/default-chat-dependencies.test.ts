@@ -2,14 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  createPgExecutor,
-  ensureDataSource,
-  indexCatalog,
-  loadSettings,
-  type MetadataStore,
-  openMetadataStore,
-} from "@nlq/core";
+import { createPgExecutor, ensureDataSource, indexCatalog, type MetadataStore, openMetadataStore } from "@nlq/adapters";
+import { loadSettings } from "@nlq/engine";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

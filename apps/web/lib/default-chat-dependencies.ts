@@ -1,12 +1,5 @@
-import {
-  answerQuestion,
-  createPgExecutor,
-  loadSettings,
-  type MetadataStore,
-  openMetadataStore,
-  type QueryLog,
-  withCatalogIndex,
-} from "@nlq/core";
+import { createPgExecutor, type MetadataStore, openMetadataStore, withCatalogIndex } from "@nlq/adapters";
+import { answerQuestion, loadSettings, type QueryLog } from "@nlq/engine";
 import type pg from "pg";
 import type { ChatDependencies } from "./chat-handler";
 import { createWebPool, openPoolSession } from "./pg-session";

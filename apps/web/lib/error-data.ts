@@ -1,11 +1,11 @@
-import { NlqError } from "@nlq/core";
+import { NlqError } from "@nlq/engine";
 import type { ErrorData } from "./chat-message";
 
 /** SQLSTATE of errors the page may not see the details of (internal_error). */
 const internalErrorCode = "XX000";
 
 /**
- * What the page is told about a failure. Typed errors of @nlq/core (and the web app's own subclasses)
+ * What the page is told about a failure. Typed errors of @nlq/engine (and the web app's own subclasses)
  * carry a SQLSTATE and a message written for users; anything else is reported as a generic internal
  * error so stack traces and connection strings never reach the browser.
  */

@@ -1,4 +1,4 @@
-import { CancelledError, ConfigurationError, type QueryExecutor } from "@nlq/core";
+import { CancelledError, ConfigurationError, type QueryExecutor } from "@nlq/engine";
 import type pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWebPool, openPoolSession } from "./pg-session";

@@ -1,4 +1,4 @@
-import { CancelledError, ConfigurationError, type QueryExecutor } from "@nlq/core";
+import { CancelledError, ConfigurationError, type QueryExecutor } from "@nlq/engine";
 import pg from "pg";
 import type { ChatSession } from "./chat-handler";
 import { DatabaseConnectionError } from "./web-errors";
@@ -32,7 +32,7 @@ export function createWebPool(options: WebPoolOptions = {}): pg.Pool {
 
 /**
  * Opens one question's session: a dedicated pooled connection wrapped in a `QueryExecutor`.
- * `createExecutor` is @nlq/core's `createPgExecutor` in the app. Releasing after a failure or
+ * `createExecutor` is @nlq/adapters' `createPgExecutor` in the app. Releasing after a failure or
  * cancellation discards the connection, so a half-finished statement never reaches the next question.
  */
 export async function openPoolSession(

@@ -1,4 +1,4 @@
-import type { PipelineEvent } from "@nlq/core";
+import type { PipelineEvent } from "@nlq/engine";
 import { describe, expect, it } from "vitest";
 import { createStepTracker } from "./step-tracker";
 

@@ -1,4 +1,4 @@
-import type { PipelineEvent } from "@nlq/core";
+import type { PipelineEvent } from "@nlq/engine";
 import type { StepData, StepPart } from "./chat-message";
 
 /**

@@ -1,4 +1,4 @@
-import { NlqError } from "@nlq/core";
+import { NlqError } from "@nlq/engine";
 
 /** The web app cannot reach its database (`DATABASE_URL`). SQLSTATE 08001 (sqlclient_unable_to_establish_sqlconnection). */
 export class DatabaseConnectionError extends NlqError {

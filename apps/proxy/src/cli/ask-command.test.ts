@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, openMetadataStore, type TestDatabase } from "@nlq/core";
+import { openMetadataStore } from "@nlq/adapters";
+import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { Command } from "commander";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,16 +1,13 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import {
-  type Answer,
-  answerQuestion,
   createPgExecutor,
-  loadSettings,
   type MetadataStore,
   nlqStateDirectory,
   openMetadataStore,
-  type PipelineEvent,
   prepareIndexedQuestion,
-} from "@nlq/core";
+} from "@nlq/adapters";
+import { type Answer, answerQuestion, loadSettings, type PipelineEvent } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";

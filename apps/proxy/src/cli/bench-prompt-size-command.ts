@@ -2,8 +2,11 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 
-// The benchmark harness lives in bench/ and is loaded only when this command runs.
-const DEFAULT_PROMPT_SIZE_RESULTS_FILE = path.resolve(import.meta.dirname, "../../../../bench/prompt-size/RESULTS.md");
+// The benchmark harness lives in @nlq/eval and is loaded only when this command runs.
+const DEFAULT_PROMPT_SIZE_RESULTS_FILE = path.resolve(
+  import.meta.dirname,
+  "../../../../packages/eval/src/prompt-size/RESULTS.md",
+);
 
 interface BenchPromptSizeOptions {
   readonly url: string;
@@ -43,8 +46,7 @@ Prerequisites: the warehouse loaded (bench/spider-warehouse/README.md) and index
   nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse`,
     )
     .action(async (options: BenchPromptSizeOptions) => {
-      const { runPromptSizeBenchmark } = await import("../../../../bench/prompt-size/run-prompt-size-benchmark");
-      const { formatPromptSizeResults } = await import("../../../../bench/prompt-size/format-prompt-size-results");
+      const { runPromptSizeBenchmark, formatPromptSizeResults } = await import("@nlq/eval");
       const result = await runPromptSizeBenchmark({
         url: options.url,
         metadataDirectory: options.metadataDirectory,

@@ -4,7 +4,7 @@ import { Command } from "commander";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recogniseRetrievalCorpus, registerBenchRetrievalCommand } from "./bench-retrieval-command";
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), "../../../../packages/core/src/eval/fixtures");
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), "../../../../packages/eval/src/retrieval/fixtures");
 const corpus = join(fixtures, "shop.corpus.jsonl");
 const questions = join(fixtures, "shop.questions.jsonl");
 

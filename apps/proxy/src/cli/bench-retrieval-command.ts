@@ -3,17 +3,19 @@ import { fileURLToPath } from "node:url";
 import {
   createCatalogEmbeddingModel,
   defaultLearnedRetrievalModel,
-  defaultRetrievalBudgets,
   NlqError,
+  readLearnedRetrievalModel,
+  resolveEmbeddingModel,
+  type SchemaColumn,
+} from "@nlq/engine";
+import {
+  defaultRetrievalBudgets,
   type RetrievalBenchmarkResult,
   type RetrievalMode,
-  readLearnedRetrievalModel,
   readRetrievalCorpus,
   readRetrievalQuestions,
-  resolveEmbeddingModel,
   runRetrievalBenchmark,
-  type SchemaColumn,
-} from "@nlq/core";
+} from "@nlq/eval";
 import type { Command } from "commander";
 import { formatTable } from "./format-table";
 

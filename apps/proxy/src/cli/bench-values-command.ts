@@ -1,9 +1,12 @@
 import path from "node:path";
 import type { Command } from "commander";
 
-// The benchmark harness lives in bench/ and is loaded only when this command runs, so other commands
+// The benchmark harness lives in @nlq/eval and is loaded only when this command runs, so other commands
 // (`nlq proxy`, `nlq start`) do not pay for it at start-up.
-const DEFAULT_VALUE_RESULTS_FILE = path.resolve(import.meta.dirname, "../../../../bench/value-index/RESULTS.md");
+const DEFAULT_VALUE_RESULTS_FILE = path.resolve(
+  import.meta.dirname,
+  "../../../../packages/eval/src/value-index/RESULTS.md",
+);
 
 interface BenchValuesOptions {
   readonly levels: string;
@@ -43,9 +46,7 @@ export function registerBenchValuesCommand(bench: Command): void {
       const [bruteForceKeywords] = positiveIntegers(options.bruteForceKeywords, "--brute-force-keywords");
       const [bruteForceSeconds] = positiveIntegers(options.bruteForceSeconds, "--brute-force-seconds");
       const [pgTrgmMaxLevel] = positiveIntegers(options.pgTrgmMax, "--pg-trgm-max");
-      const { runValueBenchmark } = await import("../../../../bench/value-index/run-value-benchmark");
-      const { formatValueResults } = await import("../../../../bench/value-index/format-value-results");
-      const { writeValueResults } = await import("../../../../bench/value-index/write-value-results");
+      const { runValueBenchmark, formatValueResults, writeValueResults } = await import("@nlq/eval");
       const result = await runValueBenchmark({
         levels: positiveIntegers(options.levels, "--levels"),
         keywords,

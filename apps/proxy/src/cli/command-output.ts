@@ -1,4 +1,4 @@
-import { NlqError } from "@nlq/core";
+import { NlqError } from "@nlq/engine";
 
 /** Where a command writes; tests pass their own sinks. */
 export interface CommandOutput {

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { createTestDatabase, generateDemoDataset, renderDemoSql, type TestDatabase } from "@nlq/core";
+import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
+import { generateDemoDataset, renderDemoSql } from "@nlq/demo";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerDemoCommand } from "./demo-command";

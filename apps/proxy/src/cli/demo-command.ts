@@ -4,9 +4,9 @@ import {
   demoTableNames,
   generateDemoDataset,
   loadDemoData,
-  NlqError,
   renderDemoSql,
-} from "@nlq/core";
+} from "@nlq/demo";
+import { NlqError } from "@nlq/engine";
 import { type Command, InvalidArgumentError } from "commander";
 import { type CommandOutput, standardOutput } from "./command-output";
 

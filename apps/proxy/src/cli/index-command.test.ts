@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, type TestDatabase } from "@nlq/core";
+import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAskCommand } from "./ask-command";

@@ -11,9 +11,8 @@ import {
   type MetadataStore,
   openMetadataStore,
   readCatalogFiles,
-  resolveEmbeddingModel,
-  type VectorStore,
-} from "@nlq/core";
+} from "@nlq/adapters";
+import { resolveEmbeddingModel, type VectorStore } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";

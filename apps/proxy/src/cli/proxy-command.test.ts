@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ConfigurationError } from "@nlq/core";
+import { ConfigurationError } from "@nlq/engine";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import {

@@ -1,11 +1,5 @@
-import {
-  answerQuestion,
-  ConfigurationError,
-  loadSettings,
-  type MetadataStore,
-  openMetadataStore,
-  withCatalogIndex,
-} from "@nlq/core";
+import { type MetadataStore, openMetadataStore, withCatalogIndex } from "@nlq/adapters";
+import { answerQuestion, ConfigurationError, loadSettings } from "@nlq/engine";
 import type { Command } from "commander";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { installProcessGuard } from "../server/process-guard";

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { testServerUrl } from "@nlq/core";
+import { testServerUrl } from "@nlq/adapters/testing";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../launcher/launcher.test-helpers";

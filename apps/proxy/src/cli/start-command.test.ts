@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openMetadataStore } from "@nlq/core";
+import { openMetadataStore } from "@nlq/adapters";
 import pg from "pg";
 import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-import { demoTableNames, loadDemoData, loadSettings, NlqError } from "@nlq/core";
+import { demoTableNames, loadDemoData } from "@nlq/demo";
+import { loadSettings, NlqError } from "@nlq/engine";
 import type { Command } from "commander";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
 import { type Launcher, startLauncher } from "../launcher/start-launcher";

@@ -1,4 +1,4 @@
-import type { CancelledError } from "@nlq/core";
+import type { CancelledError } from "@nlq/engine";
 import type { ReadyStatus } from "../protocol/backend-messages";
 import type { ProxyConnectionOptions } from "./proxy-connection-options";
 import { type AskedQuestion, type QuestionOutcome, respondToQuestion } from "./respond-to-question";

@@ -1,4 +1,4 @@
-import type { Answer } from "@nlq/core";
+import type { Answer } from "@nlq/engine";
 import type { BackendMessage } from "pg-protocol/dist/messages";
 import { Parser } from "pg-protocol/dist/parser";
 import { describe, expect, it } from "vitest";

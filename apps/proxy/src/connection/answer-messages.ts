@@ -1,4 +1,4 @@
-import type { Answer } from "@nlq/core";
+import type { Answer } from "@nlq/engine";
 import {
   encodeCommandComplete,
   encodeDataRow,

@@ -1,4 +1,4 @@
-import type { PipelineEvent } from "@nlq/core";
+import type { PipelineEvent } from "@nlq/engine";
 
 /**
  * One short progress line for a pipeline event, sent as a NOTICE while a question is being answered

@@ -1,7 +1,6 @@
 import type { Socket } from "node:net";
-import type { Answer, AnswerQuestionOptions, QueryLog } from "@nlq/core";
+import type { Answer, AnswerQuestionOptions, QueryLog } from "@nlq/engine";
 import type { ProxyLogger } from "../server/proxy-logger";
-import type { ProxyConnection } from "./proxy-connection";
 
 /** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
 export type ProxySettings = AnswerQuestionOptions["settings"];
@@ -12,14 +11,14 @@ export interface BackendKey {
   readonly secretKey: number;
 }
 
-/** Named hooks the server gives each connection. */
+/** Named hooks the server gives each connection (each connection gets its own, so they need not name it). */
 export interface ProxyConnectionHooks {
   /** A client sent a CancelRequest on this (new) connection. */
   onCancelRequest(key: BackendKey): void;
   /** The upstream announced this connection's cancel key. */
-  onBackendKey(connection: ProxyConnection, key: BackendKey): void;
+  onBackendKey(key: BackendKey): void;
   /** Both sockets are gone. */
-  onClose(connection: ProxyConnection): void;
+  onClose(): void;
 }
 
 export interface ProxyConnectionOptions {

@@ -1,5 +1,5 @@
 import type { Socket } from "node:net";
-import { CancelledError } from "@nlq/core";
+import { CancelledError } from "@nlq/engine";
 import { serialize } from "pg-protocol";
 import {
   encodeErrorResponse,
@@ -329,7 +329,7 @@ export class ProxyConnection {
       if (questionBatchError !== undefined) this.#writeClient(questionBatchError);
     } else if (type === MessageType.backendKeyData) {
       this.#backendKey = { processId: message.readInt32BE(5), secretKey: message.readInt32BE(9) };
-      this.#options.hooks.onBackendKey(this, this.#backendKey);
+      this.#options.hooks.onBackendKey(this.#backendKey);
     } else if (type === MessageType.errorResponse) {
       this.#questionBatchError.noteUpstreamError();
     }
@@ -401,7 +401,7 @@ export class ProxyConnection {
       logger: this.#options.logger,
     });
     try {
-      this.#options.hooks.onClose(this);
+      this.#options.hooks.onClose();
     } catch (error) {
       this.#options.logger.error("the connection's close hook failed", { error });
     }

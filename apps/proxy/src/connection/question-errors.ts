@@ -1,4 +1,4 @@
-import { NlqError } from "@nlq/core";
+import { NlqError } from "@nlq/engine";
 
 /**
  * A question asked through the extended query protocol in a form the proxy cannot answer itself

@@ -5,7 +5,7 @@ import {
   type QueryExecutor,
   type QueryLog,
   type TransactionStatus,
-} from "@nlq/core";
+} from "@nlq/engine";
 import {
   encodeErrorResponse,
   encodeReadyForQuery,

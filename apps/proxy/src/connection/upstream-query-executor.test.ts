@@ -1,4 +1,4 @@
-import { CancelledError, DatabaseError } from "@nlq/core";
+import { CancelledError, DatabaseError } from "@nlq/engine";
 import { serialize } from "pg-protocol";
 import { describe, expect, it } from "vitest";
 import {

@@ -7,7 +7,7 @@ import {
   type QueryResult,
   ResultByteBudget,
   type ResultField,
-} from "@nlq/core";
+} from "@nlq/engine";
 import { serialize } from "pg-protocol";
 import type {
   BackendMessage,

@@ -1,4 +1,4 @@
-import { DatabaseError, UnanswerableQuestionError } from "@nlq/core";
+import { DatabaseError, UnanswerableQuestionError } from "@nlq/engine";
 import { describe, expect, it } from "vitest";
 import type { ProxyLogger } from "../server/proxy-logger";
 import { INTERNAL_ERROR_MESSAGE, toWireError } from "./wire-error";

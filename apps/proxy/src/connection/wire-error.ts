@@ -1,4 +1,4 @@
-import { DatabaseError, NlqError } from "@nlq/core";
+import { DatabaseError, NlqError } from "@nlq/engine";
 import type { WireNotice } from "../protocol/backend-messages";
 import type { ProxyLogger } from "../server/proxy-logger";
 

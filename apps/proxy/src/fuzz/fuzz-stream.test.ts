@@ -1,4 +1,4 @@
-import { seededRandom } from "@nlq/core";
+import { seededRandom } from "@nlq/engine";
 import { describe, expect, it } from "vitest";
 import { fuzzStream, splitAtRandomOffsets } from "./fuzz-stream";
 

@@ -1,5 +1,6 @@
 import { connect } from "node:net";
-import { type Answer, type AnswerQuestionOptions, seededRandom, testServerUrl } from "@nlq/core";
+import { testServerUrl } from "@nlq/adapters/testing";
+import { type Answer, type AnswerQuestionOptions, seededRandom } from "@nlq/engine";
 import pg from "pg";
 import type { ProxySettings } from "../connection/proxy-connection-options";
 import { silentLogger } from "../server/proxy-logger";

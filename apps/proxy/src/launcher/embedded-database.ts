@@ -1,4 +1,9 @@
-import { EMBEDDED_METADATA_DATABASE, type EmbeddedPostgres, ensureDatabase, startEmbeddedPostgres } from "@nlq/core";
+import {
+  EMBEDDED_METADATA_DATABASE,
+  type EmbeddedPostgres,
+  ensureDatabase,
+  startEmbeddedPostgres,
+} from "@nlq/adapters";
 import pg from "pg";
 
 /** Name of the demo database in the embedded PostgreSQL. */

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "@nlq/core";
+import { ConfigurationError } from "@nlq/engine";
 import { type PortVariable, portVariables } from "./launcher-settings";
 
 /** A port nlq start needs is taken. The message names the variable that moves it. */

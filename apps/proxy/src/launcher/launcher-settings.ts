@@ -1,5 +1,6 @@
 import path from "node:path";
-import { ConfigurationError, nlqStateDirectory } from "@nlq/core";
+import { nlqStateDirectory } from "@nlq/adapters";
+import { ConfigurationError } from "@nlq/engine";
 
 /** Everything `nlq start` needs to know, resolved from the environment and command-line options. */
 export interface LauncherSettings {

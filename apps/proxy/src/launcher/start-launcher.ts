@@ -3,10 +3,10 @@ import {
   type MetadataStore,
   metadataMigrationsFolder,
   openMetadataStore,
-  type QueryLog,
   redactUrl,
   runningServer,
-} from "@nlq/core";
+} from "@nlq/adapters";
+import type { QueryLog } from "@nlq/engine";
 import { type EmbeddedDatabase, startEmbeddedDatabase } from "./embedded-database";
 import type { LauncherSettings } from "./launcher-settings";
 import { assertPortFree } from "./port-check";

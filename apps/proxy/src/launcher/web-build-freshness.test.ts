@@ -9,12 +9,12 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-/** A repository-shaped tree: apps/web with a build, packages/core/src. Times in seconds since the epoch. */
+/** A repository-shaped tree: apps/web with a build, packages/engine/src. Times in seconds since the epoch. */
 function repository(times: { build?: number; page: number; core: number }): { web: string; core: string } {
   const root = mkdtempSync(path.join(tmpdir(), "nlq-web-build-"));
   roots.push(root);
   const web = path.join(root, "apps", "web");
-  const core = path.join(root, "packages", "core", "src");
+  const core = path.join(root, "packages", "engine", "src");
   mkdirSync(path.join(web, "app"), { recursive: true });
   mkdirSync(core, { recursive: true });
   writeFileSync(path.join(web, "app", "page.tsx"), "page");

@@ -8,7 +8,8 @@ const sourceFolders = [
   "lib",
   "next.config.ts",
   "package.json",
-  "../../packages/core/src",
+  "../../packages/engine/src",
+  "../../packages/adapters/src",
   "../../packages/prompts/src",
 ];
 const skipped = new Set(["node_modules", ".next"]);

@@ -1,4 +1,4 @@
-import { seededRandom } from "@nlq/core";
+import { seededRandom } from "@nlq/engine";
 import { serialize } from "pg-protocol";
 import { describe, expect, it } from "vitest";
 import { readBind, readDescribeOrClose } from "./extended-messages";

@@ -1,4 +1,4 @@
-import { QuestionSyntaxError } from "@nlq/core";
+import { QuestionSyntaxError } from "@nlq/engine";
 import { describe, expect, it } from "vitest";
 import { detectQuestion } from "./detect-question";
 

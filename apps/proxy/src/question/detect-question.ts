@@ -1,4 +1,4 @@
-import { QuestionSyntaxError } from "@nlq/core";
+import { QuestionSyntaxError } from "@nlq/engine";
 import { scanStatements } from "./scan-statements";
 
 /** The default marker that opens a natural-language question in a comment. */

@@ -1,4 +1,4 @@
-import { testServerUrl } from "@nlq/core";
+import { testServerUrl } from "@nlq/adapters/testing";
 import pg from "pg";
 import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";

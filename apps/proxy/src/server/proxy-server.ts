@@ -1,5 +1,5 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
-import { type Answer, type AnswerQuestionOptions, ConfigurationError, type QueryLog } from "@nlq/core";
+import { type Answer, type AnswerQuestionOptions, ConfigurationError, type QueryLog } from "@nlq/engine";
 import { ProxyConnection } from "../connection/proxy-connection";
 import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
@@ -17,7 +17,7 @@ export interface ProxyServerOptions {
   readonly upstreamPort?: number;
   /** Text that opens a question inside a comment. Default `nl:`. */
   readonly marker?: string;
-  /** Answers one question on the client's own upstream session (`answerQuestion` from `@nlq/core`). */
+  /** Answers one question on the client's own upstream session (`answerQuestion` from `@nlq/engine`). */
   readonly answerQuestion: (options: AnswerQuestionOptions) => Promise<Answer>;
   /** Resolved settings handed to `answerQuestion` (`loadSettings(process.env)`). */
   readonly settings: ProxySettings;
@@ -84,7 +84,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   };
 
   const server: Server = createServer((client) => {
-    const connection = new ProxyConnection({
+    const connection: ProxyConnection = new ProxyConnection({
       client,
       connectUpstream: () => connect({ host: upstreamHost, port: upstreamPort }),
       cancelUpstream,
@@ -101,15 +101,15 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           if (target?.answering) target.abortAnswer();
           else cancelUpstream(key);
         },
-        onBackendKey: (target, key) => {
-          byKey.set(keyOf(key), target);
-          keyByConnection.set(target, keyOf(key));
+        onBackendKey: (key) => {
+          byKey.set(keyOf(key), connection);
+          keyByConnection.set(connection, keyOf(key));
         },
-        onClose: (target) => {
-          connections.delete(target);
-          const key = keyByConnection.get(target);
-          keyByConnection.delete(target);
-          if (key !== undefined && byKey.get(key) === target) byKey.delete(key);
+        onClose: () => {
+          connections.delete(connection);
+          const key = keyByConnection.get(connection);
+          keyByConnection.delete(connection);
+          if (key !== undefined && byKey.get(key) === connection) byKey.delete(key);
           if (connections.size === 0) for (const resolve of emptyWaiters.splice(0)) resolve();
         },
       },

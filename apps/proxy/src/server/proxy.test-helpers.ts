@@ -1,5 +1,6 @@
 import { connect, type Socket } from "node:net";
-import { type Answer, type AnswerQuestionOptions, testServerUrl } from "@nlq/core";
+import { testServerUrl } from "@nlq/adapters/testing";
+import type { Answer, AnswerQuestionOptions } from "@nlq/engine";
 import pg from "pg";
 import { serialize } from "pg-protocol";
 import type { BackendMessage } from "pg-protocol/dist/messages";

@@ -1,0 +1,210 @@
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { QueryExecutor, VectorPoint, VectorStore } from "@nlq/engine";
+import {
+  type Catalog,
+  catalogCollectionName,
+  columnContextText,
+  columnPointId,
+  embedTexts,
+  fetchSampleValues,
+  introspectCatalog,
+  runReadOnly,
+  type TableInfo,
+  tableContextText,
+  tableKey,
+  tablePointId,
+} from "@nlq/engine";
+import type { ExternalDescriptions } from "../catalog-files/external-descriptions";
+import { mergeExternalDescriptions } from "../catalog-files/merge-external-descriptions";
+import type { MetadataDatabase } from "../metadata/metadata-database";
+import { indexDatabaseValues } from "../value-index/index-database-values";
+import { ValueIndexStore } from "../value-index/value-index-store";
+import { CatalogIndexStore } from "./catalog-index-store";
+import { tableFingerprint } from "./table-fingerprint";
+import { countRowsExactly, fetchTableStatistics } from "./table-statistics";
+
+/** Progress of `indexCatalog`, reported after each table. */
+export interface CatalogIndexProgress {
+  /** Tables handled so far (indexed or unchanged). */
+  readonly done: number;
+  readonly total: number;
+  /** The table just handled (`schema.table`). */
+  readonly table: string;
+  readonly status: "indexed" | "unchanged";
+}
+
+export interface IndexCatalogOptions {
+  /** Session on the target database (an indexing role that can read what should be indexed). */
+  readonly executor: QueryExecutor;
+  readonly database: MetadataDatabase;
+  readonly dataSourceId: string;
+  /** Only these schemas. Default: every schema the role can read. */
+  readonly schemas?: readonly string[];
+  /** Descriptions from catalog files (`readCatalogFiles`); `COMMENT ON` wins. Default none. */
+  readonly descriptions?: ExternalDescriptions;
+  /** Where table/column description embeddings go (collection `catalogCollectionName(dataSourceId)`). Default: none. */
+  readonly vectorStore?: VectorStore;
+  /** Embedding model of the descriptions; required with `vectorStore`. */
+  readonly embeddingModel?: EmbeddingModelV3;
+  /** Build the value index of changed tables (value-index store in the metadata database). Default true. */
+  readonly values?: boolean;
+  /** Tables with fewer estimated rows than this get an exact `count(*)`. Default 10,000. */
+  readonly exactCountBelow?: number;
+  /** Re-index every table, ignoring fingerprints. Default false. */
+  readonly force?: boolean;
+  readonly onProgress?: (progress: CatalogIndexProgress) => void;
+  readonly abortSignal?: AbortSignal;
+}
+
+export interface IndexCatalogResult {
+  readonly tables: number;
+  readonly columns: number;
+  readonly indexed: number;
+  readonly unchanged: number;
+  readonly removed: number;
+}
+
+/**
+ * Builds or refreshes a data source's catalog index: introspection (+ catalog files), statistics, then for each table
+ * whose fingerprint changed: sample values, exact count for small tables, description embeddings, value index, and the
+ * table's rows — the table is committed last, so an interrupted run keeps every table already done and re-does only
+ * the one in flight. Tables that disappeared are removed everywhere.
+ */
+export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexCatalogResult> {
+  const scope = { session: options.executor, statementTimeoutMilliseconds: 600_000, abortSignal: options.abortSignal };
+  const { catalog, statistics } = await runReadOnly(scope, async (query) => ({
+    catalog: await introspectCatalog(query),
+    statistics: await fetchTableStatistics(query),
+  }));
+  const wantedSchemas = options.schemas && options.schemas.length > 0 ? new Set(options.schemas) : undefined;
+  const merged = mergeExternalDescriptions(
+    { tables: catalog.tables.filter((table) => !wantedSchemas || wantedSchemas.has(table.schema)) },
+    options.descriptions ?? { tables: [], columns: [] },
+  );
+  const store = new CatalogIndexStore(options.database);
+  const valueStore = new ValueIndexStore(options.database);
+  const stored = new Map(
+    (await store.fingerprints(options.dataSourceId)).map((row) => [`${row.schema}.${row.name}`, row]),
+  );
+  const collection = catalogCollectionName(options.dataSourceId);
+  const exactBelow = options.exactCountBelow ?? 10_000;
+  let indexed = 0;
+  let unchanged = 0;
+  let collectionReady = false;
+
+  const present = new Set(merged.tables.map(tableKey));
+  // With a schema filter, tables of other schemas are out of scope, not removed.
+  const removed = [...stored.values()].filter(
+    (row) => !present.has(`${row.schema}.${row.name}`) && (!wantedSchemas || wantedSchemas.has(row.schema)),
+  );
+  const storedValueColumns = new Map<string, string[]>();
+  for (const stored of options.values === false ? [] : await valueStore.listColumns(options.dataSourceId)) {
+    const key = `${stored.column.schema}.${stored.column.table}`;
+    storedValueColumns.set(key, [...(storedValueColumns.get(key) ?? []), stored.column.column]);
+  }
+  const deleteValueColumns = async (schema: string, table: string, keep: ReadonlySet<string>) => {
+    for (const column of storedValueColumns.get(`${schema}.${table}`) ?? [])
+      if (!keep.has(column)) await valueStore.deleteColumn(options.dataSourceId, { schema, table, column });
+  };
+  for (const row of removed) {
+    if (options.vectorStore) await deletePointsQuietly(options.vectorStore, collection, `${row.schema}.${row.name}`);
+    await deleteValueColumns(row.schema, row.name, new Set());
+  }
+  await store.deleteTables(options.dataSourceId, removed);
+
+  for (const [position, table] of merged.tables.entries()) {
+    options.abortSignal?.throwIfAborted();
+    const key = tableKey(table);
+    const tableStatistics = statistics.get(key);
+    const fingerprint = tableFingerprint(table, tableStatistics?.rowEstimate ?? null);
+    if (!options.force && stored.get(key)?.fingerprint === fingerprint) {
+      unchanged += 1;
+      options.onProgress?.({ done: position + 1, total: merged.tables.length, table: key, status: "unchanged" });
+      continue;
+    }
+    const estimate = tableStatistics?.rowEstimate ?? null;
+    const { sampled, exactRows } = await runReadOnly(scope, async (query) => {
+      const [withSamples] = (await fetchSampleValues(query, { tables: [table] })).tables;
+      const countable =
+        table.kind !== "view" && table.kind !== "foreign-table" && (estimate === null || estimate < exactBelow);
+      return { sampled: withSamples ?? table, exactRows: countable ? await countRowsExactly(query, table) : null };
+    });
+    if (options.vectorStore && options.embeddingModel) {
+      if (!collectionReady) {
+        collectionReady = true;
+        const [probe] = await embedTexts(options.embeddingModel, ["dimensions"]);
+        await options.vectorStore.ensureCollection({ collection, dimensions: probe!.length });
+      }
+      await embedTable(options.vectorStore, options.embeddingModel, collection, sampled);
+    }
+    if (options.values !== false) {
+      await deleteValueColumns(table.schema, table.name, new Set(table.columns.map((column) => column.name)));
+      const primary = new Set(table.primaryKey);
+      const foreign = new Set(table.foreignKeys.flatMap((foreignKey) => foreignKey.columns));
+      await runReadOnly(scope, (query) =>
+        indexDatabaseValues({
+          executor: { name: "read-only", query: ({ sql }) => query(sql) },
+          columns: table.columns.map((column) => ({
+            schema: table.schema,
+            table: table.name,
+            column: column.name,
+            dataType: column.dataType,
+            isEnum: column.enumValues !== undefined,
+            isPrimaryKey: primary.has(column.name),
+            isForeignKey: foreign.has(column.name),
+          })),
+          store: valueStore,
+          dataSourceId: options.dataSourceId,
+          abortSignal: options.abortSignal,
+        }),
+      );
+    }
+    await store.saveTable(options.dataSourceId, {
+      table: sampled,
+      fingerprint,
+      rowCount: exactRows ?? estimate,
+      rowCountExact: exactRows !== null,
+      columnStatistics: tableStatistics?.columns ?? new Map(),
+    });
+    indexed += 1;
+    options.onProgress?.({ done: position + 1, total: merged.tables.length, table: key, status: "indexed" });
+  }
+  return {
+    tables: merged.tables.length,
+    columns: merged.tables.reduce((total, table) => total + table.columns.length, 0),
+    indexed,
+    unchanged,
+    removed: removed.length,
+  };
+}
+
+async function embedTable(
+  vectorStore: VectorStore,
+  embeddingModel: EmbeddingModelV3,
+  collection: string,
+  table: TableInfo,
+): Promise<void> {
+  const key = tableKey(table);
+  const texts = [tableContextText(table), ...table.columns.map((column) => columnContextText(table, column))];
+  const vectors = await embedTexts(embeddingModel, texts);
+  const points: VectorPoint[] = [
+    { id: tablePointId(key), vector: vectors[0]!, payload: { kind: "table", table: key, text: texts[0] } },
+    ...table.columns.map((column, position) => ({
+      id: columnPointId(key, column.name),
+      vector: vectors[position + 1]!,
+      payload: { kind: "column" as const, table: key, column: column.name, text: texts[position + 1] },
+    })),
+  ];
+  await vectorStore.delete({ collection, filter: { table: key } });
+  await vectorStore.upsert({ collection, points });
+}
+
+async function deletePointsQuietly(vectorStore: VectorStore, collection: string, table: string): Promise<void> {
+  try {
+    await vectorStore.delete({ collection, filter: { table } });
+  } catch {
+    // no collection yet: nothing to delete
+  }
+}
+
+export type { Catalog };

@@ -1,0 +1,139 @@
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { Catalog, QueryExecutor, SchemaSelector, TransactionStatus, ValueIndex, VectorStore } from "@nlq/engine";
+import {
+  catalogCollectionName,
+  countColumns,
+  createChessSchemaSelector,
+  createLearnedColumnPreselection,
+  createValueVisibility,
+  DEFAULT_LSH_PARAMETERS,
+  resolveEmbeddingModel,
+  type SchemaSelectionSteps,
+  type StoredSampleValues,
+  schemaSelectionStepsFrom,
+  storedSampleValuesOf,
+} from "@nlq/engine";
+import { count, eq, max } from "drizzle-orm";
+import type { MetadataDatabase } from "../metadata/metadata-database";
+import { catalogTables } from "../metadata/schema/catalog";
+import { ValueIndexStore } from "../value-index/value-index-store";
+import { createVectorStore } from "../vector-stores/create-vector-store";
+import { createMetadataVectorPersistence } from "../vector-stores/metadata-vector-persistence";
+import { CatalogIndexStore } from "./catalog-index-store";
+import { findIndexedDataSource } from "./find-indexed-data-source";
+import { restrictToRole } from "./load-catalog";
+
+export interface IndexedQuestionOptions {
+  /** The metadata store `nlq index` wrote to. */
+  readonly store: { readonly database: MetadataDatabase };
+  /** URL of the target database (identifies the data source; the password is never stored). */
+  readonly url: string;
+  /** The asking user's session (privileges are checked on it). */
+  readonly session: QueryExecutor;
+  readonly transactionStatus?: TransactionStatus;
+  /** Vector store of the description embeddings. Default: `createVectorStore` (Qdrant when `NLQ_QDRANT_URL`, else embedded in the metadata store). */
+  readonly vectorStore?: VectorStore;
+  /** Embedding model the index was built with. Default: `resolveEmbeddingModel(NLQ_EMBEDDING_MODEL)` (offline embedder). */
+  readonly embeddingModel?: EmbeddingModelV3;
+  /** Selector steps. Default: `schemaSelectionStepsFrom(NLQ_SCHEMA_SELECTION)`. */
+  readonly steps?: SchemaSelectionSteps;
+  /** Catalogs with at most this many columns skip schema selection. Default `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`, else 200. */
+  readonly minimumColumns?: number;
+  /**
+   * Rank columns with the learnt question-only retriever (`createLearnedColumnPreselection`) as part of the narrowing.
+   * Default: on unless `NLQ_LEARNED_RETRIEVAL=off`.
+   */
+  readonly learnedRetrieval?: boolean;
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What to pass to `answerQuestion` (spread it in): the indexed catalog and a selector; empty when nothing is indexed. */
+export interface IndexedQuestion {
+  readonly catalog?: Catalog;
+  readonly schemaSelector?: SchemaSelector;
+}
+
+/**
+ * Uses the catalog index when the data source has one: loads the indexed catalog (restricted to the asking role) and,
+ * for catalogs above `minimumColumns`, a CHESS schema selector backed by the data source's value index and description
+ * vectors (kept in memory per data source, with the indexed catalog, until the index changes). Returns `{}` when nothing is indexed, so `answerQuestion` introspects live as before:
+ * `answerQuestion({ ...options, ...(await prepareIndexedQuestion({ store, url, session })) })`.
+ */
+export async function prepareIndexedQuestion(options: IndexedQuestionOptions): Promise<IndexedQuestion> {
+  const environment = options.environment ?? process.env;
+  const dataSource = await findIndexedDataSource(options.store.database, options.url);
+  if (!dataSource) return {};
+  const indexed = await cachedIndex(options.store.database, dataSource.id);
+  if (indexed.catalog.tables.length === 0) return {};
+  const minimumColumns = options.minimumColumns ?? Number(environment.NLQ_SCHEMA_SELECTION_MIN_COLUMNS ?? 200);
+  // The stored examples were read by the indexing role: a small catalog has them checked under the asking role now;
+  // a large one drops them here and the selector checks only those of the tables it shows.
+  const catalog = await restrictToRole(indexed.catalog, {
+    ...options,
+    sampleValues: (readable) => (countColumns(readable) <= minimumColumns ? "verify" : "omit"),
+  });
+  if (countColumns(catalog) <= minimumColumns) return { catalog };
+  indexed.retrieval ??= {
+    valueIndex: await new ValueIndexStore(options.store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS),
+    vectorStore:
+      options.vectorStore ??
+      createVectorStore({ persistence: createMetadataVectorPersistence(options.store.database), environment }),
+    storedSampleValues: storedSampleValuesOf(indexed.catalog),
+  };
+  const { valueIndex, vectorStore, storedSampleValues } = indexed.retrieval;
+  const learnedRetrieval =
+    options.learnedRetrieval ?? environment.NLQ_LEARNED_RETRIEVAL?.trim().toLowerCase() !== "off";
+  if (learnedRetrieval) indexed.rankColumns ??= createLearnedColumnPreselection(indexed.catalog);
+  const schemaSelector = createChessSchemaSelector({
+    steps: options.steps ?? schemaSelectionStepsFrom(environment.NLQ_SCHEMA_SELECTION),
+    valueIndex,
+    valueVisibility: createValueVisibility({ session: options.session, transactionStatus: options.transactionStatus }),
+    storedSampleValues,
+    ...(learnedRetrieval ? { rankColumns: indexed.rankColumns } : {}),
+    contextRetrieval: {
+      vectorStore,
+      collection: catalogCollectionName(dataSource.id),
+      embeddingModel: options.embeddingModel ?? resolveEmbeddingModel(environment.NLQ_EMBEDDING_MODEL, environment),
+    },
+  });
+  return { catalog, schemaSelector };
+}
+
+interface IndexedDataSource {
+  /** Changes whenever `nlq index` rewrote or removed a table: `<tables>/<latest indexed_at>`. */
+  readonly stamp: string;
+  /** The whole indexed catalog, before any role's privileges are applied. */
+  readonly catalog: Catalog;
+  /**
+   * Value index, description vectors and the indexed examples by column (`storedSampleValuesOf`, checked per question
+   * under the asking role), loaded on the first question that needs schema selection.
+   */
+  retrieval?: {
+    readonly valueIndex: ValueIndex;
+    readonly vectorStore: VectorStore;
+    readonly storedSampleValues: StoredSampleValues;
+  };
+  /** The learnt column ranking over the whole indexed catalog, built on the first question that needs it. */
+  rankColumns?: (question: string) => { table: string; column: string }[];
+}
+
+/**
+ * What `nlq index` stored for a data source, per metadata database, read again only after the index changed: a
+ * question costs one small stamp query here instead of reading the whole catalog (thousands of columns) again.
+ */
+const indexCache = new WeakMap<object, Map<string, IndexedDataSource>>();
+
+async function cachedIndex(database: MetadataDatabase, dataSourceId: string): Promise<IndexedDataSource> {
+  const [row] = await database
+    .select({ tables: count(), latest: max(catalogTables.indexedAt) })
+    .from(catalogTables)
+    .where(eq(catalogTables.dataSourceId, dataSourceId));
+  const stamp = `${row?.tables ?? 0}/${row?.latest?.toISOString() ?? ""}`;
+  const forDatabase = indexCache.get(database) ?? new Map<string, IndexedDataSource>();
+  indexCache.set(database, forDatabase);
+  const cached = forDatabase.get(dataSourceId);
+  if (cached && cached.stamp === stamp) return cached;
+  const fresh: IndexedDataSource = { stamp, catalog: await new CatalogIndexStore(database).loadCatalog(dataSourceId) };
+  forDatabase.set(dataSourceId, fresh);
+  return fresh;
+}

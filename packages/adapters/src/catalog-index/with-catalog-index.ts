@@ -1,0 +1,59 @@
+import type { Answer, AnswerQuestionOptions } from "@nlq/engine";
+import { runReadOnly } from "@nlq/engine";
+import type { MetadataDatabase } from "../metadata/metadata-database";
+import { prepareIndexedQuestion } from "./prepare-indexed-question";
+
+export interface WithCatalogIndexOptions {
+  /** The metadata store `nlq index` wrote to. */
+  readonly store: { readonly database: MetadataDatabase };
+  /**
+   * The upstream server as a URL (`postgresql://host:port`); each question's database and role are read from its
+   * session (`current_database()`, `current_user`) to find the data source.
+   */
+  readonly upstreamUrl: string;
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Wraps `answerQuestion` for servers (the proxy, the web app): each question uses the catalog index of its database
+ * when there is one (indexed catalog restricted to the asking role + CHESS selector for large catalogs), and live
+ * introspection otherwise — also when looking the index up fails, so the index can never turn an answer into an error.
+ * A caller-supplied `catalog` or `schemaSelector` wins.
+ */
+export function withCatalogIndex(
+  answer: (options: AnswerQuestionOptions) => Promise<Answer>,
+  options: WithCatalogIndexOptions,
+): (options: AnswerQuestionOptions) => Promise<Answer> {
+  return async (answerOptions) => {
+    if (answerOptions.catalog || answerOptions.schemaSelector) return answer(answerOptions);
+    let indexed = {};
+    try {
+      const identity = await runReadOnly(
+        {
+          session: answerOptions.session,
+          transactionStatus: answerOptions.transactionStatus ?? "idle",
+          statementTimeoutMilliseconds: 5_000,
+          abortSignal: answerOptions.abortSignal,
+        },
+        (query) => query("SELECT current_database(), current_user"),
+      );
+      const [database, user] = identity.rows[0] ?? [];
+      if (database && user) {
+        const url = new URL(options.upstreamUrl);
+        url.pathname = `/${encodeURIComponent(database)}`;
+        url.username = encodeURIComponent(user);
+        url.password = "";
+        indexed = await prepareIndexedQuestion({
+          store: options.store,
+          url: url.toString(),
+          session: answerOptions.session,
+          transactionStatus: answerOptions.transactionStatus,
+          environment: options.environment,
+        });
+      }
+    } catch {
+      // No usable index (or the session cannot run the lookup now): answer from live introspection.
+    }
+    return answer({ ...indexed, ...answerOptions });
+  };
+}

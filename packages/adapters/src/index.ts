@@ -1,0 +1,28 @@
+// Public API of @nlq/adapters: I/O behind the engine's interfaces (node-postgres executor, embedded PostgreSQL,
+// metadata store with drizzle, catalog index, value-index store, vector-store backends). Only what others use.
+
+export type { ExternalDescriptions } from "./catalog-files/external-descriptions";
+export { parseCsv } from "./catalog-files/parse-csv";
+export { parseCsvRecords } from "./catalog-files/parse-csv-records";
+export { readCatalogFiles } from "./catalog-files/read-catalog-files";
+export { type CatalogIndexProgress, indexCatalog } from "./catalog-index/index-catalog";
+export { loadCatalog } from "./catalog-index/load-catalog";
+export { prepareIndexedQuestion } from "./catalog-index/prepare-indexed-question";
+export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-line";
+export { withCatalogIndex } from "./catalog-index/with-catalog-index";
+export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres/embedded-postgres-server";
+export { ensureDatabase } from "./embedded-postgres/ensure-database";
+export { runningServer } from "./embedded-postgres/server-status";
+export { ensureDataSource } from "./metadata/data-source-store";
+export { metadataMigrationsFolder } from "./metadata/migrations-folder";
+export { nlqStateDirectory } from "./metadata/nlq-home";
+export {
+  EMBEDDED_METADATA_DATABASE,
+  type MetadataStore,
+  openMetadataStore,
+  redactUrl,
+} from "./metadata/open-metadata-store";
+export { createPgExecutor } from "./postgres/pg-executor";
+export { ValueIndexStore } from "./value-index/value-index-store";
+export { createVectorStore } from "./vector-stores/create-vector-store";
+export { createMetadataVectorPersistence } from "./vector-stores/metadata-vector-persistence";

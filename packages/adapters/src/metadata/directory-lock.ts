@@ -1,0 +1,78 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { NlqError } from "@nlq/engine";
+
+/** A PGlite directory is already open in another process (or twice in this one). SQLSTATE 55006 (object in use). */
+export class DirectoryInUseError extends NlqError {
+  readonly directory: string;
+  readonly processId: number;
+  constructor(options: { directory: string; processId: number; purpose: string }) {
+    super(
+      `${options.directory} is already open in process ${options.processId} (${options.purpose}); a PGlite directory ` +
+        "can be used by one process at a time. Stop that process, or connect through the URL nlq start prints " +
+        `(NLQ_METADATA_URL). If no such process runs, delete ${lockPath(options.directory)}.`,
+      { code: "55006" },
+    );
+    this.directory = options.directory;
+    this.processId = options.processId;
+  }
+}
+
+export interface DirectoryLock {
+  /** Removes the lock file. Idempotent. */
+  release(): void;
+}
+
+/**
+ * Marks `directory` as opened by this process with a sibling `<directory>.lock` file holding the pid.
+ * A lock left by a process that no longer runs is taken over. Throws `DirectoryInUseError` otherwise.
+ */
+export function acquireDirectoryLock(directory: string, purpose: string): DirectoryLock {
+  const file = lockPath(directory);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const descriptor = openSync(file, "wx");
+      writeSync(descriptor, JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() }));
+      closeSync(descriptor);
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          rmSync(file, { force: true });
+        },
+      };
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+      const holder = readHolder(file);
+      if (holder !== undefined && isRunning(holder.pid)) {
+        throw new DirectoryInUseError({ directory, processId: holder.pid, purpose: holder.purpose });
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new DirectoryInUseError({ directory, processId: -1, purpose: "unknown" });
+}
+
+function lockPath(directory: string): string {
+  return `${directory.replace(/[/\\]+$/, "")}.lock`;
+}
+
+function readHolder(file: string): { pid: number; purpose: string } | undefined {
+  try {
+    const content = JSON.parse(readFileSync(file, "utf8")) as { pid?: unknown; purpose?: unknown };
+    return typeof content.pid === "number"
+      ? { pid: content.pid, purpose: String(content.purpose ?? "unknown") }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === "EPERM";
+  }
+}

@@ -1,0 +1,215 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { ConfigurationError } from "@nlq/engine";
+import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../embedded-postgres/embedded-postgres-server";
+import { ensureDatabase } from "../embedded-postgres/ensure-database";
+import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
+import { MetadataLlmCache } from "./llm-cache-store";
+import type { MetadataDatabase } from "./metadata-database";
+import { MetadataStoreError } from "./metadata-store-error";
+import { metadataMigrationsFolder } from "./migrations-folder";
+import { nlqStateDirectory } from "./nlq-home";
+import { MetadataQueryLog } from "./query-log-store";
+import * as metadataSchema from "./schema";
+
+export interface OpenMetadataStoreOptions {
+  /**
+   * PostgreSQL URL of the store (`postgres://` or `postgresql://`, node-postgres driver).
+   * Default: `NLQ_METADATA_URL`; when neither (nor `directory`) is set, the `nlq_metadata` database of the
+   * embedded PostgreSQL in `$NLQ_HOME/.nlq/postgres`: the one `nlq start` runs, or one this process starts for
+   * as long as the store is open (NLQ_HOME defaults to the current directory).
+   */
+  readonly url?: string;
+  /**
+   * An in-process PGlite store instead (no URL given): `memory://` keeps it in memory (tests), a path keeps
+   * files there (one process at a time). Default: none (the embedded PostgreSQL above).
+   */
+  readonly directory?: string;
+  /** Apply pending migrations at open (default true). */
+  readonly migrate?: boolean;
+  /** Environment read for `NLQ_METADATA_URL`, `NLQ_HOME`, `NLQ_MIGRATIONS_DIR` (default `process.env`). */
+  readonly environment?: NodeJS.ProcessEnv;
+}
+
+export interface MetadataStore {
+  /** `pglite` (in-process, `directory`) or `postgres` (node-postgres pool: a URL or the embedded PostgreSQL). */
+  readonly driver: "pglite" | "postgres";
+  /** Where the store lives: the URL without its password, or the PGlite directory. */
+  readonly location: string;
+  /** drizzle database over the tables in `metadata/schema/`. */
+  readonly database: MetadataDatabase;
+  /** The question log; pass it as `queryLog` to `answerQuestion`. */
+  readonly queryLog: MetadataQueryLog;
+  /** Cache of language-model responses. */
+  readonly llmCache: MetadataLlmCache;
+  /** Flushes and closes the store (PGlite writes its files; the pool ends). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Key of the advisory lock that serialises concurrent migrations on a shared PostgreSQL. */
+const MIGRATION_LOCK_KEY = 7_411_232_019;
+
+/** Name of the metadata store's database in the embedded PostgreSQL. */
+export const EMBEDDED_METADATA_DATABASE = "nlq_metadata";
+
+/**
+ * Opens the metadata store and migrates it: PostgreSQL at the URL (or `NLQ_METADATA_URL`), else PGlite in
+ * `directory` when given, else the embedded PostgreSQL's `nlq_metadata` database.
+ */
+export async function openMetadataStore(options: OpenMetadataStoreOptions = {}): Promise<MetadataStore> {
+  const environment = options.environment ?? process.env;
+  const url = options.url ?? (environment.NLQ_METADATA_URL || undefined);
+  const migrationsFolder = options.migrate === false ? undefined : metadataMigrationsFolder(environment);
+  if (url !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(url)) {
+      throw new ConfigurationError(
+        `NLQ_METADATA_URL must be a postgres:// or postgresql:// URL, got ${redactUrl(url)}`,
+      );
+    }
+    return openPostgresStore(url, migrationsFolder);
+  }
+  if (options.directory !== undefined) return openPgliteStore(options.directory, migrationsFolder);
+  return openEmbeddedStore(environment, migrationsFolder);
+}
+
+/** The `nlq_metadata` database of the embedded PostgreSQL: attached to `nlq start`'s, or started until close. */
+async function openEmbeddedStore(
+  environment: NodeJS.ProcessEnv,
+  migrationsFolder: string | undefined,
+): Promise<MetadataStore> {
+  const stateDirectory = nlqStateDirectory(environment);
+  const server = await startEmbeddedPostgres({
+    directory: path.join(stateDirectory, "postgres"),
+    port: 0,
+    purpose: `nlq ${process.argv.slice(2).join(" ")}`.trim(),
+    grantBelow: path.dirname(stateDirectory),
+  });
+  try {
+    await ensureDatabase(server.url("postgres"), EMBEDDED_METADATA_DATABASE);
+    const store = await openPostgresStore(server.url(EMBEDDED_METADATA_DATABASE), migrationsFolder);
+    return {
+      ...store,
+      async close() {
+        try {
+          await store.close();
+        } finally {
+          await server.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openPgliteStore(directory: string, migrationsFolder: string | undefined): Promise<MetadataStore> {
+  const inMemory = directory.startsWith("memory://");
+  let lock: DirectoryLock | undefined;
+  if (!inMemory) {
+    mkdirSync(directory, { recursive: true });
+    lock = acquireDirectoryLock(path.resolve(directory), `nlq ${process.argv.slice(2).join(" ")}`.trim());
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(inMemory ? directory : path.resolve(directory));
+  } catch (error) {
+    lock?.release();
+    throw new MetadataStoreError(`cannot open the metadata store in ${directory}`, { driver: "pglite", cause: error });
+  }
+  const database = drizzlePglite({ client: pglite, schema: metadataSchema });
+  try {
+    if (migrationsFolder !== undefined) await migratePglite(database, { migrationsFolder });
+  } catch (error) {
+    await pglite.close();
+    lock?.release();
+    throw new MetadataStoreError(`cannot migrate the metadata store in ${directory}`, {
+      driver: "pglite",
+      cause: error,
+    });
+  }
+  let closed = false;
+  return {
+    driver: "pglite",
+    location: directory,
+    ...storesOver(database),
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await pglite.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}
+
+async function openPostgresStore(url: string, migrationsFolder: string | undefined): Promise<MetadataStore> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const database = drizzleNodePostgres({ client: pool, schema: metadataSchema });
+  try {
+    if (migrationsFolder !== undefined) await migrateWithLock(pool, migrationsFolder);
+  } catch (error) {
+    await pool.end();
+    throw new MetadataStoreError(`cannot open or migrate the metadata store at ${redactUrl(url)}`, {
+      driver: "postgres",
+      cause: error,
+    });
+  }
+  let closed = false;
+  return {
+    driver: "postgres",
+    location: redactUrl(url),
+    ...storesOver(database),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/** The drizzle database of either driver, with the stores built on it. */
+function storesOver(database: unknown): Pick<MetadataStore, "database" | "queryLog" | "llmCache"> {
+  const metadataDatabase = database as MetadataDatabase;
+  return {
+    database: metadataDatabase,
+    queryLog: new MetadataQueryLog(metadataDatabase),
+    llmCache: new MetadataLlmCache(metadataDatabase),
+  };
+}
+
+/** Several processes (proxies, the web app) may open one PostgreSQL store at once: migrate one at a time. */
+async function migrateWithLock(pool: pg.Pool, migrationsFolder: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      await migrateNodePostgres(drizzleNodePostgres({ client }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** The URL with its password replaced by `***`, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ":***@");
+  }
+}

@@ -1,0 +1,144 @@
+import { createPgExecutor } from "@nlq/adapters";
+import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ClientEncodingError, DatabaseError } from "../errors";
+import type { QueryExecutor } from "./query-executor";
+import { queryWithRowLimit, runReadOnly } from "./read-only-session";
+
+let database: TestDatabase;
+let client: pg.Client;
+let session: QueryExecutor;
+
+beforeAll(async () => {
+  database = await createTestDatabase(
+    "nlq_read_only",
+    "CREATE TABLE items (id integer PRIMARY KEY, name text); INSERT INTO items SELECT g, 'item ' || g FROM generate_series(1, 5) g;",
+  );
+});
+afterAll(async () => {
+  await database?.drop();
+});
+beforeEach(async () => {
+  client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  session = createPgExecutor(client);
+});
+afterEach(async () => {
+  await client.end();
+});
+
+const scope = { statementTimeoutMilliseconds: 2_000 };
+const value = async (sql: string) => (await session.query({ sql })).rows[0]?.[0];
+
+describe("runReadOnly on an idle session", () => {
+  it("runs queries and leaves no transaction and no settings behind", async () => {
+    const before = await value("SHOW statement_timeout");
+    const rows = await runReadOnly({ session, ...scope }, async (query) => {
+      expect((await query("SHOW transaction_read_only")).rows[0]?.[0]).toBe("on");
+      expect((await query("SHOW statement_timeout")).rows[0]?.[0]).toBe("2s");
+      return (await query("SELECT count(*) FROM items")).rows;
+    });
+    expect(rows).toEqual([["5"]]);
+    expect(await value("SHOW statement_timeout")).toBe(before);
+    await expect(session.query({ sql: "SAVEPOINT probe" })).rejects.toMatchObject({ code: "25P01" });
+  });
+
+  it("sets standard_conforming_strings on inside the scope only, as the validator lexes", async () => {
+    await session.query({ sql: "SET standard_conforming_strings = off" });
+    const inside = await runReadOnly({ session, ...scope }, async (query) => {
+      return (await query("SELECT '\\' AS backslash, current_setting('standard_conforming_strings')")).rows[0];
+    });
+    expect(inside).toEqual(["\\", "on"]);
+    expect(await value("SHOW standard_conforming_strings")).toBe("off");
+  });
+
+  it("refuses a session whose client_encoding is not UTF8 or SQL_ASCII, leaving it as it was", async () => {
+    await session.query({ sql: "SET client_encoding = 'LATIN1'" });
+    const attempt = runReadOnly({ session, ...scope }, (query) => query("SELECT 1"));
+    await expect(attempt).rejects.toBeInstanceOf(ClientEncodingError);
+    await expect(attempt).rejects.toMatchObject({ code: "0A000", encoding: "LATIN1" });
+    expect(await value("SHOW transaction_read_only")).toBe("off");
+    await session.query({ sql: "SET client_encoding = 'SQL_ASCII'" });
+    expect(await runReadOnly({ session, ...scope }, async (query) => (await query("SELECT 1")).rows)).toEqual([["1"]]);
+    await session.query({ sql: "SET client_encoding = 'UTF8'" });
+  });
+
+  it("lets PostgreSQL refuse a write even without validation", async () => {
+    const attempt = runReadOnly({ session, ...scope }, (query) => query("INSERT INTO items VALUES (99, 'x')"));
+    await expect(attempt).rejects.toBeInstanceOf(DatabaseError);
+    await expect(attempt).rejects.toMatchObject({ code: "25006" });
+    expect(await value("SELECT count(*) FROM items")).toBe("5");
+  });
+
+  it("applies the statement timeout", async () => {
+    const attempt = runReadOnly({ session, statementTimeoutMilliseconds: 100 }, (query) => query("SELECT pg_sleep(5)"));
+    await expect(attempt).rejects.toMatchObject({ code: "57014" });
+    expect(await value("SELECT 1")).toBe("1");
+  });
+});
+
+describe("runReadOnly inside the user's transaction", () => {
+  it("keeps the transaction, its temp tables, settings and writes intact, even after a failing query", async () => {
+    await session.query({ sql: "BEGIN" });
+    await session.query({ sql: "CREATE TEMP TABLE scratch (n integer)" });
+    await session.query({ sql: "INSERT INTO scratch VALUES (1)" });
+    await session.query({ sql: "SET LOCAL statement_timeout = 12345" });
+    await session.query({ sql: "SET LOCAL work_mem = '7MB'" });
+    const ok = await runReadOnly({ session, transactionStatus: "in-transaction", ...scope }, async (query) => {
+      expect((await query("SHOW transaction_read_only")).rows[0]?.[0]).toBe("on");
+      return (await query("SELECT count(*) FROM scratch")).rows[0]?.[0];
+    });
+    expect(ok).toBe("1");
+    const failing = runReadOnly({ session, transactionStatus: "in-transaction", ...scope }, (query) =>
+      query("SELECT * FROM missing_table"),
+    );
+    await expect(failing).rejects.toMatchObject({ code: "42P01" });
+    const write = runReadOnly({ session, transactionStatus: "in-transaction", ...scope }, (query) =>
+      query("INSERT INTO items VALUES (99, 'x')"),
+    );
+    await expect(write).rejects.toMatchObject({ code: "25006" });
+    // PostgreSQL lets read-only transactions write temporary tables; the savepoint rollback undoes it.
+    await runReadOnly({ session, transactionStatus: "in-transaction", ...scope }, (query) =>
+      query("INSERT INTO scratch VALUES (2)"),
+    );
+    expect(await value("SHOW transaction_read_only")).toBe("off");
+    expect(await value("SHOW statement_timeout")).toBe("12345ms");
+    expect(await value("SHOW work_mem")).toBe("7MB");
+    await session.query({ sql: "INSERT INTO scratch VALUES (3)" });
+    expect(await value("SELECT string_agg(n::text, ',' ORDER BY n) FROM scratch")).toBe("1,3");
+    await session.query({ sql: "COMMIT" });
+    expect(await value("SELECT count(*) FROM scratch")).toBe("2");
+  });
+
+  it("refuses a failed transaction with 25P02", async () => {
+    await session.query({ sql: "BEGIN" });
+    await expect(session.query({ sql: "SELECT 1/0" })).rejects.toMatchObject({ code: "22012" });
+    const attempt = runReadOnly({ session, transactionStatus: "failed", ...scope }, (query) => query("SELECT 1"));
+    await expect(attempt).rejects.toMatchObject({
+      code: "25P02",
+      message: "current transaction is aborted, commands ignored until end of transaction block",
+    });
+    await session.query({ sql: "ROLLBACK" });
+  });
+});
+
+describe("queryWithRowLimit", () => {
+  it("caps rows and reports truncation, keeping order and duplicate column names", async () => {
+    await runReadOnly({ session, ...scope }, async (query) => {
+      const capped = await queryWithRowLimit(query, "SELECT id, id FROM items ORDER BY id DESC", 3);
+      expect(capped.truncated).toBe(true);
+      expect(capped.result.rows).toEqual([
+        ["5", "5"],
+        ["4", "4"],
+        ["3", "3"],
+      ]);
+      const whole = await queryWithRowLimit(query, "SELECT name FROM items WHERE id = 1 -- trailing comment", 3);
+      expect(whole).toMatchObject({ truncated: false, result: { rows: [["item 1"]] } });
+      await expect(queryWithRowLimit(query, "SELECT nope FROM items", 3)).rejects.toMatchObject({
+        code: "42703",
+        sql: "SELECT nope FROM items",
+      });
+    });
+  });
+});

@@ -1,0 +1,133 @@
+// Public API of @nlq/engine: the pure pipeline (stages, events, errors, step registry, settings). It depends on the
+// AI SDK, zod, libpg-query and @nlq/prompts, never on a database driver. Only what other packages use is exported.
+
+export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
+export { introspectCatalog } from "./catalog/introspect-catalog";
+export { loadSettings, type Settings } from "./config/settings";
+export type {
+  QueryExecutor,
+  QueryOptions,
+  QueryResult,
+  ResultField,
+  TransactionStatus,
+} from "./database/query-executor";
+export { type ReadOnlyQuery, runReadOnly } from "./database/read-only-session";
+export { ResultByteBudget } from "./database/result-byte-budget";
+export { createOfflineEmbeddingModel } from "./embedding/offline-embedding-model";
+export { resolveEmbeddingModel } from "./embedding/resolve-embedding-model";
+export type { Vector } from "./embedding/vector-math";
+export {
+  CancelledError,
+  ConfigurationError,
+  DatabaseError,
+  ModelConfigurationError,
+  NlqError,
+  QuestionSyntaxError,
+  UnanswerableQuestionError,
+} from "./errors";
+export { createStepContext } from "./llm/step-context";
+export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";
+export type {
+  Answer,
+  AnswerQuestionOptions,
+  CandidateRecord,
+  ConversationTurn,
+  QueryLog,
+  QueryLogEntry,
+} from "./pipeline/answer";
+export { answerQuestion } from "./pipeline/answer-question";
+export type { LlmCallRecord, PipelineEvent } from "./pipeline/events";
+export type { SchemaSelector } from "./pipeline/schema-selector";
+export { seededRandom } from "./random/seeded-random";
+export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
+export {
+  columnContextText,
+  createCatalogContextIndex,
+  tableContextText,
+} from "./retrieval/context/catalog-context-index";
+export { retrieveContext } from "./retrieval/context/retrieve-context";
+export { createCatalogEmbeddingModel } from "./retrieval/crush/catalog-embedding-model";
+export { createCatalogSchemaRetriever, createCrushPreselector } from "./retrieval/crush/crush-preselector";
+export type { CrushSelectionOptions } from "./retrieval/crush/crush-selection";
+export { ColumnVectorIndex } from "./retrieval/crush/dense-column-ranking";
+export { type SchemaColumn, schemaColumnKey, schemaColumnText } from "./retrieval/crush/schema-column";
+export { buildSchemaGraph, inferKeyLinks } from "./retrieval/crush/schema-graph";
+export {
+  defaultProbeQuestionWeight,
+  embedTexts,
+  hallucinatedElementText,
+  rankCollectively,
+} from "./retrieval/crush/schema-retriever";
+export { heuristicKeywords } from "./retrieval/keywords/heuristic-keywords";
+export { defaultLearnedRetrievalModel, readLearnedRetrievalModel } from "./retrieval/learned/default-learned-model";
+export { type CandidateFeatures, LearnedColumnRanker } from "./retrieval/learned/learned-column-ranker";
+export { denseFeatureNames, questionTerms } from "./retrieval/learned/learned-features";
+export { createQuestionColumnRanking } from "./retrieval/learned/learned-question-ranking";
+export {
+  type LearnedRetrievalModel,
+  learnedModelToJson,
+  learnedRetrievalModelFormat,
+  parseLearnedRetrievalModel,
+} from "./retrieval/learned/learned-retrieval-model";
+export { type ColumnSegment, hashColumnSegment } from "./retrieval/values/column-segment";
+export { editSimilarity } from "./retrieval/values/edit-similarity";
+export {
+  DEFAULT_LSH_PARAMETERS,
+  describeSCurve,
+  type LshParameters,
+  lshParametersKey,
+} from "./retrieval/values/min-hash";
+export { normalizeValue } from "./retrieval/values/normalize-value";
+export { readableColumnKeys } from "./retrieval/values/readable-columns";
+export { retrieveEntities } from "./retrieval/values/retrieve-entities";
+export { columnKey, type ValueColumn } from "./retrieval/values/value-column";
+export type { ValueIndex } from "./retrieval/values/value-index";
+export { ValueIndexBuilder } from "./retrieval/values/value-index-builder";
+export { ValueIndexError } from "./retrieval/values/value-index-error";
+export {
+  type ColumnForSelection,
+  columnSkipReason,
+  DEFAULT_VALUE_SELECTION_OPTIONS,
+  selectColumnValues,
+  type ValueSelectionOptions,
+} from "./retrieval/values/value-selection";
+export { createValueVisibility, visibleValues } from "./retrieval/values/visible-values";
+export { alwaysQuoteIdentifier, quoteIdentifier } from "./schema/quote-identifier";
+export { renderSchema } from "./schema/render-schema";
+export { fetchSampleValues } from "./schema/sample-values";
+export { keepVisibleSampleValues, sampleValueProbes, withoutSampleValues } from "./schema/visible-sample-values";
+export { createChessSchemaSelector } from "./schema-selection/chess-schema-selector";
+export { createLearnedColumnPreselection } from "./schema-selection/learned-column-preselection";
+export {
+  type SchemaSelectionSteps,
+  schemaSelectionPresets,
+  schemaSelectionStepsFrom,
+} from "./schema-selection/schema-selection-steps";
+export { type StoredSampleValues, storedSampleValuesOf } from "./schema-selection/stored-sample-values";
+export type { EmbeddedVectorPersistence, PersistedVectorPoint } from "./vector-store/embedded-vector-persistence";
+export { createEmbeddedVectorStore } from "./vector-store/embedded-vector-store";
+export { dotProductAt, normalizeVector } from "./vector-store/vector-math";
+export type {
+  CollectionOptions,
+  CountOptions,
+  DeleteOptions,
+  EnsureCollectionOptions,
+  SearchOptions,
+  UpsertOptions,
+  VectorFilter,
+  VectorPayload,
+  VectorPoint,
+  VectorSearchResult,
+  VectorStore,
+} from "./vector-store/vector-store";
+export {
+  VectorCollectionNotFoundError,
+  VectorDimensionError,
+  VectorStoreError,
+} from "./vector-store/vector-store-errors";
+export {
+  assertCollectionName,
+  assertDimensions,
+  assertLimit,
+  assertVectorLength,
+} from "./vector-store/vector-store-validation";

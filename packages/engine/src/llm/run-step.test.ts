@@ -1,0 +1,153 @@
+import { sqlCandidateOutputSchema } from "@nlq/prompts";
+import { describe, expect, it } from "vitest";
+import { CancelledError, ModelCallError, ModelOutputError } from "../errors";
+import { createScriptedModel } from "../models/scripted-model";
+import type { LlmCallRecord } from "../pipeline/events";
+import { mockTextModel } from "../testing/mock-text-model";
+import { LlmBudget } from "./llm-budget";
+import { runStep } from "./run-step";
+
+const fixture = "packages/engine/src/models/fixtures/scripted-model-test.json";
+
+const mockModel = (text: string) => mockTextModel(text, { input: 120, output: 30 });
+
+describe("runStep", () => {
+  it("returns the typed output and accounts for the call", async () => {
+    const model = mockModel(JSON.stringify({ reasoning: "r", sql: "SELECT 1" }));
+    const calls: LlmCallRecord[] = [];
+    const result = await runStep({
+      step: "generate-candidate",
+      model,
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+      onCall: (call) => calls.push(call),
+    });
+    expect(result.output).toEqual({ reasoning: "r", sql: "SELECT 1" });
+    expect(calls).toEqual([result.call]);
+    expect(result.call).toMatchObject({
+      step: "generate-candidate",
+      model: "mock:model",
+      scripted: false,
+      inputTokens: 120,
+      outputTokens: 30,
+    });
+    expect(model.doGenerateCalls[0]?.providerOptions).toEqual({ nlq: { step: "generate-candidate", question: "q" } });
+    expect(model.doGenerateCalls[0]?.temperature).toBe(0);
+  });
+
+  it("throws ModelOutputError when the output does not match the schema", async () => {
+    const attempt = runStep({
+      step: "generate-candidate",
+      model: mockModel('{"reasoning": 1}'),
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+    });
+    await expect(attempt).rejects.toBeInstanceOf(ModelOutputError);
+  });
+
+  it("enforces the call budget", async () => {
+    const budget = new LlmBudget({ maxCalls: 1, deadlineMilliseconds: 60_000 });
+    const options = {
+      step: "generate-candidate" as const,
+      model: mockModel(JSON.stringify({ reasoning: "r", sql: "SELECT 1" })),
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+      budget,
+    };
+    await runStep(options);
+    await expect(runStep(options)).rejects.toThrow(/budget exhausted \(1 calls\)/);
+  });
+
+  it("enforces the token budget", async () => {
+    const budget = new LlmBudget({ maxCalls: 10, deadlineMilliseconds: 60_000, maxTokens: 200 });
+    const options = {
+      step: "fix-candidate" as const,
+      model: mockModel(JSON.stringify({ reasoning: "r", sql: "SELECT 1" })),
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+      budget,
+    };
+    await runStep(options);
+    await runStep(options);
+    expect(budget.tokensUsed).toBe(300);
+    await expect(runStep(options)).rejects.toThrow(/token budget exhausted \(300 of 200 tokens\)/);
+  });
+
+  it("enforces the deadline and the abort signal", async () => {
+    let now = 0;
+    const budget = new LlmBudget({ maxCalls: 5, deadlineMilliseconds: 10, now: () => now });
+    now = 11;
+    const base = {
+      step: "fix-candidate" as const,
+      model: mockModel("{}"),
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+    };
+    await expect(runStep({ ...base, budget })).rejects.toBeInstanceOf(CancelledError);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(runStep({ ...base, abortSignal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
+  });
+});
+
+describe("scripted model through runStep", () => {
+  const base = { modelId: `scripted:${fixture}`, schema: sqlCandidateOutputSchema, prompt: "p" };
+
+  it("replays by step and normalized question, falling back to *", async () => {
+    const model = createScriptedModel(fixture);
+    const exact = await runStep({
+      ...base,
+      model,
+      step: "generate-candidate",
+      question: "  how many CUSTOMERS are   there!? ",
+    });
+    expect(exact.output.sql).toBe("SELECT count(*) FROM customers");
+    expect(exact.call.scripted).toBe(true);
+    const fallback = await runStep({ ...base, model, step: "generate-candidate", question: "something else" });
+    expect(fallback.output.sql).toBe("SELECT 1");
+  });
+
+  it("names step, question and fixture when a response is missing", async () => {
+    const model = createScriptedModel(fixture);
+    const attempt = runStep({ ...base, model, step: "fix-candidate", question: "unknown question" });
+    await expect(attempt).rejects.toBeInstanceOf(ModelCallError);
+    await expect(attempt).rejects.toThrow(
+      /step "fix-candidate" and question "unknown question" in .*scripted-model-test\.json/,
+    );
+  });
+
+  it("reports a recorded output that does not match the schema", async () => {
+    const model = createScriptedModel(fixture);
+    await expect(runStep({ ...base, model, step: "fix-candidate", question: "broken output" })).rejects.toBeInstanceOf(
+      ModelOutputError,
+    );
+  });
+});
+
+describe("runStep with loosely formatted output", () => {
+  it("recovers JSON wrapped in prose and a Markdown fence", async () => {
+    const model = mockModel('Here you go:\n```json\n{"reasoning": "r", "sql": "SELECT 2"}\n```\nDone.');
+    const calls: LlmCallRecord[] = [];
+    const result = await runStep({
+      step: "generate-candidate",
+      model,
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+      onCall: (call) => calls.push(call),
+    });
+    expect(result.output).toEqual({ reasoning: "r", sql: "SELECT 2" });
+    expect(calls).toHaveLength(1);
+  });
+});

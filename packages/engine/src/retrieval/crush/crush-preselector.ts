@@ -1,0 +1,110 @@
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import {
+  schemaHallucinationOutputSchema,
+  schemaHallucinationPrompt,
+  schemaHallucinationSystemPrompt,
+} from "@nlq/prompts";
+import type { Catalog } from "../../catalog/catalog-types";
+import type { StepContext } from "../../llm/step-context";
+import type { SchemaPreselector } from "../../schema-selection/chess-schema-selector";
+import { SparseVectorIndex } from "../context/sparse-vector-index";
+import type { CrushSelectionOptions } from "./crush-selection";
+import type { SchemaColumn } from "./schema-column";
+import { type ColumnLink, inferKeyLinks } from "./schema-graph";
+import { createSchemaRetriever, type SchemaRetriever } from "./schema-retriever";
+
+/** The catalog's columns as CRUSH retrieval units (`database` = schema) and its foreign keys as links. */
+export function catalogSchemaColumns(catalog: Catalog): { columns: SchemaColumn[]; links: ColumnLink[] } {
+  const columns: SchemaColumn[] = [];
+  const positions = new Map<string, number>();
+  for (const table of catalog.tables) {
+    for (const column of table.columns) {
+      positions.set(`${table.schema}.${table.name}.${column.name}`, columns.length);
+      columns.push({
+        database: table.schema,
+        table: table.name,
+        column: column.name,
+        description: column.comment ?? undefined,
+      });
+    }
+  }
+  const links: ColumnLink[] = [];
+  for (const table of catalog.tables) {
+    for (const key of table.foreignKeys) {
+      key.columns.forEach((column, index) => {
+        const from = positions.get(`${table.schema}.${table.name}.${column}`);
+        const to = positions.get(`${key.referencedSchema}.${key.referencedTable}.${key.referencedColumns[index]}`);
+        if (from !== undefined && to !== undefined) links.push({ from, to });
+      });
+    }
+  }
+  return { columns, links: links.length > 0 ? links : inferKeyLinks(columns) };
+}
+
+/**
+ * Builds the CRUSH retriever of a catalog: every column embedded once (reuse it across questions), searched through a
+ * sparse postings index (`SparseVectorIndex`, exact; much faster than a dense scan for the offline embedder's sparse
+ * vectors), with CRUSH's own collective selection (`rankCollectively`) over the catalog's foreign-key graph.
+ */
+export async function createCatalogSchemaRetriever(
+  catalog: Catalog,
+  embeddingModel: EmbeddingModelV3,
+  options: {
+    readonly crush?: CrushSelectionOptions;
+    /** Weight of the question in each CRUSH probe vector. Default 0.3. */
+    readonly probeQuestionWeight?: number;
+  } = {},
+): Promise<SchemaRetriever> {
+  const { columns, links } = catalogSchemaColumns(catalog);
+  return createSchemaRetriever({
+    columns,
+    links,
+    embeddingModel,
+    probeQuestionWeight: options.probeQuestionWeight ?? 0.3,
+    crush: options.crush,
+    createIndex: (columnVectors) => new SparseVectorIndex(columnVectors),
+  });
+}
+
+/** The hallucinated schema (`Table(col, col)` strings): by default one model call of step `hallucinate-schema`. */
+export type SchemaHallucinator = (context: StepContext) => Promise<readonly string[]>;
+
+export const hallucinateSchemaWithModel: SchemaHallucinator = async (context) =>
+  (
+    await context.runModelStep({
+      step: "hallucinate-schema",
+      schema: schemaHallucinationOutputSchema,
+      system: schemaHallucinationSystemPrompt,
+      prompt: schemaHallucinationPrompt({ question: context.question, hint: context.hint }),
+    })
+  ).tables;
+
+/**
+ * CRUSH as the selector's preselection for large catalogs: hallucinate a minimal schema, then pick `budget` columns
+ * collectively (entropy-guided coverage + connectivity). Columns outside the retriever's catalog are ignored.
+ */
+export function createCrushPreselector(options: {
+  readonly retriever: SchemaRetriever;
+  /** Columns kept (B). Default 40. */
+  readonly budget?: number;
+  /** Default `hallucinateSchemaWithModel`. */
+  readonly hallucinate?: SchemaHallucinator;
+}): SchemaPreselector {
+  const hallucinate = options.hallucinate ?? hallucinateSchemaWithModel;
+  return async ({ context }) => {
+    const hallucinated = await hallucinate(context);
+    const picked = await options.retriever.retrieveCollectively({
+      question: context.question,
+      hallucinated,
+      budget: options.budget ?? 40,
+    });
+    const selection = new Map<string, Set<string>>();
+    for (const column of picked) {
+      const table = `${column.database}.${column.table}`;
+      const columns = selection.get(table) ?? new Set<string>();
+      columns.add(column.column);
+      selection.set(table, columns);
+    }
+    return selection;
+  };
+}

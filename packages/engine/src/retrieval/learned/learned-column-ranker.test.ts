@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import type { SchemaColumn } from "../crush/schema-column";
+import { LearnedColumnRanker } from "./learned-column-ranker";
+import { questionTerms, sparseFeatureKeys } from "./learned-features";
+import { createQuestionColumnRanking } from "./learned-question-ranking";
+import { type LearnedRetrievalModel, learnedRetrievalModelFormat } from "./learned-retrieval-model";
+
+const columns: SchemaColumn[] = [
+  { database: "music", table: "singer", column: "name" },
+  { database: "music", table: "singer", column: "age" },
+  { database: "music", table: "singer", column: "singer_id" },
+  { database: "shop", table: "product", column: "price" },
+];
+
+function model(sparse: Record<string, number>): LearnedRetrievalModel {
+  return {
+    format: learnedRetrievalModelFormat,
+    version: "test",
+    candidateLimit: 10,
+    dense: { cosine: 1, relativeCosine: 0, tableBest: 0, databaseBest: 0, keyLike: 0 },
+    sparse: new Map(Object.entries(sparse)),
+    training: {},
+  };
+}
+
+describe("learnt column ranking", () => {
+  it("keeps function words in question terms and pairs them with column and table tokens", () => {
+    expect(questionTerms("How many of the oldest singers?")).toEqual(["how", "many", "of", "the", "oldest", "singer"]);
+    expect(sparseFeatureKeys(["oldest"], { column: ["age"], table: ["singer"] })).toEqual([
+      "p:age",
+      "c:oldest|age",
+      "t:oldest|singer",
+    ]);
+  });
+
+  it("lifts a column that shares no letters with the question when the model learnt the association", () => {
+    const question = "Who is the oldest singer?";
+    const lexical = createQuestionColumnRanking(columns);
+    const lexicalTop = lexical.rank(question, 4);
+    expect(lexicalTop[0]).not.toBe(1);
+    const learnt = createQuestionColumnRanking(columns, model({ "c:oldest|age": 5 }));
+    expect(learnt.rank(question, 4)[0]).toBe(1);
+    expect(learnt.modelVersion).toBe("test");
+  });
+
+  it("re-ranks only the lexical candidates and fills larger budgets in lexical order", () => {
+    const ranker = new LearnedColumnRanker(columns, { ...model({ "p:price": 100 }), candidateLimit: 2 });
+    const similarities = [0.9, 0.8, 0.7, 0.1];
+    expect(ranker.rank(["x"], similarities, 4)).toEqual([0, 1, 2, 3]);
+    const wide = new LearnedColumnRanker(columns, model({ "p:price": 100 }));
+    expect(wide.rank(["x"], similarities, 4)).toEqual([3, 0, 1, 2]);
+  });
+
+  it("gives each candidate its table's and database's best cosine relative to the catalog's best", () => {
+    const ranker = new LearnedColumnRanker(columns);
+    const [first, , , last] = ranker.candidates(["x"], [0.5, 0.25, 0, 0.1], 4);
+    expect(first!.dense).toEqual([0.5, 1, 1, 1, 0]);
+    expect(last!.column).toBe(2);
+    expect(last!.dense).toEqual([0, 0, 1, 1, 1]);
+  });
+});

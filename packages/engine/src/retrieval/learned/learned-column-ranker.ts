@@ -1,0 +1,111 @@
+import { rankScores } from "../crush/dense-column-ranking";
+import { type SchemaColumn, schemaTableKey } from "../crush/schema-column";
+import { type ColumnTokens, columnTokens, denseFeatureNames, isKeyLike, sparseFeatureKeys } from "./learned-features";
+import type { LearnedRetrievalModel } from "./learned-retrieval-model";
+
+/** The features of one candidate column for one question (what the model scores and the trainer fits). */
+export interface CandidateFeatures {
+  /** Column index in the catalog. */
+  readonly column: number;
+  /** Values in `denseFeatureNames` order. */
+  readonly dense: readonly number[];
+  readonly sparse: readonly string[];
+}
+
+/**
+ * Re-ranks a catalog's columns for a question with a learnt model: the lexical top `candidateLimit` columns (by the
+ * similarities given, e.g. the offline embedder's cosines) are scored by the model and sorted by that score; the
+ * remaining columns follow in lexical order. Pure: build once per catalog, call per question.
+ */
+export class LearnedColumnRanker {
+  readonly #tokens: ColumnTokens[];
+  readonly #keyLike: boolean[];
+  readonly #tableOf: Int32Array;
+  readonly #databaseOf: Int32Array;
+  readonly #tableCount: number;
+  readonly #databaseCount: number;
+
+  constructor(
+    readonly columns: readonly SchemaColumn[],
+    readonly model?: LearnedRetrievalModel,
+  ) {
+    this.#tokens = columns.map(columnTokens);
+    this.#keyLike = this.#tokens.map(isKeyLike);
+    const tables = new Map<string, number>();
+    const databases = new Map<string, number>();
+    this.#tableOf = Int32Array.from(columns, (column) => groupId(tables, schemaTableKey(column)));
+    this.#databaseOf = Int32Array.from(columns, (column) => groupId(databases, column.database ?? ""));
+    this.#tableCount = tables.size;
+    this.#databaseCount = databases.size;
+  }
+
+  /**
+   * Features of the lexical top `limit` columns (by `similarities`, one per column), best lexical first; or of the
+   * `chosen` column indexes when given (the trainer adds gold columns outside the top).
+   */
+  candidates(
+    terms: readonly string[],
+    similarities: ArrayLike<number>,
+    limit: number,
+    chosen?: readonly number[],
+  ): CandidateFeatures[] {
+    const tableBest = new Float64Array(this.#tableCount).fill(Number.NEGATIVE_INFINITY);
+    const databaseBest = new Float64Array(this.#databaseCount).fill(Number.NEGATIVE_INFINITY);
+    let best = 0;
+    for (let column = 0; column < similarities.length; column++) {
+      const similarity = similarities[column]!;
+      const table = this.#tableOf[column]!;
+      const database = this.#databaseOf[column]!;
+      if (similarity > tableBest[table]!) tableBest[table] = similarity;
+      if (similarity > databaseBest[database]!) databaseBest[database] = similarity;
+      if (similarity > best) best = similarity;
+    }
+    const scale = best > 0 ? 1 / best : 0;
+    return (chosen ?? rankScores(similarities, limit)).map((column) => {
+      const similarity = similarities[column]!;
+      const dense = [
+        similarity,
+        similarity * scale,
+        tableBest[this.#tableOf[column]!]! * scale,
+        databaseBest[this.#databaseOf[column]!]! * scale,
+        this.#keyLike[column] ? 1 : 0,
+      ];
+      return { column, dense, sparse: sparseFeatureKeys(terms, this.#tokens[column]!) };
+    });
+  }
+
+  /** Column indexes, best first, at most `limit`: learnt order over the candidates, then lexical order. */
+  rank(terms: readonly string[], similarities: ArrayLike<number>, limit: number): number[] {
+    const model = this.model;
+    if (!model) return rankScores(similarities, limit);
+    const candidates = this.candidates(terms, similarities, model.candidateLimit);
+    const scores = candidates.map((candidate) => scoreCandidate(model, candidate));
+    const order = rankScores(scores).map((position) => candidates[position]!.column);
+    if (order.length >= limit) return order.slice(0, limit);
+    const seen = new Set(order);
+    for (const column of rankScores(similarities, Math.min(similarities.length, limit + order.length))) {
+      if (order.length >= limit) break;
+      if (!seen.has(column)) order.push(column);
+    }
+    return order;
+  }
+}
+
+/** The model's score of one candidate: dense weights · dense features + the sum of its known sparse weights. */
+export function scoreCandidate(model: LearnedRetrievalModel, candidate: CandidateFeatures): number {
+  let score = 0;
+  denseFeatureNames.forEach((name, position) => {
+    score += model.dense[name] * candidate.dense[position]!;
+  });
+  for (const key of candidate.sparse) score += model.sparse.get(key) ?? 0;
+  return score;
+}
+
+function groupId(groups: Map<string, number>, key: string): number {
+  let id = groups.get(key);
+  if (id === undefined) {
+    id = groups.size;
+    groups.set(key, id);
+  }
+  return id;
+}

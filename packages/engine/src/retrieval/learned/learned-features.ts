@@ -1,0 +1,53 @@
+import { splitWordPieces, stemWord } from "../../embedding/word-pieces";
+import type { SchemaColumn } from "../crush/schema-column";
+
+/**
+ * Question terms the learnt model reads: lower-cased word pieces, stemmed, deduplicated. Unlike the embedder's
+ * `contentTerms`, function words stay ("many", "oldest", "where"): they carry schema meaning for a learnt model
+ * (`how many` ↔ key columns, `where … from` ↔ `country`).
+ */
+export function questionTerms(question: string): string[] {
+  return [...new Set(splitWordPieces(question).map(stemWord))];
+}
+
+/** Stemmed word pieces of a column's own name and of its table's name. */
+export interface ColumnTokens {
+  readonly column: readonly string[];
+  readonly table: readonly string[];
+}
+
+export function columnTokens(column: SchemaColumn): ColumnTokens {
+  return {
+    column: [...new Set(splitWordPieces(column.column).map(stemWord))],
+    table: [...new Set(splitWordPieces(column.table).map(stemWord))],
+  };
+}
+
+/**
+ * Names of the dense features, in order: the lexical (offline embedder) cosine of the column, the same cosine and the
+ * best cosine of the column's table and of its database, each divided by the best cosine over the whole catalog, and
+ * whether the column name looks like a key (`id`, `…_id`, `…code`).
+ */
+export const denseFeatureNames = ["cosine", "relativeCosine", "tableBest", "databaseBest", "keyLike"] as const;
+
+export type DenseFeatureName = (typeof denseFeatureNames)[number];
+
+/** True for key-like column names (`id`, `driver_id`, `DriverId`, `code`). */
+export function isKeyLike(tokens: ColumnTokens): boolean {
+  const last = tokens.column.at(-1);
+  return last === "id" || last === "code" || last === "key";
+}
+
+/**
+ * Sparse feature keys of one (question, column) pair: `c:<term>|<column token>` and `t:<term>|<table token>` for every
+ * question term against every token, and `p:<column token>` (a prior per column word, e.g. `name` is often asked for).
+ */
+export function sparseFeatureKeys(terms: readonly string[], tokens: ColumnTokens): string[] {
+  const keys: string[] = [];
+  for (const token of tokens.column) keys.push(`p:${token}`);
+  for (const term of terms) {
+    for (const token of tokens.column) keys.push(`c:${term}|${token}`);
+    for (const token of tokens.table) keys.push(`t:${term}|${token}`);
+  }
+  return keys;
+}

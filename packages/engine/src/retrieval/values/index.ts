@@ -1,0 +1,14 @@
+export * from "./column-segment";
+export * from "./edit-similarity";
+export * from "./min-hash";
+export * from "./normalize-value";
+export * from "./readable-columns";
+export * from "./retrieve-entities";
+export { gramHashes, jaccard } from "./shingles";
+export * from "./value-column";
+export * from "./value-index";
+export * from "./value-index-builder";
+export * from "./value-index-error";
+export * from "./value-selection";
+export * from "./value-visibility-statement";
+export * from "./visible-values";

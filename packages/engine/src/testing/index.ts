@@ -1,0 +1,3 @@
+// Test helpers of @nlq/engine (`@nlq/engine/testing`; kept out of the main entry: they load `ai/test`).
+
+export { mockTextModel } from "./mock-text-model";

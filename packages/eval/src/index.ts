@@ -1,0 +1,21 @@
+// Public API of @nlq/eval: evaluation and benchmark harnesses, outside the runtime path. The CLI's `nlq bench …`
+// commands load it lazily; bench/ scripts import it too.
+
+export { formatPromptSizeResults } from "./prompt-size/format-prompt-size-results";
+export { runPromptSizeBenchmark } from "./prompt-size/run-prompt-size-benchmark";
+export {
+  type RetrievalQuestion,
+  readRetrievalCorpus,
+  readRetrievalQuestions,
+} from "./retrieval/retrieval-benchmark-data";
+export { meanRecallByBudget } from "./retrieval/retrieval-recall";
+export {
+  defaultRetrievalBudgets,
+  type RetrievalBenchmarkResult,
+  type RetrievalMode,
+  runRetrievalBenchmark,
+} from "./retrieval/run-retrieval-benchmark";
+export { median, percentile } from "./statistics";
+export { formatValueResults } from "./value-index/format-value-results";
+export { runValueBenchmark } from "./value-index/run-value-benchmark";
+export { writeValueResults } from "./value-index/write-value-results";
