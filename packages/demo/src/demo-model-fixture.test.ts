@@ -20,7 +20,7 @@ const fixtureSchema = z.object({
   ),
 });
 
-const fixturePath = fileURLToPath(new URL("../../../../fixtures/demo-model.json", import.meta.url));
+const fixturePath = fileURLToPath(new URL("../../../fixtures/demo-model.json", import.meta.url));
 const fixture = fixtureSchema.parse(JSON.parse(readFileSync(fixturePath, "utf8")));
 const answerable = fixture.responses.filter((response) => response.output.sql !== "");
 /**

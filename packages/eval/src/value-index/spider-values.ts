@@ -4,7 +4,7 @@ import { parseCsvRecords } from "@nlq/adapters";
 import { selectColumnValues, type ValueColumn } from "@nlq/engine";
 
 /** Default location of the Spider warehouse (read-only benchmark data beside the checkout). */
-export const DEFAULT_SPIDER_DIRECTORY = new URL("../../../shared/data/spider-warehouse/databases", import.meta.url)
+export const DEFAULT_SPIDER_DIRECTORY = new URL("../../../../../shared/data/spider-warehouse/databases", import.meta.url)
   .pathname;
 
 export interface ColumnValues {
