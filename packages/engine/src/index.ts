@@ -60,6 +60,7 @@ export {
 } from "./retrieval/crush/schema-retriever";
 export { heuristicKeywords } from "./retrieval/keywords/heuristic-keywords";
 export { defaultLearnedRetrievalModel, readLearnedRetrievalModel } from "./retrieval/learned/default-learned-model";
+export { createLearnedColumnPreselection } from "./retrieval/learned/learned-column-preselection";
 export { type CandidateFeatures, LearnedColumnRanker } from "./retrieval/learned/learned-column-ranker";
 export { denseFeatureNames, questionTerms } from "./retrieval/learned/learned-features";
 export { createQuestionColumnRanking } from "./retrieval/learned/learned-question-ranking";
@@ -97,7 +98,6 @@ export { renderSchema } from "./schema/render-schema";
 export { fetchSampleValues } from "./schema/sample-values";
 export { keepVisibleSampleValues, sampleValueProbes, withoutSampleValues } from "./schema/visible-sample-values";
 export { createChessSchemaSelector } from "./schema-selection/chess-schema-selector";
-export { createLearnedColumnPreselection } from "./schema-selection/learned-column-preselection";
 export {
   type SchemaSelectionSteps,
   schemaSelectionPresets,

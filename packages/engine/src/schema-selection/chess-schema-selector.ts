@@ -1,29 +1,15 @@
-import type { EmbeddingModel } from "ai";
 import { type Catalog, countColumns, tableKey } from "../catalog/catalog-types";
-import { ModelCallError, ModelOutputError } from "../errors";
-import type { SchemaSelector, SelectedSchema, SelectSchemaOptions } from "../pipeline/schema-selector";
-import type { CatalogContextIndex } from "../retrieval/context/catalog-context-index";
-import { type ContextHit, retrieveContext } from "../retrieval/context/retrieve-context";
-import { extractKeywords } from "../retrieval/keywords/extract-keywords";
-import { heuristicKeywords } from "../retrieval/keywords/heuristic-keywords";
-import { retrieveEntities } from "../retrieval/values/retrieve-entities";
+import type { SchemaSelector, SelectedSchema } from "../pipeline/schema-selector";
+import { createRetriever, type RetrieverOptions } from "../retrieval/retrieve";
 import { columnKey } from "../retrieval/values/value-column";
-import type { ValueIndex } from "../retrieval/values/value-index";
 import type { ValueVisibility } from "../retrieval/values/visible-values";
-import type { VectorStore } from "../vector-store/vector-store";
 import { filterColumns, selectColumns, selectTables } from "./chess-steps";
-import { addBridgeTables, restrictCatalog, selectWholeTables, type TableColumnSelection } from "./column-selection";
+import { addBridgeTables, restrictCatalog, selectWholeTables } from "./column-selection";
 import { type SchemaSelectionSteps, schemaSelectionStepsFrom } from "./schema-selection-steps";
 import { addVisibleStoredSamples, type StoredSampleValues } from "./stored-sample-values";
 
-/** Narrows a large catalog before the model steps (e.g. CRUSH, `createCrushPreselector`). */
-export type SchemaPreselector = (options: {
-  readonly catalog: Catalog;
-  readonly keywords: readonly string[];
-  readonly context: SelectSchemaOptions["context"];
-}) => Promise<TableColumnSelection>;
-
-export interface ChessSchemaSelectorOptions {
+export interface ChessSchemaSelectorOptions
+  extends Pick<RetrieverOptions, "valueIndex" | "contextRetrieval" | "contextIndex" | "rankColumns"> {
   /** Which steps run. Default: `schemaSelectionStepsFrom(process.env.NLQ_SCHEMA_SELECTION)` (`balanced`: all). */
   readonly steps?: SchemaSelectionSteps;
   /** Columns per `filter-column` call. Default 40. */
@@ -35,30 +21,13 @@ export interface ChessSchemaSelectorOptions {
   readonly maxFilterCalls?: number;
   /** Catalogs with at most this many columns are passed through whole, without any call. Default 0 (always select). */
   readonly minimumColumns?: number;
-  /** Value index of the data source (CHESS retrieve_entity). Default none. */
-  readonly valueIndex?: ValueIndex;
-  /** Description vectors of the data source (CHESS retrieve_context). Default none. */
-  readonly contextRetrieval?: {
-    readonly vectorStore: VectorStore;
-    readonly collection: string;
-    readonly embeddingModel: EmbeddingModel;
-    /** Hits per probe. Default 5. */
-    readonly limitPerProbe?: number;
-  };
-  /** In-process description index (`createCatalogContextIndex`), used instead of `contextRetrieval` when given. */
-  readonly contextIndex?: CatalogContextIndex;
-  /** Narrowing of large catalogs before the model steps (CRUSH). Default: only retrieved values and context. */
-  readonly preselect?: SchemaPreselector;
+  /** CRUSH (`createCrushPreselector`), the retrieval stage's collective retrieval for large catalogs. Default none. */
+  readonly preselect?: RetrieverOptions["crush"];
   /**
-   * Above this many columns the catalog is narrowed to the tables of the preselected, value-matched and
-   * context-retrieved columns (whole tables) before the model steps. Default 300.
+   * Above this many columns the catalog is narrowed to the tables of the retrieved columns (values, descriptions,
+   * CRUSH, learnt ranking; whole tables) before the model steps. Default 300.
    */
   readonly preselectAboveColumns?: number;
-  /**
-   * Question-only column ranking over the whole catalog (the learnt retriever, `createLearnedColumnPreselection`): its
-   * columns join the narrowing of large catalogs beside values and context hits. Default none.
-   */
-  readonly rankColumns?: (question: string) => readonly { readonly table: string; readonly column: string }[];
   /** Retrieved values shown per column. Default 3. */
   readonly valuesPerColumn?: number;
   /**
@@ -88,89 +57,40 @@ function nonEmpty(catalog: Catalog, fallback: Catalog): Catalog {
 }
 
 /**
- * CHESS extract_keywords by the model when the step is on; `heuristicKeywords` when it is off, and also when the
- * model call fails (e.g. a scripted fixture without an `extract-keywords` response): keywords only steer retrieval, so
- * a failed keyword call must not fail the question. The `keywords-end` event says which (`source`, `fallbackReason`).
- */
-async function keywordsOf(context: SelectSchemaOptions["context"], useModel: boolean): Promise<string[]> {
-  let fallbackReason: string | undefined;
-  if (useModel) {
-    try {
-      return await extractKeywords({ context });
-    } catch (error) {
-      if (!(error instanceof ModelCallError || error instanceof ModelOutputError)) throw error;
-      fallbackReason = error.message;
-    }
-  }
-  const keywords = heuristicKeywords([context.question, context.hint ?? ""].join(" "));
-  context.emit({ type: "keywords-end", keywords, source: "heuristic", ...(fallbackReason ? { fallbackReason } : {}) });
-  return keywords;
-}
-
-/**
- * The CHESS information retriever + schema selector as a `SchemaSelector` for `answerQuestion`: keywords →
- * retrieved values (value index) and descriptions (vector store) → optional preselection for large catalogs →
- * filter_column → select_tables → select_columns. Primary-key columns of the chosen tables and foreign-key columns
+ * The CHESS schema selector as a `SchemaSelector` for `answerQuestion`. It first runs the retrieval stage
+ * (`createRetriever`, retrieval/retrieve.ts: keywords → values → descriptions → CRUSH for large catalogs) and consumes
+ * its result: retrieved values annotate their columns, large catalogs are narrowed to the retrieved columns' tables,
+ * then filter_column → select_tables → select_columns. Primary-key columns of the chosen tables and foreign-key columns
  * joining them are always kept; retrieved values become the columns' `-- examples` and a hint line. A step whose
  * model chooses nothing that exists leaves the schema as it was (never an empty schema).
  */
 export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = {}): SchemaSelector {
   const steps = options.steps ?? schemaSelectionStepsFrom(process.env.NLQ_SCHEMA_SELECTION);
   const valuesPerColumn = options.valuesPerColumn ?? 3;
+  const largeCatalogColumns = options.preselectAboveColumns ?? 300;
+  const retriever = createRetriever({
+    extractKeywordsWithModel: steps.extractKeywords,
+    valueIndex: options.valueIndex,
+    valueVisibility: options.valueVisibility,
+    contextRetrieval: options.contextRetrieval,
+    contextIndex: options.contextIndex,
+    crush: options.preselect,
+    rankColumns: options.rankColumns,
+    largeCatalogColumns,
+  });
   return {
     name: "chess-schema-selector",
     async select({ catalog, context }): Promise<SelectedSchema> {
       if (countColumns(catalog) <= (options.minimumColumns ?? 0)) return { catalog };
-      const keywords = await keywordsOf(context, steps.extractKeywords);
-      context.throwIfCancelled();
+      const retrieval = await retriever.retrieve({ catalog, context });
 
       const retrievedValues = new Map<string, string[]>();
-      const valueLines: Array<{ keyword: string; table: string; column: string; value: string }> = [];
-      if (options.valueIndex && keywords.length > 0) {
-        const readable = new Set(
-          catalog.tables.flatMap((table) =>
-            table.columns.map((column) => columnKey({ schema: table.schema, table: table.name, column: column.name })),
-          ),
-        );
-        const entities = await retrieveEntities({
-          index: options.valueIndex,
-          keywords,
-          readableColumns: readable,
-          visibility: options.valueVisibility,
-          abortSignal: context.abortSignal,
-        });
-        for (const entity of entities) {
-          for (const match of entity.matches) {
-            const key = columnKey(match.column);
-            const values = retrievedValues.get(key) ?? [];
-            if (values.length < valuesPerColumn && !values.includes(match.value)) values.push(match.value);
-            retrievedValues.set(key, values);
-            valueLines.push({
-              keyword: entity.keyword,
-              table: `${match.column.schema}.${match.column.table}`,
-              column: match.column.column,
-              value: match.value,
-            });
-          }
-        }
-        context.emit({ type: "values-end", values: valueLines });
+      for (const match of retrieval.values) {
+        const key = columnKey(match.source);
+        const values = retrievedValues.get(key) ?? [];
+        if (values.length < valuesPerColumn && !values.includes(match.value)) values.push(match.value);
+        retrievedValues.set(key, values);
       }
-      let hits: ContextHit[] = [];
-      if (options.contextIndex) {
-        const readableTables = new Set(catalog.tables.map(tableKey));
-        hits = (await options.contextIndex.retrieve({ question: context.question, keywords })).filter((hit) =>
-          readableTables.has(hit.table),
-        );
-      } else if (options.contextRetrieval) {
-        hits = await retrieveContext({
-          ...options.contextRetrieval,
-          question: context.question,
-          keywords,
-          readableTables: new Set(catalog.tables.map(tableKey)),
-          abortSignal: context.abortSignal,
-        });
-      }
-
       const annotated: Catalog = {
         ...catalog,
         tables: catalog.tables.map((table) => ({
@@ -187,19 +107,13 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       };
 
       let working = annotated;
-      if (countColumns(annotated) > (options.preselectAboveColumns ?? 300)) {
+      if (countColumns(annotated) > largeCatalogColumns) {
         const narrowed = new Map<string, Set<string>>();
-        if (options.preselect) {
-          for (const [table, columns] of await options.preselect({ catalog: annotated, keywords, context }))
-            for (const column of columns) addColumn(narrowed, table, column);
-        }
-        if (options.rankColumns) {
-          const readableTables = new Set(annotated.tables.map(tableKey));
-          for (const ranked of options.rankColumns(context.question))
-            if (readableTables.has(ranked.table)) addColumn(narrowed, ranked.table, ranked.column);
-        }
-        for (const line of valueLines) addColumn(narrowed, line.table, line.column);
-        for (const hit of hits) {
+        for (const [table, columns] of retrieval.crush ?? [])
+          for (const column of columns) addColumn(narrowed, table, column);
+        for (const ranked of retrieval.ranked) addColumn(narrowed, ranked.table, ranked.column);
+        for (const match of retrieval.values) addColumn(narrowed, match.table, match.column);
+        for (const hit of retrieval.context) {
           if (hit.column !== undefined) addColumn(narrowed, hit.table, hit.column);
           else
             for (const [table, columns] of selectWholeTables(annotated, [hit.table]))
@@ -239,12 +153,12 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       }
 
       const shownTables = new Set(working.tables.map(tableKey));
-      const shownValues = valueLines.filter((line) => shownTables.has(line.table));
+      const shownValues = retrieval.values.filter((match) => shownTables.has(match.table));
       const hint =
         shownValues.length > 0
           ? `Values stored in the database that match the question: ${shownValues
               .slice(0, 20)
-              .map((line) => `${line.table}.${line.column} = '${line.value.replaceAll("'", "''")}'`)
+              .map((match) => `${match.table}.${match.column} = '${match.value.replaceAll("'", "''")}'`)
               .join("; ")}.`
           : undefined;
       return { catalog: working, hint };

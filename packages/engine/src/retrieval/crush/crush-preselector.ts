@@ -1,14 +1,9 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import {
-  schemaHallucinationOutputSchema,
-  schemaHallucinationPrompt,
-  schemaHallucinationSystemPrompt,
-} from "@nlq/prompts";
 import type { Catalog } from "../../catalog/catalog-types";
 import type { StepContext } from "../../llm/step-context";
-import type { SchemaPreselector } from "../../schema-selection/chess-schema-selector";
 import { SparseVectorIndex } from "../context/sparse-vector-index";
 import type { CrushSelectionOptions } from "./crush-selection";
+import { hallucinateSchema } from "./hallucinate-schema";
 import type { SchemaColumn } from "./schema-column";
 import { type ColumnLink, inferKeyLinks } from "./schema-graph";
 import { createSchemaRetriever, type SchemaRetriever } from "./schema-retriever";
@@ -66,18 +61,18 @@ export async function createCatalogSchemaRetriever(
   });
 }
 
-/** The hallucinated schema (`Table(col, col)` strings): by default one model call of step `hallucinate-schema`. */
+/** The hallucinated schema (`Table(col, col)` strings): by default `hallucinateSchema`, one call of step `hallucinate-schema`. */
 export type SchemaHallucinator = (context: StepContext) => Promise<readonly string[]>;
 
-export const hallucinateSchemaWithModel: SchemaHallucinator = async (context) =>
-  (
-    await context.runModelStep({
-      step: "hallucinate-schema",
-      schema: schemaHallucinationOutputSchema,
-      system: schemaHallucinationSystemPrompt,
-      prompt: schemaHallucinationPrompt({ question: context.question, hint: context.hint }),
-    })
-  ).tables;
+/** Columns picked for a question, by table (`schema.table` → column names). */
+export type ColumnPicks = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** Picks a large catalog's likely columns for a question before the model steps (CRUSH: `createCrushPreselector`). */
+export type SchemaPreselector = (options: {
+  readonly catalog: Catalog;
+  readonly keywords: readonly string[];
+  readonly context: StepContext;
+}) => Promise<ColumnPicks>;
 
 /**
  * CRUSH as the selector's preselection for large catalogs: hallucinate a minimal schema, then pick `budget` columns
@@ -87,10 +82,11 @@ export function createCrushPreselector(options: {
   readonly retriever: SchemaRetriever;
   /** Columns kept (B). Default 40. */
   readonly budget?: number;
-  /** Default `hallucinateSchemaWithModel`. */
+  /** Default: `hallucinateSchema` with the question's model. */
   readonly hallucinate?: SchemaHallucinator;
 }): SchemaPreselector {
-  const hallucinate = options.hallucinate ?? hallucinateSchemaWithModel;
+  const hallucinate =
+    options.hallucinate ?? (async (context: StepContext) => (await hallucinateSchema(context)).tables);
   return async ({ context }) => {
     const hallucinated = await hallucinate(context);
     const picked = await options.retriever.retrieveCollectively({

@@ -1,5 +1,8 @@
+import type { LanguageModel } from "ai";
 import { describe, expect, it } from "vitest";
+import { loadSettings } from "../../config/settings";
 import { ModelOutputError } from "../../errors";
+import { createStepContext } from "../../llm/step-context";
 import { mockTextModel } from "../../testing/mock-text-model";
 import { createCatalogEmbeddingModel } from "./catalog-embedding-model";
 import { hallucinateSchema } from "./hallucinate-schema";
@@ -8,14 +11,19 @@ import { createSchemaRetriever } from "./schema-retriever";
 
 const mockModel = (text: string) => mockTextModel(text, { input: 200, output: 20 });
 
+/** The question's context with `model` answering every step as `mock:model`. */
+function contextFor(question: string, model: LanguageModel) {
+  return createStepContext({
+    question,
+    settings: loadSettings({}),
+    resolveModel: () => ({ model, id: "mock:model", scripted: false }),
+  });
+}
+
 describe("hallucinateSchema (mock model, not a real one)", () => {
   it("parses the model's tables into probes that drive CRUSH", async () => {
     const model = mockModel(JSON.stringify({ tables: ["Posts(post_id, title, owner_id)", "Users(user_id, name)"] }));
-    const result = await hallucinateSchema({
-      model,
-      modelId: "mock:model",
-      question: "Titles of posts by csgillespie?",
-    });
+    const result = await hallucinateSchema(contextFor("Titles of posts by csgillespie?", model));
     expect(result.elements).toHaveLength(5);
     expect(result.call).toMatchObject({ step: "hallucinate-schema", model: "mock:model", inputTokens: 200 });
     const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
@@ -41,8 +49,6 @@ describe("hallucinateSchema (mock model, not a real one)", () => {
 
   it("rejects output that is not a list of Table(col, …)", async () => {
     const model = mockModel(JSON.stringify({ tables: ["no parentheses here"] }));
-    await expect(hallucinateSchema({ model, modelId: "mock:model", question: "q" })).rejects.toBeInstanceOf(
-      ModelOutputError,
-    );
+    await expect(hallucinateSchema(contextFor("q", model))).rejects.toBeInstanceOf(ModelOutputError);
   });
 });

@@ -1,2 +1,3 @@
 export * from "./extract-keywords";
 export * from "./heuristic-keywords";
+export * from "./question-keywords";

@@ -1,8 +1,8 @@
-import type { Catalog } from "../catalog/catalog-types";
-import { catalogSchemaColumns } from "../retrieval/crush/crush-preselector";
-import { defaultLearnedRetrievalModel } from "../retrieval/learned/default-learned-model";
-import { createQuestionColumnRanking } from "../retrieval/learned/learned-question-ranking";
-import type { LearnedRetrievalModel } from "../retrieval/learned/learned-retrieval-model";
+import type { Catalog } from "../../catalog/catalog-types";
+import { catalogSchemaColumns } from "../crush/crush-preselector";
+import { defaultLearnedRetrievalModel } from "./default-learned-model";
+import { createQuestionColumnRanking } from "./learned-question-ranking";
+import type { LearnedRetrievalModel } from "./learned-retrieval-model";
 
 /** Options of `createLearnedColumnPreselection`. */
 export interface LearnedColumnPreselectionOptions {

@@ -1,0 +1,25 @@
+import { ModelCallError, ModelOutputError } from "../../errors";
+import type { StepContext } from "../../llm/step-context";
+import { extractKeywords } from "./extract-keywords";
+import { heuristicKeywords } from "./heuristic-keywords";
+
+/**
+ * The question's keywords (CHESS IR, first step): `extract-keywords` by the model when `useModel`; `heuristicKeywords`
+ * when it is off, and also when the model call fails (e.g. a scripted fixture without an `extract-keywords` response):
+ * keywords only steer retrieval, so a failed keyword call must not fail the question. The `keywords-end` event says
+ * which (`source`, `fallbackReason`).
+ */
+export async function questionKeywords(context: StepContext, useModel: boolean): Promise<string[]> {
+  let fallbackReason: string | undefined;
+  if (useModel) {
+    try {
+      return await extractKeywords({ context });
+    } catch (error) {
+      if (!(error instanceof ModelCallError || error instanceof ModelOutputError)) throw error;
+      fallbackReason = error.message;
+    }
+  }
+  const keywords = heuristicKeywords([context.question, context.hint ?? ""].join(" "));
+  context.emit({ type: "keywords-end", keywords, source: "heuristic", ...(fallbackReason ? { fallbackReason } : {}) });
+  return keywords;
+}

@@ -1,0 +1,138 @@
+import type { EmbeddingModel } from "ai";
+import { type Catalog, countColumns, tableKey } from "../catalog/catalog-types";
+import type { StepContext } from "../llm/step-context";
+import type { VectorStore } from "../vector-store/vector-store";
+import type { CatalogContextIndex } from "./context/catalog-context-index";
+import { type ContextHit, retrieveContext } from "./context/retrieve-context";
+import type { ColumnPicks, SchemaPreselector } from "./crush/crush-preselector";
+import { questionKeywords } from "./keywords/question-keywords";
+import { retrieveEntities } from "./values/retrieve-entities";
+import { columnKey, type ValueColumn } from "./values/value-column";
+import type { ValueIndex } from "./values/value-index";
+import type { ValueVisibility } from "./values/visible-values";
+
+/** A database value that matches a keyword (CHESS retrieve_entity); `table` as `schema.table`. */
+export interface ValueMatch {
+  readonly keyword: string;
+  readonly table: string;
+  readonly column: string;
+  readonly value: string;
+  /** The matched column itself (schema, table and column unquoted). */
+  readonly source: ValueColumn;
+}
+
+/** What retrieval found for one question, in the order it ran. Schema selection consumes it. */
+export interface RetrievalResult {
+  /** CHESS extract_keywords (model, or the heuristic fallback). */
+  readonly keywords: readonly string[];
+  /** CHESS retrieve_entity: value-index matches of readable, visible columns, best first per keyword. */
+  readonly values: readonly ValueMatch[];
+  /** CHESS retrieve_context: description hits of readable tables. */
+  readonly context: readonly ContextHit[];
+  /** CRUSH4SQL collective retrieval over the hallucinated schema; only for large catalogs. */
+  readonly crush?: ColumnPicks;
+  /** The learnt question-only ranking's columns (readable tables only); only for large catalogs. */
+  readonly ranked: ReadonlyArray<{ readonly table: string; readonly column: string }>;
+}
+
+export interface RetrieverOptions {
+  /** Extract keywords with the model (`extract-keywords`); otherwise the heuristic. Default true. */
+  readonly extractKeywordsWithModel?: boolean;
+  /** Value index of the data source (CHESS retrieve_entity). Default none. */
+  readonly valueIndex?: ValueIndex;
+  /**
+   * Checks value-index hits under the asking role (`createValueVisibility`): hits it cannot see in a row are dropped
+   * before anything else sees them. Default none: hits of readable columns are used as found.
+   */
+  readonly valueVisibility?: ValueVisibility;
+  /** Description vectors of the data source (CHESS retrieve_context). Default none. */
+  readonly contextRetrieval?: {
+    readonly vectorStore: VectorStore;
+    readonly collection: string;
+    readonly embeddingModel: EmbeddingModel;
+    /** Hits per probe. Default 5. */
+    readonly limitPerProbe?: number;
+  };
+  /** In-process description index (`createCatalogContextIndex`), used instead of `contextRetrieval` when given. */
+  readonly contextIndex?: CatalogContextIndex;
+  /** CRUSH (`createCrushPreselector`), run for large catalogs. Default none. */
+  readonly crush?: SchemaPreselector;
+  /** The learnt question-only ranking (`createLearnedColumnPreselection`), run for large catalogs. Default none. */
+  readonly rankColumns?: (question: string) => readonly { readonly table: string; readonly column: string }[];
+  /** Catalogs above this many columns are large: CRUSH and the learnt ranking run for them. Default 300. */
+  readonly largeCatalogColumns?: number;
+}
+
+/** The retrieval stage of a question (CHESS IR, then CRUSH): one interface, so another retriever can replace it. */
+export interface Retriever {
+  readonly name: string;
+  retrieve(options: { readonly catalog: Catalog; readonly context: StepContext }): Promise<RetrievalResult>;
+}
+
+/**
+ * Retrieval in the papers' order: keywords → values (value index) → context (descriptions) → CRUSH (large catalogs),
+ * plus the learnt ranking for large catalogs. Only readable tables and columns of `catalog` (already restricted to the
+ * asking role) are ever returned.
+ */
+export function createRetriever(options: RetrieverOptions = {}): Retriever {
+  return {
+    name: "chess-crush-retriever",
+    async retrieve({ catalog, context }) {
+      const keywords = await questionKeywords(context, options.extractKeywordsWithModel ?? true);
+      context.throwIfCancelled();
+      const values = options.valueIndex && keywords.length > 0 ? await retrieveValues(catalog, keywords, context) : [];
+      const readableTables = new Set(catalog.tables.map(tableKey));
+      let contextHits: ContextHit[] = [];
+      if (options.contextIndex) {
+        contextHits = (await options.contextIndex.retrieve({ question: context.question, keywords })).filter((hit) =>
+          readableTables.has(hit.table),
+        );
+      } else if (options.contextRetrieval) {
+        contextHits = await retrieveContext({
+          ...options.contextRetrieval,
+          question: context.question,
+          keywords,
+          readableTables,
+          abortSignal: context.abortSignal,
+        });
+      }
+      if (countColumns(catalog) <= (options.largeCatalogColumns ?? 300)) {
+        return { keywords, values, context: contextHits, ranked: [] };
+      }
+      const crush = options.crush ? await options.crush({ catalog, keywords, context }) : undefined;
+      const ranked = (options.rankColumns?.(context.question) ?? []).filter((column) =>
+        readableTables.has(column.table),
+      );
+      return { keywords, values, context: contextHits, ...(crush ? { crush } : {}), ranked };
+    },
+  };
+
+  async function retrieveValues(catalog: Catalog, keywords: readonly string[], context: StepContext) {
+    const readable = new Set(
+      catalog.tables.flatMap((table) =>
+        table.columns.map((column) => columnKey({ schema: table.schema, table: table.name, column: column.name })),
+      ),
+    );
+    const entities = await retrieveEntities({
+      index: options.valueIndex!,
+      keywords,
+      readableColumns: readable,
+      visibility: options.valueVisibility,
+      abortSignal: context.abortSignal,
+    });
+    const values: ValueMatch[] = entities.flatMap((entity) =>
+      entity.matches.map((match) => ({
+        keyword: entity.keyword,
+        table: `${match.column.schema}.${match.column.table}`,
+        column: match.column.column,
+        value: match.value,
+        source: match.column,
+      })),
+    );
+    context.emit({
+      type: "values-end",
+      values: values.map(({ keyword, table, column, value }) => ({ keyword, table, column, value })),
+    });
+    return values;
+  }
+}
