@@ -76,6 +76,7 @@ describe("handleChatRequest", () => {
   it("streams steps that update in place and then the answer, and releases the session", async () => {
     const test = harness(async (options) => {
       options.onEvent?.({ type: "pipeline-start", question: options.question });
+      options.onEvent?.({ type: "catalog-start" });
       options.onEvent?.({ type: "catalog-end", tables: 2, columns: 9, source: "introspection" });
       options.onEvent?.({ type: "candidate-start", candidate: 1, generator: "one-shot" });
       options.onEvent?.({ type: "candidate-end", candidate: 1, sql: countAnswer.sql, ok: true, rows: 1 });
@@ -108,6 +109,7 @@ describe("handleChatRequest", () => {
   it("reports typed errors with their SQLSTATE, closes running steps and discards the session", async () => {
     const test = harness(async (options) => {
       options.onEvent?.({ type: "pipeline-start", question: options.question });
+      options.onEvent?.({ type: "catalog-start" });
       throw new DatabaseError('relation "customer" does not exist', {
         sql: "SELECT * FROM customer",
         code: "42P01",

@@ -1,11 +1,13 @@
-import type { PipelineEvent } from "@nlq/engine";
+import { type PipelineEvent, pipelineSteps } from "@nlq/engine";
+import { oneEventOfEachType } from "@nlq/engine/testing";
 import { describe, expect, it } from "vitest";
 import { createStepTracker } from "./step-tracker";
 
 describe("createStepTracker", () => {
-  it("opens the schema step at pipeline-start and closes it at catalog-end under the same id", () => {
+  it("opens the schema step at catalog-start and closes it at catalog-end under the same id", () => {
     const tracker = createStepTracker();
-    expect(tracker.next({ type: "pipeline-start", question: "how many customers?" })).toEqual([
+    expect(tracker.next({ type: "pipeline-start", question: "how many customers?" })).toEqual([]);
+    expect(tracker.next({ type: "catalog-start" })).toEqual([
       { type: "data-step", id: "catalog", data: { label: "Reading the schema", status: "running" } },
     ]);
     expect(tracker.next({ type: "catalog-end", tables: 3, columns: 1, source: "introspection" })).toEqual([
@@ -18,15 +20,85 @@ describe("createStepTracker", () => {
     expect(tracker.finish("done")).toEqual([]);
   });
 
-  it("closes the opening step when the pipeline skips catalog-end", () => {
+  it("shows a step running only from its own start event, and done at its end", () => {
     const tracker = createStepTracker();
-    tracker.next({ type: "pipeline-start", question: "q" });
-    const parts = tracker.next({ type: "keywords-end", keywords: ["customers", "count"], source: "model" });
-    expect(parts.map((part) => [part.id, part.data.status])).toEqual([
-      ["catalog", "done"],
-      ["keywords", "done"],
+    tracker.next({ type: "catalog-start" });
+    // A later stage's event does not close the schema step: only catalog-end (or finish) does.
+    const parts = tracker.next({ type: "keywords-start" });
+    expect(parts.map((part) => [part.id, part.data.label, part.data.status])).toEqual([
+      ["keywords", "Extracting keywords", "running"],
     ]);
-    expect(parts[1]?.data.detail).toBe("customers, count");
+    const ended = tracker.next({ type: "keywords-end", keywords: ["customers", "count"], source: "model" });
+    expect(ended.map((part) => [part.id, part.data.status, part.data.detail])).toEqual([
+      ["keywords", "done", "customers, count"],
+    ]);
+    expect(tracker.finish("failed").map((part) => [part.id, part.data.label, part.data.status])).toEqual([
+      ["catalog", "Read the schema", "failed"],
+    ]);
+  });
+
+  it("runs every event type through one step that goes running → done, and leaves nothing running", () => {
+    const tracker = createStepTracker();
+    const shown = Object.values(oneEventOfEachType).flatMap((event) =>
+      tracker.next(event).map((part) => `${event.type} → ${part.id}:${part.data.status}`),
+    );
+    expect(shown).toEqual([
+      "catalog-start → catalog:running",
+      "catalog-end → catalog:done",
+      "keywords-start → keywords:running",
+      "keywords-end → keywords:done",
+      "values-start → values:running",
+      "values-end → values:done",
+      "context-start → context:running",
+      "context-end → context:done",
+      "crush-start → crush:running",
+      "crush-end → crush:done",
+      "schema-start → schema:running",
+      "schema-end → schema:done",
+      "candidate-start → candidate-0:running",
+      "candidate-end → candidate-0:done",
+      "fix-start → fix-0-1:running",
+      "fix-end → fix-0-1:done",
+      "selection-start → selection:running",
+      "selection-end → selection:done",
+      "pipeline-end → result:done",
+    ]);
+    expect(tracker.finish("done")).toEqual([]);
+    expect(tracker.languageModelCalls).toBe(1);
+  });
+
+  it("labels the new stages, model steps from the step registry", () => {
+    const tracker = createStepTracker();
+    const data = (event: PipelineEvent) => tracker.next(event).map((part) => part.data);
+    expect(data({ type: "values-start", keywords: 2 })).toEqual([
+      { label: "Matching database values", status: "running", detail: "2 keywords" },
+    ]);
+    expect(data({ type: "context-start" })).toEqual([
+      { label: "Searching table and column descriptions", status: "running" },
+    ]);
+    expect(
+      data({ type: "context-end", hits: [{ table: "world.city" }, { table: "world.country", column: "name" }] }),
+    ).toEqual([
+      { label: "Searched table and column descriptions", status: "done", detail: "world.city, world.country.name" },
+    ]);
+    expect(data({ type: "crush-start", budget: 30 })).toEqual([
+      { label: pipelineSteps["hallucinate-schema"].label, status: "running", detail: "at most 30 columns" },
+    ]);
+    expect(data({ type: "crush-end", hallucinated: ["city.name"], columns: 1 })).toEqual([
+      { label: "Chose a schema subset", status: "done", detail: "1 column for city.name" },
+    ]);
+    expect(data({ type: "schema-start", tables: 4, columns: 1 })).toEqual([
+      { label: "Selecting the relevant schema", status: "running", detail: "from 4 tables, 1 column" },
+    ]);
+    expect(data({ type: "selection-start", candidates: 3 })).toEqual([
+      { label: "Choosing the answer", status: "running", detail: "3 candidates" },
+    ]);
+    expect(data({ type: "llm-call-start", step: "select-tables" })).toEqual([]);
+    expect(tracker.finish("failed").map((part) => part.data.label)).toEqual([
+      "Matched database values",
+      "Selected the relevant schema",
+      "Chose the answer",
+    ]);
   });
 
   it("turns a candidate's start and end into one step that goes running → done or failed", () => {
@@ -87,6 +159,7 @@ describe("createStepTracker", () => {
   it("marks every step still running as failed when the question fails", () => {
     const tracker = createStepTracker();
     tracker.next({ type: "pipeline-start", question: "q" });
+    tracker.next({ type: "catalog-start" });
     const closed = tracker.finish("failed");
     expect(closed.map((part) => [part.id, part.data.status])).toEqual([["catalog", "failed"]]);
     tracker.next({ type: "candidate-start", candidate: 1, generator: "one-shot" });
@@ -96,12 +169,10 @@ describe("createStepTracker", () => {
     expect(tracker.finish("failed")).toEqual([]);
   });
 
-  it("closes the opening step at any later progress event", () => {
+  it("closes a fix still running with its finished label", () => {
     const tracker = createStepTracker();
-    tracker.next({ type: "pipeline-start", question: "q" });
     const parts = tracker.next({ type: "fix-start", candidate: 1, attempt: 1, reason: "empty result" });
     expect(parts.map((part) => [part.id, part.data.label, part.data.status])).toEqual([
-      ["catalog", "Read the schema", "done"],
       ["fix-1-1", "Fixing candidate 2 (attempt 1)", "running"],
     ]);
     expect(tracker.finish("failed").map((part) => part.data.label)).toEqual(["Fix of candidate 2 (attempt 1)"]);

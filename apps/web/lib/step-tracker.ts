@@ -1,4 +1,4 @@
-import type { PipelineEvent } from "@nlq/engine";
+import { type PipelineEvent, pipelineSteps, unhandledEvent } from "@nlq/engine";
 import type { StepData, StepPart } from "./chat-message";
 
 /**
@@ -29,19 +29,12 @@ export function createStepTracker(): StepTracker {
     return { type: "data-step", id, data };
   }
 
-  /** The schema-reading step opens at `pipeline-start` and closes at the first sign of progress. */
-  function closeOpening(): StepPart[] {
-    const opening = running.get("catalog");
-    return opening ? [part("catalog", { ...opening.data, label: opening.finishedLabel, status: "done" })] : [];
-  }
-
   return {
     get languageModelCalls() {
       return languageModelCalls;
     },
     next(event) {
-      const opening = event.type === "pipeline-start" || event.type === "catalog-end" || event.type === "llm-call-end";
-      return [...(opening ? [] : closeOpening()), ...stepsOf(event)];
+      return stepsOf(event);
     },
     finish(outcome) {
       return [...running.entries()].map(([id, step]) =>
@@ -50,9 +43,16 @@ export function createStepTracker(): StepTracker {
     },
   };
 
+  /**
+   * A stage's start event shows its step running, its end event shows it done (or failed) under the same id. The
+   * switch is exhaustive, so a new event type does not compile until the page handles it.
+   */
   function stepsOf(event: PipelineEvent): StepPart[] {
     switch (event.type) {
       case "pipeline-start":
+        // The question itself is on the page already; its stages follow as steps.
+        return [];
+      case "catalog-start":
         return [part("catalog", { label: "Reading the schema", status: "running" }, "Read the schema")];
       case "catalog-end":
         return [
@@ -62,6 +62,10 @@ export function createStepTracker(): StepTracker {
             detail: `${plural(event.tables, "table")}, ${plural(event.columns, "column")} (${event.source === "index" ? "from the index" : "introspected"})`,
           }),
         ];
+      case "keywords-start":
+        return [
+          part("keywords", { label: pipelineSteps["extract-keywords"].label, status: "running" }, "Extracted keywords"),
+        ];
       case "keywords-end":
         return [
           part("keywords", {
@@ -69,6 +73,14 @@ export function createStepTracker(): StepTracker {
             status: "done",
             detail: `${event.keywords.length > 0 ? shorten(event.keywords.join(", ")) : "none"}${event.source === "heuristic" ? " (heuristic, no model)" : ""}`,
           }),
+        ];
+      case "values-start":
+        return [
+          part(
+            "values",
+            { label: "Matching database values", status: "running", detail: plural(event.keywords, "keyword") },
+            "Matched database values",
+          ),
         ];
       case "values-end":
         return [
@@ -80,6 +92,59 @@ export function createStepTracker(): StepTracker {
                 ? shorten(event.values.map((match) => `${match.table}.${match.column} = '${match.value}'`).join(", "))
                 : "no matching values",
           }),
+        ];
+      case "context-start":
+        return [
+          part(
+            "context",
+            { label: "Searching table and column descriptions", status: "running" },
+            "Searched table and column descriptions",
+          ),
+        ];
+      case "context-end":
+        return [
+          part("context", {
+            label: "Searched table and column descriptions",
+            status: "done",
+            detail:
+              event.hits.length > 0
+                ? shorten(event.hits.map((hit) => (hit.column ? `${hit.table}.${hit.column}` : hit.table)).join(", "))
+                : "no matching descriptions",
+          }),
+        ];
+      case "crush-start":
+        return [
+          part(
+            "crush",
+            {
+              label: pipelineSteps["hallucinate-schema"].label,
+              status: "running",
+              detail: `at most ${plural(event.budget, "column")}`,
+            },
+            "Chose a schema subset",
+          ),
+        ];
+      case "crush-end":
+        return [
+          part("crush", {
+            label: "Chose a schema subset",
+            status: "done",
+            detail: shorten(
+              `${plural(event.columns, "column")}${event.hallucinated.length > 0 ? ` for ${event.hallucinated.join(", ")}` : ""}`,
+            ),
+          }),
+        ];
+      case "schema-start":
+        return [
+          part(
+            "schema",
+            {
+              label: "Selecting the relevant schema",
+              status: "running",
+              detail: `from ${plural(event.tables, "table")}, ${plural(event.columns, "column")}`,
+            },
+            "Selected the relevant schema",
+          ),
         ];
       case "schema-end":
         return [
@@ -128,6 +193,14 @@ export function createStepTracker(): StepTracker {
             status: "done",
           }),
         ];
+      case "selection-start":
+        return [
+          part(
+            "selection",
+            { label: "Choosing the answer", status: "running", detail: plural(event.candidates, "candidate") },
+            "Chose the answer",
+          ),
+        ];
       case "selection-end":
         return [
           part("selection", {
@@ -136,6 +209,9 @@ export function createStepTracker(): StepTracker {
             detail: `${plural(event.clusters, "distinct result")}, confidence ${Math.round(event.confidence * 100)}%`,
           }),
         ];
+      case "llm-call-start":
+        // Model calls happen inside the steps above; the page counts them in the answer instead of listing them.
+        return [];
       case "llm-call-end":
         languageModelCalls += 1;
         return [];
@@ -148,7 +224,7 @@ export function createStepTracker(): StepTracker {
           }),
         ];
       default:
-        return [];
+        return unhandledEvent(event) ?? [];
     }
   }
 }

@@ -36,7 +36,12 @@ export type {
   QueryLogEntry,
 } from "./pipeline/answer";
 export { answerQuestion } from "./pipeline/answer-question";
-export type { LlmCallRecord, PipelineEvent } from "./pipeline/events";
+export {
+  type LlmCallRecord,
+  type PipelineEvent,
+  type PipelineEventType,
+  unhandledEvent,
+} from "./pipeline/events";
 export type { SchemaSelector } from "./pipeline/schema-selector";
 export { seededRandom } from "./random/seeded-random";
 export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
@@ -104,6 +109,7 @@ export {
   schemaSelectionStepsFrom,
 } from "./schema-selection/schema-selection-steps";
 export { type StoredSampleValues, storedSampleValuesOf } from "./schema-selection/stored-sample-values";
+export { pipelineSteps, type StepName } from "./steps/step-registry";
 export type { EmbeddedVectorPersistence, PersistedVectorPoint } from "./vector-store/embedded-vector-persistence";
 export { createEmbeddedVectorStore } from "./vector-store/embedded-vector-store";
 export { dotProductAt, normalizeVector } from "./vector-store/vector-math";

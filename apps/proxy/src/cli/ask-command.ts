@@ -7,52 +7,17 @@ import {
   openMetadataStore,
   prepareIndexedQuestion,
 } from "@nlq/adapters";
-import { type Answer, answerQuestion, loadSettings, type PipelineEvent } from "@nlq/engine";
+import { type Answer, answerQuestion, loadSettings } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 import { formatTable } from "./format-table";
+import { describeEvent } from "./progress-line";
 
 /** Where `nlq ask` writes (stdout: the answer; stderr: progress lines and errors); tests pass their own sinks. */
 export interface AskCommandOutput extends CommandOutput {
   /** Environment read for settings and `DATABASE_URL`. Default: process.env. */
   readonly environment?: Record<string, string | undefined>;
-}
-
-/** Progress lines of an event (several separated by newlines), or undefined for events not worth a line. */
-export function describeEvent(event: PipelineEvent): string | undefined {
-  switch (event.type) {
-    case "catalog-end":
-      return `catalog: ${event.tables} tables, ${event.columns} columns (${event.source === "index" ? "from the catalog index" : "live introspection"})`;
-    case "keywords-end":
-      return `keywords: ${event.keywords.join(", ") || "none"}${event.source === "heuristic" ? ` (heuristic, no model${event.fallbackReason ? `: ${event.fallbackReason}` : ""})` : ""}`;
-    case "values-end": {
-      if (event.values.length === 0) return "values: no matching database values";
-      // One line per keyword: `values: Rotterdm → world_1.city.name = 'Rotterdam', …`.
-      const byKeyword = new Map<string, Array<(typeof event.values)[number]>>();
-      for (const match of event.values) byKeyword.set(match.keyword, [...(byKeyword.get(match.keyword) ?? []), match]);
-      return [...byKeyword]
-        .map(
-          ([keyword, matches]) =>
-            `values: ${keyword} → ${matches.map((match) => `${match.table}.${match.column} = '${match.value}'`).join(", ")}`,
-        )
-        .join("\n");
-    }
-    case "schema-end":
-      return `schema: ${event.tables} tables, ${event.columns} columns selected`;
-    case "candidate-start":
-      return `candidate ${event.candidate + 1}: generating (${event.generator})`;
-    case "fix-start":
-      return `candidate ${event.candidate + 1}: fixing, attempt ${event.attempt} (${event.reason})`;
-    case "candidate-end":
-      return event.ok
-        ? `candidate ${event.candidate + 1}: ${event.rows ?? 0} rows`
-        : `candidate ${event.candidate + 1}: failed (${event.error ?? "error"})`;
-    case "llm-call-end":
-      return `model call ${event.call.step}: ${event.call.model}${event.call.scripted ? " (scripted)" : ""}, ${event.call.inputTokens}+${event.call.outputTokens} tokens, ${event.call.latencyMilliseconds} ms`;
-    default:
-      return undefined;
-  }
 }
 
 /** The answer as text: SQL, rows as an aligned table, confidence and the model (labelled when scripted). */

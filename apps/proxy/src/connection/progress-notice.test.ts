@@ -1,3 +1,4 @@
+import { oneEventOfEachType } from "@nlq/engine/testing";
 import { describe, expect, it } from "vitest";
 import { describeProgress } from "./progress-notice";
 
@@ -36,5 +37,44 @@ describe("describeProgress", () => {
   it("skips the rest", () => {
     expect(describeProgress({ type: "pipeline-start", question: "q" })).toBeUndefined();
     expect(describeProgress({ type: "pipeline-end", sql: "x", rows: 1, elapsedMilliseconds: 1 })).toBeUndefined();
+  });
+
+  it("has a line or a deliberate silence for every event type", () => {
+    const lines = Object.fromEntries(
+      Object.values(oneEventOfEachType).map((event) => [event.type, describeProgress(event)]),
+    );
+    expect(lines).toEqual({
+      "pipeline-start": undefined,
+      "catalog-start": undefined,
+      "catalog-end": "nlq: schema read (3 tables, 12 columns, from introspection)",
+      "keywords-start": undefined,
+      "keywords-end": "nlq: keywords cities, France",
+      "values-start": undefined,
+      "values-end": "nlq: values France → world.country.name = 'France'",
+      "context-start": undefined,
+      "context-end": "nlq: context world.city, world.country.name",
+      "crush-start": "nlq: hallucinating a schema to keep at most 30 columns",
+      "crush-end": "nlq: kept 9 columns for the hallucinated city.name, country.name",
+      "schema-start": "nlq: selecting the schema from 3 tables, 12 columns",
+      "schema-end": "nlq: schema narrowed to 2 tables, 5 columns",
+      "candidate-start": "nlq: candidate 1 (one-shot)",
+      "candidate-end": "nlq: candidate 1 ran (4 rows)",
+      "fix-start": "nlq: revising candidate 1 (attempt 1): empty result",
+      "fix-end": undefined,
+      "selection-start": undefined,
+      "selection-end": "nlq: chose among 1 result clusters (confidence 1.00)",
+      "llm-call-start": undefined,
+      "llm-call-end": "nlq: generate-candidate by scripted:demo.json (scripted replay) in 5 ms",
+      "pipeline-end": undefined,
+    });
+  });
+
+  it("names a comparison of several candidates and cuts long context lists", () => {
+    expect(describeProgress({ type: "selection-start", candidates: 3 })).toBe("nlq: choosing among 3 candidates");
+    const hits = Array.from({ length: 10 }, (_, index) => ({ table: `public.t${index}` }));
+    expect(describeProgress({ type: "context-end", hits })).toBe(
+      "nlq: context public.t0, public.t1, public.t2, public.t3, public.t4, public.t5, public.t6, public.t7 and 2 more",
+    );
+    expect(describeProgress({ type: "context-end", hits: [] })).toBe("nlq: no matching descriptions");
   });
 });

@@ -1,11 +1,26 @@
-import type { PipelineEvent } from "@nlq/engine";
+import { type PipelineEvent, unhandledEvent } from "@nlq/engine";
+
+/** Most context hits named in one NOTICE. */
+const maximumHits = 8;
 
 /**
  * One short progress line for a pipeline event, sent as a NOTICE while a question is being answered
- * (when `progressNotices` is on), or undefined for events not worth a line. Pure.
+ * (when `progressNotices` is on), or undefined for events not worth a line. Every NOTICE is a message the client
+ * prints, so start events get a line only when they say what the end will not (the CRUSH budget, the schema a
+ * selector starts from, how many candidates are compared); model calls speak once, at their end. Pure; the switch is
+ * exhaustive, so a new event type does not compile until it is handled here.
  */
 export function describeProgress(event: PipelineEvent): string | undefined {
   switch (event.type) {
+    case "pipeline-start":
+    case "catalog-start":
+    case "keywords-start":
+    case "values-start":
+    case "context-start":
+    case "fix-end":
+    case "llm-call-start":
+    case "pipeline-end":
+      return undefined;
     case "catalog-end":
       return `nlq: schema read (${event.tables} tables, ${event.columns} columns, from ${event.source})`;
     case "keywords-end":
@@ -14,6 +29,14 @@ export function describeProgress(event: PipelineEvent): string | undefined {
       return event.values.length > 0
         ? `nlq: values ${event.values.map((match) => `${match.keyword} → ${match.table}.${match.column} = '${match.value}'`).join("; ")}`
         : "nlq: no matching values";
+    case "context-end":
+      return event.hits.length > 0 ? `nlq: context ${listHits(event.hits)}` : "nlq: no matching descriptions";
+    case "crush-start":
+      return `nlq: hallucinating a schema to keep at most ${event.budget} columns`;
+    case "crush-end":
+      return `nlq: kept ${event.columns} columns for the hallucinated ${event.hallucinated.join(", ") || "nothing"}`;
+    case "schema-start":
+      return `nlq: selecting the schema from ${event.tables} tables, ${event.columns} columns`;
     case "schema-end":
       return `nlq: schema narrowed to ${event.tables} tables, ${event.columns} columns`;
     case "candidate-start":
@@ -24,11 +47,18 @@ export function describeProgress(event: PipelineEvent): string | undefined {
         : `nlq: candidate ${event.candidate + 1} failed: ${event.error ?? "unknown error"}`;
     case "fix-start":
       return `nlq: revising candidate ${event.candidate + 1} (attempt ${event.attempt}): ${event.reason}`;
+    case "selection-start":
+      return event.candidates > 1 ? `nlq: choosing among ${event.candidates} candidates` : undefined;
     case "selection-end":
       return `nlq: chose among ${event.clusters} result clusters (confidence ${event.confidence.toFixed(2)})`;
     case "llm-call-end":
       return `nlq: ${event.call.step} by ${event.call.model}${event.call.scripted ? " (scripted replay)" : ""} in ${event.call.latencyMilliseconds} ms`;
     default:
-      return undefined;
+      return unhandledEvent(event);
   }
+}
+
+function listHits(hits: ReadonlyArray<{ table: string; column?: string }>): string {
+  const names = hits.slice(0, maximumHits).map((hit) => (hit.column ? `${hit.table}.${hit.column}` : hit.table));
+  return `${names.join(", ")}${hits.length > maximumHits ? ` and ${hits.length - maximumHits} more` : ""}`;
 }

@@ -62,7 +62,8 @@ describe("runFixLoop", () => {
     expect(executed).toEqual(["SELECT amount FROM orders", "SELECT total FROM orders"]);
     const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt);
     expect(prompt).toContain('The query failed with PostgreSQL error 42703: column \\"amount\\" does not exist');
-    expect(events.map((event) => event.type)).toEqual(["fix-start", "llm-call-end", "fix-end"]);
+    expect(events.map((event) => event.type)).toEqual(["fix-start", "llm-call-start", "llm-call-end", "fix-end"]);
+    expect(events[1]).toEqual({ type: "llm-call-start", step: "fix-candidate" });
   });
 
   it("throws the error without a fixer call when no attempts are allowed", async () => {

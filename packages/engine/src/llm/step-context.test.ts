@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadSettings } from "../config/settings";
+import type { PipelineEvent } from "../pipeline/events";
 import type { StepName } from "../steps/step-registry";
 import { mockTextModel } from "../testing/mock-text-model";
 import { createStepContext } from "./step-context";
@@ -27,5 +28,24 @@ describe("createStepContext", () => {
     expect(await context.runModelStep({ step: stepB, schema, prompt: "p" })).toEqual({ value: "b" });
     expect(resolved).toEqual(["a", "b"]);
     expect(context.calls.map((call) => call.model)).toEqual(["mock:a", "mock:a", "mock:b"]);
+  });
+
+  it("emits llm-call-start before each model call and llm-call-end after it", async () => {
+    const events: PipelineEvent[] = [];
+    const context = createStepContext({
+      question: "q",
+      settings: loadSettings({}),
+      onEvent: (event) => events.push(event),
+      resolveModel: () => ({ model: mockTextModel(JSON.stringify({ value: "x" })), id: "mock:x", scripted: false }),
+    });
+    const schema = z.object({ value: z.string() });
+    await context.runModelStep({ step: stepA, schema, prompt: "p" });
+    await context.runModelStep({ step: stepB, schema, prompt: "p" });
+    expect(events.map((event) => (event.type === "llm-call-start" ? `start ${event.step}` : `${event.type}`))).toEqual([
+      "start a",
+      "llm-call-end",
+      "start b",
+      "llm-call-end",
+    ]);
   });
 });

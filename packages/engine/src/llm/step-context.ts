@@ -86,6 +86,7 @@ export function createStepContext(options: StepContextOptions): StepContext {
     },
     async runModelStep<OUTPUT>(step: ModelStepOptions<OUTPUT>): Promise<OUTPUT> {
       const resolved = resolveModel(step.step);
+      emit({ type: "llm-call-start", step: step.step });
       const result = await runStep({
         step: step.step,
         model: resolved.model,

@@ -75,14 +75,24 @@ describe("answerQuestion", () => {
     expect(answer.explanation).toBe("Count the rows of customers.");
     expect(trace.events.map((event) => event.type)).toEqual([
       "pipeline-start",
+      "catalog-start",
       "catalog-end",
       "candidate-start",
+      "llm-call-start",
       "llm-call-end",
       "candidate-end",
+      "selection-start",
       "selection-end",
       "pipeline-end",
     ]);
-    expect(trace.events[1]).toEqual({ type: "catalog-end", tables: 2, columns: 7, source: "introspection" });
+    expect(trace.events).toContainEqual({ type: "llm-call-start", step: "generate-candidate" });
+    expect(trace.events).toContainEqual({ type: "selection-start", candidates: 1 });
+    expect(trace.events.find((event) => event.type === "catalog-end")).toEqual({
+      type: "catalog-end",
+      tables: 2,
+      columns: 7,
+      source: "introspection",
+    });
     expect(answer.calls).toEqual([expect.objectContaining({ step: "generate-candidate", scripted: true })]);
     expect(trace.entries).toEqual([
       expect.objectContaining({ ok: true, sql: answer.sql, rows: 1, scripted: true, origin: "cli", confidence: 1 }),
@@ -153,7 +163,7 @@ describe("answerQuestion", () => {
         ...trace,
       });
       await expect(attempt).rejects.toMatchObject({ code: "42501" });
-      expect(trace.events[1]).toMatchObject({ type: "catalog-end", columns: 6 });
+      expect(trace.events.find((event) => event.type === "catalog-end")).toMatchObject({ columns: 6 });
     } finally {
       await restricted.end();
     }
@@ -205,6 +215,17 @@ describe("answerQuestion", () => {
     });
     expect(answer.result.rows).toEqual([["35.75"]]);
     expect(answer.model).toEqual({ id: "mock:generator", scripted: false });
+    // schema-start carries the whole catalog the selector starts from, schema-end what it kept.
+    expect(
+      trace.events
+        .map((event) => event.type)
+        .filter((type) => ["catalog-end", "schema-start", "schema-end", "candidate-start"].includes(type)),
+    ).toEqual(["catalog-end", "schema-start", "schema-end", "candidate-start"]);
+    expect(trace.events.find((event) => event.type === "schema-start")).toEqual({
+      type: "schema-start",
+      tables: 2,
+      columns: 7,
+    });
     expect(trace.events.find((event) => event.type === "schema-end")).toEqual({
       type: "schema-end",
       tables: 1,

@@ -72,6 +72,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     context.emit({ type: "pipeline-start", question: options.question });
     model = context.modelForStep("generate-candidate");
     context.throwIfCancelled();
+    context.emit({ type: "catalog-start" });
     // One read-only scope loads what the question needs from the database: the function policy (always, under the
     // asking role and its search path) and the catalog (unless the index supplied it).
     const { policy, catalog } = await runReadOnly(scope, async (query) => ({
@@ -93,6 +94,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     let selected: Catalog = catalog;
     let hint = options.hint;
     if (options.schemaSelector) {
+      context.emit({ type: "schema-start", tables: catalog.tables.length, columns: countColumns(catalog) });
       const selection = await options.schemaSelector.select({ catalog, context });
       selected = selection.catalog;
       hint = joinHints(options.hint, selection.hint);
@@ -130,6 +132,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     const rows = fixed.result.result.rows.length;
     candidates.push({ generator: generator.name, sql: fixed.sql, revisions: fixed.revisions, ok: true, rows });
     context.emit({ type: "candidate-end", candidate: 0, sql: fixed.sql, ok: true, rows });
+    context.emit({ type: "selection-start", candidates: candidates.length });
     const confidence = 1;
     context.emit({ type: "selection-end", sql: fixed.sql, confidence, clusters: 1 });
     const answer: Answer = {

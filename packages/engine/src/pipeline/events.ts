@@ -1,51 +1,192 @@
+import type { StepName } from "../steps/step-registry";
+
 /**
- * Typed progress events of the pipeline, named noun-verb. The proxy turns them into NOTICEs when asked,
- * the web app into UI parts, the CLI into progress lines.
+ * Typed progress events of the pipeline, named noun-verb: every stage opens with `<stage>-start` and closes with
+ * `<stage>-end`, in the papers' order — pipeline, catalog, keywords → values → context → crush (retrieval), schema
+ * (selection), candidate and fix (generation and fixing), selection — plus one `llm-call-start`/`llm-call-end` pair
+ * around every language-model call. An error may leave a start without its end: surfaces close whatever is still
+ * open when the question ends.
+ *
+ * Each surface renders them with one exhaustive switch (the CLI's `describeEvent`, the proxy's `describeProgress`
+ * NOTICEs, the web app's step tracker), so a new member here does not compile until every surface handles it.
  */
 export type PipelineEvent =
-  | { readonly type: "pipeline-start"; readonly question: string }
-  | {
-      readonly type: "catalog-end";
-      readonly tables: number;
-      readonly columns: number;
-      readonly source: "index" | "introspection";
-    }
-  | {
-      readonly type: "keywords-end";
-      readonly keywords: readonly string[];
-      /**
-       * Who extracted them: the `extract-keywords` model step, or `heuristicKeywords` (the step is switched off, or
-       * its call failed — e.g. a scripted fixture without an `extract-keywords` response; `fallbackReason` says why).
-       */
-      readonly source: "model" | "heuristic";
-      /** Why the heuristic replaced a model step that was switched on; absent otherwise. */
-      readonly fallbackReason?: string;
-    }
-  | {
-      readonly type: "values-end";
-      /** Database values matching a keyword (CHESS retrieve_entity), `table` as `schema.table`. */
-      readonly values: ReadonlyArray<{ keyword: string; table: string; column: string; value: string }>;
-    }
-  | { readonly type: "schema-end"; readonly tables: number; readonly columns: number }
-  | { readonly type: "candidate-start"; readonly candidate: number; readonly generator: string }
-  | {
-      readonly type: "candidate-end";
-      readonly candidate: number;
-      readonly sql: string;
-      readonly ok: boolean;
-      readonly error?: string;
-      readonly rows?: number;
-    }
-  | { readonly type: "fix-start"; readonly candidate: number; readonly attempt: number; readonly reason: string }
-  | { readonly type: "fix-end"; readonly candidate: number; readonly attempt: number; readonly sql: string }
-  | { readonly type: "selection-end"; readonly sql: string; readonly confidence: number; readonly clusters: number }
-  | { readonly type: "llm-call-end"; readonly call: LlmCallRecord }
-  | {
-      readonly type: "pipeline-end";
-      readonly sql: string;
-      readonly rows: number;
-      readonly elapsedMilliseconds: number;
-    };
+  | PipelineStartEvent
+  | PipelineEndEvent
+  | CatalogStartEvent
+  | CatalogEndEvent
+  | KeywordsStartEvent
+  | KeywordsEndEvent
+  | ValuesStartEvent
+  | ValuesEndEvent
+  | ContextStartEvent
+  | ContextEndEvent
+  | CrushStartEvent
+  | CrushEndEvent
+  | SchemaStartEvent
+  | SchemaEndEvent
+  | CandidateStartEvent
+  | CandidateEndEvent
+  | FixStartEvent
+  | FixEndEvent
+  | SelectionStartEvent
+  | SelectionEndEvent
+  | LlmCallStartEvent
+  | LlmCallEndEvent;
+
+/** The question was received; the first event of every question. */
+export interface PipelineStartEvent {
+  readonly type: "pipeline-start";
+  readonly question: string;
+}
+
+/** The answer's SQL ran; the last event of a question that was answered. */
+export interface PipelineEndEvent {
+  readonly type: "pipeline-end";
+  readonly sql: string;
+  readonly rows: number;
+  readonly elapsedMilliseconds: number;
+}
+
+/** Reading the catalog (tables and columns the asking role may read) begins. */
+export interface CatalogStartEvent {
+  readonly type: "catalog-start";
+}
+
+export interface CatalogEndEvent {
+  readonly type: "catalog-end";
+  readonly tables: number;
+  readonly columns: number;
+  /** `index`: the catalog index `nlq index` built; `introspection`: read live from the database. */
+  readonly source: "index" | "introspection";
+}
+
+/** CHESS IR extract_keywords begins. */
+export interface KeywordsStartEvent {
+  readonly type: "keywords-start";
+}
+
+export interface KeywordsEndEvent {
+  readonly type: "keywords-end";
+  readonly keywords: readonly string[];
+  /**
+   * Who extracted them: the `extract-keywords` model step, or `heuristicKeywords` (the step is switched off, or
+   * its call failed — e.g. a scripted fixture without an `extract-keywords` response; `fallbackReason` says why).
+   */
+  readonly source: "model" | "heuristic";
+  /** Why the heuristic replaced a model step that was switched on; absent otherwise. */
+  readonly fallbackReason?: string;
+}
+
+/** CHESS IR retrieve_entity begins: the value index is searched for the keywords. */
+export interface ValuesStartEvent {
+  readonly type: "values-start";
+  /** How many keywords are looked up. */
+  readonly keywords: number;
+}
+
+export interface ValuesEndEvent {
+  readonly type: "values-end";
+  /** Database values matching a keyword (CHESS retrieve_entity), `table` as `schema.table`. */
+  readonly values: ReadonlyArray<{ keyword: string; table: string; column: string; value: string }>;
+}
+
+/** CHESS IR retrieve_context begins: the vector store is searched for table and column descriptions. */
+export interface ContextStartEvent {
+  readonly type: "context-start";
+}
+
+export interface ContextEndEvent {
+  readonly type: "context-end";
+  /** Tables (no `column`) and columns whose descriptions matched, best first; `table` as `schema.table`. */
+  readonly hits: ReadonlyArray<{ table: string; column?: string }>;
+}
+
+/** CRUSH4SQL begins: a minimal schema is hallucinated and used to choose a budgeted subset of the catalog. */
+export interface CrushStartEvent {
+  readonly type: "crush-start";
+  /** Most columns the subset may hold. */
+  readonly budget: number;
+}
+
+export interface CrushEndEvent {
+  readonly type: "crush-end";
+  /** The hallucinated schema elements as the model wrote them. */
+  readonly hallucinated: readonly string[];
+  /** Columns in the chosen subset. */
+  readonly columns: number;
+}
+
+/** CHESS SS (filter_column, select_tables, select_columns) begins on the catalog (or CRUSH's subset). */
+export interface SchemaStartEvent {
+  readonly type: "schema-start";
+  readonly tables: number;
+  readonly columns: number;
+}
+
+export interface SchemaEndEvent {
+  readonly type: "schema-end";
+  readonly tables: number;
+  readonly columns: number;
+}
+
+/** A generator writes one candidate (numbered from 0). */
+export interface CandidateStartEvent {
+  readonly type: "candidate-start";
+  readonly candidate: number;
+  readonly generator: string;
+}
+
+export interface CandidateEndEvent {
+  readonly type: "candidate-end";
+  readonly candidate: number;
+  readonly sql: string;
+  readonly ok: boolean;
+  readonly error?: string;
+  readonly rows?: number;
+}
+
+/** The fixer revises a candidate after an error or an empty result (`attempt` from 1). */
+export interface FixStartEvent {
+  readonly type: "fix-start";
+  readonly candidate: number;
+  readonly attempt: number;
+  /** `empty result` or `SQLSTATE: message`. */
+  readonly reason: string;
+}
+
+export interface FixEndEvent {
+  readonly type: "fix-end";
+  readonly candidate: number;
+  readonly attempt: number;
+  readonly sql: string;
+}
+
+/** The answer is chosen among the candidates that ran. */
+export interface SelectionStartEvent {
+  readonly type: "selection-start";
+  readonly candidates: number;
+}
+
+export interface SelectionEndEvent {
+  readonly type: "selection-end";
+  readonly sql: string;
+  readonly confidence: number;
+  /** Distinct execution results among the candidates. */
+  readonly clusters: number;
+}
+
+/** A language-model call of `step` begins (its label: `pipelineSteps[step].label`). */
+export interface LlmCallStartEvent {
+  readonly type: "llm-call-start";
+  readonly step: StepName;
+}
+
+/** A language-model call succeeded; a failed call emits no end (the error ends the stage). */
+export interface LlmCallEndEvent {
+  readonly type: "llm-call-end";
+  readonly call: LlmCallRecord;
+}
 
 /** Accounting for one language-model call. */
 export interface LlmCallRecord {
@@ -60,3 +201,14 @@ export interface LlmCallRecord {
 }
 
 export type PipelineEventListener = (event: PipelineEvent) => void;
+
+/** The event types, one per member of `PipelineEvent`. */
+export type PipelineEventType = PipelineEvent["type"];
+
+/**
+ * The `default` branch of a surface's exhaustive `switch (event.type)`: it does not compile while an event type is
+ * unhandled (`event` is then not `never`). At run time it ignores the event (progress must never fail a question).
+ */
+export function unhandledEvent(_event: never): undefined {
+  return undefined;
+}

@@ -1,3 +1,4 @@
 // Test helpers of @nlq/engine (`@nlq/engine/testing`; kept out of the main entry: they load `ai/test`).
 
 export { mockTextModel } from "./mock-text-model";
+export { oneEventOfEachType } from "./one-event-of-each-type";
