@@ -78,22 +78,32 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
   return {
     name: "chess-crush-retriever",
     async retrieve({ catalog, context }) {
+      context.emit({ type: "keywords-start" });
       const keywords = await questionKeywords(context, options.extractKeywordsWithModel ?? true);
       context.throwIfCancelled();
       const values = options.valueIndex && keywords.length > 0 ? await retrieveValues(catalog, keywords, context) : [];
       const readableTables = new Set(catalog.tables.map(tableKey));
       let contextHits: ContextHit[] = [];
-      if (options.contextIndex) {
-        contextHits = (await options.contextIndex.retrieve({ question: context.question, keywords })).filter((hit) =>
-          readableTables.has(hit.table),
-        );
-      } else if (options.contextRetrieval) {
-        contextHits = await retrieveContext({
-          ...options.contextRetrieval,
-          question: context.question,
-          keywords,
-          readableTables,
-          abortSignal: context.abortSignal,
+      if (options.contextIndex || options.contextRetrieval) {
+        context.emit({ type: "context-start" });
+        if (options.contextIndex) {
+          contextHits = (await options.contextIndex.retrieve({ question: context.question, keywords })).filter((hit) =>
+            readableTables.has(hit.table),
+          );
+        } else if (options.contextRetrieval) {
+          contextHits = await retrieveContext({
+            ...options.contextRetrieval,
+            question: context.question,
+            keywords,
+            readableTables,
+            abortSignal: context.abortSignal,
+          });
+        }
+        context.emit({
+          type: "context-end",
+          hits: contextHits.map((hit) =>
+            hit.column === undefined ? { table: hit.table } : { table: hit.table, column: hit.column },
+          ),
         });
       }
       if (countColumns(catalog) <= (options.largeCatalogColumns ?? 300)) {
@@ -113,6 +123,7 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
         table.columns.map((column) => columnKey({ schema: table.schema, table: table.name, column: column.name })),
       ),
     );
+    context.emit({ type: "values-start", keywords: keywords.length });
     const entities = await retrieveEntities({
       index: options.valueIndex!,
       keywords,

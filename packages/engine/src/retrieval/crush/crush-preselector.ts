@@ -87,13 +87,12 @@ export function createCrushPreselector(options: {
 }): SchemaPreselector {
   const hallucinate =
     options.hallucinate ?? (async (context: StepContext) => (await hallucinateSchema(context)).tables);
+  const budget = options.budget ?? 40;
   return async ({ context }) => {
+    context.emit({ type: "crush-start", budget });
     const hallucinated = await hallucinate(context);
-    const picked = await options.retriever.retrieveCollectively({
-      question: context.question,
-      hallucinated,
-      budget: options.budget ?? 40,
-    });
+    const picked = await options.retriever.retrieveCollectively({ question: context.question, hallucinated, budget });
+    context.emit({ type: "crush-end", hallucinated, columns: picked.length });
     const selection = new Map<string, Set<string>>();
     for (const column of picked) {
       const table = `${column.database}.${column.table}`;
