@@ -13,7 +13,7 @@ import type { ValueVisibility } from "../retrieval/values/visible-values";
 import type { VectorStore } from "../vector-store/vector-store";
 import { filterColumns, selectColumns, selectTables } from "./chess-steps";
 import { addBridgeTables, restrictCatalog, selectWholeTables, type TableColumnSelection } from "./column-selection";
-import { type SchemaSelectionSteps, schemaSelectionStepsFrom } from "./schema-selection-steps";
+import type { SchemaSelectionSteps } from "./schema-selection-steps";
 import { addVisibleStoredSamples, type StoredSampleValues } from "./stored-sample-values";
 
 /** Narrows a large catalog before the model steps (e.g. CRUSH, `createCrushPreselector`). */
@@ -24,7 +24,7 @@ export type SchemaPreselector = (options: {
 }) => Promise<TableColumnSelection>;
 
 export interface ChessSchemaSelectorOptions {
-  /** Which steps run. Default: `schemaSelectionStepsFrom(process.env.NLQ_SCHEMA_SELECTION)` (`balanced`: all). */
+  /** Which steps run. Default: the question's `settings.schemaSelection` (`NLQ_SCHEMA_SELECTION`, `balanced`: all). */
   readonly steps?: SchemaSelectionSteps;
   /** Columns per `filter-column` call. Default 40. */
   readonly filterBatchSize?: number;
@@ -115,11 +115,11 @@ async function keywordsOf(context: SelectSchemaOptions["context"], useModel: boo
  * model chooses nothing that exists leaves the schema as it was (never an empty schema).
  */
 export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = {}): SchemaSelector {
-  const steps = options.steps ?? schemaSelectionStepsFrom(process.env.NLQ_SCHEMA_SELECTION);
   const valuesPerColumn = options.valuesPerColumn ?? 3;
   return {
     name: "chess-schema-selector",
     async select({ catalog, context }): Promise<SelectedSchema> {
+      const steps = options.steps ?? context.settings.schemaSelection;
       if (countColumns(catalog) <= (options.minimumColumns ?? 0)) return { catalog };
       const keywords = await keywordsOf(context, steps.extractKeywords);
       context.throwIfCancelled();
