@@ -4,8 +4,10 @@ import { parseCsvRecords } from "@nlq/adapters";
 import { selectColumnValues, type ValueColumn } from "@nlq/engine";
 
 /** Default location of the Spider warehouse (read-only benchmark data beside the checkout). */
-export const DEFAULT_SPIDER_DIRECTORY = new URL("../../../../../shared/data/spider-warehouse/databases", import.meta.url)
-  .pathname;
+export const DEFAULT_SPIDER_DIRECTORY = new URL(
+  "../../../../../shared/data/spider-warehouse/databases",
+  import.meta.url,
+).pathname;
 
 export interface ColumnValues {
   readonly column: ValueColumn;
