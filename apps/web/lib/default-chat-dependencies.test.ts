@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPgExecutor, ensureDataSource, indexCatalog, type MetadataStore, openMetadataStore } from "@nlq/adapters";
-import { loadSettings } from "@nlq/engine";
+import { ConfigurationError, loadSettings } from "@nlq/engine";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -151,5 +151,18 @@ describe("defaultChatDependencies", () => {
       ["nothing", 25],
     ]);
     expect(result.rows).toEqual([["1", null]]);
+  });
+
+  it("reports a bad NLQ_WEB_POOL_SIZE in each question instead of silently using 10", async () => {
+    const { defaultChatDependencies } = await import("./default-chat-dependencies");
+    process.env.NLQ_WEB_POOL_SIZE = "abc";
+    try {
+      const dependencies = await defaultChatDependencies();
+      expect(() => dependencies.settings()).toThrow(ConfigurationError);
+      expect(() => dependencies.settings()).toThrow('NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"');
+      await expect(dependencies.openSession(new AbortController().signal)).rejects.toThrow(/NLQ_WEB_POOL_SIZE/);
+    } finally {
+      delete process.env.NLQ_WEB_POOL_SIZE;
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { createPgExecutor, type MetadataStore, openMetadataStore, withCatalogIndex } from "@nlq/adapters";
-import { answerQuestion, loadSettings, type QueryLog } from "@nlq/engine";
+import { answerQuestion, loadServiceSettings, loadSettings, type QueryLog, type ServiceSettings } from "@nlq/engine";
 import type pg from "pg";
 import type { ChatDependencies } from "./chat-handler";
 import { createWebPool, openPoolSession } from "./pg-session";
@@ -33,8 +33,8 @@ function withTimeout<T>(work: Promise<T>, milliseconds: number): Promise<T> {
   });
 }
 
-function pool(): pg.Pool {
-  resources.pool ??= createWebPool();
+function pool(service: ServiceSettings): pg.Pool {
+  resources.pool ??= createWebPool({ connectionString: service.databaseUrl, maximumConnections: service.webPoolSize });
   return resources.pool;
 }
 
@@ -42,10 +42,10 @@ function pool(): pg.Pool {
  * The metadata store named by `NLQ_METADATA_URL` (`nlq start` always hands one over). A store that cannot be opened
  * is logged once and the app answers without query log and catalog index rather than failing every question.
  */
-function metadataStore(): Promise<MetadataStore | undefined> {
-  if (!process.env.NLQ_METADATA_URL) return Promise.resolve(undefined);
+function metadataStore(service: ServiceSettings): Promise<MetadataStore | undefined> {
+  if (service.metadataUrl === undefined) return Promise.resolve(undefined);
   resources.metadataStore ??= withTimeout(
-    openMetadataStore({ url: process.env.NLQ_METADATA_URL }),
+    openMetadataStore({ settings: service }),
     metadataOpenTimeoutMilliseconds,
   ).catch((error: unknown) => {
     console.error("nlq web: cannot open the metadata store, questions are not logged and use no catalog index", error);
@@ -60,13 +60,30 @@ function metadataStore(): Promise<MetadataStore | undefined> {
  * introspection when there is none).
  */
 export async function defaultChatDependencies(): Promise<ChatDependencies> {
-  const store = await metadataStore();
+  let service: ServiceSettings;
+  try {
+    service = loadServiceSettings(process.env);
+  } catch (error) {
+    // A bad NLQ_* value: each question reports the ConfigurationError in the chat, before any session is opened.
+    return {
+      answer: answerQuestion,
+      settings: () => {
+        throw error;
+      },
+      openSession: () => Promise.reject(error),
+    };
+  }
+  const store = await metadataStore(service);
   const log: QueryLog | undefined = store?.queryLog;
-  const upstreamUrl = process.env.DATABASE_URL;
+  const upstreamUrl = service.databaseUrl;
   return {
-    answer: store && upstreamUrl ? withCatalogIndex(answerQuestion, { store, upstreamUrl }) : answerQuestion,
+    answer:
+      store && upstreamUrl
+        ? withCatalogIndex(answerQuestion, { store, upstreamUrl, qdrant: service.qdrant })
+        : answerQuestion,
     settings: () => loadSettings(resolveScriptedModelPaths(process.env)),
-    openSession: (abortSignal) => openPoolSession(pool(), (connection) => createPgExecutor(connection), abortSignal),
+    openSession: (abortSignal) =>
+      openPoolSession(pool(service), (connection) => createPgExecutor(connection), abortSignal),
     ...(log ? { queryLog: log } : {}),
   };
 }

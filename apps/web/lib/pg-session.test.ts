@@ -1,4 +1,4 @@
-import { CancelledError, ConfigurationError, type QueryExecutor } from "@nlq/engine";
+import { CancelledError, ConfigurationError, loadServiceSettings, type QueryExecutor } from "@nlq/engine";
 import type pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWebPool, openPoolSession } from "./pg-session";
@@ -33,7 +33,7 @@ afterAll(() => pool.end());
 
 describe("createWebPool", () => {
   it("needs DATABASE_URL", () => {
-    expect(() => createWebPool({ environment: {} })).toThrow(ConfigurationError);
+    expect(() => createWebPool({ connectionString: loadServiceSettings({}).databaseUrl })).toThrow(ConfigurationError);
   });
 });
 

@@ -4,25 +4,21 @@ import type { ChatSession } from "./chat-handler";
 import { DatabaseConnectionError } from "./web-errors";
 
 export interface WebPoolOptions {
-  /** Connection string of the database the chat answers from. Default: `DATABASE_URL`. */
-  readonly connectionString?: string;
-  /** Most concurrent questions (connections). Default: `NLQ_WEB_POOL_SIZE`, else 10. */
+  /** Connection string of the database the chat answers from (the app passes `ServiceSettings.databaseUrl`, `DATABASE_URL`). Required. */
+  readonly connectionString: string | undefined;
+  /** Most concurrent questions (connections): the app passes `ServiceSettings.webPoolSize` (`NLQ_WEB_POOL_SIZE`). Default 10. */
   readonly maximumConnections?: number;
-  /** Environment read for the defaults (default `process.env`). */
-  readonly environment?: Record<string, string | undefined>;
 }
 
 /** A node-postgres pool for the chat's database; throws `ConfigurationError` when no URL is configured. */
-export function createWebPool(options: WebPoolOptions = {}): pg.Pool {
-  const environment = options.environment ?? process.env;
-  const connectionString = options.connectionString ?? environment.DATABASE_URL;
+export function createWebPool(options: WebPoolOptions): pg.Pool {
+  const connectionString = options.connectionString;
   if (!connectionString) {
     throw new ConfigurationError("DATABASE_URL is not set: the web app needs the PostgreSQL database to answer from");
   }
-  const configuredSize = Number(environment.NLQ_WEB_POOL_SIZE);
   const pool = new pg.Pool({
     connectionString,
-    max: options.maximumConnections ?? (Number.isInteger(configuredSize) && configuredSize > 0 ? configuredSize : 10),
+    max: options.maximumConnections ?? 10,
     application_name: "nlq-web",
   });
   // An idle connection that dies (server restart) must not crash the app; the pool replaces it.

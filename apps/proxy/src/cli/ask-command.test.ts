@@ -112,7 +112,7 @@ describe("nlq ask", () => {
   it("shares the embedded metadata store a running nlq start holds instead of being locked out", async () => {
     const home = mkdtempSync(path.join(tmpdir(), "nlq-ask-shared-"));
     // Stands for nlq start: the embedded PostgreSQL of this NLQ_HOME is running and holds the store.
-    const running = await openMetadataStore({ environment: { NLQ_HOME: home } });
+    const running = await openMetadataStore({ settings: { home } });
     try {
       const result = await runAsk(["Which products cost more than 5?", "--url", database.url], {
         NLQ_MODEL: `scripted:${fixture}`,

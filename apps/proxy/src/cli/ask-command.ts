@@ -7,7 +7,7 @@ import {
   openMetadataStore,
   prepareIndexedQuestion,
 } from "@nlq/adapters";
-import { type Answer, answerQuestion, loadSettings } from "@nlq/engine";
+import { type Answer, answerQuestion, loadServiceSettings, loadSettings, type ServiceSettings } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
@@ -53,13 +53,13 @@ interface AskOptions {
  * reported on stderr and the question is answered from live introspection, without query log.
  */
 export async function openAskMetadataStore(
-  environment: Record<string, string | undefined>,
+  service: ServiceSettings,
   warn: (message: string) => void,
 ): Promise<MetadataStore | undefined> {
-  if (!environment.NLQ_METADATA_URL && !existsSync(path.join(nlqStateDirectory(environment), "postgres")))
+  if (service.metadataUrl === undefined && !existsSync(path.join(nlqStateDirectory(service.home), "postgres")))
     return undefined;
   try {
-    return await openMetadataStore({ environment });
+    return await openMetadataStore({ settings: service });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     warn(`cannot open the metadata store, answering from live introspection, not logged: ${reason}`);
@@ -116,15 +116,14 @@ Example:
       process.once("SIGINT", onSignal);
       try {
         const settings = loadSettings(environment);
-        metadataStore = await openAskMetadataStore(environment, (message) =>
-          output.writeError(`nlq ask: ${message}\n`),
-        );
+        const service = loadServiceSettings(environment);
+        metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq ask: ${message}\n`));
         client = new pg.Client({ connectionString: url });
         await client.connect();
         const session = createPgExecutor(client, { name: "nlq-ask" });
         // The catalog index (`nlq index`) when the metadata store has one for this database; live introspection otherwise.
         const indexed = metadataStore
-          ? await prepareIndexedQuestion({ store: metadataStore, url, session, environment })
+          ? await prepareIndexedQuestion({ store: metadataStore, url, session, settings, qdrant: service.qdrant })
           : {};
         const answer = await answerQuestion({
           ...indexed,

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import {
   createCatalogEmbeddingModel,
   defaultLearnedRetrievalModel,
+  loadSettings,
   NlqError,
   readLearnedRetrievalModel,
   resolveEmbeddingModel,
@@ -138,11 +139,12 @@ export function registerBenchRetrievalCommand(bench: Command): void {
         const budgets = parseBudgets(options.budgets);
         const corpus = await readRetrievalCorpus(options.corpus);
         const questions = await readRetrievalQuestions(options.questions);
-        const reference = process.env.NLQ_EMBEDDING_MODEL?.trim();
+        const settings = loadSettings(process.env);
+        const reference = settings.embeddingModel;
         const embeddingModel =
-          !reference || reference === "builtin"
+          reference === undefined || reference === "builtin" || reference === "builtin:offline"
             ? createCatalogEmbeddingModel(corpus)
-            : resolveEmbeddingModel(reference);
+            : resolveEmbeddingModel(reference, settings);
         const modes: RetrievalMode[] = ["question"];
         if (options.hallucinated) modes.push("crush");
         if (options.evidence) modes.push("question+evidence");

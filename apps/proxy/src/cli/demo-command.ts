@@ -6,7 +6,7 @@ import {
   loadDemoData,
   renderDemoSql,
 } from "@nlq/demo";
-import { NlqError } from "@nlq/engine";
+import { loadServiceSettings, NlqError } from "@nlq/engine";
 import { type Command, InvalidArgumentError } from "commander";
 import { type CommandOutput, standardOutput } from "./command-output";
 
@@ -27,19 +27,27 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
   demo
     .command("load")
     .description("create the demo tables with comments and rows in a PostgreSQL database, in one transaction")
-    .requiredOption(
+    .option(
       "--url <url>",
       "PostgreSQL connection URL, e.g. postgresql://postgres@127.0.0.1:5432/postgres (env: NLQ_DEMO_URL, then DATABASE_URL)",
-      process.env.NLQ_DEMO_URL ?? process.env.DATABASE_URL,
     )
     .option("--schema <schema>", "schema to create the tables in (created if missing)", "public")
     .option("--replace", "drop existing demo tables in the schema first", false)
     .option("--anchor-date <date>", anchorDateHelp, parseAnchorDate, DEFAULT_DEMO_ANCHOR_DATE)
-    .action(async (options: { url: string; schema: string; replace: boolean; anchorDate: string }) => {
+    .action(async (options: { url?: string; schema: string; replace: boolean; anchorDate: string }) => {
       try {
+        const service = loadServiceSettings(process.env);
+        const url = options.url ?? service.demoUrl ?? service.databaseUrl;
+        if (url === undefined) {
+          output.writeError(
+            "nlq demo load: no database: pass --url postgresql://… or set NLQ_DEMO_URL or DATABASE_URL\n",
+          );
+          process.exitCode = 1;
+          return;
+        }
         const dataset = generateDemoDataset({ anchorDate: options.anchorDate });
         const result = await loadDemoData({
-          url: options.url,
+          url,
           schema: options.schema,
           replace: options.replace,
           dataset,

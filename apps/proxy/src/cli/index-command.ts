@@ -12,7 +12,14 @@ import {
   openMetadataStore,
   readCatalogFiles,
 } from "@nlq/adapters";
-import { resolveEmbeddingModel, type VectorStore } from "@nlq/engine";
+import {
+  loadServiceSettings,
+  loadSettings,
+  resolveEmbeddingModel,
+  type ServiceSettings,
+  type Settings,
+  type VectorStore,
+} from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
@@ -116,7 +123,15 @@ Example:
         output.writeError(`nlq index: ${message}\n`);
         process.exitCode = 1;
       };
-      const url = options.url ?? environment.DATABASE_URL;
+      let settings: Settings;
+      let service: ServiceSettings;
+      try {
+        settings = loadSettings(environment);
+        service = loadServiceSettings(environment);
+      } catch (error) {
+        return fail(describeCommandError(error));
+      }
+      const url = options.url ?? service.databaseUrl;
       if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
       let client: pg.Client | undefined;
       let store: MetadataStore | undefined;
@@ -130,14 +145,14 @@ Example:
         const descriptions: ExternalDescriptions | undefined = options.catalogFiles
           ? await readCatalogFiles(options.catalogFiles)
           : undefined;
-        store = await openMetadataStore({ environment });
+        store = await openMetadataStore({ settings: service });
         const dataSource = await ensureDataSource(store.database, { url });
         client = new pg.Client({ connectionString: url });
         await client.connect();
         if (options.embeddings)
           vectorStore = createVectorStore({
             persistence: createMetadataVectorPersistence(store.database),
-            environment,
+            qdrant: service.qdrant,
           });
         const started = performance.now();
         const result = await indexCatalog({
@@ -147,9 +162,7 @@ Example:
           schemas: options.schema,
           descriptions,
           vectorStore,
-          embeddingModel: options.embeddings
-            ? resolveEmbeddingModel(environment.NLQ_EMBEDDING_MODEL, environment)
-            : undefined,
+          embeddingModel: options.embeddings ? resolveEmbeddingModel(settings.embeddingModel, settings) : undefined,
           values: options.values,
           force: options.force,
           abortSignal: controller.signal,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ConfigurationError } from "@nlq/engine";
+import { ConfigurationError, loadServiceSettings } from "@nlq/engine";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import {
@@ -55,6 +55,15 @@ describe("resolveProxyCommand", () => {
     );
   });
 
+  it("reads NLQ_PROXY_HOST/NLQ_PROXY_PORT through the settings schema: a bad port names the variable", () => {
+    expect(() =>
+      resolveProxyCommand({ upstream: "postgresql://h", marker: "nl:", queryLog: false }, { NLQ_PROXY_PORT: "abc" }),
+    ).toThrow('NLQ_PROXY_PORT must be a TCP port number (0-65535), got "abc"');
+    expect(() =>
+      resolveProxyCommand({ upstream: "postgresql://h", marker: "nl:", queryLog: false }, { NLQ_PROXY_PORT: "65536" }),
+    ).toThrow(ConfigurationError);
+  });
+
   it("registers `proxy` with its options and help", () => {
     const program = new Command();
     registerProxyCommand(program);
@@ -84,8 +93,8 @@ describe("resolveProxyCommand", () => {
     expect(parsed.map((options) => options.metadata)).toEqual([true, false, true]);
     const home = mkdtempSync(path.join(tmpdir(), "nlq-proxy-home-"));
     try {
-      expect(await openProxyMetadataStore(parsed[1]!, { NLQ_HOME: home })).toBeUndefined();
-      const store = await openProxyMetadataStore(parsed[0]!, { NLQ_HOME: home });
+      expect(await openProxyMetadataStore(parsed[1]!, loadServiceSettings({ NLQ_HOME: home }))).toBeUndefined();
+      const store = await openProxyMetadataStore(parsed[0]!, loadServiceSettings({ NLQ_HOME: home }));
       try {
         // The embedded PostgreSQL of NLQ_HOME (shared with a running nlq start), its nlq_metadata database.
         expect(store?.driver).toBe("postgres");

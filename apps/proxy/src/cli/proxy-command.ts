@@ -1,5 +1,12 @@
 import { type MetadataStore, openMetadataStore, withCatalogIndex } from "@nlq/adapters";
-import { answerQuestion, ConfigurationError, loadSettings } from "@nlq/engine";
+import {
+  answerQuestion,
+  ConfigurationError,
+  loadServiceSettings,
+  loadSettings,
+  type QdrantSettings,
+  type ServiceSettings,
+} from "@nlq/engine";
 import type { Command } from "commander";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { installProcessGuard } from "../server/process-guard";
@@ -15,7 +22,7 @@ export interface ProxyCommandOptions {
   readonly marker: string;
   /**
    * `--no-metadata` sets this false: no metadata store, so no catalog index and no query log. Default true: the store
-   * (`$NLQ_METADATA_URL`, else PGlite in `$NLQ_HOME/.nlq/metadata`) is opened.
+   * (`$NLQ_METADATA_URL`, else the embedded PostgreSQL in `$NLQ_HOME/.nlq/postgres`) is opened.
    */
   readonly metadata?: boolean;
   /** `--query-log`: kept for compatibility; the query log is on whenever the metadata store is open. */
@@ -32,12 +39,16 @@ export interface ResolvedProxyCommand {
   readonly marker: string;
 }
 
-/** Resolves the command's options against the environment. Pure; throws `ConfigurationError`. */
+/**
+ * Resolves the command's options against the environment, read through the settings schema (`loadServiceSettings`).
+ * Pure; throws `ConfigurationError`.
+ */
 export function resolveProxyCommand(
   options: ProxyCommandOptions,
-  environment: Record<string, string | undefined>,
+  environment: Readonly<Record<string, string | undefined>>,
 ): ResolvedProxyCommand {
-  const upstreamText = options.upstream ?? environment.DATABASE_URL;
+  const service = loadServiceSettings(environment);
+  const upstreamText = options.upstream ?? service.databaseUrl;
   if (upstreamText === undefined || upstreamText.trim() === "") {
     throw new ConfigurationError("no upstream: pass --upstream postgresql://host:port or set DATABASE_URL");
   }
@@ -50,7 +61,7 @@ export function resolveProxyCommand(
   if (upstream.protocol !== "postgresql:" && upstream.protocol !== "postgres:") {
     throw new ConfigurationError(`--upstream must be a postgresql:// URL, not ${upstream.protocol}`);
   }
-  const listen = parseListen(options.listen, environment);
+  const listen = parseListen(options.listen, service);
   if (options.marker.trim() === "") throw new ConfigurationError("--marker must not be empty");
   return {
     upstreamHost: upstream.hostname || "127.0.0.1",
@@ -61,20 +72,14 @@ export function resolveProxyCommand(
   };
 }
 
-function parseListen(
-  listen: string | undefined,
-  environment: Record<string, string | undefined>,
-): { host: string; port: number } {
+function parseListen(listen: string | undefined, service: ServiceSettings): { host: string; port: number } {
   if (listen !== undefined) {
     const separator = listen.lastIndexOf(":");
     if (separator < 0) return { host: "127.0.0.1", port: parsePort(listen, "--listen") };
     const host = listen.slice(0, separator).replace(/^\[|\]$/g, "") || "127.0.0.1";
     return { host, port: parsePort(listen.slice(separator + 1), "--listen") };
   }
-  return {
-    host: environment.NLQ_PROXY_HOST || "127.0.0.1",
-    port: parsePort(environment.NLQ_PROXY_PORT || "6432", "NLQ_PROXY_PORT"),
-  };
+  return { host: service.proxyHost, port: service.proxyPort };
 }
 
 function parsePort(text: string, what: string): number {
@@ -95,7 +100,7 @@ export function registerProxyCommand(program: Command): void {
     .option("--marker <text>", "text that opens a question inside a comment", DEFAULT_MARKER)
     .option(
       "--no-metadata",
-      "do not open the metadata store ($NLQ_METADATA_URL or $NLQ_HOME/.nlq/metadata): no catalog index, no query log",
+      "do not open the metadata store ($NLQ_METADATA_URL or $NLQ_HOME/.nlq/postgres): no catalog index, no query log",
     )
     .option("--query-log", "log each question's trace in the metadata store (the default whenever it is open)")
     .option("--progress", "send pipeline progress (schema, candidates, model calls) as NOTICEs", false)
@@ -119,28 +124,34 @@ then cancel them; default 10000)`,
 }
 
 /**
- * The metadata store of `nlq proxy`: opened by default (`NLQ_METADATA_URL`, else PGlite in `$NLQ_HOME/.nlq/metadata`,
- * created if missing), undefined with `--no-metadata`. Failing to open it fails the command: a proxy that silently
- * lost its index and log would be worse than one that says why it cannot start.
+ * The metadata store of `nlq proxy`: opened by default (`NLQ_METADATA_URL`, else the embedded PostgreSQL in
+ * `$NLQ_HOME/.nlq/postgres`), undefined with `--no-metadata`. Failing to open it fails the command: a proxy that
+ * silently lost its index and log would be worse than one that says why it cannot start.
  */
 export async function openProxyMetadataStore(
   options: Pick<ProxyCommandOptions, "metadata">,
-  environment: NodeJS.ProcessEnv,
+  service: ServiceSettings,
 ): Promise<MetadataStore | undefined> {
-  return options.metadata === false ? undefined : openMetadataStore({ environment });
+  return options.metadata === false ? undefined : openMetadataStore({ settings: service });
 }
 
 /**
  * `answerQuestion` as the proxy (`nlq proxy`, `nlq start`) runs it: with a metadata store, each question uses the
- * catalog index of its database on the upstream server when `nlq index` built one (live introspection otherwise).
+ * catalog index of its database on the upstream server when `nlq index` built one (live introspection otherwise),
+ * with its description vectors in `qdrant` when that has a URL (`NLQ_QDRANT_URL`).
  */
 export function proxyAnswerQuestion(
   metadata: MetadataStore | undefined,
   upstreamHost: string,
   upstreamPort: number,
+  qdrant?: QdrantSettings,
 ): typeof answerQuestion {
   return metadata
-    ? withCatalogIndex(answerQuestion, { store: metadata, upstreamUrl: `postgresql://${upstreamHost}:${upstreamPort}` })
+    ? withCatalogIndex(answerQuestion, {
+        store: metadata,
+        upstreamUrl: `postgresql://${upstreamHost}:${upstreamPort}`,
+        qdrant,
+      })
     : answerQuestion;
 }
 
@@ -150,14 +161,15 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
   try {
     const resolved = resolveProxyCommand(options, process.env);
     const settings = loadSettings(process.env);
+    const service = loadServiceSettings(process.env);
     if (settings.model === undefined) {
       consoleLogger.warn("NLQ_MODEL is not set: ordinary SQL passes through, questions will fail with instructions");
     }
-    metadata = await openProxyMetadataStore(options, process.env);
+    metadata = await openProxyMetadataStore(options, service);
     if (metadata) console.log(`nlq proxy: metadata store ${metadata.location} (catalog index when built, query log)`);
     const server = await startProxyServer({
       ...resolved,
-      answerQuestion: proxyAnswerQuestion(metadata, resolved.upstreamHost, resolved.upstreamPort),
+      answerQuestion: proxyAnswerQuestion(metadata, resolved.upstreamHost, resolved.upstreamPort, service.qdrant),
       settings,
       progressNotices: options.progress ?? false,
       ...(metadata === undefined ? {} : { queryLog: metadata.queryLog }),

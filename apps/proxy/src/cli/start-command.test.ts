@@ -104,7 +104,7 @@ describe("nlq start", () => {
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
 
-    const store = await openMetadataStore({ environment: { NLQ_HOME: home } });
+    const store = await openMetadataStore({ settings: { home } });
     try {
       const [logged] = await store.queryLog.recentQueries(5);
       expect(logged).toMatchObject({ question: "how many customers are there?", ok: false, origin: "proxy" });

@@ -1,5 +1,5 @@
 import { demoTableNames, loadDemoData } from "@nlq/demo";
-import { loadSettings, NlqError } from "@nlq/engine";
+import { loadServiceSettings, loadSettings, NlqError } from "@nlq/engine";
 import type { Command } from "commander";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
 import { type Launcher, startLauncher } from "../launcher/start-launcher";
@@ -45,6 +45,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
+    const { qdrant } = loadServiceSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),
@@ -58,6 +59,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
             proxyOptions.metadataStore,
             proxyOptions.upstreamHost,
             proxyOptions.upstreamPort,
+            qdrant,
           ),
           settings,
           queryLog: proxyOptions.queryLog,

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { nlqStateDirectory } from "@nlq/adapters";
-import { ConfigurationError } from "@nlq/engine";
+import { loadServiceSettings } from "@nlq/engine";
 
 /** Everything `nlq start` needs to know, resolved from the environment and command-line options. */
 export interface LauncherSettings {
@@ -14,6 +14,8 @@ export interface LauncherSettings {
   readonly embeddedPort: number;
   /** `NLQ_METADATA_URL`: PostgreSQL URL of the metadata store. Unset → the embedded PostgreSQL's `nlq_metadata`. */
   readonly metadataUrl: string | undefined;
+  /** `NLQ_MIGRATIONS_DIR`: the metadata store's migrations. Unset → the repository's `migrations/`. */
+  readonly migrationsDirectory: string | undefined;
   /** `NLQ_PROXY_PORT`: the proxy. Default 6432. */
   readonly proxyPort: number;
   /** `NLQ_WEB_PORT`: the web app. Default 3000. */
@@ -22,41 +24,30 @@ export interface LauncherSettings {
   readonly web: boolean;
 }
 
-/** The port variables, their defaults and what they configure (for messages). */
+/** The port variables and what they configure (for messages); their defaults are in `ServiceSettings`. */
 export const portVariables = {
-  NLQ_EMBEDDED_PORT: { fallback: 54_320, part: "the embedded PostgreSQL" },
-  NLQ_PROXY_PORT: { fallback: 6_432, part: "the proxy" },
-  NLQ_WEB_PORT: { fallback: 3_000, part: "the web app" },
+  NLQ_EMBEDDED_PORT: { part: "the embedded PostgreSQL" },
+  NLQ_PROXY_PORT: { part: "the proxy" },
+  NLQ_WEB_PORT: { part: "the web app" },
 } as const;
 
 export type PortVariable = keyof typeof portVariables;
 
+/** Reads the launcher's settings through the one settings schema (`loadServiceSettings`); throws `ConfigurationError`. */
 export function resolveLauncherSettings(
-  environment: NodeJS.ProcessEnv,
+  environment: Readonly<Record<string, string | undefined>>,
   options: { readonly web?: boolean } = {},
 ): LauncherSettings {
+  const service = loadServiceSettings(environment);
   return {
-    stateDirectory: path.resolve(nlqStateDirectory(environment)),
+    stateDirectory: path.resolve(nlqStateDirectory(service.home)),
     host: "127.0.0.1",
-    databaseUrl: nonEmpty(environment.DATABASE_URL),
-    embeddedPort: port(environment, "NLQ_EMBEDDED_PORT"),
-    metadataUrl: nonEmpty(environment.NLQ_METADATA_URL),
-    proxyPort: port(environment, "NLQ_PROXY_PORT"),
-    webPort: port(environment, "NLQ_WEB_PORT"),
+    databaseUrl: service.databaseUrl,
+    embeddedPort: service.embeddedPort,
+    metadataUrl: service.metadataUrl,
+    migrationsDirectory: service.migrationsDirectory,
+    proxyPort: service.proxyPort,
+    webPort: service.webPort,
     web: options.web ?? true,
   };
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value !== undefined && value.trim() !== "" ? value.trim() : undefined;
-}
-
-function port(environment: NodeJS.ProcessEnv, variable: PortVariable): number {
-  const text = nonEmpty(environment[variable]);
-  if (text === undefined) return portVariables[variable].fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
-    throw new ConfigurationError(`${variable} must be a TCP port number (0-65535), got "${text}"`);
-  }
-  return value;
 }

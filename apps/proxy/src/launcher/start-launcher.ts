@@ -127,7 +127,10 @@ async function start(
   checkpoint();
 
   const metadataUrl = settings.metadataUrl ?? embedded?.metadataUrl;
-  const store = await openMetadataStore({ url: metadataUrl, environment: dependencies.environment });
+  const store = await openMetadataStore({
+    url: metadataUrl,
+    settings: { migrationsDirectory: settings.migrationsDirectory },
+  });
   closers.push({ name: "metadata store", close: () => store.close() });
   checkpoint();
 
@@ -153,7 +156,7 @@ async function start(
         ...dependencies.environment,
         DATABASE_URL: database.url,
         // The web app's bundle cannot find the migrations relative to its sources: say where they are.
-        NLQ_MIGRATIONS_DIR: metadataMigrationsFolder(dependencies.environment),
+        NLQ_MIGRATIONS_DIR: metadataMigrationsFolder(settings.migrationsDirectory),
         ...(metadataUrl === undefined ? {} : { NLQ_METADATA_URL: metadataUrl }),
       },
       log: dependencies.log,

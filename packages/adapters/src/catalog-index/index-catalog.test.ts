@@ -45,7 +45,7 @@ describe("catalog index", () => {
     database = await createTestDatabase("nlq_catalog_index", setup);
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    store = await openMetadataStore({ directory: "memory://", environment: {} });
+    store = await openMetadataStore({ directory: "memory://" });
   });
 
   afterAll(async () => {
@@ -272,5 +272,23 @@ describe("catalog index", () => {
       { source: "index", tables: 2 },
       { source: "introspection", tables: undefined },
     ]);
+  });
+
+  it("hands each question's settings to the index: NLQ_SCHEMA_SELECTION_MIN_COLUMNS decides on a selector", async () => {
+    const selectors: boolean[] = [];
+    const fakeAnswer = async (options: AnswerQuestionOptions) => {
+      selectors.push(options.schemaSelector !== undefined);
+      return {} as Answer;
+    };
+    const upstream = new URL(database.url);
+    const wrapped = withCatalogIndex(fakeAnswer, { store, upstreamUrl: `postgresql://${upstream.host}` });
+    const session = createPgExecutor(client);
+    await wrapped({ question: "How many singers?", session, settings: loadSettings({}) });
+    await wrapped({
+      question: "How many singers?",
+      session,
+      settings: loadSettings({ NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "0", NLQ_SCHEMA_SELECTION: "none" }),
+    });
+    expect(selectors).toEqual([false, true]);
   });
 });

@@ -1,5 +1,14 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import type { Catalog, QueryExecutor, SchemaSelector, TransactionStatus, ValueIndex, VectorStore } from "@nlq/engine";
+import type {
+  Catalog,
+  QdrantSettings,
+  QueryExecutor,
+  SchemaSelector,
+  Settings,
+  TransactionStatus,
+  ValueIndex,
+  VectorStore,
+} from "@nlq/engine";
 import {
   catalogCollectionName,
   countColumns,
@@ -7,10 +16,10 @@ import {
   createLearnedColumnPreselection,
   createValueVisibility,
   DEFAULT_LSH_PARAMETERS,
+  loadSettings,
   resolveEmbeddingModel,
   type SchemaSelectionSteps,
   type StoredSampleValues,
-  schemaSelectionStepsFrom,
   storedSampleValuesOf,
 } from "@nlq/engine";
 import { count, eq, max } from "drizzle-orm";
@@ -31,20 +40,29 @@ export interface IndexedQuestionOptions {
   /** The asking user's session (privileges are checked on it). */
   readonly session: QueryExecutor;
   readonly transactionStatus?: TransactionStatus;
-  /** Vector store of the description embeddings. Default: `createVectorStore` (Qdrant when `NLQ_QDRANT_URL`, else embedded in the metadata store). */
+  /**
+   * The question's pipeline settings (`answerQuestion`'s `settings`), source of the defaults below.
+   * Default: `loadSettings({})` (every default).
+   */
+  readonly settings?: Settings;
+  /**
+   * Qdrant of the description vectors (`loadServiceSettings(environment).qdrant`, from `NLQ_QDRANT_*`).
+   * Default: none, so the vectors embedded in the metadata store.
+   */
+  readonly qdrant?: QdrantSettings;
+  /** Vector store of the description embeddings. Default: `createVectorStore` (Qdrant when `qdrant.url`, else embedded in the metadata store). */
   readonly vectorStore?: VectorStore;
-  /** Embedding model the index was built with. Default: `resolveEmbeddingModel(NLQ_EMBEDDING_MODEL)` (offline embedder). */
+  /** Embedding model the index was built with. Default: `resolveEmbeddingModel(settings.embeddingModel)` (offline embedder). */
   readonly embeddingModel?: EmbeddingModelV3;
-  /** Selector steps. Default: `schemaSelectionStepsFrom(NLQ_SCHEMA_SELECTION)`. */
+  /** Selector steps. Default: `settings.schemaSelection` (`NLQ_SCHEMA_SELECTION`, `balanced`). */
   readonly steps?: SchemaSelectionSteps;
-  /** Catalogs with at most this many columns skip schema selection. Default `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`, else 200. */
+  /** Catalogs with at most this many columns skip schema selection. Default `settings.schemaSelectionMinimumColumns` (200). */
   readonly minimumColumns?: number;
   /**
    * Rank columns with the learnt question-only retriever (`createLearnedColumnPreselection`) as part of the narrowing.
-   * Default: on unless `NLQ_LEARNED_RETRIEVAL=off`.
+   * Default: `settings.learnedRetrieval` (on unless `NLQ_LEARNED_RETRIEVAL=off`).
    */
   readonly learnedRetrieval?: boolean;
-  readonly environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** What to pass to `answerQuestion` (spread it in): the indexed catalog and a selector; empty when nothing is indexed. */
@@ -60,12 +78,12 @@ export interface IndexedQuestion {
  * `answerQuestion({ ...options, ...(await prepareIndexedQuestion({ store, url, session })) })`.
  */
 export async function prepareIndexedQuestion(options: IndexedQuestionOptions): Promise<IndexedQuestion> {
-  const environment = options.environment ?? process.env;
+  const settings = options.settings ?? loadSettings({});
   const dataSource = await findIndexedDataSource(options.store.database, options.url);
   if (!dataSource) return {};
   const indexed = await cachedIndex(options.store.database, dataSource.id);
   if (indexed.catalog.tables.length === 0) return {};
-  const minimumColumns = options.minimumColumns ?? Number(environment.NLQ_SCHEMA_SELECTION_MIN_COLUMNS ?? 200);
+  const minimumColumns = options.minimumColumns ?? settings.schemaSelectionMinimumColumns;
   // The stored examples were read by the indexing role: a small catalog has them checked under the asking role now;
   // a large one drops them here and the selector checks only those of the tables it shows.
   const catalog = await restrictToRole(indexed.catalog, {
@@ -77,15 +95,17 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     valueIndex: await new ValueIndexStore(options.store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS),
     vectorStore:
       options.vectorStore ??
-      createVectorStore({ persistence: createMetadataVectorPersistence(options.store.database), environment }),
+      createVectorStore({
+        persistence: createMetadataVectorPersistence(options.store.database),
+        qdrant: options.qdrant,
+      }),
     storedSampleValues: storedSampleValuesOf(indexed.catalog),
   };
   const { valueIndex, vectorStore, storedSampleValues } = indexed.retrieval;
-  const learnedRetrieval =
-    options.learnedRetrieval ?? environment.NLQ_LEARNED_RETRIEVAL?.trim().toLowerCase() !== "off";
+  const learnedRetrieval = options.learnedRetrieval ?? settings.learnedRetrieval;
   if (learnedRetrieval) indexed.rankColumns ??= createLearnedColumnPreselection(indexed.catalog);
   const schemaSelector = createChessSchemaSelector({
-    steps: options.steps ?? schemaSelectionStepsFrom(environment.NLQ_SCHEMA_SELECTION),
+    steps: options.steps ?? settings.schemaSelection,
     valueIndex,
     valueVisibility: createValueVisibility({ session: options.session, transactionStatus: options.transactionStatus }),
     storedSampleValues,
@@ -93,7 +113,7 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     contextRetrieval: {
       vectorStore,
       collection: catalogCollectionName(dataSource.id),
-      embeddingModel: options.embeddingModel ?? resolveEmbeddingModel(environment.NLQ_EMBEDDING_MODEL, environment),
+      embeddingModel: options.embeddingModel ?? resolveEmbeddingModel(settings.embeddingModel, settings),
     },
   });
   return { catalog, schemaSelector };

@@ -67,7 +67,7 @@ describe("values in prompts under row-level security", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("nlq_rls_values", setup);
-    store = await openMetadataStore({ directory: "memory://", environment: {} });
+    store = await openMetadataStore({ directory: "memory://" });
     superuser = new pg.Client({ connectionString: database.url });
     limited = new pg.Client({ connectionString: database.urlFor(role) });
     await superuser.connect();
@@ -102,7 +102,7 @@ describe("values in prompts under row-level security", () => {
           vectorStore,
           minimumColumns,
           steps: schemaSelectionPresets.balanced,
-          environment: {},
+          settings: loadSettings({}),
         })
       : {};
     const answer = await answerQuestion({

@@ -1,4 +1,4 @@
-import type { Answer, AnswerQuestionOptions } from "@nlq/engine";
+import type { Answer, AnswerQuestionOptions, QdrantSettings } from "@nlq/engine";
 import { runReadOnly } from "@nlq/engine";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { prepareIndexedQuestion } from "./prepare-indexed-question";
@@ -11,7 +11,11 @@ export interface WithCatalogIndexOptions {
    * session (`current_database()`, `current_user`) to find the data source.
    */
   readonly upstreamUrl: string;
-  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Qdrant of the description vectors (`loadServiceSettings(environment).qdrant`). Default: none (vectors embedded in
+   * the metadata store). The other retrieval settings come from each question's `settings`.
+   */
+  readonly qdrant?: QdrantSettings;
 }
 
 /**
@@ -48,7 +52,8 @@ export function withCatalogIndex(
           url: url.toString(),
           session: answerOptions.session,
           transactionStatus: answerOptions.transactionStatus,
-          environment: options.environment,
+          settings: answerOptions.settings,
+          qdrant: options.qdrant,
         });
       }
     } catch {

@@ -4,16 +4,14 @@ import { fileURLToPath } from "node:url";
 import { ConfigurationError } from "@nlq/engine";
 
 /**
- * The drizzle migrations of the metadata store: the repository's root `migrations/` folder, found
- * relative to this file (not the working directory). `NLQ_MIGRATIONS_DIR` overrides it for bundled
- * deployments where the sources moved.
+ * The drizzle migrations of the metadata store: `configured` (`ServiceSettings.migrationsDirectory`, from
+ * `NLQ_MIGRATIONS_DIR`, for bundled deployments where the sources moved), else the repository's root `migrations/`
+ * folder, found relative to this file (not the working directory).
  */
-export function metadataMigrationsFolder(environment: NodeJS.ProcessEnv = process.env): string {
+export function metadataMigrationsFolder(configured: string | undefined): string {
   // path.resolve rather than `new URL("…", import.meta.url)`: bundlers (Turbopack in apps/web) treat the latter as
   // an asset import and fail on a directory, while they keep import.meta.url pointing at this source file.
-  const folder =
-    environment.NLQ_MIGRATIONS_DIR ||
-    path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../migrations");
+  const folder = configured ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../migrations");
   if (!existsSync(/* turbopackIgnore: true */ folder)) {
     throw new ConfigurationError(`metadata store migrations not found at ${folder} (set NLQ_MIGRATIONS_DIR)`);
   }

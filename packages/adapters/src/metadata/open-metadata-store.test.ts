@@ -114,7 +114,7 @@ function metadataStoreContract(driverName: string, open: () => Promise<MetadataS
   });
 }
 
-metadataStoreContract("PGlite in memory", () => openMetadataStore({ directory: "memory://", environment: {} }));
+metadataStoreContract("PGlite in memory", () => openMetadataStore({ directory: "memory://" }));
 
 const databaseName = `nlq_metadata_test_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
 const databaseUrl = (() => {
@@ -135,10 +135,10 @@ describe("PostgreSQL", () => {
     await admin.query(`drop database if exists ${databaseName} with (force)`);
     await admin.end();
   });
-  metadataStoreContract("node-postgres", () => openMetadataStore({ url: databaseUrl, environment: {} }));
+  metadataStoreContract("node-postgres", () => openMetadataStore({ url: databaseUrl }));
 
   it("concurrent opens of one database migrate once", async () => {
-    const stores = await Promise.all([1, 2, 3].map(() => openMetadataStore({ url: databaseUrl, environment: {} })));
+    const stores = await Promise.all([1, 2, 3].map(() => openMetadataStore({ url: databaseUrl })));
     await Promise.all(stores.map((store) => store.close()));
   });
 });
@@ -147,18 +147,18 @@ describe("openMetadataStore", () => {
   it("defaults to the embedded PostgreSQL under $NLQ_HOME/.nlq/postgres: shared while open, stopped at close, kept", async () => {
     const home = mkdtempSync(path.join(tmpdir(), "nlq-metadata-"));
     try {
-      const first = await openMetadataStore({ environment: { NLQ_HOME: home } });
+      const first = await openMetadataStore({ settings: { home } });
       expect(first.driver).toBe("postgres");
       expect(first.location).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/nlq_metadata$/);
       // A second process-level open attaches to the running server instead of being locked out.
-      const second = await openMetadataStore({ environment: { NLQ_HOME: home } });
+      const second = await openMetadataStore({ settings: { home } });
       expect(second.location).toBe(first.location);
       await first.queryLog.record(entry({ question: "kept" }));
       expect((await second.queryLog.recentQueries()).map((row) => row.question)).toEqual(["kept"]);
       await second.close();
       await first.close();
       expect(runningServer(path.join(home, ".nlq", "postgres"))).toBeUndefined();
-      const reopened = await openMetadataStore({ environment: { NLQ_HOME: home } });
+      const reopened = await openMetadataStore({ settings: { home } });
       expect((await reopened.queryLog.recentQueries()).map((row) => row.question)).toEqual(["kept"]);
       await reopened.close();
     } finally {
@@ -167,13 +167,13 @@ describe("openMetadataStore", () => {
   }, 60_000);
 
   it("uses NLQ_METADATA_URL and rejects URLs that are not PostgreSQL", async () => {
-    await expect(openMetadataStore({ environment: { NLQ_METADATA_URL: "mysql://x@y/z" } })).rejects.toThrow(
+    await expect(openMetadataStore({ settings: { metadataUrl: "mysql://x@y/z" } })).rejects.toThrow(
       /postgres:\/\/ or postgresql:\/\//,
     );
   });
 
   it("names the location when PostgreSQL is unreachable, without the password", async () => {
-    const failure = openMetadataStore({ url: "postgresql://someone:secret@127.0.0.1:1/nowhere", environment: {} });
+    const failure = openMetadataStore({ url: "postgresql://someone:secret@127.0.0.1:1/nowhere" });
     await expect(failure).rejects.toThrow("postgresql://someone:***@127.0.0.1:1/nowhere");
     expect(redactUrl("postgresql://a:b@h/d")).toBe("postgresql://a:***@h/d");
     expect(connectionFingerprint("postgres://h")).toBe("postgres@h:5432/postgres");

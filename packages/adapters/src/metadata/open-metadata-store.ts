@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { ConfigurationError } from "@nlq/engine";
+import { ConfigurationError, type ServiceSettings } from "@nlq/engine";
 import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -21,9 +21,9 @@ import * as metadataSchema from "./schema";
 export interface OpenMetadataStoreOptions {
   /**
    * PostgreSQL URL of the store (`postgres://` or `postgresql://`, node-postgres driver).
-   * Default: `NLQ_METADATA_URL`; when neither (nor `directory`) is set, the `nlq_metadata` database of the
-   * embedded PostgreSQL in `$NLQ_HOME/.nlq/postgres`: the one `nlq start` runs, or one this process starts for
-   * as long as the store is open (NLQ_HOME defaults to the current directory).
+   * Default: `settings.metadataUrl` (`NLQ_METADATA_URL`); when neither (nor `directory`) is set, the `nlq_metadata`
+   * database of the embedded PostgreSQL in `<settings.home>/.nlq/postgres`: the one `nlq start` runs, or one this
+   * process starts for as long as the store is open (the home defaults to the current directory).
    */
   readonly url?: string;
   /**
@@ -33,8 +33,11 @@ export interface OpenMetadataStoreOptions {
   readonly directory?: string;
   /** Apply pending migrations at open (default true). */
   readonly migrate?: boolean;
-  /** Environment read for `NLQ_METADATA_URL`, `NLQ_HOME`, `NLQ_MIGRATIONS_DIR` (default `process.env`). */
-  readonly environment?: NodeJS.ProcessEnv;
+  /**
+   * The store's service settings (`loadServiceSettings(environment)`): `metadataUrl` (`NLQ_METADATA_URL`), `home`
+   * (`NLQ_HOME`), `migrationsDirectory` (`NLQ_MIGRATIONS_DIR`). Default: none of them set.
+   */
+  readonly settings?: Partial<Pick<ServiceSettings, "metadataUrl" | "home" | "migrationsDirectory">>;
 }
 
 export interface MetadataStore {
@@ -63,9 +66,10 @@ export const EMBEDDED_METADATA_DATABASE = "nlq_metadata";
  * `directory` when given, else the embedded PostgreSQL's `nlq_metadata` database.
  */
 export async function openMetadataStore(options: OpenMetadataStoreOptions = {}): Promise<MetadataStore> {
-  const environment = options.environment ?? process.env;
-  const url = options.url ?? (environment.NLQ_METADATA_URL || undefined);
-  const migrationsFolder = options.migrate === false ? undefined : metadataMigrationsFolder(environment);
+  const settings = options.settings ?? {};
+  const url = options.url ?? settings.metadataUrl;
+  const migrationsFolder =
+    options.migrate === false ? undefined : metadataMigrationsFolder(settings.migrationsDirectory);
   if (url !== undefined) {
     if (!/^postgres(ql)?:\/\//.test(url)) {
       throw new ConfigurationError(
@@ -75,15 +79,15 @@ export async function openMetadataStore(options: OpenMetadataStoreOptions = {}):
     return openPostgresStore(url, migrationsFolder);
   }
   if (options.directory !== undefined) return openPgliteStore(options.directory, migrationsFolder);
-  return openEmbeddedStore(environment, migrationsFolder);
+  return openEmbeddedStore(settings.home, migrationsFolder);
 }
 
 /** The `nlq_metadata` database of the embedded PostgreSQL: attached to `nlq start`'s, or started until close. */
 async function openEmbeddedStore(
-  environment: NodeJS.ProcessEnv,
+  home: string | undefined,
   migrationsFolder: string | undefined,
 ): Promise<MetadataStore> {
-  const stateDirectory = nlqStateDirectory(environment);
+  const stateDirectory = nlqStateDirectory(home);
   const server = await startEmbeddedPostgres({
     directory: path.join(stateDirectory, "postgres"),
     port: 0,

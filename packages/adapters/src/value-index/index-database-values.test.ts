@@ -133,7 +133,7 @@ describe("indexing a live database and filtering by the asking role's privileges
   });
 
   it("persists every outcome and re-indexes one changed column incrementally", async () => {
-    const metadata = await openMetadataStore({ directory: "memory://", environment: {} });
+    const metadata = await openMetadataStore({ directory: "memory://" });
     try {
       const store = new ValueIndexStore(metadata.database);
       const { id: dataSourceId } = await ensureDataSource(metadata.database, { url: database.url });

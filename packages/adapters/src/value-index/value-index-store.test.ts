@@ -13,7 +13,7 @@ describe("ValueIndexStore (PGlite in memory)", () => {
   let dataSourceId: string;
 
   beforeAll(async () => {
-    metadata = await openMetadataStore({ directory: "memory://", environment: {} });
+    metadata = await openMetadataStore({ directory: "memory://" });
     store = new ValueIndexStore(metadata.database);
     dataSourceId = (await ensureDataSource(metadata.database, { url: "postgresql://u@h:5432/schools" })).id;
   });

@@ -1,18 +1,23 @@
+import { loadServiceSettings } from "@nlq/engine";
 import { describe, expect, it } from "vitest";
 import { startFakeQdrantServer } from "../testing/fake-qdrant-server";
 import { createVectorStore } from "./create-vector-store";
 
 describe("createVectorStore", () => {
   it("is embedded when no Qdrant URL is configured", () => {
-    expect(createVectorStore({ environment: {} }).name).toBe("embedded");
-    expect(createVectorStore({ environment: { NLQ_QDRANT_URL: "  " } }).name).toBe("embedded");
+    expect(createVectorStore({ qdrant: loadServiceSettings({}).qdrant }).name).toBe("embedded");
+    expect(createVectorStore({ qdrant: loadServiceSettings({ NLQ_QDRANT_URL: "  " }).qdrant }).name).toBe("embedded");
   });
 
   it("is Qdrant when NLQ_QDRANT_URL is set, with the key and prefix from the environment", async () => {
     const server = await startFakeQdrantServer();
     try {
       const store = createVectorStore({
-        environment: { NLQ_QDRANT_URL: server.url, NLQ_QDRANT_API_KEY: "k1", NLQ_QDRANT_COLLECTION_PREFIX: "p_" },
+        qdrant: loadServiceSettings({
+          NLQ_QDRANT_URL: server.url,
+          NLQ_QDRANT_API_KEY: "k1",
+          NLQ_QDRANT_COLLECTION_PREFIX: "p_",
+        }).qdrant,
       });
       expect(store.name).toBe("qdrant");
       await store.ensureCollection({ collection: "source", dimensions: 4 });
@@ -23,7 +28,7 @@ describe("createVectorStore", () => {
     }
   });
 
-  it("prefers the explicit option over the environment", () => {
-    expect(createVectorStore({ qdrantUrl: "http://127.0.0.1:6333", environment: {} }).name).toBe("qdrant");
+  it("is Qdrant with an explicit URL alone", () => {
+    expect(createVectorStore({ qdrant: { url: "http://127.0.0.1:6333" } }).name).toBe("qdrant");
   });
 });

@@ -6,7 +6,7 @@ import { runVectorStoreContract } from "../testing/vector-store-contract";
 import { createMetadataVectorPersistence, decodeVector, encodeVector } from "./metadata-vector-persistence";
 
 runVectorStoreContract("embedded + PGlite metadata store", async () => {
-  const metadata = await openMetadataStore({ directory: "memory://", environment: {} });
+  const metadata = await openMetadataStore({ directory: "memory://" });
   return {
     store: createEmbeddedVectorStore({
       persistence: createMetadataVectorPersistence(metadata.database),
@@ -28,7 +28,7 @@ describe("embedded vector store persisted in the metadata store", () => {
     let metadata: MetadataStore;
     beforeAll(async () => {
       database = await createTestDatabase("h7a_vectors");
-      metadata = await openMetadataStore({ url: database.url, environment: {} });
+      metadata = await openMetadataStore({ url: database.url });
     });
     afterAll(async () => {
       await metadata?.close();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors";
+import { schemaSelectionPresets } from "../schema-selection/schema-selection-steps";
 import { loadSettings, modelReferenceForStep } from "./settings";
 
 describe("loadSettings", () => {
@@ -19,6 +20,10 @@ describe("loadSettings", () => {
       deadlineMilliseconds: 120_000,
       maxTokens: 0,
       shutdownGraceMilliseconds: 10_000,
+      embeddingModel: undefined,
+      schemaSelection: schemaSelectionPresets.balanced,
+      schemaSelectionMinimumColumns: 200,
+      learnedRetrieval: true,
     });
   });
 
@@ -38,6 +43,10 @@ describe("loadSettings", () => {
       NLQ_DEADLINE_MS: "1000",
       NLQ_MAX_TOKENS: "5000",
       NLQ_SHUTDOWN_GRACE_MS: "250",
+      NLQ_EMBEDDING_MODEL: "ollama:nomic-embed-text",
+      NLQ_SCHEMA_SELECTION: "fast",
+      NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "0",
+      NLQ_LEARNED_RETRIEVAL: "Off",
       PATH: "/bin",
     });
     expect(settings).toMatchObject({
@@ -55,6 +64,10 @@ describe("loadSettings", () => {
       deadlineMilliseconds: 1000,
       maxTokens: 5000,
       shutdownGraceMilliseconds: 250,
+      embeddingModel: "ollama:nomic-embed-text",
+      schemaSelection: schemaSelectionPresets.fast,
+      schemaSelectionMinimumColumns: 0,
+      learnedRetrieval: false,
     });
   });
 
@@ -79,6 +92,64 @@ describe("loadSettings", () => {
         expect(message).toContain(name);
       expect((error as ConfigurationError).code).toBe("F0000");
     }
+  });
+});
+
+describe("validation of each variable", () => {
+  const refusals: ReadonlyArray<[Record<string, string>, string]> = [
+    [{ NLQ_ROW_LIMIT: "many" }, 'NLQ_ROW_LIMIT must be a whole number ≥ 1, got "many"'],
+    [{ NLQ_TEMPERATURE: "9" }, 'NLQ_TEMPERATURE must be a number from 0 to 2, got "9"'],
+    [
+      { NLQ_OPENAI_COMPATIBLE_URL: "localhost:8080" },
+      'NLQ_OPENAI_COMPATIBLE_URL must be an http:// or https:// URL, got "localhost:8080"',
+    ],
+    [
+      { NLQ_EMBEDDING_MODEL: "acme:embedder" },
+      'NLQ_EMBEDDING_MODEL must be builtin or provider:model with provider builtin, openai, google, ollama, openai-compatible, got "acme:embedder"',
+    ],
+    [{ NLQ_EMBEDDING_MODEL: "text-embedding-3-small" }, "NLQ_EMBEDDING_MODEL must be builtin or provider:model"],
+    [
+      { NLQ_SCHEMA_SELECTION: "balancd" },
+      'NLQ_SCHEMA_SELECTION must be a preset (none, fast, balanced, max) or a comma list of steps (extract-keywords, filter-column, select-tables, select-columns), got "balancd"',
+    ],
+    [
+      { NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "-1" },
+      'NLQ_SCHEMA_SELECTION_MIN_COLUMNS must be a whole number ≥ 0, got "-1"',
+    ],
+    [{ NLQ_LEARNED_RETRIEVAL: "disabled" }, 'NLQ_LEARNED_RETRIEVAL must be on or off, got "disabled"'],
+  ];
+  it.each(refusals)("refuses %j with a message naming the variable and the value", (environment, message) => {
+    expect(() => loadSettings(environment)).toThrow(ConfigurationError);
+    expect(() => loadSettings(environment)).toThrow(message);
+  });
+
+  it("quotes only a short prefix of a long bad value", () => {
+    const attempt = () => loadSettings({ NLQ_ROW_LIMIT: "x".repeat(5_000) });
+    expect(attempt).toThrow(`got "${"x".repeat(40)}…"`);
+    expect(() => attempt()).not.toThrow("x".repeat(41));
+  });
+
+  it("reads the schema-selection step list and every spelling of the learnt-retrieval switch", () => {
+    expect(loadSettings({ NLQ_SCHEMA_SELECTION: "extract-keywords, select-tables" }).schemaSelection).toEqual({
+      extractKeywords: true,
+      filterColumn: false,
+      selectTables: true,
+      selectColumns: false,
+    });
+    for (const [text, value] of [
+      ["on", true],
+      ["TRUE", true],
+      ["1", true],
+      ["no", false],
+      ["0", false],
+    ] as const)
+      expect(loadSettings({ NLQ_LEARNED_RETRIEVAL: text }).learnedRetrieval).toBe(value);
+  });
+
+  it("refuses a bad service variable too: the schema is one", () => {
+    expect(() => loadSettings({ NLQ_WEB_POOL_SIZE: "abc" })).toThrow(
+      'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"',
+    );
   });
 });
 

@@ -1,6 +1,6 @@
-import { z } from "zod";
-import { ConfigurationError } from "../errors";
-import { isStepName, pipelineSteps, stepNames, stepVariableNames } from "../steps/step-registry";
+import type { SchemaSelectionSteps } from "../schema-selection/schema-selection-steps";
+import { isStepName, pipelineSteps } from "../steps/step-registry";
+import { parseEnvironment } from "./environment-schema";
 
 /**
  * Resolved configuration of the pipeline, read from environment variables by `loadSettings`.
@@ -48,91 +48,34 @@ export interface Settings {
    * cancels them and closes every connection, in milliseconds. Default 10000.
    */
   readonly shutdownGraceMilliseconds: number;
+  /**
+   * `NLQ_EMBEDDING_MODEL`: embedding model of the catalog descriptions as `provider:model` (`openai`, `google`,
+   * `ollama`, `openai-compatible`) or `builtin`. Default: unset (the built-in offline embedder).
+   */
+  readonly embeddingModel: string | undefined;
+  /**
+   * `NLQ_SCHEMA_SELECTION`: which CHESS schema-selection steps run on large catalogs: a preset (`none`, `fast`,
+   * `balanced`, `max`) or a comma list of steps (`extract-keywords,select-tables`). Default `balanced` (all four).
+   */
+  readonly schemaSelection: SchemaSelectionSteps;
+  /** `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`: indexed catalogs with at most this many columns skip schema selection. Default 200. */
+  readonly schemaSelectionMinimumColumns: number;
+  /**
+   * `NLQ_LEARNED_RETRIEVAL`: rank columns with the learnt question-only retriever while narrowing large indexed
+   * catalogs (`on`/`off`). Default on.
+   */
+  readonly learnedRetrieval: boolean;
 }
 
-const modelReferencePattern = /^[a-z][a-z0-9-]*:.+$/;
-const modelReference = z
-  .string()
-  .trim()
-  .regex(
-    modelReferencePattern,
-    "expected provider:model, e.g. openai:gpt-4o-mini or scripted:fixtures/demo-model.json",
-  );
-
-function integerVariable(defaultValue: number, minimum: number) {
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+$/, "expected a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(minimum))
-    .optional()
-    .transform((value) => value ?? defaultValue);
-}
-
-const environmentSchema = z.object({
-  NLQ_MODEL: modelReference.optional(),
-  NLQ_OPENAI_COMPATIBLE_URL: z.string().trim().url().optional(),
-  NLQ_OPENAI_COMPATIBLE_API_KEY: z.string().trim().min(1).optional(),
-  NLQ_STATEMENT_TIMEOUT_MS: integerVariable(15_000, 1),
-  NLQ_ROW_LIMIT: integerVariable(1_000, 1),
-  NLQ_RESULT_BYTE_LIMIT: integerVariable(16 * 1024 * 1024, 1),
-  NLQ_ALLOWED_FUNCTIONS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(",")
-        .map((entry) => entry.trim().toLowerCase())
-        .filter((entry) => entry !== ""),
-    )
-    .pipe(
-      z.array(z.string().regex(/^([a-z_][a-z0-9_$]*\.)?[a-z_][a-z0-9_$]*$/, "expected name or schema.name entries")),
-    )
-    .optional()
-    .transform((value) => value ?? []),
-  NLQ_MAX_FIX_ATTEMPTS: integerVariable(3, 0),
-  NLQ_MAX_LLM_CALLS: integerVariable(20, 1),
-  NLQ_DEADLINE_MS: integerVariable(120_000, 1),
-  NLQ_MAX_TOKENS: integerVariable(0, 0),
-  NLQ_SHUTDOWN_GRACE_MS: integerVariable(10_000, 0),
-  NLQ_TEMPERATURE: z
-    .string()
-    .trim()
-    .transform(Number)
-    .pipe(z.number().min(0).max(2))
-    .optional()
-    .transform((value) => value ?? 0),
-});
-
-/** Reads and validates the `NLQ_*` variables. Empty strings count as unset. Throws `ConfigurationError` naming each bad variable. */
-export function loadSettings(environment: Record<string, string | undefined>): Settings {
-  const present: Record<string, string> = {};
-  for (const [name, value] of Object.entries(environment)) {
-    if (name.startsWith("NLQ_") && value !== undefined && value.trim() !== "") present[name] = value;
-  }
-  const parsed = environmentSchema.safeParse(present);
-  const problems: string[] = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-  const stepModels: Record<string, string> = {};
-  for (const [name, value] of Object.entries(present)) {
-    if (!name.startsWith("NLQ_MODEL_")) continue;
-    const step = name.slice("NLQ_MODEL_".length).toLowerCase().replaceAll("_", "-");
-    if (!stepVariableSuffixes.has(step)) {
-      problems.push(`${name}: no pipeline step is called that; use one of ${[...stepVariableSuffixes].join(", ")}`);
-      continue;
-    }
-    const reference = modelReference.safeParse(value);
-    if (reference.success) stepModels[step] = reference.data;
-    else problems.push(`${name}: ${reference.error.issues[0]?.message ?? "invalid"}`);
-  }
-  if (!parsed.success || problems.length > 0) {
-    throw new ConfigurationError(`invalid nlq configuration: ${problems.join("; ")}`);
-  }
-  const values = parsed.data;
+/**
+ * Reads and validates the `NLQ_*` variables (the whole schema of `environment-schema.ts`, service variables too).
+ * Empty strings count as unset. Throws `ConfigurationError` naming each bad variable.
+ */
+export function loadSettings(environment: Readonly<Record<string, string | undefined>>): Settings {
+  const values = parseEnvironment(environment);
   return {
     model: values.NLQ_MODEL,
-    stepModels,
+    stepModels: values.stepModels,
     openAiCompatibleUrl: values.NLQ_OPENAI_COMPATIBLE_URL,
     openAiCompatibleApiKey: values.NLQ_OPENAI_COMPATIBLE_API_KEY,
     statementTimeoutMilliseconds: values.NLQ_STATEMENT_TIMEOUT_MS,
@@ -145,15 +88,12 @@ export function loadSettings(environment: Record<string, string | undefined>): S
     deadlineMilliseconds: values.NLQ_DEADLINE_MS,
     maxTokens: values.NLQ_MAX_TOKENS,
     shutdownGraceMilliseconds: values.NLQ_SHUTDOWN_GRACE_MS,
+    embeddingModel: values.NLQ_EMBEDDING_MODEL,
+    schemaSelection: values.NLQ_SCHEMA_SELECTION,
+    schemaSelectionMinimumColumns: values.NLQ_SCHEMA_SELECTION_MIN_COLUMNS,
+    learnedRetrieval: values.NLQ_LEARNED_RETRIEVAL,
   };
 }
-
-/** The lower-case suffixes (`generate`, `fix-candidate`, …) that `NLQ_MODEL_<SUFFIX>` may carry. */
-const stepVariableSuffixes: ReadonlySet<string> = new Set(
-  stepNames.flatMap((step) =>
-    stepVariableNames(step).map((variable) => variable.slice("NLQ_MODEL_".length).toLowerCase().replaceAll("_", "-")),
-  ),
-);
 
 /**
  * The model reference (`provider:model`) a step uses: `NLQ_MODEL_<FULL_STEP_NAME>` first

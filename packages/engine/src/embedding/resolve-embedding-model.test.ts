@@ -11,16 +11,16 @@ describe("resolveEmbeddingModel", () => {
   });
 
   it("resolves provider references without calling them", () => {
-    const openai = resolveEmbeddingModel("openai:text-embedding-3-small", { OPENAI_API_KEY: "test" });
+    const openai = resolveEmbeddingModel("openai:text-embedding-3-small", {});
     expect(openai.modelId).toBe("text-embedding-3-small");
     expect(openai.provider).toContain("openai");
-    const google = resolveEmbeddingModel("google:text-embedding-004", { GOOGLE_GENERATIVE_AI_API_KEY: "test" });
+    const google = resolveEmbeddingModel("google:text-embedding-004", {});
     expect(google.modelId).toBe("text-embedding-004");
     const ollama = resolveEmbeddingModel("ollama:nomic-embed-text:latest", {});
     expect(ollama.modelId).toBe("nomic-embed-text:latest");
     expect(ollama.provider).toContain("ollama");
     const compatible = resolveEmbeddingModel("openai-compatible:bge-small", {
-      NLQ_OPENAI_COMPATIBLE_URL: "http://127.0.0.1:9/v1",
+      openAiCompatibleUrl: "http://127.0.0.1:9/v1",
     });
     expect(compatible.modelId).toBe("bge-small");
   });

@@ -5,30 +5,30 @@ import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { ModelConfigurationError } from "../errors";
 import { createOfflineEmbeddingModel } from "./offline-embedding-model";
 
-/** Environment variables the resolver reads. */
-export interface EmbeddingEnvironment {
-  /** `provider:model` reference; unset or `builtin` → the offline embedder. */
-  readonly NLQ_EMBEDDING_MODEL?: string | undefined;
-  /** Base URL of an OpenAI-compatible server (`openai-compatible:` models). Ollama's default is used for `ollama:`. */
-  readonly NLQ_OPENAI_COMPATIBLE_URL?: string | undefined;
-  /** API key of the OpenAI-compatible server, if it needs one. */
-  readonly NLQ_OPENAI_COMPATIBLE_API_KEY?: string | undefined;
-  readonly OPENAI_API_KEY?: string | undefined;
-  readonly GOOGLE_GENERATIVE_AI_API_KEY?: string | undefined;
+/** Where `ollama:` and `openai-compatible:` embedding models are served (the pipeline's `Settings` fit). */
+export interface EmbeddingConnection {
+  /** `NLQ_OPENAI_COMPATIBLE_URL`: base URL of the server. Default: unset (Ollama's default URL for `ollama:`). */
+  readonly openAiCompatibleUrl?: string | undefined;
+  /** `NLQ_OPENAI_COMPATIBLE_API_KEY`: API key of that server, if it needs one. Default: none. */
+  readonly openAiCompatibleApiKey?: string | undefined;
 }
+
+/** Providers `NLQ_EMBEDDING_MODEL` may name (besides `builtin`). */
+export const embeddingProviders: readonly string[] = ["builtin", "openai", "google", "ollama", "openai-compatible"];
 
 const ollamaDefaultUrl = "http://127.0.0.1:11434/v1";
 
 /**
- * Resolves an embedding model reference (`NLQ_EMBEDDING_MODEL`):
+ * Resolves an embedding model reference (`settings.embeddingModel`, from `NLQ_EMBEDDING_MODEL`):
  * `builtin` (or empty/undefined) → the offline embedder; `openai:text-embedding-3-small`; `google:text-embedding-004`;
- * `ollama:nomic-embed-text` (OpenAI-compatible endpoint, `NLQ_OPENAI_COMPATIBLE_URL` or Ollama's default URL);
- * `openai-compatible:<model>` (needs `NLQ_OPENAI_COMPATIBLE_URL`).
+ * `ollama:nomic-embed-text` (OpenAI-compatible endpoint, `connection.openAiCompatibleUrl` or Ollama's default URL);
+ * `openai-compatible:<model>` (needs `connection.openAiCompatibleUrl`, i.e. `NLQ_OPENAI_COMPATIBLE_URL`).
+ * OpenAI and Google read their own API key variables (`OPENAI_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`).
  * Throws `ModelConfigurationError` for unknown providers or missing settings.
  */
 export function resolveEmbeddingModel(
   reference: string | undefined,
-  environment: EmbeddingEnvironment = process.env as EmbeddingEnvironment,
+  connection: EmbeddingConnection = {},
 ): EmbeddingModelV3 {
   const trimmed = reference?.trim() ?? "";
   if (trimmed === "" || trimmed === "builtin" || trimmed === "builtin:offline") return createOfflineEmbeddingModel();
@@ -42,23 +42,23 @@ export function resolveEmbeddingModel(
     case "builtin":
       return createOfflineEmbeddingModel();
     case "openai":
-      return createOpenAI({ apiKey: environment.OPENAI_API_KEY }).embeddingModel(modelId);
+      return createOpenAI().embeddingModel(modelId);
     case "google":
-      return createGoogleGenerativeAI({ apiKey: environment.GOOGLE_GENERATIVE_AI_API_KEY }).embeddingModel(modelId);
+      return createGoogleGenerativeAI().embeddingModel(modelId);
     case "ollama":
       return createOpenAICompatible({
         name: "ollama",
-        baseURL: environment.NLQ_OPENAI_COMPATIBLE_URL ?? ollamaDefaultUrl,
+        baseURL: connection.openAiCompatibleUrl ?? ollamaDefaultUrl,
       }).embeddingModel(modelId);
     case "openai-compatible": {
-      const baseURL = environment.NLQ_OPENAI_COMPATIBLE_URL;
+      const baseURL = connection.openAiCompatibleUrl;
       if (!baseURL) {
         throw new ModelConfigurationError(`"${trimmed}" needs NLQ_OPENAI_COMPATIBLE_URL (the server's base URL)`);
       }
       return createOpenAICompatible({
         name: "openai-compatible",
         baseURL,
-        apiKey: environment.NLQ_OPENAI_COMPATIBLE_API_KEY,
+        apiKey: connection.openAiCompatibleApiKey,
       }).embeddingModel(modelId);
     }
     default:

@@ -5,12 +5,12 @@ import { columnKey } from "../retrieval/values/value-column";
 import type { ValueVisibility } from "../retrieval/values/visible-values";
 import { filterColumns, selectColumns, selectTables } from "./chess-steps";
 import { addBridgeTables, restrictCatalog, selectWholeTables } from "./column-selection";
-import { type SchemaSelectionSteps, schemaSelectionStepsFrom } from "./schema-selection-steps";
+import type { SchemaSelectionSteps } from "./schema-selection-steps";
 import { addVisibleStoredSamples, type StoredSampleValues } from "./stored-sample-values";
 
 export interface ChessSchemaSelectorOptions
   extends Pick<RetrieverOptions, "valueIndex" | "contextRetrieval" | "contextIndex" | "rankColumns"> {
-  /** Which steps run. Default: `schemaSelectionStepsFrom(process.env.NLQ_SCHEMA_SELECTION)` (`balanced`: all). */
+  /** Which steps run. Default: the question's `settings.schemaSelection` (`NLQ_SCHEMA_SELECTION`, `balanced`: all). */
   readonly steps?: SchemaSelectionSteps;
   /** Columns per `filter-column` call. Default 40. */
   readonly filterBatchSize?: number;
@@ -65,11 +65,9 @@ function nonEmpty(catalog: Catalog, fallback: Catalog): Catalog {
  * model chooses nothing that exists leaves the schema as it was (never an empty schema).
  */
 export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = {}): SchemaSelector {
-  const steps = options.steps ?? schemaSelectionStepsFrom(process.env.NLQ_SCHEMA_SELECTION);
   const valuesPerColumn = options.valuesPerColumn ?? 3;
   const largeCatalogColumns = options.preselectAboveColumns ?? 300;
-  const retriever = createRetriever({
-    extractKeywordsWithModel: steps.extractKeywords,
+  const retrieval: RetrieverOptions = {
     valueIndex: options.valueIndex,
     valueVisibility: options.valueVisibility,
     contextRetrieval: options.contextRetrieval,
@@ -77,15 +75,19 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
     crush: options.preselect,
     rankColumns: options.rankColumns,
     largeCatalogColumns,
-  });
+  };
   return {
     name: "chess-schema-selector",
     async select({ catalog, context }): Promise<SelectedSchema> {
+      const steps = options.steps ?? context.settings.schemaSelection;
       if (countColumns(catalog) <= (options.minimumColumns ?? 0)) return { catalog };
-      const retrieval = await retriever.retrieve({ catalog, context });
+      const retrieved = await createRetriever({
+        ...retrieval,
+        extractKeywordsWithModel: steps.extractKeywords,
+      }).retrieve({ catalog, context });
 
       const retrievedValues = new Map<string, string[]>();
-      for (const match of retrieval.values) {
+      for (const match of retrieved.values) {
         const key = columnKey(match.source);
         const values = retrievedValues.get(key) ?? [];
         if (values.length < valuesPerColumn && !values.includes(match.value)) values.push(match.value);
@@ -109,11 +111,11 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       let working = annotated;
       if (countColumns(annotated) > largeCatalogColumns) {
         const narrowed = new Map<string, Set<string>>();
-        for (const [table, columns] of retrieval.crush ?? [])
+        for (const [table, columns] of retrieved.crush ?? [])
           for (const column of columns) addColumn(narrowed, table, column);
-        for (const ranked of retrieval.ranked) addColumn(narrowed, ranked.table, ranked.column);
-        for (const match of retrieval.values) addColumn(narrowed, match.table, match.column);
-        for (const hit of retrieval.context) {
+        for (const ranked of retrieved.ranked) addColumn(narrowed, ranked.table, ranked.column);
+        for (const match of retrieved.values) addColumn(narrowed, match.table, match.column);
+        for (const hit of retrieved.context) {
           if (hit.column !== undefined) addColumn(narrowed, hit.table, hit.column);
           else
             for (const [table, columns] of selectWholeTables(annotated, [hit.table]))
@@ -153,7 +155,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       }
 
       const shownTables = new Set(working.tables.map(tableKey));
-      const shownValues = retrieval.values.filter((match) => shownTables.has(match.table));
+      const shownValues = retrieved.values.filter((match) => shownTables.has(match.table));
       const hint =
         shownValues.length > 0
           ? `Values stored in the database that match the question: ${shownValues

@@ -51,3 +51,6 @@ export function schemaSelectionStepsFrom(value: string | undefined): SchemaSelec
   }
   return steps;
 }
+
+/** The step names `NLQ_SCHEMA_SELECTION` may list. */
+export const schemaSelectionStepNames: readonly string[] = Object.keys(stepNames);

@@ -103,10 +103,7 @@ export async function runPromptSizeBenchmark(options: PromptSizeBenchmarkOptions
   const store = await openMetadataStore({ directory: options.metadataDirectory });
   const client = new pg.Client({ connectionString: options.url });
   await client.connect();
-  const vectorStore = createVectorStore({
-    persistence: createMetadataVectorPersistence(store.database),
-    environment: {},
-  });
+  const vectorStore = createVectorStore({ persistence: createMetadataVectorPersistence(store.database) });
   try {
     const session = createPgExecutor(client, { name: "nlq-bench" });
     const dataSource = await ensureDataSource(store.database, { url: options.url });

@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { embeddingProviders } from "../embedding/resolve-embedding-model";
+import { ConfigurationError } from "../errors";
+import {
+  type SchemaSelectionSteps,
+  schemaSelectionPresets,
+  schemaSelectionStepNames,
+  schemaSelectionStepsFrom,
+} from "../schema-selection/schema-selection-steps";
+import { stepNames, stepVariableNames } from "../steps/step-registry";
+import {
+  decimalVariable,
+  parsedVariable,
+  portVariable,
+  switchVariable,
+  textVariable,
+  urlVariable,
+  wholeNumberVariable,
+} from "./variable-schemas";
+
+/**
+ * The one schema of nlq's configuration: every `NLQ_*` variable (and `DATABASE_URL`) with its default and its check.
+ * `loadSettings` builds the pipeline's `Settings` from it, `loadServiceSettings` the servers' `ServiceSettings`; both
+ * validate the whole environment, so a bad value is reported whichever part of nlq reads it.
+ */
+
+const modelReferencePattern = /^[a-z][a-z0-9-]*:.+$/;
+const modelExpectation = "provider:model, e.g. openai:gpt-4o-mini or scripted:fixtures/demo-model.json";
+
+/** `provider:model` (checked against the providers when the model is resolved). */
+export const modelReferenceVariable = parsedVariable(modelExpectation, (text) =>
+  modelReferencePattern.test(text) ? text : undefined,
+);
+
+const functionNamePattern = /^([a-z_][a-z0-9_$]*\.)?[a-z_][a-z0-9_$]*$/;
+
+/** The variables of the question pipeline (`Settings`). */
+const pipelineVariables = {
+  NLQ_MODEL: modelReferenceVariable.optional(),
+  NLQ_OPENAI_COMPATIBLE_URL: urlVariable("an http:// or https:// URL", ["http:", "https:"]),
+  NLQ_OPENAI_COMPATIBLE_API_KEY: textVariable,
+  NLQ_STATEMENT_TIMEOUT_MS: wholeNumberVariable(15_000, 1),
+  NLQ_ROW_LIMIT: wholeNumberVariable(1_000, 1),
+  NLQ_RESULT_BYTE_LIMIT: wholeNumberVariable(16 * 1024 * 1024, 1),
+  NLQ_ALLOWED_FUNCTIONS: parsedVariable("comma-separated name or schema.name entries", (text) => {
+    const names = text
+      .split(",")
+      .map((entry) => entry.trim().toLowerCase())
+      .filter((entry) => entry !== "");
+    return names.every((name) => functionNamePattern.test(name)) ? names : undefined;
+  })
+    .optional()
+    .transform((value): readonly string[] => value ?? []),
+  NLQ_MAX_FIX_ATTEMPTS: wholeNumberVariable(3, 0),
+  NLQ_MAX_LLM_CALLS: wholeNumberVariable(20, 1),
+  NLQ_DEADLINE_MS: wholeNumberVariable(120_000, 1),
+  NLQ_MAX_TOKENS: wholeNumberVariable(0, 0),
+  NLQ_SHUTDOWN_GRACE_MS: wholeNumberVariable(10_000, 0),
+  NLQ_TEMPERATURE: decimalVariable(0, 0, 2),
+  NLQ_EMBEDDING_MODEL: parsedVariable(
+    `builtin or provider:model with provider ${embeddingProviders.join(", ")}`,
+    (text) => {
+      if (text === "builtin" || text === "builtin:offline") return text;
+      const separator = text.indexOf(":");
+      const provider = text.slice(0, separator);
+      return separator > 0 && separator < text.length - 1 && embeddingProviders.includes(provider) ? text : undefined;
+    },
+  ).optional(),
+  NLQ_SCHEMA_SELECTION: parsedVariable(
+    `a preset (${Object.keys(schemaSelectionPresets).join(", ")}) or a comma list of steps (${schemaSelectionStepNames.join(", ")})`,
+    (text): SchemaSelectionSteps | undefined => {
+      try {
+        return schemaSelectionStepsFrom(text);
+      } catch {
+        return undefined;
+      }
+    },
+  )
+    .optional()
+    .transform((value) => value ?? schemaSelectionPresets.balanced),
+  NLQ_SCHEMA_SELECTION_MIN_COLUMNS: wholeNumberVariable(200, 0),
+  NLQ_LEARNED_RETRIEVAL: switchVariable(true),
+};
+
+const postgresUrl = urlVariable("a postgres:// or postgresql:// URL", ["postgres:", "postgresql:"]);
+
+/** The variables of the servers and commands (`ServiceSettings`). */
+const serviceVariables = {
+  DATABASE_URL: textVariable,
+  NLQ_DEMO_URL: textVariable,
+  NLQ_HOME: textVariable,
+  NLQ_METADATA_URL: postgresUrl,
+  NLQ_MIGRATIONS_DIR: textVariable,
+  NLQ_QDRANT_URL: urlVariable("an http:// or https:// URL", ["http:", "https:"]),
+  NLQ_QDRANT_API_KEY: textVariable,
+  NLQ_QDRANT_COLLECTION_PREFIX: textVariable,
+  NLQ_WEB_POOL_SIZE: wholeNumberVariable(10, 1),
+  NLQ_PROXY_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
+  NLQ_PROXY_PORT: portVariable(6_432),
+  NLQ_WEB_PORT: portVariable(3_000),
+  NLQ_EMBEDDED_PORT: portVariable(54_320),
+};
+
+export const environmentSchema = z.object({ ...pipelineVariables, ...serviceVariables });
+
+/** Every variable, validated and defaulted, plus `NLQ_MODEL_<STEP>` overrides keyed by step suffix (`fix-candidate`). */
+export type ParsedEnvironment = z.output<typeof environmentSchema> & {
+  readonly stepModels: Readonly<Record<string, string>>;
+};
+
+/** The lower-case suffixes (`generate`, `fix-candidate`, …) that `NLQ_MODEL_<SUFFIX>` may carry. */
+const stepVariableSuffixes: ReadonlySet<string> = new Set(
+  stepNames.flatMap((step) =>
+    stepVariableNames(step).map((variable) => variable.slice("NLQ_MODEL_".length).toLowerCase().replaceAll("_", "-")),
+  ),
+);
+
+const knownVariables: ReadonlySet<string> = new Set(Object.keys(environmentSchema.shape));
+
+/**
+ * Validates the environment against the schema. Empty (or blank) values count as unset; unknown `NLQ_*` variables
+ * are ignored, except an `NLQ_MODEL_<STEP>` naming no step. Throws one `ConfigurationError` naming every bad variable,
+ * e.g. `invalid nlq configuration: NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"`.
+ */
+export function parseEnvironment(environment: Readonly<Record<string, string | undefined>>): ParsedEnvironment {
+  const present: Record<string, string> = {};
+  for (const [name, value] of Object.entries(environment)) {
+    if ((name.startsWith("NLQ_") || knownVariables.has(name)) && value !== undefined && value.trim() !== "")
+      present[name] = value;
+  }
+  const parsed = environmentSchema.safeParse(present);
+  const problems: string[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
+  const stepModels: Record<string, string> = {};
+  for (const [name, value] of Object.entries(present)) {
+    if (!name.startsWith("NLQ_MODEL_")) continue;
+    const step = name.slice("NLQ_MODEL_".length).toLowerCase().replaceAll("_", "-");
+    if (!stepVariableSuffixes.has(step)) {
+      problems.push(`${name}: no pipeline step is called that; use one of ${[...stepVariableSuffixes].join(", ")}`);
+      continue;
+    }
+    const reference = modelReferenceVariable.safeParse(value);
+    if (reference.success) stepModels[step] = reference.data;
+    else problems.push(`${name} ${reference.error.issues[0]?.message ?? "is invalid"}`);
+  }
+  if (!parsed.success || problems.length > 0) {
+    throw new ConfigurationError(`invalid nlq configuration: ${problems.join("; ")}`);
+  }
+  return { ...parsed.data, stepModels };
+}

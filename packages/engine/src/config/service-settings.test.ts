@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { ConfigurationError } from "../errors";
+import { loadServiceSettings } from "./service-settings";
+
+describe("loadServiceSettings", () => {
+  it("applies defaults to an empty environment", () => {
+    expect(loadServiceSettings({})).toEqual({
+      databaseUrl: undefined,
+      demoUrl: undefined,
+      home: undefined,
+      metadataUrl: undefined,
+      migrationsDirectory: undefined,
+      qdrant: { url: undefined, apiKey: undefined, collectionPrefix: undefined },
+      webPoolSize: 10,
+      proxyHost: "127.0.0.1",
+      proxyPort: 6_432,
+      webPort: 3_000,
+      embeddedPort: 54_320,
+    });
+  });
+
+  it("reads every variable, trimmed; blank values count as unset", () => {
+    expect(
+      loadServiceSettings({
+        DATABASE_URL: " postgresql://me@db/shop ",
+        NLQ_DEMO_URL: "postgresql://me@db/demo",
+        NLQ_HOME: "/srv/nlq",
+        NLQ_METADATA_URL: "postgres://meta@db/nlq",
+        NLQ_MIGRATIONS_DIR: "/srv/migrations",
+        NLQ_QDRANT_URL: "http://qdrant:6333",
+        NLQ_QDRANT_API_KEY: "key",
+        NLQ_QDRANT_COLLECTION_PREFIX: "staging_",
+        NLQ_WEB_POOL_SIZE: "3",
+        NLQ_PROXY_HOST: "0.0.0.0",
+        NLQ_PROXY_PORT: "0",
+        NLQ_WEB_PORT: "4000",
+        NLQ_EMBEDDED_PORT: "65535",
+      }),
+    ).toEqual({
+      databaseUrl: "postgresql://me@db/shop",
+      demoUrl: "postgresql://me@db/demo",
+      home: "/srv/nlq",
+      metadataUrl: "postgres://meta@db/nlq",
+      migrationsDirectory: "/srv/migrations",
+      qdrant: { url: "http://qdrant:6333", apiKey: "key", collectionPrefix: "staging_" },
+      webPoolSize: 3,
+      proxyHost: "0.0.0.0",
+      proxyPort: 0,
+      webPort: 4_000,
+      embeddedPort: 65_535,
+    });
+    expect(loadServiceSettings({ NLQ_QDRANT_URL: "  ", NLQ_PROXY_HOST: "" })).toMatchObject({
+      qdrant: { url: undefined },
+      proxyHost: "127.0.0.1",
+    });
+  });
+
+  const refusals: ReadonlyArray<[Record<string, string>, string]> = [
+    [{ NLQ_WEB_POOL_SIZE: "abc" }, 'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"'],
+    [{ NLQ_WEB_POOL_SIZE: "0" }, 'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "0"'],
+    [{ NLQ_PROXY_PORT: "70000" }, 'NLQ_PROXY_PORT must be a TCP port number (0-65535), got "70000"'],
+    [{ NLQ_WEB_PORT: "80a" }, 'NLQ_WEB_PORT must be a TCP port number (0-65535), got "80a"'],
+    [{ NLQ_EMBEDDED_PORT: "-1" }, 'NLQ_EMBEDDED_PORT must be a TCP port number (0-65535), got "-1"'],
+    [{ NLQ_QDRANT_URL: "qdrant:6333" }, 'NLQ_QDRANT_URL must be an http:// or https:// URL, got "qdrant:6333"'],
+    [
+      { NLQ_METADATA_URL: "mysql://x@y/z" },
+      'NLQ_METADATA_URL must be a postgres:// or postgresql:// URL, got "mysql://x@y/z"',
+    ],
+  ];
+  it.each(refusals)("refuses %j with a message naming the variable and the value", (environment, message) => {
+    expect(() => loadServiceSettings(environment)).toThrow(ConfigurationError);
+    expect(() => loadServiceSettings(environment)).toThrow(message);
+  });
+
+  it("never echoes a password of a refused URL", () => {
+    const attempt = () => loadServiceSettings({ NLQ_METADATA_URL: "mysql://me:secret@db/nlq" });
+    expect(attempt).toThrow('got "mysql://me:***@db/nlq"');
+    expect(attempt).not.toThrow("secret");
+  });
+
+  it("names every bad variable in one error, pipeline variables included", () => {
+    expect(() => loadServiceSettings({ NLQ_WEB_POOL_SIZE: "abc", NLQ_ROW_LIMIT: "x" })).toThrow(
+      /NLQ_ROW_LIMIT must be .*; NLQ_WEB_POOL_SIZE must be/,
+    );
+  });
+});

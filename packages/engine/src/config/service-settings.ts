@@ -1,0 +1,65 @@
+import { parseEnvironment } from "./environment-schema";
+
+/** Where the description vectors live when not in the metadata store. */
+export interface QdrantSettings {
+  /** `NLQ_QDRANT_URL`: Qdrant's REST URL. Default: unset (vectors embedded in the metadata store). */
+  readonly url: string | undefined;
+  /** `NLQ_QDRANT_API_KEY`: Qdrant API key. Default: none. */
+  readonly apiKey: string | undefined;
+  /** `NLQ_QDRANT_COLLECTION_PREFIX`: prefix of every collection name. Default: none. */
+  readonly collectionPrefix: string | undefined;
+}
+
+/**
+ * Configuration of nlq's processes (proxy, web app, `nlq start`, the CLI's stores), read from the same schema as the
+ * pipeline's `Settings` by `loadServiceSettings`.
+ */
+export interface ServiceSettings {
+  /** `DATABASE_URL`: the user's PostgreSQL (the commands check its form). Default: unset. */
+  readonly databaseUrl: string | undefined;
+  /** `NLQ_DEMO_URL`: where `nlq demo load` writes (before `DATABASE_URL`). Default: unset. */
+  readonly demoUrl: string | undefined;
+  /** `NLQ_HOME`: the folder holding `.nlq/` (embedded PostgreSQL, state). Default: unset (the current directory). */
+  readonly home: string | undefined;
+  /** `NLQ_METADATA_URL`: PostgreSQL URL of the metadata store. Default: unset (the embedded PostgreSQL's `nlq_metadata`). */
+  readonly metadataUrl: string | undefined;
+  /** `NLQ_MIGRATIONS_DIR`: the metadata store's migrations folder. Default: unset (the repository's `migrations/`). */
+  readonly migrationsDirectory: string | undefined;
+  /** `NLQ_QDRANT_*`: the Qdrant vector store. */
+  readonly qdrant: QdrantSettings;
+  /** `NLQ_WEB_POOL_SIZE`: the web app's most concurrent database connections (questions). Default 10. */
+  readonly webPoolSize: number;
+  /** `NLQ_PROXY_HOST`: interface `nlq proxy` listens on. Default `127.0.0.1`. */
+  readonly proxyHost: string;
+  /** `NLQ_PROXY_PORT`: the proxy's port (0 picks a free one). Default 6432. */
+  readonly proxyPort: number;
+  /** `NLQ_WEB_PORT`: the web app's port under `nlq start`. Default 3000. */
+  readonly webPort: number;
+  /** `NLQ_EMBEDDED_PORT`: the embedded PostgreSQL's port under `nlq start` (0 picks a free one). Default 54320. */
+  readonly embeddedPort: number;
+}
+
+/**
+ * Reads and validates the service variables (validating the whole environment, pipeline variables too, as
+ * `loadSettings` does). Empty strings count as unset. Throws `ConfigurationError` naming each bad variable.
+ */
+export function loadServiceSettings(environment: Readonly<Record<string, string | undefined>>): ServiceSettings {
+  const values = parseEnvironment(environment);
+  return {
+    databaseUrl: values.DATABASE_URL,
+    demoUrl: values.NLQ_DEMO_URL,
+    home: values.NLQ_HOME,
+    metadataUrl: values.NLQ_METADATA_URL,
+    migrationsDirectory: values.NLQ_MIGRATIONS_DIR,
+    qdrant: {
+      url: values.NLQ_QDRANT_URL,
+      apiKey: values.NLQ_QDRANT_API_KEY,
+      collectionPrefix: values.NLQ_QDRANT_COLLECTION_PREFIX,
+    },
+    webPoolSize: values.NLQ_WEB_POOL_SIZE,
+    proxyHost: values.NLQ_PROXY_HOST,
+    proxyPort: values.NLQ_PROXY_PORT,
+    webPort: values.NLQ_WEB_PORT,
+    embeddedPort: values.NLQ_EMBEDDED_PORT,
+  };
+}
