@@ -1,7 +1,5 @@
 import { type PipelineEvent, pipelineSteps, unhandledEvent } from "@nlq/engine";
-
-/** Most context hits listed on one line. */
-const maximumHits = 8;
+import { listContextHits } from "../progress/list-context-hits";
 
 /**
  * The `nlq ask` progress lines of an event (several separated by newlines; the command prefixes each with `… ` on
@@ -37,7 +35,7 @@ export function describeEvent(event: PipelineEvent): string | undefined {
         .join("\n");
     }
     case "context-end":
-      return event.hits.length > 0 ? `context: ${listHits(event.hits)}` : "context: no matching descriptions";
+      return event.hits.length > 0 ? `context: ${listContextHits(event.hits)}` : "context: no matching descriptions";
     case "crush-start":
       return `crush: hallucinating a schema to keep at most ${event.budget} columns`;
     case "crush-end":
@@ -63,9 +61,4 @@ export function describeEvent(event: PipelineEvent): string | undefined {
     default:
       return unhandledEvent(event);
   }
-}
-
-function listHits(hits: ReadonlyArray<{ table: string; column?: string }>): string {
-  const names = hits.slice(0, maximumHits).map((hit) => (hit.column ? `${hit.table}.${hit.column}` : hit.table));
-  return `${names.join(", ")}${hits.length > maximumHits ? ` and ${hits.length - maximumHits} more` : ""}`;
 }

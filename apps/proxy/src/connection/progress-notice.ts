@@ -1,7 +1,5 @@
 import { type PipelineEvent, unhandledEvent } from "@nlq/engine";
-
-/** Most context hits named in one NOTICE. */
-const maximumHits = 8;
+import { listContextHits } from "../progress/list-context-hits";
 
 /**
  * One short progress line for a pipeline event, sent as a NOTICE while a question is being answered
@@ -30,7 +28,7 @@ export function describeProgress(event: PipelineEvent): string | undefined {
         ? `nlq: values ${event.values.map((match) => `${match.keyword} → ${match.table}.${match.column} = '${match.value}'`).join("; ")}`
         : "nlq: no matching values";
     case "context-end":
-      return event.hits.length > 0 ? `nlq: context ${listHits(event.hits)}` : "nlq: no matching descriptions";
+      return event.hits.length > 0 ? `nlq: context ${listContextHits(event.hits)}` : "nlq: no matching descriptions";
     case "crush-start":
       return `nlq: hallucinating a schema to keep at most ${event.budget} columns`;
     case "crush-end":
@@ -56,9 +54,4 @@ export function describeProgress(event: PipelineEvent): string | undefined {
     default:
       return unhandledEvent(event);
   }
-}
-
-function listHits(hits: ReadonlyArray<{ table: string; column?: string }>): string {
-  const names = hits.slice(0, maximumHits).map((hit) => (hit.column ? `${hit.table}.${hit.column}` : hit.table));
-  return `${names.join(", ")}${hits.length > maximumHits ? ` and ${hits.length - maximumHits} more` : ""}`;
 }
