@@ -3,6 +3,7 @@ import { testServerUrl } from "@nlq/adapters/testing";
 import { type Answer, type AnswerQuestionOptions, seededRandom } from "@nlq/engine";
 import pg from "pg";
 import type { ProxySettings } from "../connection/proxy-connection-options";
+import { answerWith } from "../server/proxy.test-helpers";
 import { silentLogger } from "../server/proxy-logger";
 import { type ProxyServer, startProxyServer } from "../server/proxy-server";
 import type { Random } from "./frontend-frames";
@@ -149,22 +150,7 @@ function fakeAnswerer(random: Random) {
     const roll = random();
     if (roll < 0.3) await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(random() * 5)));
     if (roll > 0.9) throw new Error("the fake answerer failed");
-    const sql = "select 1 as n";
-    const result = await options.session.query({
-      sql,
-      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-    });
-    return {
-      question: options.question,
-      sql,
-      result,
-      truncated: false,
-      confidence: 1,
-      model: { id: "fuzz:fake", scripted: false },
-      candidates: [{ generator: "fuzz", sql, revisions: 0, ok: true, rows: result.rows.length }],
-      calls: [],
-      elapsedMilliseconds: 0,
-    };
+    return answerWith(options, "select 1 as n");
   };
 }
 
