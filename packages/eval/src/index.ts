@@ -2,6 +2,8 @@
 // commands load it lazily; bench/ scripts import it too.
 
 export { type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
+export { buildDefogPool } from "./execution/defog-pool/build-defog-pool";
+export { defaultDefogDirectory, loadDefogDatabases } from "./execution/defog-pool/load-defog-databases";
 export { evaluateCandidatePool } from "./execution/evaluate-candidate-pool";
 export { evaluateQuestions, generationModel } from "./execution/evaluate-questions";
 export { createEvaluationExecutor } from "./execution/execute-for-evaluation";
