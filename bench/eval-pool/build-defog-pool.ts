@@ -2,7 +2,7 @@
 // fresh PostgreSQL database (one schema each) and writes the pool as JSONL (gold + perturbed candidates).
 //
 //   npx tsx bench/eval-pool/build-defog-pool.ts [--server postgresql://postgres@127.0.0.1:5432/postgres]
-//     [--database nlq_defog_eval] [--out /tmp/defog-pool.jsonl] [--defog ../shared/data/defog]
+//     [--database nlq_defog_eval] [--out /tmp/defog-pool.jsonl] [--defog ../shared/data/defog] [--without-gold]
 // then: npx tsx apps/proxy/bin/nlq.mjs eval --candidates /tmp/defog-pool.jsonl --url <printed URL>
 import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     database: { type: "string", default: "nlq_defog_eval" },
     out: { type: "string", default: "/tmp/defog-pool.jsonl" },
     defog: { type: "string", default: defaultDefogDirectory },
+    "without-gold": { type: "boolean", default: false },
   },
 });
 if (!existsSync(values.defog)) {
@@ -38,7 +39,7 @@ try {
 } finally {
   await client.end();
 }
-const pool = await buildDefogPool({ defogDirectory: values.defog });
+const pool = await buildDefogPool({ defogDirectory: values.defog, withoutGold: values["without-gold"] });
 writeFileSync(values.out, `${pool.map((line) => JSON.stringify(line)).join("\n")}\n`);
 const candidates = pool.reduce((total, line) => total + line.candidates.length, 0);
 process.stderr.write(`wrote ${pool.length} questions, ${candidates} candidates to ${values.out}\n`);

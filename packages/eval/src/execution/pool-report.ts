@@ -33,7 +33,7 @@ export interface PoolReport {
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 
 /**
- * Summarises scored questions: EX per source (correct candidates of the source / its candidates); oracle (a question
+ * Summarises scored questions: EX per source, sources sorted by name (correct candidates of the source / its candidates); oracle (a question
  * is correct when any candidate is); random choice as its exact expectation (mean over questions of correct / all
  * candidates, errors included; 0 for a question without candidates); self-consistency (`selfConsistencyChoice`).
  */
@@ -68,15 +68,17 @@ export function summarizePool(outcomes: readonly PoolQuestionOutcome[]): PoolRep
   return {
     questions,
     sources: Object.fromEntries(
-      [...sources].map(([source, figure]) => [
-        source,
-        {
-          ex: ratio(figure.correct, figure.candidates),
-          setEx: ratio(figure.setCorrect, figure.candidates),
-          candidates: figure.candidates,
-          errors: figure.errors,
-        },
-      ]),
+      [...sources]
+        .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+        .map(([source, figure]) => [
+          source,
+          {
+            ex: ratio(figure.correct, figure.candidates),
+            setEx: ratio(figure.setCorrect, figure.candidates),
+            candidates: figure.candidates,
+            errors: figure.errors,
+          },
+        ]),
     ),
     selectors: {
       "self-consistency": { ex: ratio(consistency, questions), setEx: ratio(consistencySet, questions) },
