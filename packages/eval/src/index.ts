@@ -1,6 +1,16 @@
 // Public API of @nlq/eval: evaluation and benchmark harnesses, outside the runtime path. The CLI's `nlq bench …`
 // commands load it lazily; bench/ scripts import it too.
 
+export { type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
+export { buildDefogPool } from "./execution/defog-pool/build-defog-pool";
+export { defaultDefogDirectory, loadDefogDatabases } from "./execution/defog-pool/load-defog-databases";
+export { evaluateCandidatePool } from "./execution/evaluate-candidate-pool";
+export { evaluateQuestions, generationModel } from "./execution/evaluate-questions";
+export { createEvaluationExecutor } from "./execution/execute-for-evaluation";
+export { expandGoldAlternatives } from "./execution/gold-alternatives";
+export { type PoolReport, summarizePool } from "./execution/pool-report";
+export { type QuestionReport, summarizeQuestions } from "./execution/question-report";
+export { readQuestionFile } from "./execution/question-set";
 export { formatPromptSizeResults } from "./prompt-size/format-prompt-size-results";
 export { runPromptSizeBenchmark } from "./prompt-size/run-prompt-size-benchmark";
 export {

@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
+import { mockTextModel } from "@nlq/engine/testing";
+import { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EvalCommandOutput, registerEvalCommand } from "./eval-command";
+
+let database: TestDatabase;
+const directory = mkdtempSync(path.join(tmpdir(), "nlq-eval-"));
+
+beforeAll(async () => {
+  database = await createTestDatabase(
+    "nlq_eval_cli",
+    `CREATE SCHEMA shop;
+     CREATE TABLE shop.items (id integer PRIMARY KEY, name text, price numeric(6,2));
+     INSERT INTO shop.items VALUES (1, 'Lamp', 12.50), (2, 'Mug', 4.00), (3, 'Rug', 30.00);`,
+  );
+});
+afterAll(async () => {
+  await database?.drop();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function file(name: string, lines: unknown[]): string {
+  const target = path.join(directory, name);
+  writeFileSync(target, lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n"));
+  return target;
+}
+
+async function runEval(argumentsList: string[], extra: Partial<EvalCommandOutput> = {}) {
+  let stdout = "";
+  let stderr = "";
+  const program = new Command().exitOverride();
+  registerEvalCommand(program, {
+    write: (text) => {
+      stdout += text;
+    },
+    writeError: (text) => {
+      stderr += text;
+    },
+    environment: {},
+    ...extra,
+  });
+  const previousExitCode = process.exitCode;
+  await program.parseAsync(["node", "nlq", "eval", ...argumentsList]);
+  const exitCode = process.exitCode;
+  process.exitCode = previousExitCode;
+  return { stdout, stderr, exitCode };
+}
+
+const golds = [
+  {
+    id: "1",
+    question: "Items under 20, by name?",
+    schema: "shop",
+    gold: "SELECT name FROM items WHERE price < 20 ORDER BY name",
+  },
+  { id: "2", question: "How many items?", schema: "shop", gold: "SELECT count(*) FROM items" },
+  {
+    id: "3",
+    question: "Id or name of the dearest item?",
+    schema: "shop",
+    gold: "SELECT {id,name} FROM items ORDER BY price DESC LIMIT 1",
+  },
+];
+
+describe("nlq eval --candidates", () => {
+  it("scores gold as a candidate 1.0 and prints the JSON shape of the issue", async () => {
+    const pool = file(
+      "gold-pool.jsonl",
+      golds.map((gold) => ({ ...gold, candidates: [{ source: "gold", sql: gold.gold.replace("{id,name}", "name") }] })),
+    );
+    const result = await runEval(["--candidates", pool, "--url", database.url, "--json"]);
+    expect(result.exitCode).toBeFalsy();
+    const report = JSON.parse(result.stdout);
+    expect(report.questions).toBe(3);
+    expect(report.sources.gold.ex).toBe(1);
+    expect(report.selectors["self-consistency"].ex).toBe(1);
+    expect(report.selectors.oracle.ex).toBe(1);
+    expect(report.selectors.random.ex).toBe(1);
+  });
+
+  it("prints a readable table per source and selector", async () => {
+    const pool = file("mixed-pool.jsonl", [
+      {
+        ...golds[1],
+        candidates: [
+          { source: "good", sql: "SELECT count(id) FROM items" },
+          { source: "bad", sql: "SELECT 7" },
+        ],
+      },
+    ]);
+    const result = await runEval(["--candidates", pool, "--url", database.url]);
+    expect(result.stdout).toContain("1 questions");
+    expect(result.stdout).toMatch(/source good\s+\| 100\.0%/);
+    expect(result.stdout).toMatch(/source bad\s+\| 0\.0%/);
+    expect(result.stdout).toMatch(/random\s+\| 50\.0%/);
+  });
+
+  it("fails clearly without exactly one input", async () => {
+    const result = await runEval(["--url", database.url]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("exactly one of --candidates FILE and --questions FILE");
+  });
+});
+
+describe("nlq eval --questions", () => {
+  const questions = () =>
+    file(
+      "questions.jsonl",
+      golds.map((gold, index) => ({ ...gold, category: index < 2 ? "basic" : "order" })),
+    );
+
+  it("scores an engine whose model answers the gold SQL 1.0, with calls and tokens per question", async () => {
+    const model = mockTextModel(
+      (call) => {
+        const prompt = JSON.stringify(call.prompt);
+        const gold = golds.find((item) => prompt.includes(item.question))!;
+        return JSON.stringify({ reasoning: "gold", sql: gold.gold.replace("{id,name}", "id") });
+      },
+      { input: 100, output: 10 },
+    );
+    const result = await runEval(["--questions", questions(), "--url", database.url, "--json"], {
+      resolveModel: () => ({ model, id: "mock:gold", scripted: false }),
+    });
+    expect(result.exitCode).toBeFalsy();
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ questions: 3, ex: 1, failures: 0, model: { id: "mock:gold", scripted: false } });
+    expect(report.categories).toEqual({
+      basic: { questions: 2, ex: 1, setEx: 1 },
+      order: { questions: 1, ex: 1, setEx: 1 },
+    });
+    expect(report.perQuestion).toMatchObject({ llmCalls: 1, inputTokens: 100, outputTokens: 10 });
+  });
+
+  it("scores an engine whose model answers wrong SQL 0 and says when the model is a scripted replay", async () => {
+    const model = mockTextModel(
+      JSON.stringify({ reasoning: "wrong", sql: "SELECT name FROM items WHERE price > 1000" }),
+    );
+    const result = await runEval(["--questions", questions(), "--url", database.url], {
+      resolveModel: () => ({ model, id: "scripted:wrong.json", scripted: true }),
+    });
+    expect(result.exitCode).toBeFalsy();
+    expect(result.stdout).toContain("model: scripted:wrong.json (scripted replay, not a language model)");
+    expect(result.stdout).toMatch(/overall\s+\| 3\s+\| 0\.0%/);
+  });
+
+  it("reads defog's CSV, with db_name as the schema", async () => {
+    const csv = path.join(directory, "defog.csv");
+    writeFileSync(
+      csv,
+      'question,query,db_name,query_category,instructions\n"How many items?","SELECT COUNT(*) FROM items;SELECT COUNT(id) FROM items;",shop,count,\n',
+    );
+    const model = mockTextModel(JSON.stringify({ reasoning: "count", sql: "SELECT count(*) FROM items" }));
+    const result = await runEval(["--questions", csv, "--url", database.url, "--json"], {
+      resolveModel: () => ({ model, id: "mock:count", scripted: false }),
+    });
+    expect(JSON.parse(result.stdout)).toMatchObject({ questions: 1, ex: 1, categories: { count: { ex: 1 } } });
+  });
+});

@@ -1,0 +1,162 @@
+import { readFile } from "node:fs/promises";
+import { createPgExecutor } from "@nlq/adapters";
+import { loadSettings } from "@nlq/engine";
+import type { PoolReport, QuestionReport } from "@nlq/eval";
+import type { Command } from "commander";
+import pg from "pg";
+import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
+import { formatTable } from "./format-table";
+
+/** Where `nlq eval` writes; tests pass their own sinks, environment and model. */
+export interface EvalCommandOutput extends CommandOutput {
+  /** Environment read for settings and `DATABASE_URL`. Default: process.env. */
+  readonly environment?: Record<string, string | undefined>;
+  /** Model of each step (tests: mock models). Default: from the settings (`NLQ_MODEL`…). */
+  readonly resolveModel?: Parameters<typeof import("@nlq/eval").evaluateQuestions>[0]["resolveModel"];
+}
+
+interface EvalOptions {
+  readonly candidates?: string;
+  readonly questions?: string;
+  readonly url?: string;
+  readonly json: boolean;
+  readonly limit?: string;
+}
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+function goldErrorLines(report: { goldErrors: PoolReport["goldErrors"] }): string[] {
+  if (report.goldErrors.length === 0) return [];
+  return [
+    "",
+    `gold errors (${report.goldErrors.length}; a question none of whose gold alternatives ran is not scored):`,
+    ...report.goldErrors.map((error) => `  ${error.id}${error.scored ? "" : " (not scored)"}: ${error.error}`),
+  ];
+}
+
+/** The candidate-pool report as text: one row per source and selector. */
+export function formatPoolReport(report: PoolReport): string {
+  const rows = [
+    ...Object.entries(report.sources).map(([source, figure]) => [
+      `source ${source}`,
+      percent(figure.ex),
+      percent(figure.setEx),
+      `${figure.candidates} candidates, ${figure.errors} errors`,
+    ]),
+    ...Object.entries(report.selectors).map(([selector, figure]) => [
+      selector,
+      percent(figure.ex),
+      percent(figure.setEx),
+      "",
+    ]),
+  ];
+  return `${[`${report.questions} questions`, formatTable(["", "EX", "set EX", ""], rows), ...goldErrorLines(report)].join("\n")}\n`;
+}
+
+/** The questions report as text: EX per category, cost per question, and the model (labelled when scripted). */
+export function formatQuestionReport(report: QuestionReport): string {
+  const rows = [
+    ...Object.entries(report.categories).map(([category, figure]) => [
+      category,
+      String(figure.questions),
+      percent(figure.ex),
+      percent(figure.setEx),
+    ]),
+    ["overall", String(report.questions), percent(report.ex), percent(report.setEx)],
+  ];
+  const cost = report.perQuestion;
+  return `${[
+    `model: ${report.model.id}${report.model.scripted ? " (scripted replay, not a language model)" : ""}`,
+    formatTable(["category", "questions", "EX", "set EX"], rows),
+    `per question: ${cost.llmCalls.toFixed(1)} LLM calls, ${cost.inputTokens.toFixed(0)} input + ${cost.outputTokens.toFixed(0)} output tokens, ${cost.milliseconds.toFixed(0)} ms`,
+    `engine or SQL failures: ${report.failures}`,
+    ...goldErrorLines(report),
+  ].join("\n")}\n`;
+}
+
+/**
+ * `nlq eval --candidates FILE | --questions FILE --url URL [--json]`: execution accuracy. Candidate pools are scored
+ * per source and by the selectors (oracle, random, self-consistency) without generating anything; questions with gold
+ * SQL are answered by the engine with the configured model and scored per category.
+ */
+export function registerEvalCommand(program: Command, output: EvalCommandOutput = standardOutput): void {
+  program
+    .command("eval")
+    .description(
+      "execution accuracy of a candidate pool (--candidates) or of the engine on questions with gold SQL (--questions)",
+    )
+    .option("--candidates <file>", 'JSONL: {"id","question","schema"?,"gold","candidates":[{"source","sql"}]} per line')
+    .option(
+      "--questions <file>",
+      "JSONL ({question, gold, schema?, category?}) or a defog CSV (question, query, db_name, …)",
+    )
+    .option("--url <url>", "PostgreSQL connection URL holding the data (env: DATABASE_URL)")
+    .option("--limit <count>", "only the first <count> questions")
+    .option("--json", "print the report as JSON", false)
+    .addHelpText(
+      "after",
+      `
+Gold SQL may use defog's notation: {a,b} accepts any non-empty subset of the listed columns, ";" separates
+alternative gold queries. Results are equal when their row multisets are (in order when the gold orders at its top
+level), numbers within 1e-6, NULL = NULL; column names are ignored, column order is not. "set EX" is BIRD's set
+equality. Self-consistency picks the largest cluster of equal results; a tie goes to the cluster whose first member
+comes first in the candidate list. Random is the exact expectation of picking one candidate uniformly.
+
+Example:
+  nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog`,
+    )
+    .action(async (options: EvalOptions) => {
+      const environment = output.environment ?? process.env;
+      const fail = (message: string) => {
+        output.writeError(`nlq eval: ${message}\n`);
+        process.exitCode = 1;
+      };
+      const url = options.url ?? environment.DATABASE_URL;
+      if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
+      if ((options.candidates === undefined) === (options.questions === undefined))
+        return fail("pass exactly one of --candidates FILE and --questions FILE");
+      const limit = options.limit === undefined ? Number.POSITIVE_INFINITY : Number(options.limit);
+      if (!Number.isInteger(limit) && limit !== Number.POSITIVE_INFINITY) return fail("--limit expects a whole number");
+      const evaluation = await import("@nlq/eval");
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        const session = createPgExecutor(client, { name: "nlq-eval" });
+        const settings = loadSettings(environment);
+        const execute = evaluation.createEvaluationExecutor({
+          session,
+          statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
+        });
+        const progress = (index: number, total: number) => {
+          if (!options.json) output.writeError(`… ${index + 1}/${total}\r`);
+        };
+        if (options.candidates !== undefined) {
+          const questions = evaluation.parseCandidatePool(await readFile(options.candidates, "utf8")).slice(0, limit);
+          const outcomes = await evaluation.evaluateCandidatePool({
+            questions,
+            execute,
+            onQuestion: (_, index) => progress(index, questions.length),
+          });
+          const report = evaluation.summarizePool(outcomes);
+          output.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatPoolReport(report));
+        } else {
+          const questions = (await evaluation.readQuestionFile(options.questions!)).slice(0, limit);
+          const model = evaluation.generationModel({ settings, resolveModel: output.resolveModel });
+          const outcomes = await evaluation.evaluateQuestions({
+            questions,
+            session,
+            execute,
+            settings,
+            resolveModel: output.resolveModel,
+            onQuestion: (_, index) => progress(index, questions.length),
+          });
+          const report = evaluation.summarizeQuestions(outcomes, model);
+          output.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatQuestionReport(report));
+        }
+      } catch (error) {
+        fail(describeCommandError(error));
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    });
+}

@@ -1,0 +1,109 @@
+import {
+  type AnswerQuestionOptions,
+  answerQuestion,
+  type LlmCallRecord,
+  type QueryExecutor,
+  resolveStepModel,
+  type Settings,
+} from "@nlq/engine";
+import type { EvaluationExecutor } from "./execute-for-evaluation";
+import { executeGold, type GoldError, scorePrediction } from "./gold-answer";
+import type { GoldQuestion } from "./question-set";
+import { loadOrderParser } from "./top-level-order";
+
+/** One question answered by the engine and scored. */
+export interface QuestionOutcome {
+  readonly id: string;
+  readonly category: string;
+  /** False when no gold alternative ran (reported, not scored). */
+  readonly evaluated: boolean;
+  readonly goldErrors: readonly GoldError[];
+  /** The SQL the engine chose (absent when it failed). */
+  readonly sql?: string;
+  readonly correct: boolean;
+  readonly setCorrect: boolean;
+  /** Why the engine or its SQL failed; counts as wrong. */
+  readonly error?: string;
+  readonly calls: readonly LlmCallRecord[];
+  readonly elapsedMilliseconds: number;
+}
+
+export interface EvaluateQuestionsOptions {
+  readonly questions: readonly GoldQuestion[];
+  /** The session the engine answers on (its search_path is set to each question's schema while it answers). */
+  readonly session: QueryExecutor;
+  /** Runs gold and chosen SQL (`createEvaluationExecutor` on the same or another session). */
+  readonly execute: EvaluationExecutor;
+  readonly settings: Settings;
+  /** Model of each step; default from `settings`. Tests pass mock models. */
+  readonly resolveModel?: AnswerQuestionOptions["resolveModel"];
+  /** Called after each question (progress). */
+  readonly onQuestion?: (outcome: QuestionOutcome, index: number) => void;
+}
+
+function quotedIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The model that generates SQL, as the report names it (`scripted` when it replays recorded answers). */
+export function generationModel(options: Pick<EvaluateQuestionsOptions, "settings" | "resolveModel">): {
+  readonly id: string;
+  readonly scripted: boolean;
+} {
+  const resolved = (options.resolveModel ?? ((step) => resolveStepModel(options.settings, step)))("generate-candidate");
+  return { id: resolved.id, scripted: resolved.scripted };
+}
+
+/**
+ * Answers each question with the engine (`answerQuestion`, the configured preset and model) and scores the chosen SQL
+ * against the gold by execution. An engine error counts as wrong; LLM calls are counted from the engine's
+ * `llm-call-end` events, so a failed question's calls are counted too.
+ */
+export async function evaluateQuestions(options: EvaluateQuestionsOptions): Promise<QuestionOutcome[]> {
+  await loadOrderParser();
+  const outcomes: QuestionOutcome[] = [];
+  for (const [index, question] of options.questions.entries()) {
+    const gold = await executeGold(question.gold, question.schema, options.execute);
+    const calls: LlmCallRecord[] = [];
+    const started = performance.now();
+    let sql: string | undefined;
+    let error: string | undefined;
+    try {
+      if (question.schema !== undefined)
+        await options.session.query({ sql: `SET search_path TO ${quotedIdentifier(question.schema)}` });
+      const answer = await answerQuestion({
+        question: question.question,
+        hint: question.hint,
+        session: options.session,
+        settings: options.settings,
+        origin: "eval",
+        resolveModel: options.resolveModel,
+        onEvent: (event) => {
+          if (event.type === "llm-call-end") calls.push(event.call);
+        },
+      });
+      sql = answer.sql;
+    } catch (caught) {
+      error = caught instanceof Error ? caught.message : String(caught);
+    } finally {
+      if (question.schema !== undefined) await options.session.query({ sql: "RESET search_path" });
+    }
+    const elapsedMilliseconds = Math.round(performance.now() - started);
+    const run =
+      sql === undefined ? { ok: false as const, error: error ?? "" } : await options.execute(sql, question.schema);
+    const outcome: QuestionOutcome = {
+      id: question.id,
+      category: question.category,
+      evaluated: gold.alternatives.length > 0,
+      goldErrors: gold.errors,
+      ...(sql === undefined ? {} : { sql }),
+      ...scorePrediction(gold, run),
+      ...(run.ok ? {} : { error: run.error }),
+      calls,
+      elapsedMilliseconds,
+    };
+    outcomes.push(outcome);
+    options.onQuestion?.(outcome, index);
+  }
+  return outcomes;
+}

@@ -1,0 +1,59 @@
+import { DatabaseError, type QueryExecutor, runReadOnly } from "@nlq/engine";
+import type { ComparableResult } from "./result-comparison";
+
+/** Outcome of running one statement for evaluation: its result, or the error PostgreSQL (or the cap) reported. */
+export type EvaluationRun =
+  | { readonly ok: true; readonly result: ComparableResult }
+  | { readonly ok: false; readonly error: string };
+
+export interface EvaluationExecutorOptions {
+  /** The session the statements run on (e.g. `createPgExecutor` over a `pg.Client`). */
+  readonly session: QueryExecutor;
+  /** `statement_timeout` of each statement, in milliseconds. Default 30000. */
+  readonly statementTimeoutMilliseconds?: number;
+  /** Most bytes of result kept; a larger result counts as an error. Default 64 MiB. */
+  readonly resultByteLimit?: number;
+}
+
+/** Runs one statement for evaluation, optionally with `search_path` set to `schema` for that statement only. */
+export type EvaluationExecutor = (sql: string, schema?: string) => Promise<EvaluationRun>;
+
+function quotedLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+function quotedIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The thin I/O side of execution accuracy: each statement runs alone in the engine's read-only scope
+ * (`runReadOnly`: `BEGIN READ ONLY`, transaction-local `statement_timeout`, rolled back after), with `search_path`
+ * set transaction-locally to the question's schema when one is given, unwrapped (so the statement's own ORDER BY is
+ * what PostgreSQL returns) and with a byte cap. Trailing semicolons are dropped. Errors (the statement's, a timeout,
+ * a broken connection) come back as a failed run, never thrown.
+ */
+export function createEvaluationExecutor(options: EvaluationExecutorOptions): EvaluationExecutor {
+  const resultByteLimit = options.resultByteLimit ?? 64 * 1024 * 1024;
+  return async (sql, schema) => {
+    const statement = sql.trim().replace(/(\s*;)+$/, "");
+    try {
+      const result = await runReadOnly(
+        { session: options.session, statementTimeoutMilliseconds: options.statementTimeoutMilliseconds ?? 30_000 },
+        async (query) => {
+          if (schema !== undefined) {
+            await query(
+              `SELECT pg_catalog.set_config('search_path', ${quotedLiteral(quotedIdentifier(schema))}, true)`,
+            );
+          }
+          return query(statement, { resultByteLimit });
+        },
+      );
+      if (result.cutByBytes) return { ok: false, error: `result larger than ${resultByteLimit} bytes` };
+      return { ok: true, result: { columnTypes: result.fields.map((field) => field.dataTypeId), rows: result.rows } };
+    } catch (error) {
+      if (error instanceof DatabaseError) return { ok: false, error: `${error.message} (SQLSTATE ${error.code})` };
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+}

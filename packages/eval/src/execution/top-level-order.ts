@@ -1,0 +1,26 @@
+import { loadModule, parseSync } from "libpg-query";
+
+let parserLoaded: Promise<void> | undefined;
+
+/** Loads the PostgreSQL parser (WASM) once; call before `ordersAtTopLevel`. */
+export function loadOrderParser(): Promise<void> {
+  parserLoaded ??= loadModule();
+  return parserLoaded;
+}
+
+/**
+ * True when the statement's outermost SELECT (or set operation) has an ORDER BY — a top-level `sortClause` in
+ * PostgreSQL's own parse tree — so its row order is part of the answer. ORDER BY inside subqueries, CTEs or window
+ * definitions does not count. SQL the parser rejects counts as unordered (its execution reports the error).
+ * Needs `loadOrderParser()` to have settled.
+ */
+export function ordersAtTopLevel(sql: string): boolean {
+  let tree: { stmts?: Array<{ stmt?: { SelectStmt?: { sortClause?: unknown[] } } }> };
+  try {
+    tree = parseSync(sql) as typeof tree;
+  } catch {
+    return false;
+  }
+  const sortClause = tree.stmts?.[0]?.stmt?.SelectStmt?.sortClause;
+  return Array.isArray(sortClause) && sortClause.length > 0;
+}
