@@ -110,6 +110,9 @@ export {
   schemaSelectionStepsFrom,
 } from "./schema-selection/schema-selection-steps";
 export { type StoredSampleValues, storedSampleValuesOf } from "./schema-selection/stored-sample-values";
+export type { FunctionPolicy } from "./sql/function-policy";
+export { loadFunctionPolicy } from "./sql/load-function-policy";
+export { validateSql } from "./sql/validate-sql";
 export { pipelineSteps, type StepName } from "./steps/step-registry";
 export type { EmbeddedVectorPersistence, PersistedVectorPoint } from "./vector-store/embedded-vector-persistence";
 export { createEmbeddedVectorStore } from "./vector-store/embedded-vector-store";

@@ -126,6 +126,7 @@ Example:
         const execute = evaluation.createEvaluationExecutor({
           session,
           statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
+          allowedFunctions: settings.allowedFunctions,
         });
         const progress = (index: number, total: number) => {
           if (!options.json) output.writeError(`… ${index + 1}/${total}\r`);

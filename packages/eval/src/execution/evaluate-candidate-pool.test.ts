@@ -99,4 +99,14 @@ describe("evaluateCandidatePool", () => {
     const count = await client.query("SELECT count(*) AS n FROM shop.items");
     expect(count.rows[0].n).toBe("3");
   });
+
+  it("validates candidates like every other path: a side-effect function is refused before it runs", async () => {
+    const pool = [
+      question("lock", "SELECT count(*) FROM items", [["a", "SELECT pg_advisory_lock(42), count(*) FROM items"]]),
+    ];
+    const outcomes = await evaluateCandidatePool({ questions: pool, execute: execute() });
+    expect(outcomes[0]!.candidates[0]!.error).toMatch(/pg_advisory_lock.*25006/s);
+    const locks = await client.query("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'");
+    expect(locks.rows[0].n).toBe("0");
+  });
 });

@@ -1,4 +1,4 @@
-import { DatabaseError, type QueryExecutor, runReadOnly } from "@nlq/engine";
+import { DatabaseError, loadFunctionPolicy, NlqError, type QueryExecutor, runReadOnly, validateSql } from "@nlq/engine";
 import type { ComparableResult } from "./result-comparison";
 
 /** Outcome of running one statement for evaluation: its result, or the error PostgreSQL (or the cap) reported. */
@@ -13,6 +13,8 @@ export interface EvaluationExecutorOptions {
   readonly statementTimeoutMilliseconds?: number;
   /** Most bytes of result kept; a larger result counts as an error. Default 64 MiB. */
   readonly resultByteLimit?: number;
+  /** `NLQ_ALLOWED_FUNCTIONS`: functions the policy allows beyond its own rules. Default none. */
+  readonly allowedFunctions?: readonly string[];
 }
 
 /** Runs one statement for evaluation, optionally with `search_path` set to `schema` for that statement only. */
@@ -30,11 +32,14 @@ function quotedIdentifier(name: string): string {
  * The thin I/O side of execution accuracy: each statement runs alone in the engine's read-only scope
  * (`runReadOnly`: `BEGIN READ ONLY`, transaction-local `statement_timeout`, rolled back after), with `search_path`
  * set transaction-locally to the question's schema when one is given, unwrapped (so the statement's own ORDER BY is
- * what PostgreSQL returns) and with a byte cap. Trailing semicolons are dropped. Errors (the statement's, a timeout,
- * a broken connection) come back as a failed run, never thrown.
+ * what PostgreSQL returns) and with a byte cap. Like every other path, each statement is first validated by the
+ * engine (`validateSql`: exactly one read-only query, functions decided against `pg_proc` under the session's role and
+ * search path, loaded once per schema). Trailing semicolons are dropped. Errors (a refusal, the statement's, a
+ * timeout, a broken connection) come back as a failed run, never thrown.
  */
 export function createEvaluationExecutor(options: EvaluationExecutorOptions): EvaluationExecutor {
   const resultByteLimit = options.resultByteLimit ?? 64 * 1024 * 1024;
+  const policies = new Map<string, Awaited<ReturnType<typeof loadFunctionPolicy>>>();
   return async (sql, schema) => {
     const statement = sql.trim().replace(/(\s*;)+$/, "");
     try {
@@ -46,13 +51,21 @@ export function createEvaluationExecutor(options: EvaluationExecutorOptions): Ev
               `SELECT pg_catalog.set_config('search_path', ${quotedLiteral(quotedIdentifier(schema))}, true)`,
             );
           }
-          return query(statement, { resultByteLimit });
+          const policyKey = schema ?? "";
+          let policy = policies.get(policyKey);
+          if (policy === undefined) {
+            policy = await loadFunctionPolicy(query, options.allowedFunctions ?? []);
+            policies.set(policyKey, policy);
+          }
+          return query((await validateSql(statement, policy)).sql, { resultByteLimit });
         },
       );
       if (result.cutByBytes) return { ok: false, error: `result larger than ${resultByteLimit} bytes` };
       return { ok: true, result: { columnTypes: result.fields.map((field) => field.dataTypeId), rows: result.rows } };
     } catch (error) {
-      if (error instanceof DatabaseError) return { ok: false, error: `${error.message} (SQLSTATE ${error.code})` };
+      if (error instanceof DatabaseError || error instanceof NlqError) {
+        return { ok: false, error: `${error.message} (SQLSTATE ${error.code})` };
+      }
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
   };
