@@ -6,7 +6,7 @@ const marker = new QuestionMarker("nl:");
 
 describe("QuestionMarker", () => {
   it.each([
-    ["nl: x", 3],
+    ["nl: x", 4],
     ["NL:x", 3],
     ["  nl :  x", 8],
     ["\n\tNl\t:x", 6],
