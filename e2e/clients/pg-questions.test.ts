@@ -88,6 +88,33 @@ describe("questions through the proxy (node-postgres)", () => {
     expect(seen.map((entry) => entry.question)).toEqual(["line form", "block after metabase comment"]);
   });
 
+  it("answers the marker in any case with optional spaces, and passes a comment without the colon through", async () => {
+    await withClient(async (client) => {
+      await client.query("/* NL: upper case */;");
+      await client.query("/*nl:no spaces*/");
+      await client.query("/*  nl :  spaced */");
+      await client.query("-- NL: line upper case");
+      const notAQuestion = await client.query("/* nl without a colon */;");
+      expect(notAQuestion.rows ?? []).toEqual([]);
+      expect((await client.query("/* note: ordinary comment */ select 1 as one")).rows).toEqual([{ one: 1 }]);
+    });
+    expect(seen.map((entry) => entry.question)).toEqual(["upper case", "no spaces", "spaced", "line upper case"]);
+  });
+
+  it("refuses a question over NLQ_MAX_QUESTION_LENGTH with 54000, quoting none of it, and stays usable", async () => {
+    await withClient(async (client) => {
+      const question = `${"how many orders are there? ".repeat(40_000)}tail-marker`;
+      const error = (await client
+        .query(`/* nl: ${question} */`)
+        .catch((caught: unknown) => caught)) as pg.DatabaseError;
+      expect(error).toMatchObject({ code: "54000" });
+      expect(error.message).toMatch(/^the question is \d+ characters long; nlq accepts at most 4000/);
+      expect(error.message).not.toContain("orders");
+      expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+    });
+    expect(seen).toEqual([]);
+  });
+
   it("says when the answer came from a scripted replay", async () => {
     answerer = runSqlAnswerer("select 1 as one", true);
     await withClient(async (client, notices) => {

@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { testServerUrl } from "@nlq/adapters/testing";
-import type { Answer, AnswerQuestionOptions, QueryResult, ResultField } from "@nlq/engine";
+import { type Answer, type AnswerQuestionOptions, loadSettings, type QueryResult, type ResultField } from "@nlq/engine";
 import {
   encodeCancelRequest,
   type ProxyServer,
@@ -17,8 +17,8 @@ export const upstreamHost = adminUrl.hostname;
 export const upstreamPort = Number(adminUrl.port || 5432);
 export const upstreamUser = decodeURIComponent(adminUrl.username || "postgres");
 
-/** Settings are only handed through to the injected answerer, which ignores them. */
-const unusedSettings = {} as ProxySettings;
+/** The defaults: the proxy itself reads `maxQuestionLength`; the injected answerer ignores the rest. */
+const defaultSettings: ProxySettings = loadSettings({});
 
 export type Answerer = (options: AnswerQuestionOptions) => Promise<Answer>;
 
@@ -32,7 +32,7 @@ export function startTestProxy(
     upstreamHost,
     upstreamPort,
     answerQuestion,
-    settings: unusedSettings,
+    settings: defaultSettings,
     logger: silentLogger,
     closeGraceMilliseconds: 200,
     ...overrides,

@@ -47,7 +47,7 @@ function harness(answer: (options: AnswerQuestionOptions) => Promise<Answer>): H
         asked.push(options);
         return answer(options);
       },
-      settings: () => ({}) as AnswerQuestionOptions["settings"],
+      settings: () => ({ maxQuestionLength: 4_000 }) as AnswerQuestionOptions["settings"],
       openSession: async () => session,
       logError: (error) => logged.push(error),
     },
@@ -199,6 +199,24 @@ describe("handleChatRequest", () => {
     await response.text();
     expect(test.asked[0]?.question).toBe("and in Berlin?");
     expect(test.asked[0]?.previousTurns).toEqual([{ question: "how many customers are there?", sql: countAnswer.sql }]);
+  });
+
+  it("answers 400 with SQLSTATE 54000 to a question over NLQ_MAX_QUESTION_LENGTH, without opening a session", async () => {
+    const test = harness(async () => countAnswer);
+    test.dependencies.settings = () => ({ maxQuestionLength: 20 }) as AnswerQuestionOptions["settings"];
+    const question = "how many customers are there in every city?";
+    const response = await handleChatRequest(
+      new Request("http://nlq.test/api/chat", {
+        method: "POST",
+        body: JSON.stringify({ messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: question }] }] }),
+      }),
+      test.dependencies,
+    );
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body).toMatchObject({ error: { code: "54000", name: "QuestionTooLongError" } });
+    expect(JSON.stringify(body)).not.toContain("customers");
+    expect(test.asked).toEqual([]);
   });
 
   it("answers 400 to a body without a question", async () => {

@@ -1,5 +1,5 @@
 import type { Answer, AnswerQuestionOptions, QueryExecutor, QueryLog } from "@nlq/engine";
-import { NlqError } from "@nlq/engine";
+import { DEFAULT_MAX_QUESTION_LENGTH, NlqError } from "@nlq/engine";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { answerData } from "./answer-data";
 import type { NlqUIMessage } from "./chat-message";
@@ -29,17 +29,31 @@ export interface ChatDependencies {
 }
 
 /**
+ * `NLQ_MAX_QUESTION_LENGTH` from the settings; `DEFAULT_MAX_QUESTION_LENGTH` when they cannot be read (the answer
+ * stream then reports the configuration error, as for any question).
+ */
+function questionLengthLimit(dependencies: ChatDependencies): number {
+  try {
+    return dependencies.settings().maxQuestionLength;
+  } catch {
+    return DEFAULT_MAX_QUESTION_LENGTH;
+  }
+}
+
+/**
  * Answers the question of one chat request and streams the pipeline's progress as AI SDK UI message
  * chunks: `data-step` parts while it runs, then one `data-answer` or `data-error` part. The pipeline is
- * aborted when the request is (the browser stopped or went away).
+ * aborted when the request is (the browser stopped or went away). A body without a question, or with one over
+ * `NLQ_MAX_QUESTION_LENGTH`, is answered 400 with the typed error (no session is opened).
  */
 export async function handleChatRequest(request: Request, dependencies: ChatDependencies): Promise<Response> {
   let question: string;
   let previousTurns: ReturnType<typeof previousTurnsFromBody>;
   try {
     const body: unknown = await request.json();
-    question = questionFromBody(body);
-    previousTurns = previousTurnsFromBody(body);
+    const maximumLength = questionLengthLimit(dependencies);
+    question = questionFromBody(body, maximumLength);
+    previousTurns = previousTurnsFromBody(body, maximumLength);
   } catch (error) {
     const data = errorData(error instanceof NlqError ? error : new NlqError("The request body is not JSON."));
     return Response.json({ error: data }, { status: 400 });

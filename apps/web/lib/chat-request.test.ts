@@ -1,3 +1,4 @@
+import { QuestionTooLongError } from "@nlq/engine";
 import { describe, expect, it } from "vitest";
 import { previousTurnsFromBody, questionFromBody } from "./chat-request";
 import { ChatRequestError } from "./web-errors";
@@ -22,7 +23,14 @@ describe("questionFromBody", () => {
     expect(() => questionFromBody({ messages: [userMessage("   ")] })).toThrow(ChatRequestError);
     expect(() => questionFromBody({ messages: [] })).toThrow(ChatRequestError);
     expect(() => questionFromBody("hello")).toThrow(ChatRequestError);
-    expect(() => questionFromBody({ messages: [userMessage("x".repeat(4_001))] })).toThrow(/longer than 4000/);
+  });
+
+  it("refuses a question over the limit (default 4000) with QuestionTooLongError, quoting none of it", () => {
+    expect(questionFromBody({ messages: [userMessage("x".repeat(4_000))] })).toHaveLength(4_000);
+    expect(() => questionFromBody({ messages: [userMessage("x".repeat(4_001))] })).toThrow(
+      "the question is 4001 characters long; nlq accepts at most 4000 (NLQ_MAX_QUESTION_LENGTH)",
+    );
+    expect(() => questionFromBody({ messages: [userMessage("how many orders?")] }, 10)).toThrow(QuestionTooLongError);
   });
 });
 

@@ -1,10 +1,7 @@
-import type { ConversationTurn } from "@nlq/engine";
+import { type ConversationTurn, checkQuestionLength, DEFAULT_MAX_QUESTION_LENGTH } from "@nlq/engine";
 import { z } from "zod";
 import { maximumPreviousTurns } from "./chat-message";
 import { ChatRequestError } from "./web-errors";
-
-/** Longest question the web app accepts, in characters. */
-export const maximumQuestionLength = 4_000;
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 const message = z.object({
@@ -15,17 +12,16 @@ const chatBody = z.object({ messages: z.array(message).min(1) }).loose();
 
 /**
  * The question of a chat request as `useChat`'s transport sends it: the text of the last user message.
- * Throws `ChatRequestError` when the body has no usable question.
+ * Throws `ChatRequestError` when the body has no usable question, `QuestionTooLongError` (SQLSTATE 54000) when it is
+ * longer than `maximumLength` characters (`NLQ_MAX_QUESTION_LENGTH`; default `DEFAULT_MAX_QUESTION_LENGTH`, 4000).
  */
-export function questionFromBody(body: unknown): string {
+export function questionFromBody(body: unknown, maximumLength = DEFAULT_MAX_QUESTION_LENGTH): string {
   const parsed = chatBody.safeParse(body);
   if (!parsed.success) throw new ChatRequestError("The request body is not a chat request.");
   const lastUser = parsed.data.messages.findLast((candidate) => candidate.role === "user");
   const question = textOf(lastUser?.parts ?? []);
   if (question === "") throw new ChatRequestError("Ask a question in plain language.");
-  if (question.length > maximumQuestionLength) {
-    throw new ChatRequestError(`The question is longer than ${maximumQuestionLength} characters.`);
-  }
+  checkQuestionLength(question, maximumLength);
   return question;
 }
 
@@ -33,9 +29,10 @@ export function questionFromBody(body: unknown): string {
  * The earlier turns of the conversation, oldest first (at most `maximumPreviousTurns`): each earlier user
  * question with the SQL of the answer that followed it, when there was one. The last user message (the
  * question being asked) is not included. The browser sends them, so they only ever reach a prompt: the
- * new SQL is validated and run read-only like any other.
+ * new SQL is validated and run read-only like any other. Each earlier question is cut at `maximumLength` characters
+ * (default `DEFAULT_MAX_QUESTION_LENGTH`).
  */
-export function previousTurnsFromBody(body: unknown): ConversationTurn[] {
+export function previousTurnsFromBody(body: unknown, maximumLength = DEFAULT_MAX_QUESTION_LENGTH): ConversationTurn[] {
   const parsed = chatBody.safeParse(body);
   if (!parsed.success) return [];
   const messages = parsed.data.messages;
@@ -44,7 +41,7 @@ export function previousTurnsFromBody(body: unknown): ConversationTurn[] {
   for (let position = 0; position < lastUser; position += 1) {
     const message = messages[position];
     if (message?.role !== "user") continue;
-    const question = textOf(message.parts).slice(0, maximumQuestionLength);
+    const question = textOf(message.parts).slice(0, maximumLength);
     if (question === "") continue;
     const reply = messages[position + 1];
     const sql = reply?.role === "assistant" ? answerSqlOf(reply.parts) : undefined;

@@ -1,3 +1,5 @@
+import { textPrefix } from "./text/quoted-prefix";
+
 /**
  * Typed errors of @nlq/engine. Every error the core throws is an `NlqError` with a narrow subclass,
  * a stable `code` (a PostgreSQL SQLSTATE, so the proxy can forward it unchanged) and context.
@@ -51,12 +53,34 @@ export class SqlValidationError extends NlqError {
   }
 }
 
-/** The question cannot be answered from this database (the model said so, or every candidate failed). SQLSTATE 22023. */
+/**
+ * The question cannot be answered from this database (the model said so, or every candidate failed). SQLSTATE 22023.
+ * The message is capped at 1,000 characters (the model's reasoning may quote the question).
+ */
 export class UnanswerableQuestionError extends NlqError {
+  /** The question's first 80 characters (with `…` when longer): errors are logged and serialized, never the whole text. */
   readonly question: string;
   constructor(message: string, options: { question: string; cause?: unknown }) {
-    super(message, { code: "22023", cause: options.cause });
-    this.question = options.question;
+    super(textPrefix(message, 1_000), { code: "22023", cause: options.cause });
+    this.question = textPrefix(options.question);
+  }
+}
+
+/**
+ * The question is longer than `NLQ_MAX_QUESTION_LENGTH` characters. SQLSTATE 54000 (program_limit_exceeded, as
+ * PostgreSQL reports its own size limits). The message names both lengths and quotes none of the question.
+ */
+export class QuestionTooLongError extends NlqError {
+  /** The question's length in characters. */
+  readonly length: number;
+  /** The limit it exceeded. */
+  readonly limit: number;
+  constructor(length: number, limit: number) {
+    super(`the question is ${length} characters long; nlq accepts at most ${limit} (NLQ_MAX_QUESTION_LENGTH)`, {
+      code: "54000",
+    });
+    this.length = length;
+    this.limit = limit;
   }
 }
 

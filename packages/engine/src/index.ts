@@ -24,6 +24,7 @@ export {
   ModelConfigurationError,
   NlqError,
   QuestionSyntaxError,
+  QuestionTooLongError,
   UnanswerableQuestionError,
 } from "./errors";
 export { createStepContext } from "./llm/step-context";
@@ -43,6 +44,7 @@ export {
   type PipelineEventType,
   unhandledEvent,
 } from "./pipeline/events";
+export { checkQuestionLength, DEFAULT_MAX_QUESTION_LENGTH } from "./pipeline/question-length";
 export type { SchemaSelector } from "./pipeline/schema-selector";
 export { seededRandom } from "./random/seeded-random";
 export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
@@ -114,6 +116,7 @@ export type { FunctionPolicy } from "./sql/function-policy";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
 export { validateSql } from "./sql/validate-sql";
 export { pipelineSteps, type StepName } from "./steps/step-registry";
+export { quotedPrefix, textPrefix } from "./text/quoted-prefix";
 export type { EmbeddedVectorPersistence, PersistedVectorPoint } from "./vector-store/embedded-vector-persistence";
 export { createEmbeddedVectorStore } from "./vector-store/embedded-vector-store";
 export { dotProductAt, normalizeVector } from "./vector-store/vector-math";

@@ -145,6 +145,49 @@ describe("nlq ask", () => {
   });
 });
 
+describe("nlq ask input checks", () => {
+  /** A model that fails loudly if it is ever called: the fixture does not exist. */
+  const unusableModel = { NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/no-such-fixture.json" };
+
+  it.each(["", "   ", "\t\n"])(
+    "refuses the empty question %j with a usage error (exit 2) and no model call",
+    async (question) => {
+      const result = await runAsk([question, "--url", database.url], unusableModel);
+      expect(result.stderr).toBe('nlq ask: the question is empty: nlq ask "how many customers are there?"\n');
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe("");
+    },
+  );
+
+  it("refuses a --url that is not a PostgreSQL URL, naming it (password hidden), before connecting", async () => {
+    const result = await runAsk(["how many products?", "--url", "not-a-url"], unusableModel);
+    expect(result.stderr).toBe('nlq ask: --url must be a postgresql://user@host:port/database URL, got "not-a-url"\n');
+    expect(result.exitCode).toBe(2);
+    const secret = await runAsk(["how many products?", "--url", "postgresql://admin:hunter2@/db"], unusableModel);
+    expect(secret.stderr).toContain('got "postgresql://admin:***@/db"');
+    expect(secret.stderr).not.toContain("hunter2");
+    expect(secret.exitCode).toBe(2);
+    const fromEnvironment = await runAsk(["how many products?"], { ...unusableModel, DATABASE_URL: "localhost:5432" });
+    expect(fromEnvironment.stderr).toContain(
+      'DATABASE_URL must be a postgresql://user@host:port/database URL, got "localhost:5432"',
+    );
+  });
+
+  it("refuses a question over NLQ_MAX_QUESTION_LENGTH (exit 2) without quoting it", async () => {
+    const question = `${"which products cost more than five? ".repeat(200)}tail-marker`;
+    const result = await runAsk([question, "--url", database.url], unusableModel);
+    expect(result.stderr).toBe(
+      `nlq ask: the question is ${question.length} characters long; nlq accepts at most 4000 (NLQ_MAX_QUESTION_LENGTH) (SQLSTATE 54000)\n`,
+    );
+    expect(result.exitCode).toBe(2);
+    const lower = await runAsk(["how many products are there?", "--url", database.url], {
+      ...unusableModel,
+      NLQ_MAX_QUESTION_LENGTH: "10",
+    });
+    expect(lower.stderr).toContain("nlq accepts at most 10 (NLQ_MAX_QUESTION_LENGTH)");
+  });
+});
+
 describe("nlq ask --help", () => {
   it("documents the arguments, options and model variables", () => {
     const program = new Command();

@@ -7,9 +7,19 @@ import {
   openMetadataStore,
   prepareIndexedQuestion,
 } from "@nlq/adapters";
-import { type Answer, answerQuestion, loadServiceSettings, loadSettings, type ServiceSettings } from "@nlq/engine";
+import {
+  type Answer,
+  answerQuestion,
+  checkQuestionLength,
+  loadServiceSettings,
+  loadSettings,
+  QuestionTooLongError,
+  type ServiceSettings,
+  type Settings,
+} from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
+import { checkDatabaseUrl, checkQuestionText, USAGE_EXIT_CODE, UsageError } from "./cli-input";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 import { formatTable } from "./format-table";
 import { describeEvent } from "./progress-line";
@@ -71,7 +81,8 @@ export async function openAskMetadataStore(
  * `nlq ask "<question>" --url <postgresql://…> [--hint <text>] [--json] [--quiet]`: answers one question on the
  * database as the URL's role, read-only. Model and limits come from `NLQ_*` variables; the URL defaults to
  * `DATABASE_URL`. The metadata store (`openAskMetadataStore`) supplies the catalog index when `nlq index` built one
- * for the database (live introspection otherwise) and records the question in its query log.
+ * for the database (live introspection otherwise) and records the question in its query log. An empty question, a
+ * URL that is not a PostgreSQL URL or a question over `NLQ_MAX_QUESTION_LENGTH` is refused before any work (exit 2).
  */
 export function registerAskCommand(program: Command, output: AskCommandOutput = standardOutput): void {
   program
@@ -93,6 +104,7 @@ Environment:
   NLQ_STATEMENT_TIMEOUT_MS   statement timeout (default 15000)
   NLQ_ROW_LIMIT              most rows returned (default 1000)
   NLQ_MAX_FIX_ATTEMPTS       fixer attempts per candidate (default 3)
+  NLQ_MAX_QUESTION_LENGTH    longest question in characters (default 4000)
   NLQ_METADATA_URL           metadata store (PostgreSQL) with the catalog index (nlq index) and the query log
                              (default: the embedded PostgreSQL in $NLQ_HOME/.nlq/postgres when present,
                              shared with a running nlq start)
@@ -101,22 +113,35 @@ Environment:
 Example:
   NLQ_MODEL=scripted:fixtures/demo-model.json nlq ask "how many customers are there?" --url postgresql://postgres@127.0.0.1:5432/postgres`,
     )
-    .action(async (question: string, options: AskOptions) => {
+    .action(async (questionArgument: string, options: AskOptions) => {
       const environment = output.environment ?? process.env;
-      const fail = (message: string) => {
+      const fail = (message: string, exitCode = 1) => {
         output.writeError(`nlq ask: ${message}\n`);
-        process.exitCode = 1;
+        process.exitCode = exitCode;
       };
-      const url = options.url ?? environment.DATABASE_URL;
-      if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
+      // Inputs are checked before any work: nothing connects and no model is called for a bad one.
+      let question: string;
+      let url: string;
+      let settings: Settings;
+      let service: ServiceSettings;
+      try {
+        question = checkQuestionText(questionArgument);
+        const givenUrl = options.url ?? environment.DATABASE_URL;
+        if (!givenUrl) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
+        url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
+        settings = loadSettings(environment);
+        service = loadServiceSettings(environment);
+        checkQuestionLength(question, settings.maxQuestionLength);
+      } catch (error) {
+        const refusedInput = error instanceof UsageError || error instanceof QuestionTooLongError;
+        return fail(describeCommandError(error), refusedInput ? USAGE_EXIT_CODE : 1);
+      }
       let client: pg.Client | undefined;
       let metadataStore: MetadataStore | undefined;
       const controller = new AbortController();
       const onSignal = () => controller.abort();
       process.once("SIGINT", onSignal);
       try {
-        const settings = loadSettings(environment);
-        const service = loadServiceSettings(environment);
         metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq ask: ${message}\n`));
         client = new pg.Client({ connectionString: url });
         await client.connect();

@@ -1,4 +1,5 @@
 import { NlqError } from "@nlq/engine";
+import { UsageError } from "./cli-input";
 
 /** Where a command writes; tests pass their own sinks. */
 export interface CommandOutput {
@@ -14,8 +15,12 @@ export const standardOutput: CommandOutput = {
   writeError: (text) => process.stderr.write(text),
 };
 
-/** A command's failure as one line: a typed nlq error with its SQLSTATE, anything else by its message. */
+/**
+ * A command's failure as one line: a usage error by its message, any other typed nlq error with its SQLSTATE,
+ * anything else by its message.
+ */
 export function describeCommandError(error: unknown): string {
+  if (error instanceof UsageError) return error.message;
   if (error instanceof NlqError) return `${error.message} (SQLSTATE ${error.code})`;
   return error instanceof Error ? error.message : String(error);
 }

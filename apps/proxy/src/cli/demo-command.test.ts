@@ -58,6 +58,14 @@ describe("nlq demo", () => {
     }
   });
 
+  it("refuses a --url that is not a PostgreSQL URL with a usage error (exit 2) naming it", async () => {
+    const result = await runNlq(["demo", "load", "--url", "not-a-url"]);
+    expect(result.stderr).toBe(
+      'nlq demo load: --url must be a postgresql://user@host:port/database URL, got "not-a-url"\n',
+    );
+    expect(result.exitCode).toBe(2);
+  });
+
   it("loads into a schema and prints tables and rows; a second load is refused with a clear message", async () => {
     const loaded = await runNlq(["demo", "load", "--url", database.url, "--schema", "shop"]);
     expect(loaded.exitCode).toBe(0);

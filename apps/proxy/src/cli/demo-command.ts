@@ -6,9 +6,10 @@ import {
   loadDemoData,
   renderDemoSql,
 } from "@nlq/demo";
-import { loadServiceSettings, NlqError } from "@nlq/engine";
+import { loadServiceSettings } from "@nlq/engine";
 import { type Command, InvalidArgumentError } from "commander";
-import { type CommandOutput, standardOutput } from "./command-output";
+import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
+import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 
 /** Where `nlq demo` writes; tests pass their own sinks. */
 export type DemoCommandOutput = CommandOutput;
@@ -37,14 +38,17 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
     .action(async (options: { url?: string; schema: string; replace: boolean; anchorDate: string }) => {
       try {
         const service = loadServiceSettings(process.env);
-        const url = options.url ?? service.demoUrl ?? service.databaseUrl;
-        if (url === undefined) {
+        const givenUrl = options.url ?? service.demoUrl ?? service.databaseUrl;
+        if (givenUrl === undefined) {
           output.writeError(
             "nlq demo load: no database: pass --url postgresql://… or set NLQ_DEMO_URL or DATABASE_URL\n",
           );
-          process.exitCode = 1;
+          process.exitCode = USAGE_EXIT_CODE;
           return;
         }
+        const source =
+          options.url !== undefined ? "--url" : service.demoUrl !== undefined ? "NLQ_DEMO_URL" : "DATABASE_URL";
+        const url = checkDatabaseUrl(givenUrl, source);
         const dataset = generateDemoDataset({ anchorDate: options.anchorDate });
         const result = await loadDemoData({
           url,
@@ -60,10 +64,8 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
           output.write(`  ${table.name.padEnd(width)}  ${String(table.rows).padStart(6)} rows\n`);
         output.write(`  ${"total".padEnd(width)}  ${String(result.totalRows).padStart(6)} rows\n`);
       } catch (error) {
-        output.writeError(
-          `nlq demo load: ${error instanceof NlqError ? `${error.message} (SQLSTATE ${error.code})` : String(error)}\n`,
-        );
-        process.exitCode = 1;
+        output.writeError(`nlq demo load: ${describeCommandError(error)}\n`);
+        process.exitCode = error instanceof UsageError ? USAGE_EXIT_CODE : 1;
       }
     });
 

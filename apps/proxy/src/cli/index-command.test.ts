@@ -107,10 +107,22 @@ describe("nlq index", () => {
     expect(written.join("")).toContain("SELECT count(*) AS products FROM shop.product;");
   });
 
-  it("refuses to run without a database URL", async () => {
+  it("refuses to run without a database URL (usage error, exit 2)", async () => {
     const result = await run([], { NLQ_HOME: home });
     expect(result.errors).toContain("no database");
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode).toBe(2);
+  });
+
+  it("refuses a --url that is not a PostgreSQL URL before any work, naming it without its password", async () => {
+    const bad = await run(["--url", "not-a-url"], { NLQ_HOME: home });
+    expect(bad.errors).toBe('nlq index: --url must be a postgresql://user@host:port/database URL, got "not-a-url"\n');
+    expect(bad.exitCode).toBe(2);
+    const secret = await run([], { NLQ_HOME: home, DATABASE_URL: "mysql://admin:hunter2@db/app" });
+    expect(secret.errors).toContain(
+      'DATABASE_URL must be a postgresql://user@host:port/database URL, got "mysql://admin:***@db/app"',
+    );
+    expect(secret.errors).not.toContain("hunter2");
+    expect(secret.exitCode).toBe(2);
   });
 
   it("draws a bar with counts and ETA on a TTY", () => {

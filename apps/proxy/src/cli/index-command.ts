@@ -22,6 +22,7 @@ import {
 } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
+import { checkDatabaseUrl, USAGE_EXIT_CODE } from "./cli-input";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 
 /** Where `nlq index` writes (stdout: the summary; stderr: progress and errors); tests pass their own sinks. */
@@ -119,9 +120,9 @@ Example:
     )
     .action(async (options: IndexOptions) => {
       const environment = output.environment ?? process.env;
-      const fail = (message: string) => {
+      const fail = (message: string, exitCode = 1) => {
         output.writeError(`nlq index: ${message}\n`);
-        process.exitCode = 1;
+        process.exitCode = exitCode;
       };
       let settings: Settings;
       let service: ServiceSettings;
@@ -131,8 +132,14 @@ Example:
       } catch (error) {
         return fail(describeCommandError(error));
       }
-      const url = options.url ?? service.databaseUrl;
-      if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
+      const givenUrl = options.url ?? service.databaseUrl;
+      if (!givenUrl) return fail("no database: pass --url postgresql://… or set DATABASE_URL", USAGE_EXIT_CODE);
+      let url: string;
+      try {
+        url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
+      } catch (error) {
+        return fail(describeCommandError(error), USAGE_EXIT_CODE);
+      }
       let client: pg.Client | undefined;
       let store: MetadataStore | undefined;
       let vectorStore: VectorStore | undefined;

@@ -28,6 +28,29 @@ describe("ClientMessageRouter", () => {
     expect(router.route(message(serialize.query("-- frage:ü wie viele?"))).kind).toBe("answer");
   });
 
+  it.each([
+    "/* NL: how many orders? */;",
+    "/*nl:how many orders?*/",
+    "/*  nl :  how many orders? */",
+    "-- NL: how many orders?",
+  ])("answers the marker in any case with optional spaces: %j", (text) => {
+    const router = new ClientMessageRouter("nl:");
+    expect(router.route(message(serialize.query(text)))).toEqual({
+      kind: "answer",
+      detection: { kind: "question", question: "how many orders?" },
+    });
+    expect(router.route(message(serialize.parse({ name: "", text }))).kind).toBe("collect");
+  });
+
+  it.each(["/* nl how many orders */;", "/* note: not a question */", "select 1 -- NL: beside SQL"])(
+    "forwards a comment that is not a marker untouched: %j",
+    (text) => {
+      const router = new ClientMessageRouter("nl:");
+      const query = serialize.query(text);
+      expect(router.route(message(query))).toEqual({ kind: "forward", bytes: query, awaitsReady: true });
+    },
+  );
+
   it("forgets a question statement when a Parse without the marker reuses its name", () => {
     const router = new ClientMessageRouter("nl:");
     expect(router.route(message(serialize.parse({ name: "s1", text: "/* nl: top products */" }))).kind).toBe("collect");

@@ -3,6 +3,7 @@ import { MessageType, readParse, readQueryText } from "../protocol/frontend-mess
 import type { FramedSegment } from "../protocol/message-framer";
 import { readCString } from "../protocol/read-c-string";
 import { detectQuestion, type QuestionDetection } from "../question/detect-question";
+import { QuestionMarker } from "../question/question-marker";
 import type { AskedQuestion } from "./respond-to-question";
 
 const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
@@ -22,16 +23,14 @@ export type ClientRoute =
  * again), and tracks whether extended-protocol messages went upstream since the last Sync.
  */
 export class ClientMessageRouter {
-  readonly #marker: string;
-  /** The marker's UTF-8 bytes: a message without them holds no question and is not decoded. */
-  readonly #markerBytes: Buffer;
+  /** Matched on the message's bytes first: a message without a comment opening with it is not decoded. */
+  readonly #marker: QuestionMarker;
   /** Prepared statements (by name) that hold a question. */
   readonly #questionStatements = new Map<string, string>();
   #forwardedSinceSync = false;
 
   constructor(marker: string) {
-    this.#marker = marker;
-    this.#markerBytes = Buffer.from(marker, "utf8");
+    this.#marker = new QuestionMarker(marker);
   }
 
   /** Whether a client message of `type` must be handed over whole to be routed. */
@@ -103,9 +102,12 @@ export class ClientMessageRouter {
     this.#forwardedSinceSync = false;
   }
 
-  /** Whether the message's bytes (after its header) contain the marker; cheaper than decoding its text. */
+  /**
+   * Whether the message's bytes (after its header) hold a comment opener followed by the marker (any case, optional
+   * spaces); cheaper than decoding its text.
+   */
   #holdsMarker(message: Buffer): boolean {
-    return message.includes(this.#markerBytes, 5);
+    return this.#marker.mayOccurInBytes(message, 5);
   }
 
   #forwardExtended(bytes: Buffer): ClientRoute {

@@ -2,6 +2,7 @@ import {
   type Answer,
   type AnswerQuestionOptions,
   CancelledError,
+  checkQuestionLength,
   type QueryExecutor,
   type QueryLog,
   type TransactionStatus,
@@ -55,13 +56,16 @@ const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
 /**
  * Runs `answerQuestion` for a detected question on the client's session and turns every failure into
  * a wire error: `NlqError`s keep their SQLSTATE and message, anything else becomes a generic `XX000`
- * (logged), and an aborted question is reported as 57014. Never throws.
+ * (logged), and an aborted question is reported as 57014. A question over `settings.maxQuestionLength` is refused
+ * with 54000 before `answerQuestion` runs. Never throws.
  */
 export async function respondToQuestion(options: RespondToQuestionOptions): Promise<QuestionOutcome> {
   const { detection, abortSignal, logger } = options;
   try {
     if (detection.kind === "invalid") throw detection.error;
     if (options.batch !== undefined) checkQuestionBatch(options.batch);
+    // Before the injected answerQuestion, which may load the catalog index first.
+    checkQuestionLength(detection.question, options.settings.maxQuestionLength);
     const onProgress = options.onProgress;
     const answer = await options.answerQuestion({
       question: detection.question,

@@ -30,6 +30,17 @@ describe("toWireError", () => {
     });
   });
 
+  it("cuts message, detail and hint at 1,000 characters", () => {
+    const long = `${"x".repeat(5_000)}tail-marker`;
+    const wire = toWireError(
+      new DatabaseError(long, { sql: "select", code: "42601", detail: long, hint: long }),
+      recordingLogger(),
+    );
+    for (const text of [wire.message, wire.detail, wire.hint]) {
+      expect(text).toBe(`${"x".repeat(1_000)}…`);
+    }
+  });
+
   it("replaces anything else by a generic XX000 and logs the real error", () => {
     const logger = recordingLogger();
     const wire = toWireError(new Error("password=hunter2"), logger);

@@ -75,6 +75,35 @@ describe("detectQuestion", () => {
     expect(detectQuestion("/* nl: top products */", { marker: "ask:" }).kind).toBe("sql");
   });
 
+  it.each([
+    ["/* NL: how many orders? */", "how many orders?"],
+    ["/*nl:top customers*/", "top customers"],
+    ["/*  nl :  spaced marker */;", "spaced marker"],
+    ["/* Nl:mixed case */", "mixed case"],
+    ["-- NL: line question", "line question"],
+    ["--\tnl\t:\ttabs", "tabs"],
+    ["/*\n  nl\n  :\n  over lines */", "over lines"],
+  ])("matches the marker in any case with optional spaces: %j", (text, question) => {
+    expect(questionOf(text)).toBe(question);
+  });
+
+  it.each([
+    "/* nl */",
+    "/* nl how many orders */;",
+    "/* note: not a question */",
+    "/* nlp: not the marker */",
+    "/* n l: split marker */",
+    "-- NL without a colon",
+  ])("passes %j through as ordinary SQL (not a marker)", (text) => {
+    expect(detectQuestion(text).kind).toBe("sql");
+  });
+
+  it("matches a configured marker in any case with optional spaces around its colon", () => {
+    expect(questionOf("/* ASK : top products */", "ask:")).toBe("top products");
+    expect(questionOf("-- Frage :ü wie viele?", "frage:ü")).toBe("wie viele?");
+    expect(errorOf("/* NL :   */")).toMatch(/empty natural-language question after "nl:"/);
+  });
+
   it("ignores comments that mention the marker without opening with it", () => {
     expect(detectQuestion("/* see nl: docs */ select 1").kind).toBe("sql");
     expect(detectQuestion("/* see nl: docs */").kind).toBe("sql");

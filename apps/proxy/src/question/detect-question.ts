@@ -1,4 +1,5 @@
 import { QuestionSyntaxError } from "@nlq/engine";
+import { QuestionMarker } from "./question-marker";
 import { scanStatements } from "./scan-statements";
 
 /** The default marker that opens a natural-language question in a comment. */
@@ -10,8 +11,11 @@ export type QuestionDetection =
   | { readonly kind: "invalid"; readonly error: QuestionSyntaxError };
 
 export interface DetectQuestionOptions {
-  /** Text that opens a question inside a comment (default `nl:`). */
-  readonly marker?: string;
+  /**
+   * Text that opens a question inside a comment (default `nl:`), matched as `QuestionMarker` describes (any case,
+   * optional whitespace around the colon). Pass a `QuestionMarker` to reuse one across calls.
+   */
+  readonly marker?: string | QuestionMarker;
 }
 
 const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
@@ -20,19 +24,21 @@ const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
  * Decides whether a simple-Query (or Parse) text is a natural-language question.
  *
  * A question is a statement made only of comments (plus whitespace and `;`), one of which opens with
- * the marker: `/* nl: how many orders last week? *\/;` or `-- nl: how many orders?`. Comments without
- * the marker are ignored (Metabase prepends `-- Metabase:: …`). Ordinary SQL — including SQL that
- * merely contains the marker in a string or in a comment beside real SQL — is `sql`. A text without
- * the marker costs one `includes()`.
+ * the marker: `/* nl: how many orders last week? *\/;`, `/*NL:top products*\/` or `-- nl : how many orders?`.
+ * Comments without the marker are ignored (Metabase prepends `-- Metabase:: …`); so is `/* nl … *\/` without
+ * a colon, which PostgreSQL then answers as an empty query. Ordinary SQL — including SQL that merely contains
+ * the marker in a string or in a comment beside real SQL — is `sql`. A text without a comment opener followed
+ * by the marker costs one regular-expression search.
  *
  * Returns `invalid` with a `QuestionSyntaxError` for an empty question, an unterminated marked
  * comment, or a question mixed with other statements.
  */
 export function detectQuestion(text: string, options: DetectQuestionOptions = {}): QuestionDetection {
-  const marker = options.marker ?? DEFAULT_MARKER;
-  if (!text.includes(marker)) return ORDINARY_SQL;
+  const marker =
+    options.marker instanceof QuestionMarker ? options.marker : new QuestionMarker(options.marker ?? DEFAULT_MARKER);
+  if (!marker.mayOccurIn(text)) return ORDINARY_SQL;
   const statements = scanStatements(text);
-  const opensWithMarker = (body: string) => body.trimStart().startsWith(marker);
+  const opensWithMarker = (body: string) => marker.openingLength(body) >= 0;
   for (const statement of statements) {
     for (const comment of statement.comments) {
       if (comment.unterminated && opensWithMarker(comment.body)) {
@@ -52,8 +58,8 @@ export function detectQuestion(text: string, options: DetectQuestionOptions = {}
   }
   if (markedComments.length > 1) return invalid("only one natural-language question per query");
   const body = markedComments[0]!.body;
-  const question = body.trimStart().slice(marker.length).replace(/\s+/g, " ").trim();
-  if (question === "") return invalid(`empty natural-language question after "${marker}"`);
+  const question = body.slice(marker.openingLength(body)).replace(/\s+/g, " ").trim();
+  if (question === "") return invalid(`empty natural-language question after "${marker.text}"`);
   return { kind: "question", question };
 }
 

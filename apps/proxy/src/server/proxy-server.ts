@@ -4,6 +4,7 @@ import { ProxyConnection } from "../connection/proxy-connection";
 import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
+import { QuestionMarker } from "../question/question-marker";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 
 export interface ProxyServerOptions {
@@ -66,7 +67,7 @@ export interface ProxyServer {
  */
 export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const marker = options.marker ?? DEFAULT_MARKER;
-  if (marker.trim() === "") throw new ConfigurationError("the question marker must not be empty");
+  new QuestionMarker(marker); // Throws ConfigurationError for a marker that could never match.
   const logger = options.logger ?? consoleLogger;
   const upstreamHost = options.upstreamHost;
   const upstreamPort = options.upstreamPort ?? 5432;

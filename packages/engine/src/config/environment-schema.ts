@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { embeddingProviders } from "../embedding/resolve-embedding-model";
 import { ConfigurationError } from "../errors";
+import { DEFAULT_MAX_QUESTION_LENGTH } from "../pipeline/question-length";
 import {
   type SchemaSelectionSteps,
   schemaSelectionPresets,
@@ -51,6 +52,7 @@ const pipelineVariables = {
   })
     .optional()
     .transform((value): readonly string[] => value ?? []),
+  NLQ_MAX_QUESTION_LENGTH: wholeNumberVariable(DEFAULT_MAX_QUESTION_LENGTH, 1),
   NLQ_MAX_FIX_ATTEMPTS: wholeNumberVariable(3, 0),
   NLQ_MAX_LLM_CALLS: wholeNumberVariable(20, 1),
   NLQ_DEADLINE_MS: wholeNumberVariable(120_000, 1),

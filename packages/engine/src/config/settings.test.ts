@@ -14,6 +14,7 @@ describe("loadSettings", () => {
       rowLimit: 1_000,
       resultByteLimit: 16_777_216,
       allowedFunctions: [],
+      maxQuestionLength: 4_000,
       maxFixAttempts: 3,
       temperature: 0,
       maxLlmCalls: 20,
@@ -38,6 +39,7 @@ describe("loadSettings", () => {
       NLQ_RESULT_BYTE_LIMIT: "4096",
       NLQ_ALLOWED_FUNCTIONS: "slugify, Reports.Fiscal_Year",
       NLQ_MAX_FIX_ATTEMPTS: "0",
+      NLQ_MAX_QUESTION_LENGTH: "200",
       NLQ_TEMPERATURE: "0.7",
       NLQ_MAX_LLM_CALLS: "5",
       NLQ_DEADLINE_MS: "1000",
@@ -59,6 +61,7 @@ describe("loadSettings", () => {
       resultByteLimit: 4096,
       allowedFunctions: ["slugify", "reports.fiscal_year"],
       maxFixAttempts: 0,
+      maxQuestionLength: 200,
       temperature: 0.7,
       maxLlmCalls: 5,
       deadlineMilliseconds: 1000,
@@ -69,6 +72,13 @@ describe("loadSettings", () => {
       schemaSelectionMinimumColumns: 0,
       learnedRetrieval: false,
     });
+  });
+
+  it("refuses a question length limit that is not a whole number ≥ 1", () => {
+    expect(() => loadSettings({ NLQ_MAX_QUESTION_LENGTH: "0" })).toThrow(
+      'NLQ_MAX_QUESTION_LENGTH must be a whole number ≥ 1, got "0"',
+    );
+    expect(() => loadSettings({ NLQ_MAX_QUESTION_LENGTH: "4k" })).toThrow(/NLQ_MAX_QUESTION_LENGTH/);
   });
 
   it("refuses a zero byte limit and malformed function names", () => {

@@ -33,6 +33,11 @@ export interface Settings {
    * `pg_catalog` that generated SQL may call besides those of nlq's safe extensions. Default: none.
    */
   readonly allowedFunctions: readonly string[];
+  /**
+   * `NLQ_MAX_QUESTION_LENGTH`: longest question accepted, in characters; a longer one fails with
+   * `QuestionTooLongError` (SQLSTATE 54000) before any work. Default 4000 (`DEFAULT_MAX_QUESTION_LENGTH`).
+   */
+  readonly maxQuestionLength: number;
   /** `NLQ_MAX_FIX_ATTEMPTS`: revisions per candidate after an error or empty result (β). Default 3. */
   readonly maxFixAttempts: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of every step, 0–2. Default 0. */
@@ -82,6 +87,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     rowLimit: values.NLQ_ROW_LIMIT,
     resultByteLimit: values.NLQ_RESULT_BYTE_LIMIT,
     allowedFunctions: values.NLQ_ALLOWED_FUNCTIONS,
+    maxQuestionLength: values.NLQ_MAX_QUESTION_LENGTH,
     maxFixAttempts: values.NLQ_MAX_FIX_ATTEMPTS,
     temperature: values.NLQ_TEMPERATURE,
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS,

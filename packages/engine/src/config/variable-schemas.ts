@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { quotedPrefix } from "../text/quoted-prefix";
 
 /**
  * zod schemas of single environment variables, each parsing the variable's text (already trimmed, never empty:
@@ -11,7 +12,7 @@ const quotedPrefixLength = 40;
 
 /** The value as a message shows it: quoted, cut to a short prefix. */
 export function quotedValue(text: string): string {
-  return JSON.stringify(text.length > quotedPrefixLength ? `${text.slice(0, quotedPrefixLength)}…` : text);
+  return quotedPrefix(text, quotedPrefixLength);
 }
 
 /** A URL with its password replaced by `***` (or the text as is when it is not a URL), quoted. */

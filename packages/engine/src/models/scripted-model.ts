@@ -6,6 +6,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { ModelCallError } from "../errors";
+import { quotedPrefix } from "../text/quoted-prefix";
 import { findScriptedOutput, readScriptedFixture } from "./scripted-fixture";
 
 /** Provider name of scripted models; `LlmCallRecord.scripted` is true for them. */
@@ -44,7 +45,7 @@ export function createScriptedModel(fixturePath: string): LanguageModelV3 {
     const found = findScriptedOutput(fixture, key.step, key.question);
     if (!found) {
       throw new ModelCallError(
-        `scripted model has no response for step "${key.step}" and question "${key.question}" in ${absolutePath}`,
+        `scripted model has no response for step "${key.step}" and question ${quotedPrefix(key.question)} in ${absolutePath}`,
         { step: key.step },
       );
     }

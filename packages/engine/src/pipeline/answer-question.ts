@@ -9,6 +9,7 @@ import { renderSchema } from "../schema/render-schema";
 import { fetchSampleValues } from "../schema/sample-values";
 import { loadFunctionPolicy } from "../sql/load-function-policy";
 import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
+import { checkQuestionLength } from "./question-length";
 
 function shorten(text: string, length = 600): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -24,9 +25,11 @@ function joinHints(...hints: Array<string | undefined>): string | undefined {
  * Answers one question on the asking user's session (CHESS fast configuration: catalog → optional schema selection →
  * one-shot candidate → fixer loop, β = `maxFixAttempts`). Every statement runs read-only on `options.session` and the
  * session is left as it was. Emits progress events in order, records the trace to `options.queryLog` (success and
- * failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires).
+ * failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires). A question longer than
+ * `settings.maxQuestionLength` fails with `QuestionTooLongError` before any work, and is not logged.
  */
 export async function answerQuestion(options: AnswerQuestionOptions): Promise<Answer> {
+  checkQuestionLength(options.question, options.settings.maxQuestionLength);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const candidates: CandidateRecord[] = [];

@@ -1,0 +1,47 @@
+import { ConfigurationError } from "@nlq/engine";
+import { describe, expect, it } from "vitest";
+import { QuestionMarker } from "./question-marker";
+
+const marker = new QuestionMarker("nl:");
+
+describe("QuestionMarker", () => {
+  it.each([
+    ["nl: x", 4],
+    ["NL:x", 3],
+    ["  nl :  x", 8],
+    ["\n\tNl\t:x", 6],
+  ])("finds the marker opening the comment body %j and its length", (body, length) => {
+    expect(marker.openingLength(body)).toBe(length);
+  });
+
+  it.each(["/* nl: x */", "nl x", "note: x", "nlp: x", "x nl: y", "n l: x"])("does not open %j", (body) => {
+    expect(marker.openingLength(body)).toBe(-1);
+  });
+
+  it.each([
+    ["select 1", false],
+    ["select 'nl: in a string'", false],
+    ["select 1 /* nl */", false],
+    ["/* NL : x */", true],
+    ["-- nL:x", true],
+    ["select 1 --- nl: x", true],
+    ["/*note: x*/ select 1", false],
+  ])("agrees on strings and bytes for %j", (text, expected) => {
+    expect(marker.mayOccurIn(text)).toBe(expected);
+    const bytes = Buffer.concat([Buffer.from("Q\0\0\0\0"), Buffer.from(text, "utf8")]);
+    expect(marker.mayOccurInBytes(bytes, 5)).toBe(expected);
+  });
+
+  it("matches non-ASCII marker characters by their bytes and ASCII letters in any case", () => {
+    const german = new QuestionMarker("frage:ü");
+    const bytes = (text: string) => Buffer.from(text, "utf8");
+    expect(german.mayOccurInBytes(bytes("-- FRAGE : ü wie viele?"), 0)).toBe(true);
+    expect(german.mayOccurInBytes(bytes("-- frage: u wie viele?"), 0)).toBe(false);
+    expect(german.openingLength(" Frage:ü wie viele?")).toBe(8);
+  });
+
+  it("refuses a marker without a word", () => {
+    expect(() => new QuestionMarker(" : ")).toThrow(ConfigurationError);
+    expect(() => new QuestionMarker("")).toThrow(ConfigurationError);
+  });
+});

@@ -1,0 +1,126 @@
+import { ConfigurationError } from "@nlq/engine";
+
+/** PostgreSQL's whitespace (space, tab, newline, carriage return, form feed, vertical tab). */
+const WHITESPACE = "[ \\t\\n\\r\\f\\v]";
+const WHITESPACE_BYTES: ReadonlySet<number> = new Set([0x20, 0x09, 0x0a, 0x0d, 0x0c, 0x0b]);
+const COMMENT_OPENERS = [Buffer.from("/*"), Buffer.from("--")];
+
+/** One piece of a marker: an ASCII letter (either case), a colon (spaces around it optional), spaces, other bytes. */
+type MarkerToken =
+  | { readonly kind: "letter"; readonly lower: number }
+  | { readonly kind: "colon" }
+  | { readonly kind: "space" }
+  | { readonly kind: "bytes"; readonly bytes: Buffer };
+
+/**
+ * The text that opens a natural-language question inside a comment (default `nl:`), matched leniently: ASCII letters
+ * in either case, optional whitespace between the comment opener and the marker and around each colon, any run of
+ * whitespace for a space. So `/* NL: … *\/`, `/*nl:…*\/`, `/*  nl :  … *\/` and `-- Nl: …` all open a question with
+ * the default marker, while `/* nl … *\/` (no colon), `/* note: … *\/` and `/* nlp: … *\/` do not.
+ */
+export class QuestionMarker {
+  /** The marker as configured, trimmed (shown in messages). */
+  readonly text: string;
+  readonly #tokens: readonly MarkerToken[];
+  /** The marker at the start of a comment body. */
+  readonly #opening: RegExp;
+  /** A comment opener followed by the marker, anywhere in a text. */
+  readonly #afterOpener: RegExp;
+
+  /** Throws `ConfigurationError` for a marker without a letter, digit or other visible character besides colons. */
+  constructor(marker: string) {
+    this.text = marker.trim();
+    if (this.text.replaceAll(":", "").trim() === "") {
+      throw new ConfigurationError(`the question marker must hold a word, e.g. "nl:", got ${JSON.stringify(marker)}`);
+    }
+    this.#tokens = tokenize(this.text);
+    const pattern = this.#tokens.map(tokenPattern).join("");
+    this.#opening = new RegExp(`^${WHITESPACE}*${pattern}`);
+    this.#afterOpener = new RegExp(`(?:/\\*|--)${WHITESPACE}*${pattern}`);
+  }
+
+  /** The length of the marker (with the whitespace before it) that opens a comment `body`, or -1 when it does not. */
+  openingLength(body: string): number {
+    const match = this.#opening.exec(body);
+    return match === null ? -1 : match[0].length;
+  }
+
+  /** Whether `text` holds a comment opener followed by the marker (a question is possible; strings are not lexed). */
+  mayOccurIn(text: string): boolean {
+    return this.#afterOpener.test(text);
+  }
+
+  /**
+   * The byte-level twin of `mayOccurIn` over UTF-8 `bytes` from `offset`: two native searches for `/*` and `--`, then
+   * a comparison at each opener found. Ordinary SQL without comments is never decoded.
+   */
+  mayOccurInBytes(bytes: Buffer, offset: number): boolean {
+    for (const opener of COMMENT_OPENERS) {
+      let found = bytes.indexOf(opener, offset);
+      while (found >= 0) {
+        if (this.#matchesBytesAt(bytes, skipWhitespace(bytes, found + 2))) return true;
+        found = bytes.indexOf(opener, found + 1);
+      }
+    }
+    return false;
+  }
+
+  #matchesBytesAt(bytes: Buffer, start: number): boolean {
+    let position = start;
+    for (const token of this.#tokens) {
+      switch (token.kind) {
+        case "letter":
+          if (position >= bytes.length || (bytes[position]! | 0x20) !== token.lower) return false;
+          position++;
+          break;
+        case "colon":
+          position = skipWhitespace(bytes, position);
+          if (bytes[position] !== 0x3a) return false;
+          position = skipWhitespace(bytes, position + 1);
+          break;
+        case "space":
+          position = skipWhitespace(bytes, position);
+          break;
+        case "bytes":
+          if (bytes.compare(token.bytes, 0, token.bytes.length, position, position + token.bytes.length) !== 0)
+            return false;
+          position += token.bytes.length;
+          break;
+      }
+    }
+    return true;
+  }
+}
+
+function tokenize(marker: string): MarkerToken[] {
+  const tokens: MarkerToken[] = [];
+  for (const character of marker) {
+    if (/[A-Za-z]/.test(character)) tokens.push({ kind: "letter", lower: character.toLowerCase().charCodeAt(0) });
+    else if (character === ":") tokens.push({ kind: "colon" });
+    else if (/\s/.test(character)) {
+      if (tokens.at(-1)?.kind !== "space") tokens.push({ kind: "space" });
+    } else tokens.push({ kind: "bytes", bytes: Buffer.from(character, "utf8") });
+  }
+  return tokens;
+}
+
+function tokenPattern(token: MarkerToken): string {
+  switch (token.kind) {
+    case "letter": {
+      const lower = String.fromCharCode(token.lower);
+      return `[${lower}${lower.toUpperCase()}]`;
+    }
+    case "colon":
+      return `${WHITESPACE}*:${WHITESPACE}*`;
+    case "space":
+      return `${WHITESPACE}+`;
+    case "bytes":
+      return token.bytes.toString("utf8").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+}
+
+function skipWhitespace(bytes: Buffer, start: number): number {
+  let position = start;
+  while (position < bytes.length && WHITESPACE_BYTES.has(bytes[position]!)) position++;
+  return position;
+}
