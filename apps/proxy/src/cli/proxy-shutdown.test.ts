@@ -1,49 +1,26 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { testServerUrl } from "@nlq/adapters/testing";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../launcher/launcher.test-helpers";
 import { backendsGone, backendsNamed, uniqueName, upstreamDatabase, upstreamUser } from "../server/proxy.test-helpers";
+import { killSpawnedNlqProcesses, spawnNlq } from "./nlq-process.test-helpers";
 
-const binary = path.resolve(import.meta.dirname, "../../bin/nlq.mjs");
-const running = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of running) child.kill("SIGKILL");
-});
+afterAll(killSpawnedNlqProcesses);
 
 /** Spawns `nlq proxy --no-metadata` on a free port; resolves once it listens. */
 async function startProxyProcess(graceMilliseconds: number) {
   const port = await freePort();
-  const child = spawn(process.execPath, [binary, "proxy", "--no-metadata", "--listen", `127.0.0.1:${port}`], {
-    env: {
-      ...process.env,
-      DATABASE_URL: testServerUrl,
-      NLQ_MODEL: "",
-      NLQ_SHUTDOWN_GRACE_MS: String(graceMilliseconds),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const { child, output, exited } = spawnNlq(["proxy", "--no-metadata", "--listen", `127.0.0.1:${port}`], {
+    DATABASE_URL: testServerUrl,
+    NLQ_MODEL: "",
+    NLQ_SHUTDOWN_GRACE_MS: String(graceMilliseconds),
   });
-  running.add(child);
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
   const deadline = Date.now() + 60_000;
-  while (!output.includes("listening on")) {
-    if (Date.now() > deadline) throw new Error(`nlq proxy did not start:\n${output}`);
+  while (!output().includes("listening on")) {
+    if (Date.now() > deadline) throw new Error(`nlq proxy did not start:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { child, port, exited, output: () => output };
+  return { child, port, exited, output };
 }
 
 function clientThrough(port: number, applicationName: string): pg.Client {

@@ -1,56 +1,30 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openMetadataStore } from "@nlq/adapters";
-import pg from "pg";
 import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, queryOnce } from "../launcher/launcher.test-helpers";
+import { killSpawnedNlqProcesses, type NlqProcess, spawnNlq } from "./nlq-process.test-helpers";
 
-const binary = path.resolve(import.meta.dirname, "../../bin/nlq.mjs");
 const home = mkdtempSync(path.join(tmpdir(), "nlq-start-"));
-const running = new Set<ChildProcess>();
 
 afterAll(() => {
-  for (const child of running) child.kill("SIGKILL");
+  killSpawnedNlqProcesses();
   rmSync(home, { recursive: true, force: true });
 });
 
-interface StartedProcess {
-  readonly child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-}
+type StartedProcess = NlqProcess;
 
 function startNlq(environment: Record<string, string>, commandArguments = ["start", "--no-web"]): StartedProcess {
-  const child = spawn(process.execPath, [binary, ...commandArguments], {
-    env: {
-      ...process.env,
-      NLQ_HOME: home,
-      DATABASE_URL: "",
-      NLQ_METADATA_URL: "",
-      NLQ_MODEL: "",
-      ...environment,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  return spawnNlq(commandArguments, {
+    NLQ_HOME: home,
+    DATABASE_URL: "",
+    NLQ_METADATA_URL: "",
+    NLQ_MODEL: "",
+    ...environment,
   });
-  running.add(child);
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
-  return { child, output: () => output, exited };
 }
 
 async function until(started: StartedProcess, text: string, timeoutMilliseconds = 150_000): Promise<void> {
