@@ -16,11 +16,11 @@ import type { ProxyServer } from "./proxy-server";
 /** Answers with `select 42`, after one scripted model call; a question containing "fail" fails with 42P01. */
 const answerer: Answerer = async (options) => {
   if (options.question.includes("fail")) throw new NlqError("no such table", { code: "42P01" });
-  options.onEvent?.({ type: "llm-call-start", step: "generate" });
+  options.onEvent?.({ type: "llm-call-start", step: "generate-candidate" });
   options.onEvent?.({
     type: "llm-call-end",
     call: {
-      step: "generate",
+      step: "generate-candidate",
       model: "test:fake",
       scripted: false,
       inputTokens: 120,
@@ -117,16 +117,22 @@ describe("the operations endpoint", () => {
     expect(sample(text, 'nlq_questions_total{outcome="failed",sqlstate_class="42"}')).toBe(1);
     expect(sample(text, 'nlq_errors_total{sqlstate="42P01"}')).toBe(1);
     expect(sample(text, 'nlq_question_duration_seconds_count{outcome="answered"}')).toBe(1);
-    expect(sample(text, 'nlq_llm_calls_total{step="generate",model="test:fake"}')).toBe(1);
-    expect(sample(text, 'nlq_llm_tokens_total{step="generate",model="test:fake",direction="input"}')).toBe(120);
-    expect(sample(text, 'nlq_llm_tokens_total{step="generate",model="test:fake",direction="output"}')).toBe(30);
-    expect(sample(text, 'nlq_pipeline_step_duration_seconds_sum{step="generate",model="test:fake"}')).toBe(0.25);
-    expect(sample(text, 'nlq_pipeline_step_duration_seconds_bucket{le="0.25",step="generate",model="test:fake"}')).toBe(
-      1,
+    expect(sample(text, 'nlq_llm_calls_total{step="generate-candidate",model="test:fake"}')).toBe(1);
+    expect(sample(text, 'nlq_llm_tokens_total{step="generate-candidate",model="test:fake",direction="input"}')).toBe(
+      120,
     );
-    expect(sample(text, 'nlq_pipeline_step_duration_seconds_bucket{le="0.1",step="generate",model="test:fake"}')).toBe(
-      0,
+    expect(sample(text, 'nlq_llm_tokens_total{step="generate-candidate",model="test:fake",direction="output"}')).toBe(
+      30,
     );
+    expect(sample(text, 'nlq_pipeline_step_duration_seconds_sum{step="generate-candidate",model="test:fake"}')).toBe(
+      0.25,
+    );
+    expect(
+      sample(text, 'nlq_pipeline_step_duration_seconds_bucket{le="0.25",step="generate-candidate",model="test:fake"}'),
+    ).toBe(1);
+    expect(
+      sample(text, 'nlq_pipeline_step_duration_seconds_bucket{le="0.1",step="generate-candidate",model="test:fake"}'),
+    ).toBe(0);
   });
 
   it("reports an open connection while a client is connected", async () => {
