@@ -114,7 +114,8 @@ Questions use the catalog index of their database when \`nlq index\` built one i
 introspection otherwise; each question's trace goes to the store's query log.
 Environment: DATABASE_URL, NLQ_PROXY_HOST, NLQ_PROXY_PORT, NLQ_MODEL (provider:model), NLQ_STATEMENT_TIMEOUT_MS,
 NLQ_ROW_LIMIT, NLQ_METADATA_URL, NLQ_HOME, NLQ_SHUTDOWN_GRACE_MS (SIGTERM: let running statements finish this long,
-then cancel them; default 10000)`,
+then cancel them; default 10000), NLQ_METRICS_PORT (serve GET /metrics and GET /health on this port; default off),
+NLQ_METRICS_HOST (default 127.0.0.1)`,
     )
     .action(async (options: ProxyCommandOptions) => {
       process.exitCode = await runProxy(options);
@@ -175,7 +176,12 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       ...(metadata === undefined ? {} : { queryLog: metadata.queryLog }),
       logger: consoleLogger,
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
+      ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
     });
+    if (server.metricsAddress) {
+      const { host, port } = server.metricsAddress;
+      console.log(`nlq proxy: metrics on http://${host}:${port}/metrics, health on http://${host}:${port}/health`);
+    }
     console.log(
       `nlq proxy listening on ${server.address.host}:${server.address.port} → ${resolved.upstreamHost}:${resolved.upstreamPort} (marker "${resolved.marker}")`,
     );

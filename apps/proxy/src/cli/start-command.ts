@@ -45,7 +45,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
-    const { qdrant } = loadServiceSettings(process.env);
+    const { qdrant, metricsListen } = loadServiceSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),
@@ -65,7 +65,12 @@ async function runStart(options: { web: boolean }): Promise<number> {
           queryLog: proxyOptions.queryLog,
           logger: consoleLogger,
           closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
+          ...(metricsListen === undefined ? {} : { metricsListen }),
         });
+        if (server.metricsAddress) {
+          const { host, port } = server.metricsAddress;
+          log(`nlq start: metrics on http://${host}:${port}/metrics, health on http://${host}:${port}/health`);
+        }
         return { port: server.address.port, close: () => server.close() };
       },
       model: settings.model,

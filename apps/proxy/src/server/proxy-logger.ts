@@ -1,3 +1,5 @@
+import { type DestinationStream, pino } from "pino";
+
 /** Where the proxy writes its log lines. Structured fields are optional. */
 export interface ProxyLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -5,22 +7,31 @@ export interface ProxyLogger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** Logs to stderr, one line per entry, fields as JSON. */
-export const consoleLogger: ProxyLogger = {
-  info: (message, fields) => console.error(format("info", message, fields)),
-  warn: (message, fields) => console.error(format("warn", message, fields)),
-  error: (message, fields) => console.error(format("error", message, fields)),
-};
+/**
+ * A logger writing one JSON object per line (pino): `{"level":"info","time":"2026-…Z","name":"nlq-proxy",
+ * "msg":"…", …fields}`, the time in ISO 8601 UTC, an `error` field serialised with its name, message and stack.
+ * Writes synchronously, so a line logged just before the process exits is not lost.
+ */
+export function createJsonLogger(destination: DestinationStream): ProxyLogger {
+  const logger = pino(
+    {
+      name: "nlq-proxy",
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: pino.stdSerializers.err },
+    },
+    destination,
+  );
+  return {
+    info: (message, fields) => logger.info(fields ?? {}, message),
+    warn: (message, fields) => logger.warn(fields ?? {}, message),
+    error: (message, fields) => logger.error(fields ?? {}, message),
+  };
+}
+
+/** Logs to stderr as JSON lines (`createJsonLogger`). */
+export const consoleLogger: ProxyLogger = createJsonLogger(pino.destination({ fd: 2, sync: true }));
 
 /** Drops every entry (tests). */
 export const silentLogger: ProxyLogger = { info: () => {}, warn: () => {}, error: () => {} };
-
-function format(level: string, message: string, fields: Record<string, unknown> | undefined): string {
-  const suffix = fields === undefined ? "" : ` ${JSON.stringify(fields, errorReplacer)}`;
-  return `nlq proxy ${level}: ${message}${suffix}`;
-}
-
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
-}

@@ -5,7 +5,10 @@ import type { BackendKey, ProxySettings } from "../connection/proxy-connection-o
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
+import { type OperationsServer, startOperationsServer } from "./operations-server";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
+import { ProxyMetrics } from "./proxy-metrics";
+import { upstreamReachable } from "./upstream-reachable";
 
 export interface ProxyServerOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -38,6 +41,11 @@ export interface ProxyServerOptions {
    * until the answer is sent. Default 1 MiB.
    */
   readonly clientQueueLimitBytes?: number;
+  /**
+   * Where to serve the HTTP operations endpoint (`GET /metrics`, `GET /health`); port 0 picks a free one
+   * (`NLQ_METRICS_HOST`/`NLQ_METRICS_PORT` in the commands). Default: not served (metrics are still counted).
+   */
+  readonly metricsListen?: ProxyAddress;
 }
 
 export interface ProxyAddress {
@@ -50,6 +58,10 @@ export interface ProxyServer {
   listen(): Promise<ProxyAddress>;
   /** The bound address (after `listen()`). */
   readonly address: ProxyAddress;
+  /** The operations endpoint's bound address (after `listen()`), undefined when `metricsListen` is not set. */
+  readonly metricsAddress: ProxyAddress | undefined;
+  /** The server's Prometheus metrics (served at `/metrics` when `metricsListen` is set). */
+  readonly metrics: ProxyMetrics;
   /** Open client connections. */
   readonly connectionCount: number;
   /**
@@ -77,6 +89,8 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const keyByConnection = new Map<ProxyConnection, string>();
   const emptyWaiters: Array<() => void> = [];
   const keyOf = (key: BackendKey) => `${key.processId}:${key.secretKey}`;
+  const metrics = new ProxyMetrics();
+  const answerQuestion = metrics.instrument(options.answerQuestion);
 
   const cancelUpstream = (key: BackendKey) => {
     const socket = connect({ host: upstreamHost, port: upstreamPort });
@@ -90,7 +104,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       connectUpstream: () => connect({ host: upstreamHost, port: upstreamPort }),
       cancelUpstream,
       marker,
-      answerQuestion: options.answerQuestion,
+      answerQuestion,
       settings: options.settings,
       ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
       progressNotices: options.progressNotices ?? false,
@@ -107,6 +121,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           keyByConnection.set(connection, keyOf(key));
         },
         onClose: () => {
+          metrics.connectionClosed();
           connections.delete(connection);
           const key = keyByConnection.get(connection);
           keyByConnection.delete(connection);
@@ -116,31 +131,58 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       },
     });
     connections.add(connection);
+    metrics.connectionOpened();
   });
   server.on("error", (error) => logger.error("proxy server error", { error }));
 
   let address: ProxyAddress | undefined;
+  let operations: OperationsServer | undefined;
+  const startOperations = async (listen: ProxyAddress) => {
+    operations = await startOperationsServer({
+      ...listen,
+      metrics,
+      healthy: async () => server.listening && (await upstreamReachable(upstreamHost, upstreamPort)),
+      logger,
+    });
+  };
+  const listenProxy = () =>
+    new Promise<ProxyAddress>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.listenPort ?? 6432, options.listenHost ?? "127.0.0.1", () => {
+        server.off("error", reject);
+        const bound = server.address() as AddressInfo;
+        address = { host: bound.address, port: bound.port };
+        logger.info("listening", { ...address, upstream: `${upstreamHost}:${upstreamPort}`, marker });
+        resolve(address);
+      });
+    });
   return {
-    listen: () =>
-      new Promise<ProxyAddress>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(options.listenPort ?? 6432, options.listenHost ?? "127.0.0.1", () => {
-          server.off("error", reject);
-          const bound = server.address() as AddressInfo;
-          address = { host: bound.address, port: bound.port };
-          logger.info("listening", { ...address, upstream: `${upstreamHost}:${upstreamPort}`, marker });
-          resolve(address);
-        });
-      }),
+    listen: async () => {
+      const bound = await listenProxy();
+      if (options.metricsListen !== undefined) {
+        try {
+          await startOperations(options.metricsListen);
+        } catch (error) {
+          await new Promise((resolve) => server.close(resolve));
+          throw error;
+        }
+      }
+      return bound;
+    },
     get address(): ProxyAddress {
       if (address === undefined) throw new ConfigurationError("the proxy server is not listening yet");
       return address;
     },
+    get metricsAddress(): ProxyAddress | undefined {
+      return operations?.address;
+    },
+    metrics,
     get connectionCount(): number {
       return connections.size;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      // The operations endpoint stays up while connections drain: /health answers 503 (no longer listening).
+      await new Promise<void>((resolve) => {
         if (!server.listening) {
           resolve();
           return;
@@ -155,7 +197,10 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           else emptyWaiters.push(resolve);
         });
         for (const connection of [...connections]) connection.shutdown();
-      }),
+      });
+      await operations?.close();
+      operations = undefined;
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import {
 import { stepNames, stepVariableNames } from "../steps/step-registry";
 import {
   decimalVariable,
+  optionalPortVariable,
   parsedVariable,
   portVariable,
   switchVariable,
@@ -101,6 +102,8 @@ const serviceVariables = {
   NLQ_PROXY_PORT: portVariable(6_432),
   NLQ_WEB_PORT: portVariable(3_000),
   NLQ_EMBEDDED_PORT: portVariable(54_320),
+  NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
+  NLQ_METRICS_PORT: optionalPortVariable,
 };
 
 export const environmentSchema = z.object({ ...pipelineVariables, ...serviceVariables });

@@ -16,6 +16,7 @@ describe("loadServiceSettings", () => {
       proxyPort: 6_432,
       webPort: 3_000,
       embeddedPort: 54_320,
+      metricsListen: undefined,
     });
   });
 
@@ -35,6 +36,8 @@ describe("loadServiceSettings", () => {
         NLQ_PROXY_PORT: "0",
         NLQ_WEB_PORT: "4000",
         NLQ_EMBEDDED_PORT: "65535",
+        NLQ_METRICS_HOST: "0.0.0.0",
+        NLQ_METRICS_PORT: "9187",
       }),
     ).toEqual({
       databaseUrl: "postgresql://me@db/shop",
@@ -48,6 +51,7 @@ describe("loadServiceSettings", () => {
       proxyPort: 0,
       webPort: 4_000,
       embeddedPort: 65_535,
+      metricsListen: { host: "0.0.0.0", port: 9_187 },
     });
     expect(loadServiceSettings({ NLQ_QDRANT_URL: "  ", NLQ_PROXY_HOST: "" })).toMatchObject({
       qdrant: { url: undefined },
@@ -55,11 +59,17 @@ describe("loadServiceSettings", () => {
     });
   });
 
+  it("serves the metrics endpoint on 127.0.0.1 once NLQ_METRICS_PORT is set, 0 included", () => {
+    expect(loadServiceSettings({ NLQ_METRICS_PORT: "0" }).metricsListen).toEqual({ host: "127.0.0.1", port: 0 });
+    expect(loadServiceSettings({ NLQ_METRICS_HOST: "0.0.0.0" }).metricsListen).toBeUndefined();
+  });
+
   const refusals: ReadonlyArray<[Record<string, string>, string]> = [
     [{ NLQ_WEB_POOL_SIZE: "abc" }, 'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"'],
     [{ NLQ_WEB_POOL_SIZE: "0" }, 'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "0"'],
     [{ NLQ_PROXY_PORT: "70000" }, 'NLQ_PROXY_PORT must be a TCP port number (0-65535), got "70000"'],
     [{ NLQ_WEB_PORT: "80a" }, 'NLQ_WEB_PORT must be a TCP port number (0-65535), got "80a"'],
+    [{ NLQ_METRICS_PORT: "metrics" }, 'NLQ_METRICS_PORT must be a TCP port number (0-65535), got "metrics"'],
     [{ NLQ_EMBEDDED_PORT: "-1" }, 'NLQ_EMBEDDED_PORT must be a TCP port number (0-65535), got "-1"'],
     [{ NLQ_QDRANT_URL: "qdrant:6333" }, 'NLQ_QDRANT_URL must be an http:// or https:// URL, got "qdrant:6333"'],
     [

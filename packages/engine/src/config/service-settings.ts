@@ -37,6 +37,13 @@ export interface ServiceSettings {
   readonly webPort: number;
   /** `NLQ_EMBEDDED_PORT`: the embedded PostgreSQL's port under `nlq start` (0 picks a free one). Default 54320. */
   readonly embeddedPort: number;
+  /**
+   * Where `nlq proxy` and `nlq start` serve `GET /metrics` (Prometheus) and `GET /health`: `NLQ_METRICS_HOST`
+   * (default `127.0.0.1`) and `NLQ_METRICS_PORT` (0 picks a free one; 9187 is the conventional choice). Default:
+   * undefined, not served, because `NLQ_METRICS_PORT` is unset (a fixed default port would make a second proxy on
+   * the same machine fail to start).
+   */
+  readonly metricsListen: { readonly host: string; readonly port: number } | undefined;
 }
 
 /**
@@ -61,5 +68,9 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
     proxyPort: values.NLQ_PROXY_PORT,
     webPort: values.NLQ_WEB_PORT,
     embeddedPort: values.NLQ_EMBEDDED_PORT,
+    metricsListen:
+      values.NLQ_METRICS_PORT === undefined
+        ? undefined
+        : { host: values.NLQ_METRICS_HOST, port: values.NLQ_METRICS_PORT },
   };
 }

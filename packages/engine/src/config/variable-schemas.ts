@@ -57,13 +57,14 @@ export function wholeNumberVariable(defaultValue: number, minimum: number) {
     .transform((value) => value ?? defaultValue);
 }
 
+/** A TCP port, 0 (any free port) to 65535; undefined when unset. */
+export const optionalPortVariable = parsedVariable("a TCP port number (0-65535)", (text) =>
+  /^\d+$/.test(text) && Number(text) <= 65_535 ? Number(text) : undefined,
+).optional();
+
 /** A TCP port, 0 (any free port) to 65535; `defaultValue` when unset. */
 export function portVariable(defaultValue: number) {
-  return parsedVariable("a TCP port number (0-65535)", (text) =>
-    /^\d+$/.test(text) && Number(text) <= 65_535 ? Number(text) : undefined,
-  )
-    .optional()
-    .transform((value) => value ?? defaultValue);
+  return optionalPortVariable.transform((value) => value ?? defaultValue);
 }
 
 /** A decimal number in [minimum, maximum]; `defaultValue` when unset. */
