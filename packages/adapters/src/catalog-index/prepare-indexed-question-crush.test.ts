@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { PipelineEvent, StepContext } from "@nlq/engine";
+import type { PipelineEvent } from "@nlq/engine";
 import {
   createEmbeddedVectorStore,
   createOfflineEmbeddingModel,
@@ -128,7 +128,7 @@ describe("prepareIndexedQuestion runs CRUSH in the retrieval stage", () => {
 
   async function selectedTables(
     overrides: Partial<IndexedQuestionOptions>,
-    context: StepContext,
+    context: ReturnType<typeof createStepContext>,
     session = createPgExecutor(client),
   ): Promise<string[]> {
     const prepared = await prepareIndexedQuestion({
