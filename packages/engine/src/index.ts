@@ -55,7 +55,11 @@ export {
 } from "./retrieval/context/catalog-context-index";
 export { retrieveContext } from "./retrieval/context/retrieve-context";
 export { createCatalogEmbeddingModel } from "./retrieval/crush/catalog-embedding-model";
-export { createCatalogSchemaRetriever, createCrushPreselector } from "./retrieval/crush/crush-preselector";
+export {
+  createCatalogSchemaRetriever,
+  createCrushPreselector,
+  defaultCrushBudget,
+} from "./retrieval/crush/crush-preselector";
 export type { CrushSelectionOptions } from "./retrieval/crush/crush-selection";
 export { ColumnVectorIndex } from "./retrieval/crush/dense-column-ranking";
 export { type SchemaColumn, schemaColumnKey, schemaColumnText } from "./retrieval/crush/schema-column";
@@ -65,6 +69,7 @@ export {
   embedTexts,
   hallucinatedElementText,
   rankCollectively,
+  type SchemaRetriever,
 } from "./retrieval/crush/schema-retriever";
 export { heuristicKeywords } from "./retrieval/keywords/heuristic-keywords";
 export { defaultLearnedRetrievalModel, readLearnedRetrievalModel } from "./retrieval/learned/default-learned-model";

@@ -12,12 +12,17 @@ import type {
 import {
   catalogCollectionName,
   countColumns,
+  createCatalogSchemaRetriever,
   createChessSchemaSelector,
+  createCrushPreselector,
   createLearnedColumnPreselection,
+  createOfflineEmbeddingModel,
   createValueVisibility,
   DEFAULT_LSH_PARAMETERS,
+  defaultCrushBudget,
   loadSettings,
   resolveEmbeddingModel,
+  type SchemaRetriever,
   type SchemaSelectionSteps,
   type StoredSampleValues,
   storedSampleValuesOf,
@@ -63,6 +68,15 @@ export interface IndexedQuestionOptions {
    * Default: `settings.learnedRetrieval` (on unless `NLQ_LEARNED_RETRIEVAL=off`).
    */
   readonly learnedRetrieval?: boolean;
+  /**
+   * CRUSH4SQL's collective retrieval (hallucinate → retrieve `crushBudget` columns) in the retrieval stage, for catalogs
+   * above `minimumColumns`. Its retriever embeds the whole indexed catalog once per data source with the offline
+   * embedder (as the benchmarks measured it) and is cached with the index; picks the asking role cannot read are
+   * dropped, and a failed hallucination falls back to no CRUSH picks. Default true.
+   */
+  readonly crush?: boolean;
+  /** Columns CRUSH keeps per question (B). Default `defaultCrushBudget` (40, the prompt-size benchmark's setting). */
+  readonly crushBudget?: number;
 }
 
 /** What to pass to `answerQuestion` (spread it in): the indexed catalog and a selector; empty when nothing is indexed. */
@@ -104,12 +118,24 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
   const { valueIndex, vectorStore, storedSampleValues } = indexed.retrieval;
   const learnedRetrieval = options.learnedRetrieval ?? settings.learnedRetrieval;
   if (learnedRetrieval) indexed.rankColumns ??= createLearnedColumnPreselection(indexed.catalog);
+  const crush = options.crush ?? true;
+  if (crush) indexed.crushRetriever ??= createCatalogSchemaRetriever(indexed.catalog, createOfflineEmbeddingModel());
   const schemaSelector = createChessSchemaSelector({
     steps: options.steps ?? settings.schemaSelection,
     valueIndex,
     valueVisibility: createValueVisibility({ session: options.session, transactionStatus: options.transactionStatus }),
     storedSampleValues,
     ...(learnedRetrieval ? { rankColumns: indexed.rankColumns } : {}),
+    ...(crush
+      ? {
+          preselect: createCrushPreselector({
+            retriever: await indexed.crushRetriever!,
+            budget: options.crushBudget ?? defaultCrushBudget,
+          }),
+        }
+      : {}),
+    // Retrieval narrows (CRUSH, learnt ranking, values, descriptions) every catalog that gets a selector at all.
+    preselectAboveColumns: minimumColumns,
     contextRetrieval: {
       vectorStore,
       collection: catalogCollectionName(dataSource.id),
@@ -135,6 +161,8 @@ interface IndexedDataSource {
   };
   /** The learnt column ranking over the whole indexed catalog, built on the first question that needs it. */
   rankColumns?: (question: string) => { table: string; column: string }[];
+  /** CRUSH's retriever over the whole indexed catalog (every column embedded once), built on the first question that needs it. */
+  crushRetriever?: Promise<SchemaRetriever>;
 }
 
 /**

@@ -113,8 +113,13 @@ export interface CrushEndEvent {
   readonly type: "crush-end";
   /** The hallucinated schema elements as the model wrote them. */
   readonly hallucinated: readonly string[];
-  /** Columns in the chosen subset. */
+  /** Columns in the chosen subset that the asking role may read (picks outside its catalog are dropped). */
   readonly columns: number;
+  /**
+   * Why CRUSH picked nothing: its `hallucinate-schema` call failed (no model, no scripted response, bad output, budget
+   * spent), so the question went on with the other retrieval only; absent when CRUSH ran.
+   */
+  readonly fallbackReason?: string;
 }
 
 /** CHESS SS (filter_column, select_tables, select_columns) begins on the catalog (or CRUSH's subset). */

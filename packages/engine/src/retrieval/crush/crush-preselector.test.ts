@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { Catalog } from "../../catalog/catalog-types";
 import { loadSettings } from "../../config/settings";
 import { createOfflineEmbeddingModel } from "../../embedding/offline-embedding-model";
-import { ConfigurationError } from "../../errors";
+import { CancelledError, ConfigurationError } from "../../errors";
 import { createStepContext } from "../../llm/step-context";
+import type { PipelineEvent } from "../../pipeline/events";
 import { schemaSelectionPresets, schemaSelectionStepsFrom } from "../../schema-selection/schema-selection-steps";
 import { catalogTable } from "../../testing/catalog-table";
+import { mockTextModel } from "../../testing/mock-text-model";
 import { createCatalogContextIndex } from "../context/catalog-context-index";
 import { catalogSchemaColumns, createCatalogSchemaRetriever, createCrushPreselector } from "./crush-preselector";
 
@@ -49,6 +51,95 @@ describe("CRUSH preselector and in-process context index", () => {
     const selection = await preselect({ catalog, keywords: [], context });
     expect([...selection.keys()]).toEqual(["bikes.station"]);
     expect([...selection.get("bikes.station")!]).toEqual(expect.arrayContaining(["name", "latitude"]));
+  });
+
+  it("drops picks the asking role cannot read: tables and columns outside the question's catalog", async () => {
+    // The retriever covers the whole catalog (built once per data source); this role reads bikes.station without
+    // latitude, and not school.student at all.
+    const retriever = await createCatalogSchemaRetriever(catalog, createOfflineEmbeddingModel());
+    const readable: Catalog = {
+      tables: [catalogTable("bikes", "station", ["station_id", "name", "longitude"]), catalog.tables[0]!],
+    };
+    const preselect = createCrushPreselector({
+      retriever,
+      budget: 6,
+      hallucinate: async () => ["Station(name, latitude)", "Student(first_name, age)"],
+    });
+    const events: PipelineEvent[] = [];
+    const context = createStepContext({
+      question: "Names of stations with a latitude below 37.5 and students older than 20?",
+      settings: loadSettings({}),
+      onEvent: (event) => events.push(event),
+    });
+    const selection = await preselect({ catalog: readable, keywords: [], context });
+    const everything = await createCrushPreselector({
+      retriever,
+      budget: 6,
+      hallucinate: async () => ["Station(name, latitude)", "Student(first_name, age)"],
+    })({
+      catalog,
+      keywords: [],
+      context: createStepContext({ question: context.question, settings: loadSettings({}) }),
+    });
+    // Unrestricted, CRUSH picks the unreadable ones; restricted, they are gone and the event counts what is left.
+    expect(everything.get("school.student")?.size).toBeGreaterThan(0);
+    expect(everything.get("bikes.station")?.has("latitude")).toBe(true);
+    expect(selection.has("school.student")).toBe(false);
+    expect(selection.get("bikes.station")?.has("latitude")).toBe(false);
+    expect(selection.get("bikes.station")?.has("name")).toBe(true);
+    const kept = [...selection.values()].reduce((total, columns) => total + columns.size, 0);
+    expect(events.at(-1)).toEqual({ type: "crush-end", hallucinated: expect.any(Array), columns: kept });
+  });
+
+  it("falls back to no picks when the hallucination fails, and says why in crush-end", async () => {
+    const retriever = await createCatalogSchemaRetriever(catalog, createOfflineEmbeddingModel());
+    const preselect = createCrushPreselector({ retriever });
+    const cases = [
+      // A model whose output is not the hallucination schema (bad output → ModelOutputError).
+      { resolveModel: () => ({ model: mockTextModel("no idea"), id: "mock:model", scripted: false }), reason: /./ },
+      // A model call that fails (a scripted fixture without the step throws ModelCallError the same way).
+      {
+        resolveModel: () => ({
+          model: mockTextModel(() => {
+            throw new Error("connection refused");
+          }),
+          id: "mock:model",
+          scripted: false,
+        }),
+        reason: /connection refused/,
+      },
+      // No model configured at all.
+      { resolveModel: undefined, reason: /no language model is configured for step "hallucinate-schema"/ },
+    ];
+    for (const testCase of cases) {
+      const events: PipelineEvent[] = [];
+      const context = createStepContext({
+        question: "Names of stations?",
+        settings: loadSettings({}),
+        ...(testCase.resolveModel ? { resolveModel: testCase.resolveModel } : {}),
+        onEvent: (event) => events.push(event),
+      });
+      const selection = await preselect({ catalog, keywords: [], context });
+      expect(selection.size).toBe(0);
+      const end = events.find((event) => event.type === "crush-end");
+      expect(end).toMatchObject({
+        hallucinated: [],
+        columns: 0,
+        fallbackReason: expect.stringMatching(testCase.reason),
+      });
+    }
+  });
+
+  it("does not swallow a cancellation", async () => {
+    const retriever = await createCatalogSchemaRetriever(catalog, createOfflineEmbeddingModel());
+    const preselect = createCrushPreselector({
+      retriever,
+      hallucinate: async () => {
+        throw new CancelledError();
+      },
+    });
+    const context = createStepContext({ question: "Names of stations?", settings: loadSettings({}) });
+    await expect(preselect({ catalog, keywords: [], context })).rejects.toThrow(CancelledError);
   });
 
   it("finds descriptions of tables and columns in process", async () => {

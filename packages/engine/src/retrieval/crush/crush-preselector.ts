@@ -1,5 +1,6 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import type { Catalog } from "../../catalog/catalog-types";
+import { type Catalog, tableKey } from "../../catalog/catalog-types";
+import { ModelCallError, ModelConfigurationError, ModelOutputError } from "../../errors";
 import type { StepContext } from "../../llm/step-context";
 import { SparseVectorIndex } from "../context/sparse-vector-index";
 import type { CrushSelectionOptions } from "./crush-selection";
@@ -67,39 +68,69 @@ export type SchemaHallucinator = (context: StepContext) => Promise<readonly stri
 /** Columns picked for a question, by table (`schema.table` → column names). */
 export type ColumnPicks = ReadonlyMap<string, ReadonlySet<string>>;
 
-/** Picks a large catalog's likely columns for a question before the model steps (CRUSH: `createCrushPreselector`). */
+/**
+ * Picks a large catalog's likely columns for a question before the model steps (CRUSH: `createCrushPreselector`);
+ * returns only columns of `catalog` (the asking role's readable catalog).
+ */
 export type SchemaPreselector = (options: {
   readonly catalog: Catalog;
   readonly keywords: readonly string[];
   readonly context: StepContext;
 }) => Promise<ColumnPicks>;
 
+/** Columns CRUSH keeps per question in the live path (B), as in the prompt-size benchmark's production setting. */
+export const defaultCrushBudget = 40;
+
 /**
- * CRUSH as the selector's preselection for large catalogs: hallucinate a minimal schema, then pick `budget` columns
- * collectively (entropy-guided coverage + connectivity). Columns outside the retriever's catalog are ignored.
+ * CRUSH as the retrieval stage's collective retrieval for large catalogs: hallucinate a minimal schema, then pick
+ * `budget` columns collectively (entropy-guided coverage + connectivity). The retriever may cover more than the asking
+ * role may read (it is built once per data source): picks outside the question's `catalog` (tables or columns the role
+ * cannot read) are dropped. When the hallucination fails (no model configured, a scripted fixture without a
+ * `hallucinate-schema` response, output that does not parse, the call budget spent) the question goes on without CRUSH
+ * picks — CRUSH only narrows, the other retrieval still does — and `crush-end` says why (`fallbackReason`).
  */
 export function createCrushPreselector(options: {
   readonly retriever: SchemaRetriever;
-  /** Columns kept (B). Default 40. */
+  /** Columns kept (B). Default `defaultCrushBudget` (40). */
   readonly budget?: number;
   /** Default: `hallucinateSchema` with the question's model. */
   readonly hallucinate?: SchemaHallucinator;
 }): SchemaPreselector {
   const hallucinate =
     options.hallucinate ?? (async (context: StepContext) => (await hallucinateSchema(context)).tables);
-  const budget = options.budget ?? 40;
-  return async ({ context }) => {
+  const budget = options.budget ?? defaultCrushBudget;
+  return async ({ catalog, context }) => {
     context.emit({ type: "crush-start", budget });
-    const hallucinated = await hallucinate(context);
+    let hallucinated: readonly string[];
+    try {
+      hallucinated = await hallucinate(context);
+    } catch (error) {
+      if (!isModelStepFailure(error)) throw error;
+      context.emit({ type: "crush-end", hallucinated: [], columns: 0, fallbackReason: error.message });
+      return new Map();
+    }
+    context.throwIfCancelled();
+    const readable = new Map(
+      catalog.tables.map((table) => [tableKey(table), new Set(table.columns.map((column) => column.name))]),
+    );
     const picked = await options.retriever.retrieveCollectively({ question: context.question, hallucinated, budget });
-    context.emit({ type: "crush-end", hallucinated, columns: picked.length });
     const selection = new Map<string, Set<string>>();
+    let kept = 0;
     for (const column of picked) {
       const table = `${column.database}.${column.table}`;
+      if (!readable.get(table)?.has(column.column)) continue;
       const columns = selection.get(table) ?? new Set<string>();
       columns.add(column.column);
       selection.set(table, columns);
+      kept += 1;
     }
+    context.emit({ type: "crush-end", hallucinated, columns: kept });
     return selection;
   };
+}
+
+function isModelStepFailure(error: unknown): error is ModelCallError | ModelOutputError | ModelConfigurationError {
+  return (
+    error instanceof ModelCallError || error instanceof ModelOutputError || error instanceof ModelConfigurationError
+  );
 }
