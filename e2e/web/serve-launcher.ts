@@ -36,7 +36,9 @@ const launcher = spawn(process.execPath, [path.join(repositoryRoot, "apps", "pro
     NLQ_MODEL: "scripted:fixtures/demo-model.json",
     NLQ_WEB_PORT: process.env.NLQ_E2E_WEB_PORT ?? "3100",
     NLQ_PROXY_PORT: process.env.NLQ_E2E_PROXY_PORT ?? "6500",
-    NLQ_EMBEDDED_PORT: process.env.NLQ_E2E_EMBEDDED_PORT ?? "54400",
+    // Below Linux's ephemeral range (32768–60999): a fixed port inside it can be held for a moment by any outgoing
+    // connection on the machine (the test suite makes thousands), and the launcher then refuses to start.
+    NLQ_EMBEDDED_PORT: process.env.NLQ_E2E_EMBEDDED_PORT ?? "25400",
   },
 });
 
