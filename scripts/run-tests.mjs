@@ -31,7 +31,10 @@ if (!skipEndToEnd) {
   if (existsSync(playwrightSummary)) {
     const report = JSON.parse(readFileSync(playwrightSummary, "utf8"));
     totals.passed += report.stats?.expected ?? 0;
-    totals.failed += (report.stats?.unexpected ?? 0) + (report.stats?.flaky ?? 0);
+    // Errors outside any test (a web server that did not start) fail the run without failing a test: count them.
+    const runErrors = Math.max(report.errors?.length ?? 0, playwrightStatus !== 0 ? 1 : 0);
+    const testFailures = (report.stats?.unexpected ?? 0) + (report.stats?.flaky ?? 0);
+    totals.failed += testFailures > 0 ? testFailures : runErrors;
     totals.skipped += report.stats?.skipped ?? 0;
   } else if (playwrightStatus !== 0) totals.failed += 1;
 }
