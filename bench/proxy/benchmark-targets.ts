@@ -154,9 +154,10 @@ export async function startPgBouncer(
     for (const file of ["", "pgbouncer.ini", "users.txt"]) chownSync(join(directory, file), uid, uid);
   }
   const command = asRoot ? "runuser" : executable;
+  // -q: PgBouncer logs to its logfile only, not to the benchmark's stderr as well.
   const args = asRoot
-    ? ["-u", "postgres", "--", executable, join(directory, "pgbouncer.ini")]
-    : [join(directory, "pgbouncer.ini")];
+    ? ["-u", "postgres", "--", executable, "-q", join(directory, "pgbouncer.ini")]
+    : ["-q", join(directory, "pgbouncer.ini")];
   const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"] });
   await waitReady(port);
   // With runuser, PgBouncer is a child of runuser: read its own pid for memory figures.

@@ -4,6 +4,7 @@ import { registerBenchCommand } from "./bench-command";
 import { registerDemoCommand } from "./demo-command";
 import { registerEvalCommand } from "./eval-command";
 import { registerIndexCommand } from "./index-command";
+import { nlqVersion } from "./nlq-version";
 import { registerProxyCommand } from "./proxy-command";
 import { registerStartCommand } from "./start-command";
 
@@ -12,6 +13,7 @@ const program = new Command()
   .description(
     "Natural-language interface to PostgreSQL: start the demo, proxy, ask, load demo data, index, evaluate, benchmark",
   )
+  .version(nlqVersion(), "-V, --version", "print the version of nlq")
   .showHelpAfterError();
 
 registerStartCommand(program);
