@@ -119,7 +119,7 @@ export {
 export { type StoredSampleValues, storedSampleValuesOf } from "./schema-selection/stored-sample-values";
 export type { FunctionPolicy } from "./sql/function-policy";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
-export { validateSql } from "./sql/validate-sql";
+export { loadSqlParser, validateSql } from "./sql/validate-sql";
 export { pipelineSteps, type StepName } from "./steps/step-registry";
 export { quotedPrefix, textPrefix } from "./text/quoted-prefix";
 export type { EmbeddedVectorPersistence, PersistedVectorPoint } from "./vector-store/embedded-vector-persistence";

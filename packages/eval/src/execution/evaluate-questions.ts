@@ -1,5 +1,6 @@
 import {
   type AnswerQuestionOptions,
+  alwaysQuoteIdentifier,
   answerQuestion,
   type LlmCallRecord,
   type QueryExecutor,
@@ -41,10 +42,6 @@ export interface EvaluateQuestionsOptions {
   readonly onQuestion?: (outcome: QuestionOutcome, index: number) => void;
 }
 
-function quotedIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
 /** The model that generates SQL, as the report names it (`scripted` when it replays recorded answers). */
 export function generationModel(options: Pick<EvaluateQuestionsOptions, "settings" | "resolveModel">): {
   readonly id: string;
@@ -70,7 +67,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     let error: string | undefined;
     try {
       if (question.schema !== undefined)
-        await options.session.query({ sql: `SET search_path TO ${quotedIdentifier(question.schema)}` });
+        await options.session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
       const answer = await answerQuestion({
         question: question.question,
         hint: question.hint,

@@ -1,4 +1,12 @@
-import { DatabaseError, loadFunctionPolicy, NlqError, type QueryExecutor, runReadOnly, validateSql } from "@nlq/engine";
+import {
+  alwaysQuoteIdentifier,
+  DatabaseError,
+  loadFunctionPolicy,
+  NlqError,
+  type QueryExecutor,
+  runReadOnly,
+  validateSql,
+} from "@nlq/engine";
 import type { ComparableResult } from "./result-comparison";
 
 /** Outcome of running one statement for evaluation: its result, or the error PostgreSQL (or the cap) reported. */
@@ -24,31 +32,26 @@ function quotedLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-function quotedIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
 /**
  * The thin I/O side of execution accuracy: each statement runs alone in the engine's read-only scope
  * (`runReadOnly`: `BEGIN READ ONLY`, transaction-local `statement_timeout`, rolled back after), with `search_path`
  * set transaction-locally to the question's schema when one is given, unwrapped (so the statement's own ORDER BY is
  * what PostgreSQL returns) and with a byte cap. Like every other path, each statement is first validated by the
  * engine (`validateSql`: exactly one read-only query, functions decided against `pg_proc` under the session's role and
- * search path, loaded once per schema). Trailing semicolons are dropped. Errors (a refusal, the statement's, a
+ * search path, loaded once per schema). Trailing semicolons are dropped (by `validateSql`). Errors (a refusal, the statement's, a
  * timeout, a broken connection) come back as a failed run, never thrown.
  */
 export function createEvaluationExecutor(options: EvaluationExecutorOptions): EvaluationExecutor {
   const resultByteLimit = options.resultByteLimit ?? 64 * 1024 * 1024;
   const policies = new Map<string, Awaited<ReturnType<typeof loadFunctionPolicy>>>();
   return async (sql, schema) => {
-    const statement = sql.trim().replace(/(\s*;)+$/, "");
     try {
       const result = await runReadOnly(
         { session: options.session, statementTimeoutMilliseconds: options.statementTimeoutMilliseconds ?? 30_000 },
         async (query) => {
           if (schema !== undefined) {
             await query(
-              `SELECT pg_catalog.set_config('search_path', ${quotedLiteral(quotedIdentifier(schema))}, true)`,
+              `SELECT pg_catalog.set_config('search_path', ${quotedLiteral(alwaysQuoteIdentifier(schema))}, true)`,
             );
           }
           const policyKey = schema ?? "";
@@ -57,7 +60,7 @@ export function createEvaluationExecutor(options: EvaluationExecutorOptions): Ev
             policy = await loadFunctionPolicy(query, options.allowedFunctions ?? []);
             policies.set(policyKey, policy);
           }
-          return query((await validateSql(statement, policy)).sql, { resultByteLimit });
+          return query((await validateSql(sql, policy)).sql, { resultByteLimit });
         },
       );
       if (result.cutByBytes) return { ok: false, error: `result larger than ${resultByteLimit} bytes` };

@@ -24,7 +24,7 @@ function optional(value: string | undefined): string | undefined {
  * Defog's question CSVs (`question`, `query`, `db_name`, `query_category`, optional `instructions`; header order
  * varies between files). Ids are `<file stem>-<row number>`.
  */
-export function parseDefogQuestions(csv: string, stem = "q"): GoldQuestion[] {
+function parseDefogQuestions(csv: string, stem = "q"): GoldQuestion[] {
   const [header, ...records] = parseCsvRecords(csv);
   if (!header) return [];
   const column = (name: string) => header.indexOf(name);
@@ -50,7 +50,7 @@ export function parseDefogQuestions(csv: string, stem = "q"): GoldQuestion[] {
  * Questions in JSONL: `{"id"?, "question", "gold" (or "query"/"sql"), "schema" (or "db"/"db_name")?,
  * "category" (or "query_category"/"difficulty")?, "hint" (or "evidence"/"instructions")?}` per line.
  */
-export function parseQuestionLines(jsonl: string): GoldQuestion[] {
+function parseQuestionLines(jsonl: string): GoldQuestion[] {
   const questions: GoldQuestion[] = [];
   jsonl.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;

@@ -13,7 +13,7 @@ export interface ComparableResult {
 }
 
 /** Default tolerance of numeric equality: |a − b| ≤ 1e-6 · max(1, |a|, |b|). */
-export const defaultNumericTolerance = 1e-6;
+const defaultNumericTolerance = 1e-6;
 
 /** int2, int4, int8, oid, float4, float8, numeric. */
 const numericTypes = new Set([21, 23, 20, 26, 700, 701, 1700]);

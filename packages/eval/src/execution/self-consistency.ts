@@ -8,7 +8,7 @@ export interface ClusteredCandidate {
 }
 
 /** Clusters of candidates (indexes into the input), in order of their first member. */
-export function clusterByResult(candidates: readonly ClusteredCandidate[]): number[][] {
+function clusterByResult(candidates: readonly ClusteredCandidate[]): number[][] {
   const clusters: number[][] = [];
   candidates.forEach((candidate, index) => {
     const { run } = candidate;

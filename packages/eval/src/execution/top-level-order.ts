@@ -1,12 +1,8 @@
-import { loadModule, parseSync } from "libpg-query";
+import { loadSqlParser } from "@nlq/engine";
+import { parseSync } from "libpg-query";
 
-let parserLoaded: Promise<void> | undefined;
-
-/** Loads the PostgreSQL parser (WASM) once; call before `ordersAtTopLevel`. */
-export function loadOrderParser(): Promise<void> {
-  parserLoaded ??= loadModule();
-  return parserLoaded;
-}
+/** Loads the PostgreSQL parser (WASM) once, the engine's one load; call before `ordersAtTopLevel`. */
+export const loadOrderParser = loadSqlParser;
 
 /**
  * True when the statement's outermost SELECT (or set operation) has an ORDER BY — a top-level `sortClause` in

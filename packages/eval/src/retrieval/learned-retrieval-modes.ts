@@ -34,10 +34,3 @@ export function rankQuestionsWithLearnedModel(
   });
   return { rankings, milliseconds };
 }
-
-/** Median (lower middle for an even count) of `values`; 0 when empty. */
-export function medianOf(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}

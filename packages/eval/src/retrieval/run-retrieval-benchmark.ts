@@ -14,7 +14,8 @@ import {
   schemaColumnText,
 } from "@nlq/engine";
 import { parseHallucinatedSchema } from "@nlq/prompts";
-import { fuseRankings, medianOf, rankQuestionsWithLearnedModel } from "./learned-retrieval-modes";
+import { percentile } from "../statistics";
+import { fuseRankings, rankQuestionsWithLearnedModel } from "./learned-retrieval-modes";
 import type { RetrievalQuestion } from "./retrieval-benchmark-data";
 import { meanRecallByBudget } from "./retrieval-recall";
 
@@ -151,7 +152,9 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
   return {
     questions: options.questions.length,
     recall,
-    ...(learned ? { learnedMedianMilliseconds: medianOf(learned.milliseconds) } : {}),
+    ...(learned
+      ? { learnedMedianMilliseconds: learned.milliseconds.length === 0 ? 0 : percentile(learned.milliseconds, 50) }
+      : {}),
   };
 }
 

@@ -1,14 +1,11 @@
 import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { alwaysQuoteIdentifier } from "@nlq/engine";
 import type pg from "pg";
 
 /** Where the defog data lives relative to the repository (`../shared/data/defog`). */
 export const defaultDefogDirectory = path.resolve(import.meta.dirname, "../../../../../../shared/data/defog");
-
-function quotedIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 /**
  * Loads every defog database (`databases/<db>/<db>.sql`) into the connected database, one schema per database named
@@ -26,7 +23,7 @@ export async function loadDefogDatabases(client: pg.Client, defogDirectory = def
     await client.query(`DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public; SET search_path TO public`);
     await client.query(sql);
     await client.query(
-      `ALTER SCHEMA public RENAME TO ${quotedIdentifier(name)}; CREATE SCHEMA public; RESET search_path`,
+      `ALTER SCHEMA public RENAME TO ${alwaysQuoteIdentifier(name)}; CREATE SCHEMA public; RESET search_path`,
     );
   }
   return names;
