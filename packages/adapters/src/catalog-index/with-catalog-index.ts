@@ -39,7 +39,8 @@ export function withCatalogIndex(
           statementTimeoutMilliseconds: 5_000,
           abortSignal: answerOptions.abortSignal,
         },
-        (query) => query("SELECT current_database(), current_user"),
+        // Qualified: the asking role controls its search path and could shadow current_database() to pick another index.
+        (query) => query("SELECT pg_catalog.current_database(), current_user"),
       );
       const [database, user] = identity.rows[0] ?? [];
       if (database && user) {

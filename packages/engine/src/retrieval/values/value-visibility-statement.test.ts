@@ -15,9 +15,9 @@ describe("valueVisibilityStatements", () => {
       ['Sales.odd"name', 1],
     ]);
     expect(statements[0]!.sql).toBe(
-      `SELECT probe.position FROM (VALUES (0, E'Own')) AS probe(position, value) WHERE EXISTS (SELECT 1 FROM "public"."account" WHERE "label"::text = probe.value)` +
-        ` UNION ALL SELECT probe.position FROM (VALUES (1, E'Long label')) AS probe(position, value) WHERE EXISTS (SELECT 1 FROM "public"."account" WHERE starts_with("label"::text, probe.value))` +
-        ` UNION ALL SELECT probe.position FROM (VALUES (2, E'it''s')) AS probe(position, value) WHERE EXISTS (SELECT 1 FROM "public"."account" WHERE "owner"::text = probe.value)`,
+      `SELECT probe.position FROM (VALUES (0, E'Own')) AS probe(position, value) WHERE EXISTS (SELECT 1 FROM "public"."account" WHERE "label"::pg_catalog.text OPERATOR(pg_catalog.=) probe.value)` +
+        ` UNION ALL SELECT probe.position FROM (VALUES (1, E'Long label')) AS probe(position, value) WHERE EXISTS (SELECT 1 FROM "public"."account" WHERE pg_catalog.starts_with("label"::pg_catalog.text, probe.value))` +
+        ` UNION ALL SELECT probe.position FROM (VALUES (2, E'it''s')) AS probe(position, value) WHERE EXISTS (SELECT 1 FROM "public"."account" WHERE "owner"::pg_catalog.text OPERATOR(pg_catalog.=) probe.value)`,
     );
     expect(statements[1]!.sql).toContain(`FROM "Sales"."odd""name"`);
     expect(valueVisibilityStatements([])).toEqual([]);

@@ -37,8 +37,9 @@ export interface TableVisibilityStatement {
  * One statement per table, checking all its probes at once under the privileges and row-level security of whoever
  * runs it: for each column and match kind,
  * `SELECT probe.position FROM (VALUES (0, E'…'), …) AS probe(position, value)
- *  WHERE EXISTS (SELECT 1 FROM "schema"."table" WHERE "column"::text = probe.value)`
- * (`starts_with("column"::text, probe.value)` for prefixes), joined with UNION ALL. Duplicate probes are checked
+ *  WHERE EXISTS (SELECT 1 FROM "schema"."table" WHERE "column"::pg_catalog.text OPERATOR(pg_catalog.=) probe.value)`
+ * (`pg_catalog.starts_with(…)` for prefixes), joined with UNION ALL. Every operator, function and type is
+ * schema-qualified: the statement runs on the asking session, whose search path the asking role controls. Duplicate probes are checked
  * once. Pure.
  */
 export function valueVisibilityStatements(probes: readonly ValueProbe[]): TableVisibilityStatement[] {
@@ -62,8 +63,12 @@ export function valueVisibilityStatements(probes: readonly ValueProbe[]): TableV
     });
     const selects = [...groups.values()].map((group) => {
       const { column, match } = group[0]!.probe;
-      const cell = `${alwaysQuoteIdentifier(column)}::text`;
-      const condition = match === "prefix" ? `starts_with(${cell}, probe.value)` : `${cell} = probe.value`;
+      // Schema-qualified, so an operator or function the asking role put earlier on its search path cannot answer.
+      const cell = `${alwaysQuoteIdentifier(column)}::pg_catalog.text`;
+      const condition =
+        match === "prefix"
+          ? `pg_catalog.starts_with(${cell}, probe.value)`
+          : `${cell} OPERATOR(pg_catalog.=) probe.value`;
       const values = group
         .map(({ position, probe }) => `(${position}, ${escapedStringLiteral(probe.value)})`)
         .join(", ");
