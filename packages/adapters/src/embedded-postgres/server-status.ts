@@ -35,7 +35,9 @@ export function runningServer(directory: string): RunningServer | undefined {
 
 /** Records this process as the owner of the server it started. */
 export function writeOwner(directory: string, owner: { processId: number; purpose: string; port: number }): void {
-  writeFileSync(ownerFile(directory), `${JSON.stringify({ ...owner, since: new Date().toISOString() })}\n`);
+  writeFileSync(ownerFile(directory), `${JSON.stringify({ ...owner, since: new Date().toISOString() })}\n`, {
+    mode: 0o600,
+  });
 }
 
 export function removeOwner(directory: string): void {

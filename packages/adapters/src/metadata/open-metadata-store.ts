@@ -91,7 +91,8 @@ async function openEmbeddedStore(
   const server = await startEmbeddedPostgres({
     directory: path.join(stateDirectory, "postgres"),
     port: 0,
-    purpose: `nlq ${process.argv.slice(2).join(" ")}`.trim(),
+    // The subcommand only: the rest of the command line may hold a URL with a password.
+    purpose: `nlq ${process.argv[2] ?? ""}`.trim(),
     grantBelow: path.dirname(stateDirectory),
   });
   try {
