@@ -248,6 +248,8 @@ export class ProxyConnection {
         this.#writeUpstream(bytes);
       },
       requestCancel: () => {
+        // Closing cancels what still runs itself (leaveNothingBehind): one CancelRequest, not two.
+        if (this.#closed) return;
         if (this.#backendKey !== undefined) this.#options.cancelUpstream(this.#backendKey);
       },
     });
@@ -369,12 +371,13 @@ export class ProxyConnection {
   }
 
   #closeIfShuttingDownAndIdle(): void {
+    if (!this.#shuttingDown) return;
     const idle =
       (this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.AwaitingStartup) &&
       !this.#pendingReady.owed &&
       this.#answerInProgress === undefined &&
       this.#clientQueue.length === 0;
-    if (!this.#shuttingDown || !idle) return;
+    if (!idle) return;
     this.#terminate(
       { severity: "FATAL", code: "57P01", message: "terminating connection because the nlq proxy is shutting down" },
       "shutdown",
