@@ -28,15 +28,16 @@ export interface ChatDependencies {
   logError?: (error: unknown) => void;
 }
 
-/**
- * `NLQ_MAX_QUESTION_LENGTH` from the settings; `DEFAULT_MAX_QUESTION_LENGTH` when they cannot be read (the answer
- * stream then reports the configuration error, as for any question).
- */
-function questionLengthLimit(dependencies: ChatDependencies): number {
+/** The settings of one request, read once: the value, or the configuration error the answer stream reports. */
+type LoadedSettings =
+  | { readonly settings: AnswerQuestionOptions["settings"] }
+  | { readonly settings?: undefined; readonly error: unknown };
+
+function loadRequestSettings(dependencies: ChatDependencies): LoadedSettings {
   try {
-    return dependencies.settings().maxQuestionLength;
-  } catch {
-    return DEFAULT_MAX_QUESTION_LENGTH;
+    return { settings: dependencies.settings() };
+  } catch (error) {
+    return { error };
   }
 }
 
@@ -47,11 +48,13 @@ function questionLengthLimit(dependencies: ChatDependencies): number {
  * `NLQ_MAX_QUESTION_LENGTH`, is answered 400 with the typed error (no session is opened).
  */
 export async function handleChatRequest(request: Request, dependencies: ChatDependencies): Promise<Response> {
+  const loaded = loadRequestSettings(dependencies);
   let question: string;
   let previousTurns: ReturnType<typeof previousTurnsFromBody>;
   try {
     const body: unknown = await request.json();
-    const maximumLength = questionLengthLimit(dependencies);
+    // `NLQ_MAX_QUESTION_LENGTH`; the default when the settings cannot be read (the answer stream then reports why).
+    const maximumLength = loaded.settings?.maxQuestionLength ?? DEFAULT_MAX_QUESTION_LENGTH;
     question = questionFromBody(body, maximumLength);
     previousTurns = previousTurnsFromBody(body, maximumLength);
   } catch (error) {
@@ -66,7 +69,8 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
       let session: ChatSession | undefined;
       let failed = true;
       try {
-        const settings = dependencies.settings();
+        if (loaded.settings === undefined) throw loaded.error;
+        const settings = loaded.settings;
         session = await dependencies.openSession(request.signal);
         const answer = await dependencies.answer({
           question,
