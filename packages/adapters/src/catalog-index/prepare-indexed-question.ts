@@ -105,7 +105,8 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     sampleValues: (readable) => (countColumns(readable) <= minimumColumns ? "verify" : "omit"),
   });
   if (countColumns(catalog) <= minimumColumns) return { catalog };
-  indexed.retrieval ??= {
+  // The promise is cached, so questions arriving together load the value index once; a failed load is not kept.
+  indexed.retrieval ??= (async () => ({
     valueIndex: await new ValueIndexStore(options.store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS),
     vectorStore:
       options.vectorStore ??
@@ -114,12 +115,22 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
         qdrant: options.qdrant,
       }),
     storedSampleValues: storedSampleValuesOf(indexed.catalog),
-  };
-  const { valueIndex, vectorStore, storedSampleValues } = indexed.retrieval;
+  }))().catch((error: unknown) => {
+    indexed.retrieval = undefined;
+    throw error;
+  });
+  const { valueIndex, vectorStore, storedSampleValues } = await indexed.retrieval;
   const learnedRetrieval = options.learnedRetrieval ?? settings.learnedRetrieval;
   if (learnedRetrieval) indexed.rankColumns ??= createLearnedColumnPreselection(indexed.catalog);
   const crush = options.crush ?? true;
-  if (crush) indexed.crushRetriever ??= createCatalogSchemaRetriever(indexed.catalog, createOfflineEmbeddingModel());
+  if (crush) {
+    indexed.crushRetriever ??= createCatalogSchemaRetriever(indexed.catalog, createOfflineEmbeddingModel()).catch(
+      (error: unknown) => {
+        indexed.crushRetriever = undefined;
+        throw error;
+      },
+    );
+  }
   const schemaSelector = createChessSchemaSelector({
     steps: options.steps ?? settings.schemaSelection,
     valueIndex,
@@ -154,11 +165,11 @@ interface IndexedDataSource {
    * Value index, description vectors and the indexed examples by column (`storedSampleValuesOf`, checked per question
    * under the asking role), loaded on the first question that needs schema selection.
    */
-  retrieval?: {
+  retrieval?: Promise<{
     readonly valueIndex: ValueIndex;
     readonly vectorStore: VectorStore;
     readonly storedSampleValues: StoredSampleValues;
-  };
+  }>;
   /** The learnt column ranking over the whole indexed catalog, built on the first question that needs it. */
   rankColumns?: (question: string) => { table: string; column: string }[];
   /** CRUSH's retriever over the whole indexed catalog (every column embedded once), built on the first question that needs it. */
