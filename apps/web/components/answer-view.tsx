@@ -21,11 +21,15 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
         <span className="badge" title={answer.model.id}>
           model <code>{modelLabel(answer.model.id)}</code>
         </span>
-        <span className="badge" title="Share of candidate queries that agree with this result">
-          confidence {Math.round(answer.confidence * 100)}%
-        </span>
+        {answer.confidence === undefined ? null : (
+          <span className="badge" title={answer.confidenceBasis}>
+            confidence {Math.round(answer.confidence * 100)}%
+          </span>
+        )}
         <span className="badge badge-quiet">
-          {answer.candidates} {answer.candidates === 1 ? "candidate" : "candidates"} · {answer.elapsedMilliseconds} ms
+          {answer.candidates} {answer.candidates === 1 ? "candidate" : "candidates"}
+          {answer.candidates > 1 ? ` · ${answer.clusters} ${answer.clusters === 1 ? "result" : "distinct results"}` : ""}{" "}
+          · {answer.elapsedMilliseconds} ms
         </span>
       </div>
       {answer.explanation ? <p className="explanation">{answer.explanation}</p> : null}

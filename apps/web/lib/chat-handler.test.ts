@@ -19,9 +19,16 @@ const countAnswer: Answer = {
     command: "SELECT 1",
   },
   truncated: false,
-  confidence: 1,
+  selection: {
+    selector: "single",
+    candidates: 1,
+    executed: 1,
+    clusters: 1,
+    chosenCluster: 0,
+    basis: "one candidate was written: nothing to compare",
+  },
   model: { id: "scripted:fixtures/demo-model.json", scripted: true },
-  candidates: [{ generator: "one-shot", sql: "SELECT count(*) FROM customers", revisions: 0, ok: true, rows: 1 }],
+  candidates: [{ generator: "one-shot", sample: 0, sql: "SELECT count(*) FROM customers", revisions: 0, ok: true, rows: 1 }],
   calls: [],
   elapsedMilliseconds: 12,
 };

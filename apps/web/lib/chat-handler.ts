@@ -3,7 +3,7 @@ import { DEFAULT_MAX_QUESTION_LENGTH, NlqError } from "@nlq/engine";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { answerData } from "./answer-data";
 import type { NlqUIMessage } from "./chat-message";
-import { previousTurnsFromBody, questionFromBody } from "./chat-request";
+import { presetFromBody, previousTurnsFromBody, questionFromBody } from "./chat-request";
 import { errorData } from "./error-data";
 import { createStepTracker } from "./step-tracker";
 
@@ -18,8 +18,11 @@ export interface ChatSession {
 export interface ChatDependencies {
   /** Answers one question (the route: `answerQuestion` from @nlq/engine). */
   answer(options: AnswerQuestionOptions): Promise<Answer>;
-  /** Resolved settings (the route: `loadSettings(process.env)`); may throw a configuration error. */
-  settings(): AnswerQuestionOptions["settings"];
+  /**
+   * Resolved settings (the route: `loadSettings(process.env)`), with the request's preset in place of `NLQ_PRESET`
+   * when it names one; may throw a configuration error.
+   */
+  settings(preset?: string): AnswerQuestionOptions["settings"];
   /** Opens a dedicated database session for one question. */
   openSession(abortSignal: AbortSignal): Promise<ChatSession>;
   /** Where finished questions are logged; none by default. */
@@ -33,9 +36,9 @@ type LoadedSettings =
   | { readonly settings: AnswerQuestionOptions["settings"] }
   | { readonly settings?: undefined; readonly error: unknown };
 
-function loadRequestSettings(dependencies: ChatDependencies): LoadedSettings {
+function loadRequestSettings(dependencies: ChatDependencies, preset: string | undefined): LoadedSettings {
   try {
-    return { settings: dependencies.settings() };
+    return { settings: dependencies.settings(preset) };
   } catch (error) {
     return { error };
   }
@@ -45,20 +48,27 @@ function loadRequestSettings(dependencies: ChatDependencies): LoadedSettings {
  * Answers the question of one chat request and streams the pipeline's progress as AI SDK UI message
  * chunks: `data-step` parts while it runs, then one `data-answer` or `data-error` part. The pipeline is
  * aborted when the request is (the browser stopped or went away). A body without a question, or with one over
- * `NLQ_MAX_QUESTION_LENGTH`, is answered 400 with the typed error (no session is opened).
+ * `NLQ_MAX_QUESTION_LENGTH`, is answered 400 with the typed error (no session is opened). The body may name a
+ * preset (`"preset": "fast" | "balanced" | "max"`) for this request only.
  */
 export async function handleChatRequest(request: Request, dependencies: ChatDependencies): Promise<Response> {
-  const loaded = loadRequestSettings(dependencies);
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return Response.json({ error: errorData(new NlqError("The request body is not JSON.")) }, { status: 400 });
+  }
+  let loaded: LoadedSettings;
   let question: string;
   let previousTurns: ReturnType<typeof previousTurnsFromBody>;
   try {
-    const body: unknown = await request.json();
+    loaded = loadRequestSettings(dependencies, presetFromBody(body));
     // `NLQ_MAX_QUESTION_LENGTH`; the default when the settings cannot be read (the answer stream then reports why).
     const maximumLength = loaded.settings?.maxQuestionLength ?? DEFAULT_MAX_QUESTION_LENGTH;
     question = questionFromBody(body, maximumLength);
     previousTurns = previousTurnsFromBody(body, maximumLength);
   } catch (error) {
-    const data = errorData(error instanceof NlqError ? error : new NlqError("The request body is not JSON."));
+    const data = errorData(error instanceof NlqError ? error : new NlqError("The request body is not a chat request."));
     return Response.json({ error: data }, { status: 400 });
   }
   const logError = dependencies.logError ?? ((error: unknown) => console.error("nlq web: question failed", error));

@@ -35,8 +35,12 @@ export interface AnswerData {
   readonly truncated: boolean;
   /** Which cap: the row limit or the byte limit. Absent when not cut (or from an older answer). */
   readonly truncatedBy?: "rows" | "bytes";
-  /** Share of candidates that agree with the chosen result, 0..1. */
-  readonly confidence: number;
+  /** How sure the selection is, 0..1 (`Answer.confidence`); absent when one candidate was written. */
+  readonly confidence?: number;
+  /** How the confidence was computed (`Answer.selection.basis`). */
+  readonly confidenceBasis: string;
+  /** Distinct results among the candidates that ran. */
+  readonly clusters: number;
   readonly model: { readonly id: string; readonly scripted: boolean };
   readonly explanation?: string;
   readonly elapsedMilliseconds: number;

@@ -1,4 +1,9 @@
-import { type ConversationTurn, checkQuestionLength, DEFAULT_MAX_QUESTION_LENGTH } from "@nlq/engine";
+import {
+  builtInPresetNames,
+  type ConversationTurn,
+  checkQuestionLength,
+  DEFAULT_MAX_QUESTION_LENGTH,
+} from "@nlq/engine";
 import { z } from "zod";
 import { maximumPreviousTurns } from "./chat-message";
 import { ChatRequestError } from "./web-errors";
@@ -23,6 +28,19 @@ export function questionFromBody(body: unknown, maximumLength = DEFAULT_MAX_QUES
   if (question === "") throw new ChatRequestError("Ask a question in plain language.");
   checkQuestionLength(question, maximumLength);
   return question;
+}
+
+/**
+ * The preset the request asks for (`"preset"` beside `messages`: a built-in preset name), or undefined for the
+ * server's `NLQ_PRESET`. Only built-in names are accepted from a browser: a preset file path is the operator's choice.
+ */
+export function presetFromBody(body: unknown): string | undefined {
+  const preset = (body as { preset?: unknown } | null)?.preset;
+  if (preset === undefined || preset === null || preset === "") return undefined;
+  if (typeof preset !== "string" || !(builtInPresetNames as readonly string[]).includes(preset)) {
+    throw new ChatRequestError(`Unknown preset: use ${builtInPresetNames.join(", ")}.`);
+  }
+  return preset;
 }
 
 /**

@@ -79,9 +79,10 @@ export async function defaultChatDependencies(): Promise<ChatDependencies> {
   return {
     answer:
       store && upstreamUrl
-        ? withCatalogIndex(answerQuestion, { store, upstreamUrl, qdrant: service.qdrant })
+        ? withCatalogIndex(answerQuestion, { store, upstreamUrl, qdrant: service.qdrant, llmCache: store.llmCache })
         : answerQuestion,
-    settings: () => loadSettings(resolveScriptedModelPaths(process.env)),
+    settings: (preset) =>
+      loadSettings({ ...resolveScriptedModelPaths(process.env), ...(preset === undefined ? {} : { NLQ_PRESET: preset }) }),
     openSession: (abortSignal) =>
       openPoolSession(pool(service), (connection) => createPgExecutor(connection), abortSignal),
     ...(log ? { queryLog: log } : {}),

@@ -56,6 +56,8 @@ describe("AnswerView", () => {
     rows: [["1"]],
     truncated: false,
     confidence: 0.5,
+    confidenceBasis: "1 of 2 candidates returned this result",
+    clusters: 2,
     model: { id: "openai:gpt-4o-mini", scripted: false },
     elapsedMilliseconds: 5,
     candidates: 2,

@@ -158,7 +158,11 @@ export function createStepTracker(): StepTracker {
         return [
           part(
             `candidate-${event.candidate}`,
-            { label: `Writing SQL candidate ${event.candidate + 1}`, status: "running", detail: event.generator },
+            {
+              label: `Writing SQL candidate ${event.candidate + 1}`,
+              status: "running",
+              detail: event.sample > 0 ? `${event.generator}, sample ${event.sample + 1}` : event.generator,
+            },
             `SQL candidate ${event.candidate + 1}`,
           ),
         ];
@@ -197,7 +201,11 @@ export function createStepTracker(): StepTracker {
         return [
           part(
             "selection",
-            { label: "Choosing the answer", status: "running", detail: plural(event.candidates, "candidate") },
+            {
+              label: "Choosing the answer",
+              status: "running",
+              detail: `${plural(event.clusters, "distinct result")} among ${plural(event.candidates, "candidate")}`,
+            },
             "Chose the answer",
           ),
         ];
@@ -206,7 +214,10 @@ export function createStepTracker(): StepTracker {
           part("selection", {
             label: "Chose the answer",
             status: "done",
-            detail: `${plural(event.clusters, "distinct result")}, confidence ${Math.round(event.confidence * 100)}%`,
+            detail:
+              event.confidence === undefined
+                ? plural(event.candidates, "candidate")
+                : `confidence ${Math.round(event.confidence * 100)}% (${event.basis}), chosen by ${event.selector}`,
           }),
         ];
       case "llm-call-start":

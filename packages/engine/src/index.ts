@@ -4,6 +4,14 @@
 export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
 export { introspectCatalog } from "./catalog/introspect-catalog";
 export { loadServiceSettings, type QdrantSettings, type ServiceSettings } from "./config/service-settings";
+export {
+  type BuiltInPresetName,
+  builtInPresetNames,
+  builtInPresets,
+  type GeneratorPlan,
+  type Preset,
+  resolvePreset,
+} from "./config/presets";
 export { loadSettings, type Settings } from "./config/settings";
 export type {
   QueryExecutor,
@@ -27,6 +35,7 @@ export {
   QuestionTooLongError,
   UnanswerableQuestionError,
 } from "./errors";
+export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";
 export type {
@@ -36,8 +45,10 @@ export type {
   ConversationTurn,
   QueryLog,
   QueryLogEntry,
+  SelectionSummary,
   VerifiedExample,
 } from "./pipeline/answer";
+export { describeSelection } from "./pipeline/describe-selection";
 export { answerQuestion } from "./pipeline/answer-question";
 export {
   type LlmCallRecord,

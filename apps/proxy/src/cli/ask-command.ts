@@ -10,6 +10,9 @@ import {
 import {
   type Answer,
   answerQuestion,
+  builtInPresetNames,
+  builtInPresets,
+  describeSelection,
   checkQuestionLength,
   loadServiceSettings,
   loadSettings,
@@ -43,14 +46,39 @@ export function formatAnswer(answer: Answer): string {
     lines.push(`(cut at ${answer.result.rows.length} rows: ${limit})`);
   }
   lines.push("");
-  lines.push(`confidence: ${answer.confidence.toFixed(2)}`);
+  lines.push(`selection: ${describeSelection(answer.selection, answer.confidence)}`);
+  lines.push(...describeCalls(answer.calls));
   lines.push(`model: ${answer.model.id}${answer.model.scripted ? " (scripted replay, not a language model)" : ""}`);
   if (answer.explanation) lines.push(`reasoning: ${answer.explanation}`);
   return `${lines.join("\n")}\n`;
 }
 
+/** `model calls: 7 (…)` then one line per step: calls, tokens in + out, cache hits. Nothing when no model was called. */
+export function describeCalls(calls: Answer["calls"]): string[] {
+  if (calls.length === 0) return [];
+  const bySteps = new Map<string, { calls: number; cached: number; input: number; output: number }>();
+  for (const call of calls) {
+    const step = bySteps.get(call.step) ?? { calls: 0, cached: 0, input: 0, output: 0 };
+    step.calls += 1;
+    if (call.cached) step.cached += 1;
+    step.input += call.inputTokens;
+    step.output += call.outputTokens;
+    bySteps.set(call.step, step);
+  }
+  const input = calls.reduce((total, call) => total + call.inputTokens, 0);
+  const output = calls.reduce((total, call) => total + call.outputTokens, 0);
+  return [
+    `model calls: ${calls.length}, ${input}+${output} tokens`,
+    ...[...bySteps].map(
+      ([step, figures]) =>
+        `  ${step}: ${figures.calls} ${figures.calls === 1 ? "call" : "calls"}, ${figures.input}+${figures.output} tokens${figures.cached > 0 ? `, ${figures.cached} from the cache` : ""}`,
+    ),
+  ];
+}
+
 interface AskOptions {
   readonly url?: string;
+  readonly preset?: string;
   readonly json: boolean;
   readonly hint?: string;
   readonly quiet: boolean;
@@ -91,6 +119,10 @@ export function registerAskCommand(program: Command, output: AskCommandOutput = 
     .argument("<question>", 'the question, e.g. "how many customers are there?"')
     .option("--url <url>", "PostgreSQL connection URL, e.g. postgresql://user@127.0.0.1:5432/db (env: DATABASE_URL)")
     .option("--hint <text>", "extra knowledge for the model, e.g. 'revenue = sum of order totals'")
+    .option(
+      "--preset <preset>",
+      `how hard to work: ${builtInPresetNames.map((name) => `${name} (${builtInPresets[name].description})`).join("; ")}; or a preset .json file (env: NLQ_PRESET, default balanced)`,
+    )
     .option("--json", "print the whole answer (SQL, rows, confidence, candidates, model calls) as JSON", false)
     .option("--quiet", "no progress lines on stderr", false)
     .addHelpText(
@@ -101,6 +133,7 @@ Environment:
                              anthropic:…, google:…, ollama:qwen2.5-coder:7b, openai-compatible:<model>,
                              or scripted:fixtures/demo-model.json (a scripted replay, not a language model)
   NLQ_MODEL_GENERATE, NLQ_MODEL_FIX   per-step model overrides
+  NLQ_PRESET                 fast, balanced (default) or max, or a preset .json file (see README)
   NLQ_STATEMENT_TIMEOUT_MS   statement timeout (default 15000)
   NLQ_ROW_LIMIT              most rows returned (default 1000)
   NLQ_MAX_FIX_ATTEMPTS       fixer attempts per candidate (default 3)
@@ -129,7 +162,8 @@ Example:
         const givenUrl = options.url ?? environment.DATABASE_URL;
         if (!givenUrl) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
         url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
-        settings = loadSettings(environment);
+        // A flag is one more way to set its variable: the same schema checks it.
+        settings = loadSettings(options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset });
         service = loadServiceSettings(environment);
         checkQuestionLength(question, settings.maxQuestionLength);
       } catch (error) {
@@ -158,6 +192,7 @@ Example:
           settings,
           origin: "cli",
           queryLog: metadataStore?.queryLog,
+          ...(metadataStore ? { llmCache: metadataStore.llmCache } : {}),
           abortSignal: controller.signal,
           onEvent: (event) => {
             const text = options.quiet ? undefined : describeEvent(event);

@@ -15,7 +15,6 @@ export function describeEvent(event: PipelineEvent): string | undefined {
     case "values-start":
     case "context-start":
     case "fix-end":
-    case "selection-end":
     case "pipeline-end":
       return undefined;
     case "catalog-end":
@@ -45,7 +44,7 @@ export function describeEvent(event: PipelineEvent): string | undefined {
     case "schema-end":
       return `schema: ${event.tables} tables, ${event.columns} columns selected`;
     case "candidate-start":
-      return `candidate ${event.candidate + 1}: generating (${event.generator})`;
+      return `candidate ${event.candidate + 1}: generating (${event.generator}${event.sample > 0 ? `, sample ${event.sample + 1}` : ""})`;
     case "fix-start":
       return `candidate ${event.candidate + 1}: fixing, attempt ${event.attempt} (${event.reason})`;
     case "candidate-end":
@@ -53,7 +52,13 @@ export function describeEvent(event: PipelineEvent): string | undefined {
         ? `candidate ${event.candidate + 1}: ${event.rows ?? 0} rows`
         : `candidate ${event.candidate + 1}: failed (${event.error ?? "error"})`;
     case "selection-start":
-      return event.candidates > 1 ? `selection: choosing among ${event.candidates} candidates` : undefined;
+      return event.clusters > 1
+        ? `selection: ${event.clusters} distinct results among ${event.candidates} candidates, choosing by ${event.selector}`
+        : undefined;
+    case "selection-end":
+      return event.confidence === undefined
+        ? undefined
+        : `selection: chosen by ${event.selector}, confidence ${event.confidence.toFixed(2)} (${event.basis})`;
     case "llm-call-start":
       return `model call ${event.step}: ${pipelineSteps[event.step].label}…`;
     case "llm-call-end":

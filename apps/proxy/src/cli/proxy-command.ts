@@ -152,6 +152,7 @@ export function proxyAnswerQuestion(
         store: metadata,
         upstreamUrl: `postgresql://${upstreamHost}:${upstreamPort}`,
         qdrant,
+        llmCache: metadata.llmCache,
       })
     : answerQuestion;
 }

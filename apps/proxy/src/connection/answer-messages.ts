@@ -1,4 +1,4 @@
-import type { Answer } from "@nlq/engine";
+import { type Answer, describeSelection } from "@nlq/engine";
 import {
   encodeCommandComplete,
   encodeDataRow,
@@ -29,13 +29,13 @@ export function appendAnswerRows(messages: Buffer[], answer: Answer): void {
 /** The NOTICEs that go before an answer's rows: the chosen SQL, a scripted replay, truncation. */
 export function encodeAnswerNotices(answer: Answer): Buffer[] {
   const messages: Buffer[] = [];
-  const confidence = `confidence ${answer.confidence.toFixed(2)}`;
+  const selection = describeSelection(answer.selection, answer.confidence);
   messages.push(
     encodeNoticeResponse({
       severity: "NOTICE",
       code: "00000",
       message: `nlq: ${answer.sql}`,
-      detail: `model ${answer.model.id}, ${confidence}${answer.explanation ? `; ${answer.explanation}` : ""}`,
+      detail: `model ${answer.model.id}; ${selection}${answer.explanation ? `; ${answer.explanation}` : ""}`,
     }),
   );
   if (answer.model.scripted) {

@@ -38,7 +38,7 @@ export function describeProgress(event: PipelineEvent): string | undefined {
     case "schema-end":
       return `nlq: schema narrowed to ${event.tables} tables, ${event.columns} columns`;
     case "candidate-start":
-      return `nlq: candidate ${event.candidate + 1} (${event.generator})`;
+      return `nlq: candidate ${event.candidate + 1} (${event.generator}${event.sample > 0 ? `, sample ${event.sample + 1}` : ""})`;
     case "candidate-end":
       return event.ok
         ? `nlq: candidate ${event.candidate + 1} ran (${event.rows ?? 0} rows)`
@@ -46,9 +46,13 @@ export function describeProgress(event: PipelineEvent): string | undefined {
     case "fix-start":
       return `nlq: revising candidate ${event.candidate + 1} (attempt ${event.attempt}): ${event.reason}`;
     case "selection-start":
-      return event.candidates > 1 ? `nlq: choosing among ${event.candidates} candidates` : undefined;
+      return event.clusters > 1
+        ? `nlq: choosing among ${event.clusters} distinct results of ${event.candidates} candidates (${event.selector})`
+        : undefined;
     case "selection-end":
-      return `nlq: chose among ${event.clusters} result clusters (confidence ${event.confidence.toFixed(2)})`;
+      return event.confidence === undefined
+        ? undefined
+        : `nlq: chose by ${event.selector}, confidence ${event.confidence.toFixed(2)} (${event.basis})`;
     case "llm-call-end":
       return `nlq: ${event.call.step} by ${event.call.model}${event.call.scripted ? " (scripted replay)" : ""} in ${event.call.latencyMilliseconds} ms`;
     default:

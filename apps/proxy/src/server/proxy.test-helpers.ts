@@ -27,9 +27,16 @@ export async function answerWith(options: AnswerQuestionOptions, sql: string): P
     sql,
     result,
     truncated: false,
-    confidence: 1,
+    selection: {
+      selector: "single",
+      candidates: 1,
+      executed: 1,
+      clusters: 1,
+      chosenCluster: 0,
+      basis: "one candidate was written: nothing to compare",
+    },
     model: { id: "test:fake", scripted: false },
-    candidates: [{ generator: "test", sql, revisions: 0, ok: true, rows: result.rows.length }],
+    candidates: [{ generator: "test", sample: 0, sql, revisions: 0, ok: true, rows: result.rows.length }],
     calls: [],
     elapsedMilliseconds: 1,
   };

@@ -72,7 +72,8 @@ export interface IndexedQuestionOptions {
    * CRUSH4SQL's collective retrieval (hallucinate → retrieve `crushBudget` columns) in the retrieval stage, for catalogs
    * above `minimumColumns`. Its retriever embeds the whole indexed catalog once per data source with the offline
    * embedder (as the benchmarks measured it) and is cached with the index; picks the asking role cannot read are
-   * dropped, and a failed hallucination falls back to no CRUSH picks. Default true.
+   * dropped, and a failed hallucination falls back to no CRUSH picks. Default: the preset's (`settings.crush`; on in
+   * `balanced` and `max`).
    */
   readonly crush?: boolean;
   /** Columns CRUSH keeps per question (B). Default `defaultCrushBudget` (40, the prompt-size benchmark's setting). */
@@ -122,7 +123,7 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
   const { valueIndex, vectorStore, storedSampleValues } = await indexed.retrieval;
   const learnedRetrieval = options.learnedRetrieval ?? settings.learnedRetrieval;
   if (learnedRetrieval) indexed.rankColumns ??= createLearnedColumnPreselection(indexed.catalog);
-  const crush = options.crush ?? true;
+  const crush = options.crush ?? settings.crush;
   if (crush) {
     indexed.crushRetriever ??= createCatalogSchemaRetriever(indexed.catalog, createOfflineEmbeddingModel()).catch(
       (error: unknown) => {

@@ -1,4 +1,4 @@
-import type { Answer, AnswerQuestionOptions, QdrantSettings } from "@nlq/engine";
+import type { Answer, AnswerQuestionOptions, LlmResponseCache, QdrantSettings } from "@nlq/engine";
 import { runReadOnly } from "@nlq/engine";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { prepareIndexedQuestion } from "./prepare-indexed-question";
@@ -16,6 +16,8 @@ export interface WithCatalogIndexOptions {
    * the metadata store). The other retrieval settings come from each question's `settings`.
    */
   readonly qdrant?: QdrantSettings;
+  /** Responses of earlier identical model calls (the metadata store's `llmCache`). Default: none. */
+  readonly llmCache?: LlmResponseCache;
 }
 
 /**
@@ -29,7 +31,8 @@ export function withCatalogIndex(
   options: WithCatalogIndexOptions,
 ): (options: AnswerQuestionOptions) => Promise<Answer> {
   return async (answerOptions) => {
-    if (answerOptions.catalog || answerOptions.schemaSelector) return answer(answerOptions);
+    const cache = options.llmCache && !answerOptions.llmCache ? { llmCache: options.llmCache } : {};
+    if (answerOptions.catalog || answerOptions.schemaSelector) return answer({ ...cache, ...answerOptions });
     let indexed = {};
     try {
       const identity = await runReadOnly(
@@ -60,6 +63,6 @@ export function withCatalogIndex(
     } catch {
       // No usable index (or the session cannot run the lookup now): answer from live introspection.
     }
-    return answer({ ...indexed, ...answerOptions });
+    return answer({ ...indexed, ...cache, ...answerOptions });
   };
 }

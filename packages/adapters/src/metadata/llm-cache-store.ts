@@ -1,23 +1,18 @@
 import { createHash } from "node:crypto";
+import type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "@nlq/engine";
 import { eq } from "drizzle-orm";
 import type { MetadataDatabase } from "./metadata-database";
 import { llmCache } from "./schema/llm-cache";
 
-/** The cache key of one model call: SHA-256 over model, step and the full prompt. */
-export function llmCacheKey(call: { readonly model: string; readonly step: string; readonly prompt: string }): string {
+/** The cache key of one model call: SHA-256 over model, step, system prompt, prompt, temperature and sample. */
+export function llmCacheKey(call: LlmCallKey): string {
   return createHash("sha256")
-    .update(JSON.stringify([call.model, call.step, call.prompt]))
+    .update(JSON.stringify([call.model, call.step, call.system ?? null, call.prompt, call.temperature, call.sample]))
     .digest("hex");
 }
 
-export interface CachedLlmResponse {
-  readonly response: unknown;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
-
-/** Language-model responses cached in the metadata store's `llm_cache` table. */
-export class MetadataLlmCache {
+/** Language-model responses cached in the metadata store's `llm_cache` table (the engine's `LlmResponseCache`). */
+export class MetadataLlmCache implements LlmResponseCache {
   readonly name = "metadata-llm-cache";
   readonly #database: MetadataDatabase;
 
@@ -26,7 +21,7 @@ export class MetadataLlmCache {
   }
 
   /** The cached response of this call, or undefined. */
-  async get(call: { model: string; step: string; prompt: string }): Promise<CachedLlmResponse | undefined> {
+  async get(call: LlmCallKey): Promise<CachedLlmResponse | undefined> {
     const [row] = await this.#database
       .select()
       .from(llmCache)
@@ -34,19 +29,25 @@ export class MetadataLlmCache {
       .limit(1);
     return row === undefined
       ? undefined
-      : { response: row.response, inputTokens: row.inputTokens, outputTokens: row.outputTokens };
+      : { output: row.response, inputTokens: row.inputTokens, outputTokens: row.outputTokens };
   }
 
   /** Stores (or replaces) the response of this call. */
-  async put(call: { model: string; step: string; prompt: string }, value: CachedLlmResponse): Promise<void> {
-    const key = llmCacheKey(call);
-    const row = { key, model: call.model, step: call.step, ...value };
+  async put(call: LlmCallKey, value: CachedLlmResponse): Promise<void> {
+    const row = {
+      key: llmCacheKey(call),
+      model: call.model,
+      step: call.step,
+      response: value.output,
+      inputTokens: value.inputTokens,
+      outputTokens: value.outputTokens,
+    };
     await this.#database
       .insert(llmCache)
       .values(row)
       .onConflictDoUpdate({
         target: llmCache.key,
-        set: { response: value.response, inputTokens: value.inputTokens, outputTokens: value.outputTokens },
+        set: { response: row.response, inputTokens: row.inputTokens, outputTokens: row.outputTokens },
       });
   }
 }

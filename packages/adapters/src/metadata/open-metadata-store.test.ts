@@ -95,17 +95,20 @@ function metadataStoreContract(driverName: string, open: () => Promise<MetadataS
       expect(JSON.stringify(await store.database.select().from(dataSources))).not.toMatch(/one|two/);
     });
 
-    it("caches model responses by model, step and prompt", async () => {
-      const call = { model: "openai:gpt-4o-mini", step: "generate", prompt: "question?" };
+    it("caches model responses by model, step, prompts, temperature and sample", async () => {
+      const call = { model: "openai:gpt-4o-mini", step: "generate", prompt: "question?", temperature: 0.8, sample: 0 };
       expect(await store.llmCache.get(call)).toBeUndefined();
-      await store.llmCache.put(call, { response: { sql: "select 1" }, inputTokens: 3, outputTokens: 4 });
-      await store.llmCache.put(call, { response: { sql: "select 2" }, inputTokens: 3, outputTokens: 4 });
-      expect(await store.llmCache.get(call)).toEqual({
-        response: { sql: "select 2" },
-        inputTokens: 3,
-        outputTokens: 4,
-      });
-      expect(await store.llmCache.get({ ...call, step: "fix" })).toBeUndefined();
+      await store.llmCache.put(call, { output: { sql: "select 1" }, inputTokens: 3, outputTokens: 4 });
+      await store.llmCache.put(call, { output: { sql: "select 2" }, inputTokens: 3, outputTokens: 4 });
+      expect(await store.llmCache.get(call)).toEqual({ output: { sql: "select 2" }, inputTokens: 3, outputTokens: 4 });
+      for (const other of [
+        { ...call, step: "fix" },
+        { ...call, sample: 1 },
+        { ...call, temperature: 0 },
+        { ...call, system: "be brief" },
+      ]) {
+        expect(await store.llmCache.get(other)).toBeUndefined();
+      }
     });
 
     it("limits recent queries", async () => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { embeddingProviders } from "../embedding/resolve-embedding-model";
 import { ConfigurationError } from "../errors";
 import { DEFAULT_MAX_QUESTION_LENGTH } from "../pipeline/question-length";
+import { builtInPresetNames, defaultPresetName, type Preset, resolvePreset } from "./presets";
 import {
   type SchemaSelectionSteps,
   schemaSelectionPresets,
@@ -17,6 +18,7 @@ import {
   switchVariable,
   textVariable,
   urlVariable,
+  optionalWholeNumberVariable,
   wholeNumberVariable,
 } from "./variable-schemas";
 
@@ -33,6 +35,22 @@ const modelExpectation = "provider:model, e.g. openai:gpt-4o-mini or scripted:fi
 export const modelReferenceVariable = parsedVariable(modelExpectation, (text) =>
   modelReferencePattern.test(text) ? text : undefined,
 );
+
+/** `NLQ_PRESET`: a built-in preset name or a preset JSON file; unset → `balanced`. */
+function presetVariable() {
+  return z
+    .string()
+    .transform((text, context): Preset => {
+      try {
+        return resolvePreset(text);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: `must be ${builtInPresetNames.join(", ")} or a preset .json file: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    })
+    .optional()
+    .transform((value) => value ?? resolvePreset(defaultPresetName));
+}
 
 const functionNamePattern = /^([a-z_][a-z0-9_$]*\.)?[a-z_][a-z0-9_$]*$/;
 
@@ -55,9 +73,15 @@ const pipelineVariables = {
     .transform((value): readonly string[] => value ?? []),
   NLQ_MAX_QUESTION_LENGTH: wholeNumberVariable(DEFAULT_MAX_QUESTION_LENGTH, 1),
   NLQ_MAX_FIX_ATTEMPTS: wholeNumberVariable(3, 0),
-  NLQ_MAX_LLM_CALLS: wholeNumberVariable(20, 1),
-  NLQ_DEADLINE_MS: wholeNumberVariable(120_000, 1),
-  NLQ_MAX_TOKENS: wholeNumberVariable(0, 0),
+  NLQ_PRESET: presetVariable(),
+  // Unset: the preset's value.
+  NLQ_MAX_LLM_CALLS: optionalWholeNumberVariable(1),
+  NLQ_DEADLINE_MS: optionalWholeNumberVariable(1),
+  NLQ_MAX_TOKENS: optionalWholeNumberVariable(0),
+  NLQ_CONCURRENCY: optionalWholeNumberVariable(1),
+  NLQ_SELECTOR: parsedVariable("a selector name, e.g. self-consistency, pairwise, unit-tests or random", (text) =>
+    /^[a-z][a-z-]*$/.test(text.toLowerCase()) ? text.toLowerCase() : undefined,
+  ).optional(),
   NLQ_SHUTDOWN_GRACE_MS: wholeNumberVariable(10_000, 0),
   NLQ_TEMPERATURE: decimalVariable(0, 0, 2),
   NLQ_EMBEDDING_MODEL: parsedVariable(
@@ -78,9 +102,7 @@ const pipelineVariables = {
         return undefined;
       }
     },
-  )
-    .optional()
-    .transform((value) => value ?? schemaSelectionPresets.balanced),
+  ).optional(),
   NLQ_SCHEMA_SELECTION_MIN_COLUMNS: wholeNumberVariable(200, 0),
   NLQ_LEARNED_RETRIEVAL: switchVariable(true),
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors";
 import { schemaSelectionPresets } from "../schema-selection/schema-selection-steps";
+import { builtInPresets } from "./presets";
 import { loadSettings, modelReferenceForStep } from "./settings";
 
 describe("loadSettings", () => {
@@ -16,8 +17,13 @@ describe("loadSettings", () => {
       allowedFunctions: [],
       maxQuestionLength: 4_000,
       maxFixAttempts: 3,
+      preset: builtInPresets.balanced,
+      generators: builtInPresets.balanced.generators,
+      selector: "self-consistency",
+      concurrency: 3,
+      crush: true,
       temperature: 0,
-      maxLlmCalls: 20,
+      maxLlmCalls: 24,
       deadlineMilliseconds: 120_000,
       maxTokens: 0,
       shutdownGraceMilliseconds: 10_000,
@@ -49,6 +55,9 @@ describe("loadSettings", () => {
       NLQ_SCHEMA_SELECTION: "fast",
       NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "0",
       NLQ_LEARNED_RETRIEVAL: "Off",
+      NLQ_PRESET: "max",
+      NLQ_SELECTOR: "unit-tests",
+      NLQ_CONCURRENCY: "2",
       PATH: "/bin",
     });
     expect(settings).toMatchObject({
@@ -71,6 +80,10 @@ describe("loadSettings", () => {
       schemaSelection: schemaSelectionPresets.fast,
       schemaSelectionMinimumColumns: 0,
       learnedRetrieval: false,
+      preset: builtInPresets.max,
+      generators: builtInPresets.max.generators,
+      selector: "unit-tests",
+      concurrency: 2,
     });
   });
 

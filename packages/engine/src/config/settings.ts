@@ -1,6 +1,7 @@
 import type { SchemaSelectionSteps } from "../schema-selection/schema-selection-steps";
 import { isStepName, pipelineSteps } from "../steps/step-registry";
 import { parseEnvironment } from "./environment-schema";
+import type { GeneratorPlan, Preset } from "./presets";
 
 /**
  * Resolved configuration of the pipeline, read from environment variables by `loadSettings`.
@@ -38,15 +39,28 @@ export interface Settings {
    * `QuestionTooLongError` (SQLSTATE 54000) before any work. Default 4000 (`DEFAULT_MAX_QUESTION_LENGTH`).
    */
   readonly maxQuestionLength: number;
-  /** `NLQ_MAX_FIX_ATTEMPTS`: revisions per candidate after an error or empty result (β). Default 3. */
+  /** `NLQ_MAX_FIX_ATTEMPTS`: revisions per candidate after an error or empty result (β). Default 3; the preset may switch the fixer off. */
   readonly maxFixAttempts: number;
-  /** `NLQ_TEMPERATURE`: sampling temperature of every step, 0–2. Default 0. */
+  /**
+   * `NLQ_PRESET`: the preset in force (`fast`, `balanced`, `max`, or a preset JSON file). Default `balanced`. The
+   * fields below marked "from the preset" take its value unless their own variable is set.
+   */
+  readonly preset: Preset;
+  /** Candidate generators and samples (from the preset). */
+  readonly generators: readonly GeneratorPlan[];
+  /** `NLQ_SELECTOR`: how the answer is chosen when candidates disagree. From the preset. */
+  readonly selector: string;
+  /** `NLQ_CONCURRENCY`: most model calls running at once for one question. From the preset. */
+  readonly concurrency: number;
+  /** CRUSH4SQL on large indexed catalogs (from the preset). */
+  readonly crush: boolean;
+  /** `NLQ_TEMPERATURE`: sampling temperature of the steps that are not generators (generators: the preset's), 0–2. Default 0. */
   readonly temperature: number;
-  /** `NLQ_MAX_LLM_CALLS`: most language-model calls for one question. Default 20. */
+  /** `NLQ_MAX_LLM_CALLS`: most language-model calls for one question. From the preset (fast 12, balanced 24, max 80). */
   readonly maxLlmCalls: number;
-  /** `NLQ_DEADLINE_MS`: wall-clock budget for one question, in milliseconds. Default 120000. */
+  /** `NLQ_DEADLINE_MS`: wall-clock budget for one question, in milliseconds. From the preset. */
   readonly deadlineMilliseconds: number;
-  /** `NLQ_MAX_TOKENS`: most input + output tokens for one question; 0 = no limit. Default 0. */
+  /** `NLQ_MAX_TOKENS`: most input + output tokens for one question; 0 = no limit. From the preset (all: 0). */
   readonly maxTokens: number;
   /**
    * `NLQ_SHUTDOWN_GRACE_MS`: on SIGTERM/SIGINT, how long the proxy lets running statements finish before it
@@ -60,7 +74,7 @@ export interface Settings {
   readonly embeddingModel: string | undefined;
   /**
    * `NLQ_SCHEMA_SELECTION`: which CHESS schema-selection steps run on large catalogs: a preset (`none`, `fast`,
-   * `balanced`, `max`) or a comma list of steps (`extract-keywords,select-tables`). Default `balanced` (all four).
+   * `balanced`, `max`) or a comma list of steps (`extract-keywords,select-tables`). From the preset.
    */
   readonly schemaSelection: SchemaSelectionSteps;
   /** `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`: indexed catalogs with at most this many columns skip schema selection. Default 200. */
@@ -78,6 +92,7 @@ export interface Settings {
  */
 export function loadSettings(environment: Readonly<Record<string, string | undefined>>): Settings {
   const values = parseEnvironment(environment);
+  const preset = values.NLQ_PRESET;
   return {
     model: values.NLQ_MODEL,
     stepModels: values.stepModels,
@@ -88,14 +103,19 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     resultByteLimit: values.NLQ_RESULT_BYTE_LIMIT,
     allowedFunctions: values.NLQ_ALLOWED_FUNCTIONS,
     maxQuestionLength: values.NLQ_MAX_QUESTION_LENGTH,
-    maxFixAttempts: values.NLQ_MAX_FIX_ATTEMPTS,
+    maxFixAttempts: preset.fix ? values.NLQ_MAX_FIX_ATTEMPTS : 0,
+    preset,
+    generators: preset.generators,
+    selector: values.NLQ_SELECTOR ?? preset.selector,
+    concurrency: values.NLQ_CONCURRENCY ?? preset.concurrency,
+    crush: preset.crush,
     temperature: values.NLQ_TEMPERATURE,
-    maxLlmCalls: values.NLQ_MAX_LLM_CALLS,
-    deadlineMilliseconds: values.NLQ_DEADLINE_MS,
-    maxTokens: values.NLQ_MAX_TOKENS,
+    maxLlmCalls: values.NLQ_MAX_LLM_CALLS ?? preset.budget.maxLlmCalls,
+    deadlineMilliseconds: values.NLQ_DEADLINE_MS ?? preset.budget.deadlineMilliseconds,
+    maxTokens: values.NLQ_MAX_TOKENS ?? preset.budget.maxTokens,
     shutdownGraceMilliseconds: values.NLQ_SHUTDOWN_GRACE_MS,
     embeddingModel: values.NLQ_EMBEDDING_MODEL,
-    schemaSelection: values.NLQ_SCHEMA_SELECTION,
+    schemaSelection: values.NLQ_SCHEMA_SELECTION ?? preset.schemaSelection,
     schemaSelectionMinimumColumns: values.NLQ_SCHEMA_SELECTION_MIN_COLUMNS,
     learnedRetrieval: values.NLQ_LEARNED_RETRIEVAL,
   };
@@ -104,7 +124,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
 /**
  * The model reference (`provider:model`) a step uses: `NLQ_MODEL_<FULL_STEP_NAME>` first
  * (`NLQ_MODEL_GENERATE_CANDIDATE`), then the step's short aliases from the step registry (`NLQ_MODEL_GENERATE`),
- * then `NLQ_MODEL`.
+ * then the preset's model for the step, then `NLQ_MODEL`.
  */
 export function modelReferenceForStep(settings: Settings, step: string): string | undefined {
   const exact = settings.stepModels[step];
@@ -114,5 +134,5 @@ export function modelReferenceForStep(settings: Settings, step: string): string 
     const aliased = settings.stepModels[alias.toLowerCase()];
     if (aliased) return aliased;
   }
-  return settings.model;
+  return settings.preset.stepModels[step] ?? settings.model;
 }

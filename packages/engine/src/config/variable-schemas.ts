@@ -48,13 +48,16 @@ export const textVariable = z
   .transform((text) => text.trim())
   .optional();
 
-/** A whole number ≥ `minimum`; `defaultValue` when unset. */
-export function wholeNumberVariable(defaultValue: number, minimum: number) {
+/** A whole number ≥ `minimum`; undefined when unset (the caller has a default of its own, e.g. the preset's). */
+export function optionalWholeNumberVariable(minimum: number) {
   return parsedVariable(`a whole number ≥ ${minimum}`, (text) =>
     /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) >= minimum ? Number(text) : undefined,
-  )
-    .optional()
-    .transform((value) => value ?? defaultValue);
+  ).optional();
+}
+
+/** A whole number ≥ `minimum`; `defaultValue` when unset. */
+export function wholeNumberVariable(defaultValue: number, minimum: number) {
+  return optionalWholeNumberVariable(minimum).transform((value) => value ?? defaultValue);
 }
 
 /** A TCP port, 0 (any free port) to 65535; undefined when unset. */

@@ -5,6 +5,7 @@ import { type ResolvedModel, resolveStepModel } from "../models/resolve-model";
 import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../pipeline/events";
 import type { StepName } from "../steps/step-registry";
 import { LlmBudget } from "./llm-budget";
+import type { LlmCallKey, LlmResponseCache } from "./llm-response-cache";
 import { runStep } from "./run-step";
 
 export interface ModelStepOptions<OUTPUT> {
@@ -53,6 +54,26 @@ export interface StepContextOptions {
    * Default: `resolveStepModel(settings, step)` (`NLQ_MODEL_<STEP>`, then `NLQ_MODEL`).
    */
   readonly resolveModel?: (step: string) => ResolvedModel;
+  /** Responses of earlier identical calls (real models only). Default: none. */
+  readonly cache?: LlmResponseCache;
+}
+
+/** Reads the cache without ever failing: a broken cache is a miss. */
+async function cachedOutput<OUTPUT>(
+  cache: LlmResponseCache,
+  key: LlmCallKey,
+  schema: z.ZodType<OUTPUT>,
+): Promise<{ output: OUTPUT; inputTokens: number; outputTokens: number } | undefined> {
+  try {
+    const cached = await cache.get(key);
+    if (!cached) return undefined;
+    const parsed = schema.safeParse(cached.output);
+    return parsed.success
+      ? { output: parsed.data, inputTokens: cached.inputTokens, outputTokens: cached.outputTokens }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createStepContext(options: StepContextOptions): StepContext {
@@ -91,7 +112,36 @@ export function createStepContext(options: StepContextOptions): StepContext {
     },
     async runModelStep<OUTPUT>(step: ModelStepOptions<OUTPUT>): Promise<OUTPUT> {
       const resolved = resolveModel(step.step);
+      const temperature = step.temperature ?? options.settings.temperature;
+      const key: LlmCallKey = {
+        model: resolved.id,
+        step: step.step,
+        ...(step.system === undefined ? {} : { system: step.system }),
+        prompt: step.prompt,
+        temperature,
+        sample: step.sample ?? 0,
+      };
+      const cache = resolved.scripted ? undefined : options.cache;
       emit({ type: "llm-call-start", step: step.step });
+      if (cache) {
+        if (options.abortSignal?.aborted) throw new CancelledError();
+        const hit = await cachedOutput(cache, key, step.schema);
+        if (hit) {
+          // A cached response costs no call and no time: it is recorded (cached: true) but not charged to the budget.
+          const call: LlmCallRecord = {
+            step: step.step,
+            model: resolved.id,
+            scripted: false,
+            cached: true,
+            inputTokens: hit.inputTokens,
+            outputTokens: hit.outputTokens,
+            latencyMilliseconds: 0,
+          };
+          calls.push(call);
+          emit({ type: "llm-call-end", call });
+          return hit.output;
+        }
+      }
       const result = await runStep({
         step: step.step,
         model: resolved.model,
@@ -100,7 +150,7 @@ export function createStepContext(options: StepContextOptions): StepContext {
         schema: step.schema,
         system: step.system,
         prompt: step.prompt,
-        temperature: step.temperature ?? options.settings.temperature,
+        temperature,
         sample: step.sample ?? 0,
         abortSignal: options.abortSignal,
         question: options.question,
@@ -110,6 +160,15 @@ export function createStepContext(options: StepContextOptions): StepContext {
           emit({ type: "llm-call-end", call });
         },
       });
+      if (cache) {
+        await cache
+          .put(key, {
+            output: result.output,
+            inputTokens: result.call.inputTokens,
+            outputTokens: result.call.outputTokens,
+          })
+          .catch(() => undefined);
+      }
       return result.output;
     },
   };

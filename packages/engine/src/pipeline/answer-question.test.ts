@@ -18,7 +18,9 @@ import { answerQuestion } from "./answer-question";
 import type { PipelineEvent } from "./events";
 
 const fixture = "packages/engine/src/pipeline/fixtures/answer-question-model.json";
-const settings = loadSettings({ NLQ_MODEL: `scripted:${fixture}` });
+// One one-shot candidate (the `fast` preset): these tests follow one candidate through the stages; the composition of
+// several generators and selectors is tested in answer-question-presets.test.ts.
+const settings = loadSettings({ NLQ_MODEL: `scripted:${fixture}`, NLQ_PRESET: "fast" });
 const role = `nlq_pipeline_reader_${randomBytes(4).toString("hex")}`;
 let database: TestDatabase;
 let client: pg.Client;
@@ -69,9 +71,11 @@ describe("answerQuestion", () => {
     expect(answer.result.fields.map((field) => field.name)).toEqual(["customers"]);
     expect(answer).toMatchObject({
       truncated: false,
-      confidence: 1,
       model: { id: `scripted:${fixture}`, scripted: true },
+      selection: { selector: "single", candidates: 1, executed: 1, clusters: 1, chosenCluster: 0 },
     });
+    // One candidate: nothing was compared, so no confidence figure.
+    expect(answer.confidence).toBeUndefined();
     expect(answer.explanation).toBe("Count the rows of customers.");
     expect(trace.events.map((event) => event.type)).toEqual([
       "pipeline-start",
@@ -86,7 +90,7 @@ describe("answerQuestion", () => {
       "pipeline-end",
     ]);
     expect(trace.events).toContainEqual({ type: "llm-call-start", step: "generate-candidate" });
-    expect(trace.events).toContainEqual({ type: "selection-start", candidates: 1 });
+    expect(trace.events).toContainEqual({ type: "selection-start", candidates: 1, clusters: 1, selector: "single" });
     expect(trace.events.find((event) => event.type === "catalog-end")).toEqual({
       type: "catalog-end",
       tables: 2,
@@ -95,7 +99,7 @@ describe("answerQuestion", () => {
     });
     expect(answer.calls).toEqual([expect.objectContaining({ step: "generate-candidate", scripted: true })]);
     expect(trace.entries).toEqual([
-      expect.objectContaining({ ok: true, sql: answer.sql, rows: 1, scripted: true, origin: "cli", confidence: 1 }),
+      expect.objectContaining({ ok: true, sql: answer.sql, rows: 1, scripted: true, origin: "cli", confidence: null }),
     ]);
   });
 
@@ -104,7 +108,9 @@ describe("answerQuestion", () => {
     const answer = await answerQuestion({ question: "Which customers live in France?", session, settings, ...trace });
     expect(answer.sql).toBe("SELECT name FROM customers WHERE country = 'FR' ORDER BY name");
     expect(answer.result.rows).toEqual([["Blaise"], ["Camille"]]);
-    expect(answer.candidates).toEqual([{ generator: "one-shot", sql: answer.sql, revisions: 1, ok: true, rows: 2 }]);
+    expect(answer.candidates).toEqual([
+      { generator: "one-shot", sample: 0, sql: answer.sql, revisions: 1, ok: true, rows: 2, cluster: 0 },
+    ]);
     const fixStart = trace.events.find((event) => event.type === "fix-start");
     expect(fixStart).toEqual({
       type: "fix-start",

@@ -2,14 +2,14 @@ import { type Catalog, countColumns } from "../catalog/catalog-types";
 import { introspectCatalog } from "../catalog/introspect-catalog";
 import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
 import { CancelledError, NlqError, UnanswerableQuestionError } from "../errors";
-import { runFixLoop } from "../fixing/fix-loop";
-import { oneShotGenerator } from "../generation/one-shot-generator";
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
 import { fetchSampleValues } from "../schema/sample-values";
 import { loadFunctionPolicy } from "../sql/load-function-policy";
 import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
+import { generateCandidates } from "./generate-candidates";
 import { checkQuestionLength } from "./question-length";
+import { selectAnswer } from "./select-answer";
 
 function shorten(text: string, length = 600): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -22,8 +22,10 @@ function joinHints(...hints: Array<string | undefined>): string | undefined {
 }
 
 /**
- * Answers one question on the asking user's session (CHESS fast configuration: catalog → optional schema selection →
- * one-shot candidate → fixer loop, β = `maxFixAttempts`). Every statement runs read-only on `options.session` and the
+ * Answers one question on the asking user's session as the preset in `settings` says (`settings.preset`): catalog →
+ * optional schema selection (retrieval and CHESS SS, from the caller) → generation (every generator × samples,
+ * `generate-candidates.ts`) → fixing (β = `maxFixAttempts`) → selection (execution clusters, then the configured
+ * selector, `select-answer.ts`). Every statement runs read-only on `options.session` and the
  * session is left as it was. Emits progress events in order, records the trace to `options.queryLog` (success and
  * failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires). A question longer than
  * `settings.maxQuestionLength` fails with `QuestionTooLongError` before any work, and is not logged.
@@ -40,6 +42,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     abortSignal: options.abortSignal,
     onEvent: options.onEvent,
     resolveModel: options.resolveModel,
+    cache: options.llmCache,
   });
   const scope = {
     session: options.session,
@@ -103,61 +106,55 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
       hint = joinHints(options.hint, selection.hint);
       context.emit({ type: "schema-end", tables: selected.tables.length, columns: countColumns(selected) });
     }
-    const schema = renderSchema(selected);
     const generationContext = hint === options.hint ? context : { ...context, hint };
-
-    const generator = oneShotGenerator;
-    context.emit({ type: "candidate-start", candidate: 0, generator: generator.name });
-    const generated = await generator.generate({
-      schema,
+    const generation = await generateCandidates({
       catalog: selected,
       fullCatalog: catalog,
       context: generationContext,
       previousTurns: options.previousTurns,
       examples: options.verifiedExamples ?? [],
-      sample: 0,
-      temperature: options.settings.temperature,
+      policy,
+      execute: (sql) =>
+        runReadOnly(scope, (query) =>
+          queryWithRowLimit(query, sql, options.settings.rowLimit, options.settings.resultByteLimit),
+        ),
     });
-    let fixed: Awaited<ReturnType<typeof runFixLoop>>;
-    try {
-      fixed = await runFixLoop({
-        candidate: 0,
-        sql: generated.sql,
-        schema,
-        context: generationContext,
-        policy,
-        execute: (sql) =>
-          runReadOnly(scope, (query) =>
-            queryWithRowLimit(query, sql, options.settings.rowLimit, options.settings.resultByteLimit),
-          ),
-      });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      candidates.push({ generator: generator.name, sql: generated.sql, revisions: 0, ok: false, error: message });
-      context.emit({ type: "candidate-end", candidate: 0, sql: generated.sql, ok: false, error: message });
-      throw error;
-    }
-    const rows = fixed.result.result.rows.length;
-    candidates.push({ generator: generator.name, sql: fixed.sql, revisions: fixed.revisions, ok: true, rows });
-    context.emit({ type: "candidate-end", candidate: 0, sql: fixed.sql, ok: true, rows });
-    context.emit({ type: "selection-start", candidates: candidates.length });
-    const confidence = 1;
-    context.emit({ type: "selection-end", sql: fixed.sql, confidence, clusters: 1 });
+    candidates.push(...generation.records);
+    if (generation.executed.length === 0) throw generation.firstError;
+    const selection = await selectAnswer({
+      written: generation.records.length,
+      executed: generation.executed,
+      schema: renderSchema(selected),
+      catalog: selected,
+      context: generationContext,
+    });
+    candidates.splice(
+      0,
+      candidates.length,
+      ...generation.records.map((record, index) => {
+        const cluster = selection.clusterOf.get(index);
+        return cluster === undefined ? record : { ...record, cluster };
+      }),
+    );
+    const chosen = selection.chosen;
+    const rows = chosen.result.result.rows.length;
+    const confidence = selection.confidence;
     const answer: Answer = {
       question: options.question,
-      sql: fixed.sql,
-      result: fixed.result.result,
-      truncated: fixed.result.truncated,
-      ...(fixed.result.truncatedBy === undefined ? {} : { truncatedBy: fixed.result.truncatedBy }),
-      confidence,
+      sql: chosen.sql,
+      result: chosen.result.result,
+      truncated: chosen.result.truncated,
+      ...(chosen.result.truncatedBy === undefined ? {} : { truncatedBy: chosen.result.truncatedBy }),
+      ...(confidence === undefined ? {} : { confidence }),
+      selection: selection.summary,
       model,
-      explanation: shorten(fixed.reasoning ?? generated.reasoning),
+      explanation: shorten(generation.reasoning.get(chosen.index) ?? ""),
       candidates,
       calls: [...context.calls],
       elapsedMilliseconds: elapsed(),
     };
     context.emit({ type: "pipeline-end", sql: answer.sql, rows, elapsedMilliseconds: answer.elapsedMilliseconds });
-    await record({ sql: answer.sql, ok: true, confidence, rows });
+    await record({ sql: answer.sql, ok: true, confidence: confidence ?? null, rows });
     return answer;
   } catch (caught) {
     const error =

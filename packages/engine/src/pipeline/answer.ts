@@ -2,6 +2,7 @@ import type { Catalog } from "../catalog/catalog-types";
 import type { Settings } from "../config/settings";
 import type { QueryExecutor, QueryResult, TransactionStatus } from "../database/query-executor";
 import type { TruncationReason } from "../database/read-only-session";
+import type { LlmResponseCache } from "../llm/llm-response-cache";
 import type { ResolvedModel } from "../models/resolve-model";
 import type { LlmCallRecord, PipelineEventListener } from "./events";
 import type { SchemaSelector } from "./schema-selector";
@@ -54,6 +55,11 @@ export interface AnswerQuestionOptions {
    * Default: from `settings` (`NLQ_MODEL_<STEP>`, then `NLQ_MODEL`) via `resolveStepModel`.
    */
   readonly resolveModel?: (step: string) => ResolvedModel;
+  /**
+   * Responses of earlier identical model calls (model, prompt, parameters, sample), consulted before every call of a
+   * real model: re-running a question or an evaluation costs nothing. Default: none.
+   */
+  readonly llmCache?: LlmResponseCache;
 }
 
 /**
@@ -74,11 +80,34 @@ export interface ConversationTurn {
 /** One generated candidate and what happened to it. */
 export interface CandidateRecord {
   readonly generator: string;
+  /** Which sample of its generator it is (0, 1, …). */
+  readonly sample: number;
+  /** Its final SQL (after the fixer), or the SQL that failed. */
   readonly sql: string;
   readonly revisions: number;
   readonly ok: boolean;
   readonly error?: string;
   readonly rows?: number;
+  /** The earlier candidate whose SQL this one repeated (normalised): it was not run again and shares its result. */
+  readonly duplicateOf?: number;
+  /** Index of its execution cluster in `Answer.selection.clusters` order (absent when it did not run). */
+  readonly cluster?: number;
+}
+
+/** How the answer was chosen among the candidates. */
+export interface SelectionSummary {
+  /** The selector that chose (`self-consistency`, `pairwise`, …), or `single` when all candidates that ran agreed. */
+  readonly selector: string;
+  /** Candidates written (failed ones included). */
+  readonly candidates: number;
+  /** Candidates that ran (duplicates included). */
+  readonly executed: number;
+  /** Distinct results among them. */
+  readonly clusters: number;
+  /** The chosen cluster's index (clusters are ordered largest first). */
+  readonly chosenCluster: number;
+  /** How `Answer.confidence` was computed, or why there is none. */
+  readonly basis: string;
 }
 
 export interface Answer {
@@ -94,8 +123,13 @@ export interface Answer {
    * Undefined when nothing was cut.
    */
   readonly truncatedBy?: TruncationReason;
-  /** Share of candidates that agree with the chosen result (1 for a single candidate that ran). */
-  readonly confidence: number;
+  /**
+   * How sure the selection is, in [0, 1], computed from what it saw (`selection.basis` says how: the chosen cluster's
+   * share of candidates, or the pairwise selection agent's win rate, …). Absent when a single candidate was written:
+   * there was nothing to compare, so no figure is shown.
+   */
+  readonly confidence?: number;
+  readonly selection: SelectionSummary;
   /** The model that generated the SQL (`provider:model`) and whether it was a scripted replay. */
   readonly model: { readonly id: string; readonly scripted: boolean };
   /** The model's reasoning or assumptions, short. */

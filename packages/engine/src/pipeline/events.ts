@@ -140,6 +140,8 @@ export interface CandidateStartEvent {
   readonly type: "candidate-start";
   readonly candidate: number;
   readonly generator: string;
+  /** Which sample of its generator (0, 1, …). */
+  readonly sample: number;
 }
 
 export interface CandidateEndEvent {
@@ -170,15 +172,26 @@ export interface FixEndEvent {
 /** The answer is chosen among the candidates that ran. */
 export interface SelectionStartEvent {
   readonly type: "selection-start";
+  /** Candidates that ran. */
   readonly candidates: number;
+  /** Distinct execution results among them. */
+  readonly clusters: number;
+  /** The selector that will choose (`single` when all agree: no selector is asked). */
+  readonly selector: string;
 }
 
 export interface SelectionEndEvent {
   readonly type: "selection-end";
   readonly sql: string;
-  readonly confidence: number;
-  /** Distinct execution results among the candidates. */
+  /** See `Answer.confidence`; absent when a single candidate was written. */
+  readonly confidence?: number;
+  /** Candidates written. */
+  readonly candidates: number;
+  /** Distinct execution results among the candidates that ran. */
   readonly clusters: number;
+  readonly selector: string;
+  /** How the confidence was computed. */
+  readonly basis: string;
 }
 
 /** A language-model call of `step` begins (its label: `pipelineSteps[step].label`). */
@@ -200,6 +213,8 @@ export interface LlmCallRecord {
   readonly model: string;
   /** True when the answer came from a scripted (recorded) model, not a language model. */
   readonly scripted: boolean;
+  /** True when the response came from the response cache (an identical earlier call): no model was called. */
+  readonly cached?: boolean;
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly latencyMilliseconds: number;

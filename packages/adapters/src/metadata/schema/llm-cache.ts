@@ -1,9 +1,8 @@
 import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Cache of language-model responses, keyed by `llmCacheKey({ model, step, prompt })`
- * (SHA-256 of model, step and the full prompt), so re-running a question or a benchmark
- * does not pay for identical calls twice.
+ * Cache of language-model responses, keyed by `llmCacheKey` (SHA-256 of model, step, system prompt, prompt,
+ * temperature and sample index), so re-running a question or an evaluation does not pay for identical calls twice.
  */
 export const llmCache = pgTable("llm_cache", {
   key: text("key").primaryKey(),

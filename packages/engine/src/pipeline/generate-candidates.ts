@@ -1,0 +1,156 @@
+import pLimit from "p-limit";
+import type { Catalog } from "../catalog/catalog-types";
+import type { CappedResult } from "../database/read-only-session";
+import { CancelledError } from "../errors";
+import { type FixedCandidate, runFixLoop } from "../fixing/fix-loop";
+import { findGenerator } from "../generation/generator-registry";
+import { renderSampleSchema } from "../generation/sample-schema";
+import type { StepContext } from "../llm/step-context";
+import type { ExecutedCandidate } from "../selection/candidate-selector";
+import { normalizedSqlKey } from "../selection/normalize-sql";
+import type { FunctionPolicy } from "../sql/function-policy";
+import type { CandidateRecord, ConversationTurn, VerifiedExample } from "./answer";
+
+export interface GenerateCandidatesOptions {
+  /** The selected catalog every generator writes against. */
+  readonly catalog: Catalog;
+  /** Every table the asking role may read (before schema selection). */
+  readonly fullCatalog: Catalog;
+  readonly context: StepContext;
+  readonly previousTurns?: readonly ConversationTurn[];
+  readonly examples: readonly VerifiedExample[];
+  readonly policy: FunctionPolicy;
+  /**
+   * Runs validated SQL read-only with the caps, on the asking user's session. Calls are serialized here: candidates
+   * share the one session and run one after another, while model calls run concurrently up to
+   * `settings.concurrency`.
+   */
+  readonly execute: (sql: string) => Promise<CappedResult>;
+}
+
+export interface GeneratedCandidates {
+  /** Candidates that ran (duplicates included, sharing their original's result), in candidate order. */
+  readonly executed: readonly ExecutedCandidate[];
+  /** Every candidate with what happened to it, in candidate order. */
+  readonly records: readonly CandidateRecord[];
+  /** The first candidate failure, thrown by the caller when no candidate ran. */
+  readonly firstError?: unknown;
+  /** The generator's reasoning (the fixer's, when it revised the SQL) of each executed candidate, by candidate index. */
+  readonly reasoning: ReadonlyMap<number, string>;
+}
+
+interface Job {
+  readonly index: number;
+  readonly generatorName: string;
+  readonly sample: number;
+  readonly temperature: number;
+}
+
+type Outcome =
+  | { readonly ok: true; readonly fixed: FixedCandidate; readonly reasoning: string }
+  | { readonly ok: false; readonly error: unknown };
+
+/**
+ * The generation and fixing stages: every generator of `settings.generators` writes its samples (sample n sees the
+ * schema's tables in its own seeded order, at the preset's temperature), and every candidate goes through the fixer
+ * (β = `settings.maxFixAttempts`) and runs read-only. A candidate whose SQL normalises to one already written is not
+ * fixed or executed again: it shares that candidate's outcome (and still counts as a vote). A failing candidate is
+ * recorded and the others go on; a cancel stops them all.
+ */
+export async function generateCandidates(options: GenerateCandidatesOptions): Promise<GeneratedCandidates> {
+  const { context } = options;
+  const settings = context.settings;
+  const jobs: Job[] = [];
+  for (const plan of settings.generators) {
+    findGenerator(plan.generator);
+    for (let sample = 0; sample < plan.samples; sample += 1) {
+      jobs.push({ index: jobs.length, generatorName: plan.generator, sample, temperature: plan.temperature });
+    }
+  }
+  const limit = pLimit(settings.concurrency);
+  const sessionLock = pLimit(1);
+  const execute = (sql: string) => sessionLock(() => options.execute(sql));
+  const byNormalizedSql = new Map<string, { index: number; outcome: Promise<Outcome> }>();
+  const records: Array<CandidateRecord | undefined> = jobs.map(() => undefined);
+  const executed: Array<ExecutedCandidate | undefined> = jobs.map(() => undefined);
+  const reasoning = new Map<number, string>();
+  let firstError: { index: number; error: unknown } | undefined;
+
+  const fail = (job: Job, sql: string, error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    records[job.index] = {
+      generator: job.generatorName,
+      sample: job.sample,
+      sql,
+      revisions: 0,
+      ok: false,
+      error: message,
+    };
+    context.emit({ type: "candidate-end", candidate: job.index, sql, ok: false, error: message });
+    if (!firstError || job.index < firstError.index) firstError = { index: job.index, error };
+  };
+
+  const run = async (job: Job): Promise<void> => {
+    context.throwIfCancelled();
+    const generator = findGenerator(job.generatorName);
+    const schema = renderSampleSchema(options.catalog, job.sample);
+    context.emit({ type: "candidate-start", candidate: job.index, generator: generator.name, sample: job.sample });
+    let sql = "";
+    try {
+      const generated = await generator.generate({
+        schema,
+        catalog: options.catalog,
+        fullCatalog: options.fullCatalog,
+        context,
+        previousTurns: options.previousTurns,
+        examples: options.examples,
+        sample: job.sample,
+        temperature: job.temperature,
+      });
+      sql = generated.sql;
+      const key = normalizedSqlKey(sql);
+      const earlier = byNormalizedSql.get(key);
+      let outcome: Outcome;
+      let duplicateOf: number | undefined;
+      if (earlier) {
+        duplicateOf = earlier.index;
+        outcome = await earlier.outcome;
+      } else {
+        const pending = runFixLoop({ candidate: job.index, sql, schema, context, policy: options.policy, execute }).then(
+          (fixed): Outcome => ({ ok: true, fixed, reasoning: fixed.reasoning ?? generated.reasoning }),
+          (error: unknown): Outcome => ({ ok: false, error }),
+        );
+        byNormalizedSql.set(key, { index: job.index, outcome: pending });
+        outcome = await pending;
+      }
+      if (!outcome.ok) throw outcome.error;
+      const { fixed } = outcome;
+      const rows = fixed.result.result.rows.length;
+      records[job.index] = {
+        generator: generator.name,
+        sample: job.sample,
+        sql: fixed.sql,
+        revisions: duplicateOf === undefined ? fixed.revisions : 0,
+        ok: true,
+        rows,
+        ...(duplicateOf === undefined ? {} : { duplicateOf }),
+      };
+      executed[job.index] = { index: job.index, generator: generator.name, sql: fixed.sql, result: fixed.result };
+      reasoning.set(job.index, outcome.reasoning);
+      context.emit({ type: "candidate-end", candidate: job.index, sql: fixed.sql, ok: true, rows });
+    } catch (error) {
+      if (error instanceof CancelledError || context.abortSignal?.aborted) throw error;
+      fail(job, sql, error);
+    }
+  };
+
+  const settled = await Promise.allSettled(jobs.map((job) => limit(() => run(job))));
+  const cancelled = settled.find((result) => result.status === "rejected");
+  if (cancelled) throw context.abortSignal?.aborted ? new CancelledError(undefined, { cause: cancelled.reason }) : cancelled.reason;
+  return {
+    executed: executed.filter((candidate): candidate is ExecutedCandidate => candidate !== undefined),
+    records: records.filter((record): record is CandidateRecord => record !== undefined),
+    firstError: firstError?.error,
+    reasoning,
+  };
+}
