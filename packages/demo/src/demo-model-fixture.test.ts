@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
+import { extractSql } from "@nlq/engine";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -9,20 +10,48 @@ import { DEFAULT_DEMO_ANCHOR_DATE, generateDemoDataset } from "./generate-demo-d
 import { loadDemoData } from "./load-demo-data";
 
 /** The scripted-model fixture format (see fixtures/demo-model.json), checked strictly for the steps used here. */
+const sqlOutput = z.object({ reasoning: z.string().min(20), sql: z.string() }).strict();
+const sqlSteps = z.enum([
+  "generate-candidate",
+  "generate-divide-and-conquer",
+  "generate-query-plan",
+  "generate-from-examples",
+  "fix-candidate",
+]);
 const fixtureSchema = z.object({
   description: z.string().regex(/Scripted: no language model produced these/),
   responses: z.array(
-    z.object({
-      step: z.enum(["generate-candidate", "fix-candidate"]),
-      question: z.string().min(1),
-      output: z.object({ reasoning: z.string().min(20), sql: z.string() }).strict(),
-    }),
+    z.union([
+      z.object({
+        step: sqlSteps,
+        question: z.string().min(1),
+        sample: z.number().int().nonnegative().optional(),
+        output: sqlOutput,
+      }),
+      z.object({
+        step: z.literal("synthesize-examples"),
+        question: z.string().min(1),
+        sample: z.number().int().nonnegative().optional(),
+        output: z.object({ examples: z.array(z.object({ question: z.string().min(10), sql: z.string().min(10) })) }),
+      }),
+    ]),
   ),
 });
 
 const fixturePath = fileURLToPath(new URL("../../../fixtures/demo-model.json", import.meta.url));
 const fixture = fixtureSchema.parse(JSON.parse(readFileSync(fixturePath, "utf8")));
-const answerable = fixture.responses.filter((response) => response.output.sql !== "");
+/** Every scripted query (the generators' as `extractSql` recovers them from the scripted answers), by question. */
+const scriptedQueries = fixture.responses.flatMap((response) =>
+  response.step === "synthesize-examples"
+    ? response.output.examples.map((example) => ({ question: `(synthetic) ${example.question}`, sql: example.sql }))
+    : [
+        {
+          question: `${response.step}#${response.sample ?? "*"} ${response.question}`,
+          sql: extractSql(response.output.sql),
+        },
+      ],
+);
+const answerable = scriptedQueries.filter((query) => query.sql !== "");
 /**
  * Some scripted questions say "this year" or "the last 12 months" (now()-relative, as a model would write them).
  * Once the calendar year passes the default anchor's, the test shifts the data to today so they keep answering.
@@ -32,21 +61,57 @@ const anchorDate = today.slice(0, 4) > DEFAULT_DEMO_ANCHOR_DATE.slice(0, 4) ? to
 const dataset = generateDemoDataset({ anchorDate });
 const customersInDataset = dataset.tables.find((table) => table.definition.name === "customers")?.rows.length;
 
+const generationSteps = [
+  "generate-candidate",
+  "generate-divide-and-conquer",
+  "generate-query-plan",
+  "generate-from-examples",
+];
+
 describe("fixtures/demo-model.json", () => {
   it("scripts about a dozen distinct demo questions and exactly one deliberately unanswerable one", () => {
-    expect(answerable.length).toBeGreaterThanOrEqual(12);
-    const unanswerable = fixture.responses.filter(
-      (response) => response.step === "generate-candidate" && response.output.sql === "",
-    );
+    const oneShot = fixture.responses.flatMap((response) => (response.step === "generate-candidate" ? [response] : []));
+    expect(oneShot.filter((response) => response.output.sql !== "").length).toBeGreaterThanOrEqual(12);
+    const unanswerable = oneShot.filter((response) => response.output.sql === "");
     expect(unanswerable).toHaveLength(1);
     expect(unanswerable[0]?.output.reasoning).toMatch(/no|cannot/i);
     const normalized = fixture.responses.map(
-      (response) => `${response.step}:${response.question.toLowerCase().replace(/[?.!\s]+$/, "")}`,
+      (response) =>
+        `${response.step}:${response.sample ?? "*"}:${response.question.toLowerCase().replace(/[?.!\s]+$/, "")}`,
     );
     expect(new Set(normalized).size).toBe(normalized.length);
-    // The only fallback: the scripted fixer keeps the original query (empty `sql`), so an empty result is the answer.
+    // Fallbacks: the scripted fixer keeps the original query (empty `sql`), so an empty result is the answer; the
+    // synthetic examples do not depend on the question (Algorithm 2 synthesises them from the schema).
     const fallbacks = fixture.responses.filter((response) => response.question === "*");
-    expect(fallbacks.map((response) => [response.step, response.output.sql])).toEqual([["fix-candidate", ""]]);
+    expect(fallbacks.map((response) => response.step)).toEqual(["synthesize-examples", "fix-candidate"]);
+    expect(fallbacks.find((response) => response.step === "fix-candidate")?.output).toMatchObject({ sql: "" });
+  });
+
+  it("scripts every generator for every one-shot question, the unanswerable one included", () => {
+    const questions = (step: string) =>
+      fixture.responses
+        .filter((response) => response.step === step && response.sample === undefined)
+        .map((response) => response.question)
+        .sort();
+    for (const step of generationSteps.slice(1)) expect(questions(step), step).toEqual(questions("generate-candidate"));
+    const unanswerable = fixture.responses.filter(
+      (response) => generationSteps.includes(response.step) && "sql" in response.output && response.output.sql === "",
+    );
+    expect(new Set(unanswerable.map((response) => response.question)).size).toBe(1);
+  });
+
+  it("has some samples that deliberately differ from the default answer", () => {
+    const samples = fixture.responses.filter((response) => response.sample !== undefined);
+    expect(samples.length).toBeGreaterThanOrEqual(4);
+    for (const sample of samples) {
+      const fallback = fixture.responses.find(
+        (response) =>
+          response.step === sample.step && response.question === sample.question && response.sample === undefined,
+      );
+      expect(fallback, `${sample.step} ${sample.question}`).toBeDefined();
+      const sqlOf = (output: unknown) => extractSql(sqlOutput.parse(output).sql);
+      expect(sqlOf(sample.output)).not.toBe(sqlOf(fallback?.output));
+    }
   });
 });
 
@@ -64,7 +129,7 @@ describe("every scripted SQL answers on the loaded demo database (PostgreSQL)", 
     await database?.drop();
   });
 
-  it.each(answerable.map((response) => [response.question, response.output.sql]))("%s", async (_question, sql) => {
+  it.each(answerable.map((query) => [query.question, query.sql]))("%s", async (_question, sql) => {
     await client.query("BEGIN READ ONLY");
     try {
       const result = await client.query(sql);
@@ -75,7 +140,8 @@ describe("every scripted SQL answers on the loaded demo database (PostgreSQL)", 
   });
 
   it("answers the count question with the size of the customers table", async () => {
-    const sql = answerable.find((response) => response.question === "how many customers are there?")?.output.sql ?? "";
+    const sql =
+      answerable.find((query) => query.question === "generate-candidate#* how many customers are there?")?.sql ?? "";
     const result = await client.query(sql);
     expect(Number(result.rows[0].customers)).toBe(customersInDataset);
     expect(customersInDataset).toBe(1500);
@@ -87,9 +153,9 @@ describe("every scripted SQL answers on the demo database in PGlite", () => {
     const pglite = new PGlite();
     try {
       await loadDemoData({ pglite, dataset });
-      for (const response of answerable) {
-        const result = await pglite.query(response.output.sql);
-        expect(result.rows.length, response.question).toBeGreaterThan(0);
+      for (const query of answerable) {
+        const result = await pglite.query(query.sql);
+        expect(result.rows.length, query.question).toBeGreaterThan(0);
       }
     } finally {
       await pglite.close();

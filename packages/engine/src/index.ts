@@ -35,6 +35,14 @@ export {
   QuestionTooLongError,
   UnanswerableQuestionError,
 } from "./errors";
+export type {
+  CandidateGenerator,
+  GenerateCandidateOptions,
+  GeneratedCandidate,
+} from "./generation/candidate-generator";
+export { extractSql } from "./generation/extract-sql";
+export { type GeneratorName, generatorByName, generatorNames } from "./generation/generator-registry";
+export { renderSchemaForSample } from "./generation/sample-schema";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";

@@ -72,3 +72,19 @@ describe("generateCandidatePrompt", () => {
     expect(sqlCandidateOutputSchema.safeParse({ reasoning: "r" }).success).toBe(false);
   });
 });
+
+describe("generateCandidatePrompt with verified examples", () => {
+  it("shows them as demonstrations after the instructions and before the earlier turns and the question", () => {
+    const prompt = generateCandidatePrompt({
+      schema: "S",
+      question: "and in 2024?",
+      examples: [{ question: "How many orders are there?", sql: "SELECT count(*)\nFROM orders" }],
+      previousTurns: [{ question: "How many orders in 2025?" }],
+    });
+    expect(prompt).toContain(
+      "Verified examples on this database (questions answered correctly before and the PostgreSQL query that answers each; follow their conventions for tables, joins and values where they apply, but answer only the question below):\nExample 1)\nQuestion: How many orders are there?\nSQL:\nSELECT count(*)\nFROM orders\n\nEarlier questions in this conversation",
+    );
+    expect(prompt.indexOf("Database admin instructions")).toBeLessThan(prompt.indexOf("Verified examples"));
+    expect(prompt.indexOf("Verified examples")).toBeLessThan(prompt.indexOf("Question:\nand in 2024?"));
+  });
+});

@@ -42,6 +42,29 @@ function setup(model: MockLanguageModelV3, maxFixAttempts = 3) {
 const missingColumn = (sql: string) => new DatabaseError('column "amount" does not exist', { sql, code: "42703" });
 
 describe("runFixLoop", () => {
+  it("recovers the fixer's query from a fenced answer with prose around it", async () => {
+    const model = fixerReturning({
+      reasoning: "amount does not exist",
+      sql: "The column is called total:\n```sql\nSELECT total FROM orders;\n```\nThis should run.",
+    });
+    const { context } = setup(model);
+    const executed: string[] = [];
+    const fixed = await runFixLoop({
+      candidate: 0,
+      sql: "SELECT amount FROM orders",
+      schema: "CREATE TABLE orders (total numeric);",
+      context,
+      policy,
+      execute: async (sql) => {
+        executed.push(sql);
+        if (sql.includes("amount")) throw missingColumn(sql);
+        return rows(1);
+      },
+    });
+    expect(fixed.sql).toBe("SELECT total FROM orders");
+    expect(executed).toEqual(["SELECT amount FROM orders", "SELECT total FROM orders"]);
+  });
+
   it("sends the SQLSTATE and message to the fixer and runs the revision", async () => {
     const model = fixerReturning({ reasoning: "use total", sql: "SELECT total FROM orders;" });
     const { context, events } = setup(model);

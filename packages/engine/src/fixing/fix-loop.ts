@@ -1,6 +1,7 @@
 import { fixCandidatePrompt, fixCandidateSystemPrompt, sqlCandidateOutputSchema } from "@nlq/prompts";
 import type { CappedResult } from "../database/read-only-session";
 import { DatabaseError, SqlValidationError } from "../errors";
+import { extractSql } from "../generation/extract-sql";
 import type { StepContext } from "../llm/step-context";
 import type { FunctionPolicy } from "../sql/function-policy";
 import { validateSql } from "../sql/validate-sql";
@@ -82,7 +83,9 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
         issue,
       }),
     });
-    const revised = (await validateSql(output.sql, options.policy).catch(() => ({ sql: output.sql.trim() }))).sql;
+    // The fixer's query is recovered like a generator's (fences, prose, several blocks, trailing semicolons).
+    const proposed = extractSql(output.sql);
+    const revised = (await validateSql(proposed, options.policy).catch(() => ({ sql: proposed }))).sql;
     if (revised === "" || revised === executedSql) {
       // The fixer keeps the query: an empty result is then the answer; an error stays the error.
       context.emit({ type: "fix-end", candidate: options.candidate, attempt: attempt + 1, sql: executedSql });

@@ -1,28 +1,28 @@
-import { generateCandidatePrompt, generateCandidateSystemPrompt, sqlCandidateOutputSchema } from "@nlq/prompts";
-import { UnanswerableQuestionError } from "../errors";
+import { generateCandidatePrompt, generateCandidateSystemPrompt } from "@nlq/prompts";
 import type { CandidateGenerator } from "./candidate-generator";
+import { writeSql } from "./write-sql";
 
 /**
- * CHESS one-shot candidate with chain of thought (appendix C, Figure 11), PostgreSQL dialect.
- * An empty `sql` from the model means unanswerable → `UnanswerableQuestionError` carrying the model's reasoning.
+ * CHESS one-shot candidate with chain of thought (appendix C, Figure 11), PostgreSQL dialect, with the verified
+ * examples as demonstrations. An empty `sql` from the model means unanswerable → `UnanswerableQuestionError` carrying
+ * the model's reasoning.
  */
 export const oneShotGenerator: CandidateGenerator = {
   name: "one-shot",
-  async generate({ schema, context, previousTurns, sample, temperature }) {
-    const output = await context.runModelStep({
+  generate({ schema, context, previousTurns, examples, sample, temperature }) {
+    return writeSql({
+      context,
       step: "generate-candidate",
       sample,
       temperature,
-      schema: sqlCandidateOutputSchema,
       system: generateCandidateSystemPrompt,
-      prompt: generateCandidatePrompt({ schema, question: context.question, hint: context.hint, previousTurns }),
-    });
-    if (output.sql.trim() === "") {
-      const reasoning = output.reasoning.trim() || "the model found no way to answer it from this database";
-      throw new UnanswerableQuestionError(`cannot answer from this database: ${reasoning}`, {
+      prompt: generateCandidatePrompt({
+        schema,
         question: context.question,
-      });
-    }
-    return { sql: output.sql.trim(), reasoning: output.reasoning };
+        hint: context.hint,
+        previousTurns,
+        examples,
+      }),
+    });
   },
 };

@@ -12,6 +12,10 @@ describe("step registry", () => {
       "select-tables",
       "select-columns",
       "generate-candidate",
+      "generate-divide-and-conquer",
+      "generate-query-plan",
+      "synthesize-examples",
+      "generate-from-examples",
       "fix-candidate",
       "select-candidate",
     ]);
@@ -25,6 +29,17 @@ describe("step registry", () => {
 
   it("derives the NLQ_MODEL_<STEP> variables of a step, most specific first", () => {
     expect(stepVariableNames("generate-candidate")).toEqual(["NLQ_MODEL_GENERATE_CANDIDATE", "NLQ_MODEL_GENERATE"]);
+    expect(stepVariableNames("synthesize-examples")).toEqual(["NLQ_MODEL_SYNTHESIZE_EXAMPLES", "NLQ_MODEL_GENERATE"]);
+    const generating = loadSettings({ NLQ_MODEL: "openai:a", NLQ_MODEL_GENERATE: "openai:g" });
+    for (const step of [
+      "generate-candidate",
+      "generate-divide-and-conquer",
+      "generate-query-plan",
+      "synthesize-examples",
+      "generate-from-examples",
+    ] as const) {
+      expect(modelReferenceForStep(generating, step)).toBe("openai:g");
+    }
     const settings = loadSettings({ NLQ_MODEL: "openai:a", NLQ_MODEL_SELECT: "openai:b" });
     expect(modelReferenceForStep(settings, "select-tables")).toBe("openai:b");
     expect(modelReferenceForStep(settings, "select-columns")).toBe("openai:b");

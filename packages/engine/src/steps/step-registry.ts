@@ -35,6 +35,26 @@ export const pipelineSteps = {
     label: "Writing SQL",
     variableAliases: ["GENERATE"],
   },
+  "generate-divide-and-conquer": {
+    paper: "CHASE-SQL divide-and-conquer CoT generator",
+    label: "Writing SQL by divide and conquer",
+    variableAliases: ["GENERATE"],
+  },
+  "generate-query-plan": {
+    paper: "CHASE-SQL query-plan CoT generator",
+    label: "Writing SQL from a query plan",
+    variableAliases: ["GENERATE"],
+  },
+  "synthesize-examples": {
+    paper: "CHASE-SQL online synthetic example generation",
+    label: "Synthesizing example queries",
+    variableAliases: ["GENERATE"],
+  },
+  "generate-from-examples": {
+    paper: "CHASE-SQL online synthetic example generation",
+    label: "Writing SQL from the examples",
+    variableAliases: ["GENERATE"],
+  },
   "fix-candidate": {
     paper: "CHASE-SQL query fixer / CHESS revise",
     label: "Revising SQL",
