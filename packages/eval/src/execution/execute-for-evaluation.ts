@@ -7,7 +7,7 @@ import {
   runReadOnly,
   validateSql,
 } from "@nlq/engine";
-import type { ComparableResult } from "./result-comparison";
+import type { ComparableResult } from "@nlq/engine";
 
 /** Outcome of running one statement for evaluation: its result, or the error PostgreSQL (or the cap) reported. */
 export type EvaluationRun =
