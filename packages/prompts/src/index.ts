@@ -6,3 +6,5 @@ export * from "./generate-candidate-prompt";
 export * from "./schema-hallucination-prompt";
 export * from "./schema-selection-prompts";
 export * from "./sql-candidate-output";
+export * from "./select-candidate-prompt";
+export * from "./unit-test-prompts";

@@ -40,6 +40,8 @@ export interface Settings {
   readonly maxQuestionLength: number;
   /** `NLQ_MAX_FIX_ATTEMPTS`: revisions per candidate after an error or empty result (β). Default 3. */
   readonly maxFixAttempts: number;
+  /** `NLQ_UNIT_TESTS`: unit tests the CHESS unit tester writes per question (k; one evaluation call each). Default 5. */
+  readonly unitTestCount: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of every step, 0–2. Default 0. */
   readonly temperature: number;
   /** `NLQ_MAX_LLM_CALLS`: most language-model calls for one question. Default 20. */
@@ -89,6 +91,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     allowedFunctions: values.NLQ_ALLOWED_FUNCTIONS,
     maxQuestionLength: values.NLQ_MAX_QUESTION_LENGTH,
     maxFixAttempts: values.NLQ_MAX_FIX_ATTEMPTS,
+    unitTestCount: values.NLQ_UNIT_TESTS,
     temperature: values.NLQ_TEMPERATURE,
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS,
     deadlineMilliseconds: values.NLQ_DEADLINE_MS,

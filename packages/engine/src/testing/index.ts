@@ -2,3 +2,4 @@
 
 export { mockTextModel } from "./mock-text-model";
 export { oneEventOfEachType } from "./one-event-of-each-type";
+export { cappedResult, executedCandidate } from "./executed-candidate";
