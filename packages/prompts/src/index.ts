@@ -5,6 +5,6 @@ export * from "./fix-candidate-prompt";
 export * from "./generate-candidate-prompt";
 export * from "./schema-hallucination-prompt";
 export * from "./schema-selection-prompts";
-export * from "./sql-candidate-output";
 export * from "./select-candidate-prompt";
+export * from "./sql-candidate-output";
 export * from "./unit-test-prompts";

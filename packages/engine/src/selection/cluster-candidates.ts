@@ -45,8 +45,7 @@ export async function clusterCandidates(candidates: readonly ExecutedCandidate[]
   }
   return groups
     .sort(
-      (left, right) =>
-        right.members.length - left.members.length || left.members[0]!.index - right.members[0]!.index,
+      (left, right) => right.members.length - left.members.length || left.members[0]!.index - right.members[0]!.index,
     )
     .map(({ members }) => ({ members, representative: members[0]! }));
 }

@@ -3,6 +3,7 @@ import {
   alwaysQuoteIdentifier,
   answerQuestion,
   type LlmCallRecord,
+  loadSqlParser,
   type QueryExecutor,
   resolveStepModel,
   type Settings,
@@ -10,7 +11,6 @@ import {
 import type { EvaluationExecutor } from "./execute-for-evaluation";
 import { executeGold, type GoldError, scorePrediction } from "./gold-answer";
 import type { GoldQuestion } from "./question-set";
-import { loadSqlParser } from "@nlq/engine";
 
 /** One question answered by the engine and scored. */
 export interface QuestionOutcome {

@@ -1,3 +1,4 @@
+import type { ComparableResult } from "@nlq/engine";
 import {
   alwaysQuoteIdentifier,
   DatabaseError,
@@ -7,7 +8,6 @@ import {
   runReadOnly,
   validateSql,
 } from "@nlq/engine";
-import type { ComparableResult } from "@nlq/engine";
 
 /** Outcome of running one statement for evaluation: its result, or the error PostgreSQL (or the cap) reported. */
 export type EvaluationRun =

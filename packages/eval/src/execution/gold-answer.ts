@@ -1,7 +1,6 @@
+import { type ComparableResult, compareResults, ordersAtTopLevel } from "@nlq/engine";
 import type { EvaluationExecutor, EvaluationRun } from "./execute-for-evaluation";
 import { expandGoldAlternatives } from "./gold-alternatives";
-import { type ComparableResult, compareResults } from "@nlq/engine";
-import { ordersAtTopLevel } from "@nlq/engine";
 
 /** One gold alternative that ran: its SQL, whether it orders at the top level, and its result. */
 export interface GoldAlternative {

@@ -1,10 +1,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { seededRandom } from "@nlq/engine";
+import { loadSqlParser, seededRandom } from "@nlq/engine";
 import type { PoolQuestion } from "../candidate-pool";
 import { expandGoldAlternatives } from "../gold-alternatives";
 import { readQuestionFile } from "../question-set";
-import { loadSqlParser } from "@nlq/engine";
 import { perturbations } from "./perturb-sql";
 
 export interface DefogPoolOptions {

@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
 import { loadSqlParser } from "@nlq/engine";
+import { beforeAll, describe, expect, it } from "vitest";
 import { perturbations } from "./perturb-sql";
 
 beforeAll(() => loadSqlParser());
