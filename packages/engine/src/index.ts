@@ -141,6 +141,7 @@ export {
   selectorCallsModel,
   selectorNames,
 } from "./selection/selector-registry";
+export { largestCluster } from "./selection/self-consistency-selector";
 export { ordersAtTopLevel } from "./selection/top-level-order";
 export type { FunctionPolicy } from "./sql/function-policy";
 export { loadFunctionPolicy } from "./sql/load-function-policy";

@@ -1,5 +1,10 @@
 import { bestCluster } from "./best-cluster";
-import type { CandidateSelector, SelectionOutcome } from "./candidate-selector";
+import type { CandidateCluster, CandidateSelector, SelectionOutcome } from "./candidate-selector";
+
+/** Self-consistency's choice: the largest cluster; equal sizes go to the cluster whose first member came first. */
+export function largestCluster(clusters: readonly CandidateCluster[]): CandidateCluster {
+  return bestCluster(clusters, (cluster) => cluster.members.length).cluster;
+}
 
 /**
  * Self-consistency (Wang et al. 2022, CHASE-SQL's baseline): the largest cluster of equal results wins; equal sizes go
@@ -9,7 +14,7 @@ import type { CandidateSelector, SelectionOutcome } from "./candidate-selector";
 export const selfConsistencySelector: CandidateSelector = {
   name: "self-consistency",
   async select({ candidates, clusters }): Promise<SelectionOutcome> {
-    const { cluster } = bestCluster(clusters, (each) => each.members.length);
+    const cluster = largestCluster(clusters);
     const size = cluster.members.length;
     return {
       cluster,
