@@ -137,6 +137,31 @@ export {
   schemaSelectionStepsFrom,
 } from "./schema-selection/schema-selection-steps";
 export { type StoredSampleValues, storedSampleValuesOf } from "./schema-selection/stored-sample-values";
+export type {
+  CandidateCluster,
+  CandidateSelector,
+  ExecutedCandidate,
+  SelectCandidateOptions,
+  SelectionOutcome,
+} from "./selection/candidate-selector";
+export { clusterCandidates } from "./selection/cluster-candidates";
+export { normalizedSqlKey } from "./selection/normalize-sql";
+export { type PairwiseCallCount, pairwiseCallCount } from "./selection/pairwise-call-count";
+export {
+  type ComparableResult,
+  compareResults,
+  type ResultComparison,
+  type ResultComparisonOptions,
+} from "./selection/result-comparison";
+export {
+  candidateSelector,
+  candidateSelectors,
+  type SelectorName,
+  selectorCallsModel,
+  selectorNames,
+} from "./selection/selector-registry";
+export { largestCluster } from "./selection/self-consistency-selector";
+export { ordersAtTopLevel } from "./selection/top-level-order";
 export type { FunctionPolicy } from "./sql/function-policy";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
 export { loadSqlParser, validateSql } from "./sql/validate-sql";

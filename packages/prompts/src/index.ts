@@ -9,5 +9,7 @@ export * from "./generation-prompt-sections";
 export * from "./query-plan-prompt";
 export * from "./schema-hallucination-prompt";
 export * from "./schema-selection-prompts";
+export * from "./select-candidate-prompt";
 export * from "./sql-candidate-output";
 export * from "./synthesize-examples-prompt";
+export * from "./unit-test-prompts";

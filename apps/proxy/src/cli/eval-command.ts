@@ -34,8 +34,21 @@ function goldErrorLines(report: { goldErrors: PoolReport["goldErrors"] }): strin
   ];
 }
 
-/** The candidate-pool report as text: one row per source and selector. */
+/** What a model selector cost, for its row of the text report. */
+function selectorCost(figure: object): string {
+  if (!("llmCalls" in figure)) return "";
+  const cost = figure as { llmCalls: number; inputTokens: number; outputTokens: number; failures: number };
+  return `${cost.llmCalls} LLM calls, ${cost.inputTokens} input + ${cost.outputTokens} output tokens${cost.failures > 0 ? `, ${cost.failures} failed` : ""}`;
+}
+
+/** The candidate-pool report as text: one row per source and selector, the selection model and its cost. */
 export function formatPoolReport(report: PoolReport): string {
+  const model = report.model
+    ? [
+        `selection model: ${report.model.id}${report.model.scripted ? " (scripted replay, not a language model)" : ""}`,
+        `pairwise calls over cluster representatives: ${report.pairwiseCalls.made} (all pairs of candidates: ${report.pairwiseCalls.allPairs}; pairs with different results: ${report.pairwiseCalls.differingPairs})`,
+      ]
+    : ["pairwise agent and unit tester not run: no model configured (NLQ_MODEL or NLQ_MODEL_SELECTION)"];
   const rows = [
     ...Object.entries(report.sources).map(([source, figure]) => [
       `source ${source}`,
@@ -47,10 +60,10 @@ export function formatPoolReport(report: PoolReport): string {
       selector,
       percent(figure.ex),
       percent(figure.setEx),
-      "",
+      selectorCost(figure),
     ]),
   ];
-  return `${[`${report.questions} questions`, formatTable(["", "EX", "set EX", ""], rows), ...goldErrorLines(report)].join("\n")}\n`;
+  return `${[`${report.questions} questions`, formatTable(["", "EX", "set EX", ""], rows), ...model, ...goldErrorLines(report)].join("\n")}\n`;
 }
 
 /** The questions report as text: EX per category, cost per question, and the model (labelled when scripted). */
@@ -76,7 +89,8 @@ export function formatQuestionReport(report: QuestionReport): string {
 
 /**
  * `nlq eval --candidates FILE | --questions FILE --url URL [--json]`: execution accuracy. Candidate pools are scored
- * per source and by the selectors (oracle, random, self-consistency) without generating anything; questions with gold
+ * per source and by the selectors (oracle, random, self-consistency; the pairwise agent and the unit tester when a
+ * model is configured) without generating anything; questions with gold
  * SQL are answered by the engine with the configured model and scored per category.
  */
 export function registerEvalCommand(program: Command, output: EvalCommandOutput = standardOutput): void {
@@ -101,6 +115,9 @@ alternative gold queries. Results are equal when their row multisets are (in ord
 level), numbers within 1e-6, NULL = NULL; column names are ignored, column order is not. "set EX" is BIRD's set
 equality. Self-consistency picks the largest cluster of equal results; a tie goes to the cluster whose first member
 comes first in the candidate list. Random is the exact expectation of picking one candidate uniformly.
+With a model configured (NLQ_MODEL or NLQ_MODEL_SELECTION), the CHASE-SQL pairwise agent and the CHESS unit tester
+(NLQ_UNIT_TESTS tests) choose too, each within the per-question budget (NLQ_MAX_LLM_CALLS); their calls and tokens are
+reported, and a scripted model is named as such.
 
 Example:
   nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog`,
@@ -133,12 +150,23 @@ Example:
         };
         if (options.candidates !== undefined) {
           const questions = evaluation.parseCandidatePool(await readFile(options.candidates, "utf8")).slice(0, limit);
+          const model = evaluation.selectionModel({ settings, resolveModel: output.resolveModel });
           const outcomes = await evaluation.evaluateCandidatePool({
             questions,
             execute,
+            ...(model === undefined
+              ? {}
+              : {
+                  modelSelection: {
+                    selectors: evaluation.modelSelectorNames,
+                    settings,
+                    resolveModel: output.resolveModel,
+                    loadCatalog: evaluation.createPoolCatalogLoader(session, settings.statementTimeoutMilliseconds),
+                  },
+                }),
             onQuestion: (_, index) => progress(index, questions.length),
           });
-          const report = evaluation.summarizePool(outcomes);
+          const report = evaluation.summarizePool(outcomes, model);
           output.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatPoolReport(report));
         } else {
           const questions = (await evaluation.readQuestionFile(options.questions!)).slice(0, limit);

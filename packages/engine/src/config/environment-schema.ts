@@ -73,6 +73,7 @@ const pipelineVariables = {
     .transform((value): readonly string[] => value ?? []),
   NLQ_MAX_QUESTION_LENGTH: wholeNumberVariable(DEFAULT_MAX_QUESTION_LENGTH, 1),
   NLQ_MAX_FIX_ATTEMPTS: wholeNumberVariable(3, 0),
+  NLQ_UNIT_TESTS: wholeNumberVariable(5, 1),
   NLQ_PRESET: presetVariable(),
   // Unset: the preset's value.
   NLQ_MAX_LLM_CALLS: optionalWholeNumberVariable(1),

@@ -54,6 +54,8 @@ export interface Settings {
   readonly concurrency: number;
   /** CRUSH4SQL on large indexed catalogs (from the preset). */
   readonly crush: boolean;
+  /** `NLQ_UNIT_TESTS`: unit tests the CHESS unit tester writes per question (k; one evaluation call each). Default 5. */
+  readonly unitTestCount: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of the steps that are not generators (generators: the preset's), 0–2. Default 0. */
   readonly temperature: number;
   /** `NLQ_MAX_LLM_CALLS`: most language-model calls for one question. From the preset (fast 12, balanced 24, max 80). */
@@ -109,6 +111,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     selector: values.NLQ_SELECTOR ?? preset.selector,
     concurrency: values.NLQ_CONCURRENCY ?? preset.concurrency,
     crush: preset.crush,
+    unitTestCount: values.NLQ_UNIT_TESTS,
     temperature: values.NLQ_TEMPERATURE,
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS ?? preset.budget.maxLlmCalls,
     deadlineMilliseconds: values.NLQ_DEADLINE_MS ?? preset.budget.deadlineMilliseconds,

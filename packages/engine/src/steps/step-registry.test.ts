@@ -18,6 +18,8 @@ describe("step registry", () => {
       "generate-from-examples",
       "fix-candidate",
       "select-candidate",
+      "generate-unit-tests",
+      "evaluate-unit-tests",
     ]);
     for (const step of stepNames) {
       expect(pipelineSteps[step].label.length).toBeGreaterThan(0);
@@ -44,6 +46,9 @@ describe("step registry", () => {
     expect(modelReferenceForStep(settings, "select-tables")).toBe("openai:b");
     expect(modelReferenceForStep(settings, "select-columns")).toBe("openai:b");
     expect(modelReferenceForStep(settings, "filter-column")).toBe("openai:a");
+    const selection = loadSettings({ NLQ_MODEL: "openai:a", NLQ_MODEL_SELECTION: "openai:c" });
+    for (const step of ["select-candidate", "generate-unit-tests", "evaluate-unit-tests"] as const)
+      expect(modelReferenceForStep(selection, step)).toBe("openai:c");
   });
 
   it("refuses an NLQ_MODEL_<STEP> that names no step, listing the valid ones", () => {

@@ -65,6 +65,16 @@ export const pipelineSteps = {
     label: "Choosing between candidates",
     variableAliases: ["SELECTION"],
   },
+  "generate-unit-tests": {
+    paper: "CHESS UT generate_unit_tests",
+    label: "Writing unit tests for the candidates",
+    variableAliases: ["SELECTION"],
+  },
+  "evaluate-unit-tests": {
+    paper: "CHESS UT evaluate",
+    label: "Testing the candidates",
+    variableAliases: ["SELECTION"],
+  },
 } as const satisfies Record<string, StepDefinition>;
 
 export interface StepDefinition {

@@ -1,8 +1,16 @@
+import {
+  clusterCandidates,
+  type ExecutedCandidate,
+  largestCluster,
+  loadSqlParser,
+  normalizedSqlKey,
+  type PairwiseCallCount,
+  pairwiseCallCount,
+} from "@nlq/engine";
 import type { PoolQuestion } from "./candidate-pool";
 import type { EvaluationExecutor, EvaluationRun } from "./execute-for-evaluation";
 import { executeGold, type GoldError, scorePrediction } from "./gold-answer";
-import { selfConsistencyChoice } from "./self-consistency";
-import { loadOrderParser, ordersAtTopLevel } from "./top-level-order";
+import { type PoolModelSelection, runModelSelector, type SelectorChoice } from "./pool-selection";
 
 /** One candidate after execution and scoring. */
 export interface CandidateOutcome {
@@ -14,48 +22,88 @@ export interface CandidateOutcome {
   readonly error?: string;
 }
 
-/** One question of a pool after execution: its candidates and what self-consistency chose. */
+/** One question of a pool after execution: its candidates and what each selector chose. */
 export interface PoolQuestionOutcome {
   readonly id: string;
   /** False when no gold alternative ran: the question is reported and left out of every figure. */
   readonly evaluated: boolean;
   readonly goldErrors: readonly GoldError[];
   readonly candidates: readonly CandidateOutcome[];
-  /** Index of the candidate self-consistency chose, or undefined when none ran. */
-  readonly selfConsistency?: number;
   /** Result clusters among the candidates that ran. */
   readonly clusters: number;
+  /** Model calls pairwise selection makes over these clusters, and what all pairs of candidates would take. */
+  readonly pairwiseCalls: PairwiseCallCount;
+  /** What each selector chose: `self-consistency` always, `pairwise` and `unit-tests` when a model is configured. */
+  readonly selections: Readonly<Record<string, SelectorChoice>>;
 }
 
 export interface EvaluateCandidatePoolOptions {
   readonly questions: readonly PoolQuestion[];
   /** Runs one statement (`createEvaluationExecutor`). */
   readonly execute: EvaluationExecutor;
+  /** The model selectors to run too (pairwise, unit tests). Default: none. */
+  readonly modelSelection?: PoolModelSelection;
   /** Called after each question (progress). Default: nothing. */
   readonly onQuestion?: (outcome: PoolQuestionOutcome, index: number) => void;
 }
 
+/** A successful evaluation run as the engine's selectors see an executed candidate's result. */
+function cappedResult(run: Extract<EvaluationRun, { ok: true }>): ExecutedCandidate["result"] {
+  return {
+    result: {
+      fields: run.result.columnTypes.map((dataTypeId, position) => ({
+        name: run.columnNames[position] ?? `column${position + 1}`,
+        dataTypeId,
+        dataTypeSize: -1,
+        dataTypeModifier: -1,
+        tableId: 0,
+        columnId: 0,
+      })),
+      rows: run.result.rows,
+      command: `SELECT ${run.result.rows.length}`,
+    },
+    truncated: false,
+  };
+}
+
 /**
- * Executes the gold and the candidates of each question and scores every candidate. A SQL text that occurs several
- * times in one question (after trimming) runs once. Questions run one after another on the one session.
+ * Executes the gold and the candidates of each question and scores every candidate. Candidates whose SQL parses to
+ * the same statement (`normalizedSqlKey`) run once. The candidates that ran are clustered by the engine
+ * (`clusterCandidates`) and chosen among by its selectors: self-consistency always; the pairwise agent and the unit
+ * tester when `modelSelection` asks for them. Questions run one after another on the one session.
  */
 export async function evaluateCandidatePool(options: EvaluateCandidatePoolOptions): Promise<PoolQuestionOutcome[]> {
-  await loadOrderParser();
+  await loadSqlParser();
   const outcomes: PoolQuestionOutcome[] = [];
   for (const [index, question] of options.questions.entries()) {
     const gold = await executeGold(question.gold, question.schema, options.execute);
     const runs = new Map<string, EvaluationRun>();
     const candidates = [];
     for (const candidate of question.candidates) {
-      const key = candidate.sql.trim().replace(/(\s*;)+$/, "");
+      const key = normalizedSqlKey(candidate.sql);
       let run = runs.get(key);
       if (run === undefined) {
         run = await options.execute(candidate.sql, question.schema);
         runs.set(key, run);
       }
-      candidates.push({ candidate, run, ordered: ordersAtTopLevel(key) });
+      candidates.push({ candidate, run });
     }
-    const { choice: selfConsistency, clusters } = selfConsistencyChoice(candidates);
+    const executed: ExecutedCandidate[] = candidates.flatMap(({ candidate, run }, position) =>
+      run.ok ? [{ index: position, generator: candidate.source, sql: candidate.sql, result: cappedResult(run) }] : [],
+    );
+    const clusters = await clusterCandidates(executed);
+    const largest = clusters.length === 0 ? undefined : largestCluster(clusters);
+    const selections: Record<string, SelectorChoice> = {
+      "self-consistency": {
+        ...(largest === undefined
+          ? {}
+          : { choice: largest.representative.index, confidence: largest.members.length / executed.length }),
+        calls: [],
+      },
+    };
+    for (const name of options.modelSelection?.selectors ?? []) {
+      selections[name] = await runModelSelector(name, question, executed, clusters, options.modelSelection!);
+    }
     const outcome: PoolQuestionOutcome = {
       id: question.id,
       evaluated: gold.alternatives.length > 0,
@@ -66,8 +114,9 @@ export async function evaluateCandidatePool(options: EvaluateCandidatePoolOption
         ...scorePrediction(gold, run),
         ...(run.ok ? {} : { error: run.error }),
       })),
-      ...(selfConsistency === undefined ? {} : { selfConsistency }),
-      clusters,
+      clusters: clusters.length,
+      pairwiseCalls: pairwiseCallCount(executed, clusters),
+      selections,
     };
     outcomes.push(outcome);
     options.onQuestion?.(outcome, index);

@@ -3,6 +3,7 @@ import {
   alwaysQuoteIdentifier,
   answerQuestion,
   type LlmCallRecord,
+  loadSqlParser,
   type QueryExecutor,
   resolveStepModel,
   type Settings,
@@ -10,7 +11,6 @@ import {
 import type { EvaluationExecutor } from "./execute-for-evaluation";
 import { executeGold, type GoldError, scorePrediction } from "./gold-answer";
 import type { GoldQuestion } from "./question-set";
-import { loadOrderParser } from "./top-level-order";
 
 /** One question answered by the engine and scored. */
 export interface QuestionOutcome {
@@ -57,7 +57,7 @@ export function generationModel(options: Pick<EvaluateQuestionsOptions, "setting
  * `llm-call-end` events, so a failed question's calls are counted too.
  */
 export async function evaluateQuestions(options: EvaluateQuestionsOptions): Promise<QuestionOutcome[]> {
-  await loadOrderParser();
+  await loadSqlParser();
   const outcomes: QuestionOutcome[] = [];
   for (const [index, question] of options.questions.entries()) {
     const gold = await executeGold(question.gold, question.schema, options.execute);

@@ -1,3 +1,4 @@
+import type { ComparableResult } from "@nlq/engine";
 import {
   alwaysQuoteIdentifier,
   DatabaseError,
@@ -7,11 +8,15 @@ import {
   runReadOnly,
   validateSql,
 } from "@nlq/engine";
-import type { ComparableResult } from "./result-comparison";
 
 /** Outcome of running one statement for evaluation: its result, or the error PostgreSQL (or the cap) reported. */
 export type EvaluationRun =
-  | { readonly ok: true; readonly result: ComparableResult }
+  | {
+      readonly ok: true;
+      readonly result: ComparableResult;
+      /** Column names of the result, in order (shown to selection models; never compared). */
+      readonly columnNames: readonly string[];
+    }
   | { readonly ok: false; readonly error: string };
 
 export interface EvaluationExecutorOptions {
@@ -64,7 +69,11 @@ export function createEvaluationExecutor(options: EvaluationExecutorOptions): Ev
         },
       );
       if (result.cutByBytes) return { ok: false, error: `result larger than ${resultByteLimit} bytes` };
-      return { ok: true, result: { columnTypes: result.fields.map((field) => field.dataTypeId), rows: result.rows } };
+      return {
+        ok: true,
+        result: { columnTypes: result.fields.map((field) => field.dataTypeId), rows: result.rows },
+        columnNames: result.fields.map((field) => field.name),
+      };
     } catch (error) {
       if (error instanceof DatabaseError || error instanceof NlqError) {
         return { ok: false, error: `${error.message} (SQLSTATE ${error.code})` };

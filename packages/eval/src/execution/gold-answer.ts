@@ -1,7 +1,6 @@
+import { type ComparableResult, compareResults, ordersAtTopLevel } from "@nlq/engine";
 import type { EvaluationExecutor, EvaluationRun } from "./execute-for-evaluation";
 import { expandGoldAlternatives } from "./gold-alternatives";
-import { type ComparableResult, compareResults } from "./result-comparison";
-import { ordersAtTopLevel } from "./top-level-order";
 
 /** One gold alternative that ran: its SQL, whether it orders at the top level, and its result. */
 export interface GoldAlternative {
@@ -24,7 +23,7 @@ export interface GoldAnswer {
 
 /**
  * Expands the gold (defog's `{a,b}` and `;` notation, `expandGoldAlternatives`) and runs every alternative.
- * Needs `loadOrderParser()` to have settled.
+ * Needs `loadSqlParser()` to have settled.
  */
 export async function executeGold(
   gold: string,

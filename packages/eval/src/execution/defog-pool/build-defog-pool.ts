@@ -1,10 +1,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { seededRandom } from "@nlq/engine";
+import { loadSqlParser, seededRandom } from "@nlq/engine";
 import type { PoolQuestion } from "../candidate-pool";
 import { expandGoldAlternatives } from "../gold-alternatives";
 import { readQuestionFile } from "../question-set";
-import { loadOrderParser } from "../top-level-order";
 import { perturbations } from "./perturb-sql";
 
 export interface DefogPoolOptions {
@@ -23,7 +22,7 @@ export interface DefogPoolOptions {
  * equivalent to the gold (e.g. `count(DISTINCT id)` on a key): the pool is scored by execution, not by construction.
  */
 export async function buildDefogPool(options: DefogPoolOptions): Promise<PoolQuestion[]> {
-  await loadOrderParser();
+  await loadSqlParser();
   const random = seededRandom(options.seed ?? 8);
   const directory = path.join(options.defogDirectory, "questions");
   const files = readdirSync(directory)

@@ -1,8 +1,8 @@
+import { loadSqlParser } from "@nlq/engine";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadOrderParser } from "../top-level-order";
 import { perturbations } from "./perturb-sql";
 
-beforeAll(() => loadOrderParser());
+beforeAll(() => loadSqlParser());
 const apply = (name: string, sql: string) => perturbations.find((item) => item.name === name)!.apply(sql);
 
 describe("perturbations", () => {

@@ -3,7 +3,7 @@ import { type ScanToken, scanSync } from "libpg-query";
 /** A named way to make a plausible wrong candidate from a correct query. */
 export interface Perturbation {
   readonly name: string;
-  /** The changed SQL, or undefined when the perturbation does not apply. Needs the parser loaded (`loadOrderParser`). */
+  /** The changed SQL, or undefined when the perturbation does not apply. Needs the parser loaded (`loadSqlParser`). */
   readonly apply: (sql: string) => string | undefined;
 }
 

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadOrderParser, ordersAtTopLevel } from "./top-level-order";
+import { loadSqlParser } from "../sql/validate-sql";
+import { ordersAtTopLevel } from "./top-level-order";
 
-beforeAll(() => loadOrderParser());
+beforeAll(() => loadSqlParser());
 
 describe("ordersAtTopLevel", () => {
   it("sees an ORDER BY of the outermost query", () => {

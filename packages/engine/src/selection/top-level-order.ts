@@ -1,14 +1,10 @@
-import { loadSqlParser } from "@nlq/engine";
 import { parseSync } from "libpg-query";
-
-/** Loads the PostgreSQL parser (WASM) once, the engine's one load; call before `ordersAtTopLevel`. */
-export const loadOrderParser = loadSqlParser;
 
 /**
  * True when the statement's outermost SELECT (or set operation) has an ORDER BY — a top-level `sortClause` in
  * PostgreSQL's own parse tree — so its row order is part of the answer. ORDER BY inside subqueries, CTEs or window
  * definitions does not count. SQL the parser rejects counts as unordered (its execution reports the error).
- * Needs `loadOrderParser()` to have settled.
+ * Needs `loadSqlParser()` (`sql/validate-sql.ts`) to have settled.
  */
 export function ordersAtTopLevel(sql: string): boolean {
   let tree: { stmts?: Array<{ stmt?: { SelectStmt?: { sortClause?: unknown[] } } }> };

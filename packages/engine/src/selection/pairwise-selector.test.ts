@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { executedCandidate as candidate } from "../testing/executed-candidate";
+import type { ExecutedCandidate } from "./candidate-selector";
+import { pairwiseCallCount } from "./pairwise-call-count";
+import { createPairwiseSelector } from "./pairwise-selector";
+import { selectionSetup } from "./selection-test-setup";
+
+const cheapest = candidate(0, "SELECT name FROM shop.items ORDER BY price LIMIT 1", [["Mug"]], { columnTypes: [25] });
+const dearest = candidate(1, "SELECT name FROM shop.items ORDER BY price DESC LIMIT 1", [["Rug"]], {
+  columnTypes: [25],
+});
+const byCategory = candidate(
+  2,
+  "SELECT c.title FROM shop.items i JOIN shop.categories c ON c.id = i.category_id ORDER BY i.price LIMIT 1",
+  [["Kitchen"]],
+  { columnTypes: [25] },
+);
+const cheapestAgain = candidate(3, "select name from shop.items order by price limit 1", [["Mug"]], {
+  columnTypes: [25],
+});
+
+/** The candidates numbered in the order given. */
+const inOrder = (...candidates: ExecutedCandidate[]) => candidates.map((each, index) => ({ ...each, index }));
+
+/** Which candidate SQL a prompt shows as A or B. */
+function shown(prompt: string, side: "A" | "B"): string {
+  const match = new RegExp(`Candidate ${side}\\n(.*)\\nExecution result`).exec(prompt);
+  return match?.[1] ?? "";
+}
+
+describe("pairwise selector", () => {
+  it("asks each pair of cluster representatives in both orders, on the union of their tables and columns", async () => {
+    // The model prefers the query that lists the cheapest item wherever it stands, else answers "A".
+    const { options, calls } = await selectionSetup([cheapest, dearest, byCategory, cheapestAgain], (_, prompt) => ({
+      reasoning: "ascending price gives the cheapest item",
+      answer: shown(prompt, "B") === cheapest.sql ? "B" : "A",
+    }));
+    expect(options.clusters.map((cluster) => cluster.members.length)).toEqual([2, 1, 1]);
+    const outcome = await createPairwiseSelector().select(options);
+    // 3 clusters: 3 pairs × 2 orders.
+    expect(calls.map((call) => call.step)).toEqual(Array(6).fill("select-candidate"));
+    const pairs = calls.map((call) => [shown(call.prompt, "A"), shown(call.prompt, "B")]);
+    expect(pairs).toEqual([
+      [cheapest.sql, dearest.sql],
+      [dearest.sql, cheapest.sql],
+      [cheapest.sql, byCategory.sql],
+      [byCategory.sql, cheapest.sql],
+      [dearest.sql, byCategory.sql],
+      [byCategory.sql, dearest.sql],
+    ]);
+    // Union schema: items (name, price) for the first pair; the join pair adds categories and the key columns used.
+    const first = calls[0]!.prompt;
+    expect(first).toContain("CREATE TABLE shop.items (\n  name text,\n  price text\n);");
+    expect(first).not.toContain("categories");
+    expect(first).not.toContain("suppliers");
+    const join = calls[2]!.prompt;
+    expect(join).toContain("CREATE TABLE shop.items (\n  id text,\n  name text,\n  price text,\n  category_id text,");
+    expect(join).toContain("FOREIGN KEY (category_id) REFERENCES shop.categories (id)");
+    expect(join).toContain("CREATE TABLE shop.categories (\n  id text,\n  title text,\n  PRIMARY KEY (id)\n);");
+    expect(join).not.toContain("suppliers");
+    // Results are shown.
+    expect(first).toContain("Execution result\nc0\nMug\n(1 row)");
+    // Points: cheapest 4 (both orders of both its pairs), dearest 1, byCategory 1.
+    expect(outcome.cluster.representative.index).toBe(0);
+    expect(outcome.confidence).toBe(4 / 4);
+    expect(outcome.basis).toBe("won 4 of 4 pairwise comparisons against 2 other result clusters");
+    expect(pairwiseCallCount(options.candidates, options.clusters)).toEqual({
+      made: 6,
+      allPairs: 12,
+      differingPairs: 10,
+    });
+  });
+
+  it("scores wins; with a position-biased model every cluster ties and the larger, then earlier cluster wins", async () => {
+    const { options, calls } = await selectionSetup(inOrder(dearest, cheapest, byCategory, cheapestAgain), () => ({
+      answer: "A",
+    }));
+    const outcome = await createPairwiseSelector().select(options);
+    expect(calls).toHaveLength(6);
+    // Always "A": every cluster wins 2 of its 4 comparisons; the two-member cluster (cheapest) wins the tie.
+    expect(outcome.cluster.representative.index).toBe(1);
+    expect(outcome.confidence).toBe(0.5);
+  });
+
+  it("breaks a tie between equally large clusters by the earlier first member", async () => {
+    const { options } = await selectionSetup(inOrder(dearest, cheapest), () => ({ answer: "B" }));
+    const outcome = await createPairwiseSelector().select(options);
+    expect(outcome.cluster.representative.sql).toBe(dearest.sql);
+    expect(outcome.confidence).toBe(0.5);
+  });
+
+  it("makes no call for one cluster", async () => {
+    const { options, calls } = await selectionSetup([cheapest, cheapestAgain], () => ({ answer: "A" }));
+    const outcome = await createPairwiseSelector().select(options);
+    expect(calls).toEqual([]);
+    expect(outcome.confidence).toBe(1);
+    expect(pairwiseCallCount(options.candidates, options.clusters)).toEqual({
+      made: 0,
+      allPairs: 2,
+      differingPairs: 0,
+    });
+  });
+
+  it("counts calls saved by cluster pairing against all pairs", () => {
+    const candidates = [0, 1, 2, 3, 4, 5].map((index) => candidate(index, `SELECT ${index}`, [[String(index)]]));
+    const clusters = [
+      { members: candidates.slice(0, 3), representative: candidates[0]! },
+      { members: candidates.slice(3, 5), representative: candidates[3]! },
+      { members: candidates.slice(5), representative: candidates[5]! },
+    ];
+    expect(pairwiseCallCount(candidates, clusters)).toEqual({ made: 6, allPairs: 30, differingPairs: 22 });
+  });
+});

@@ -1,0 +1,75 @@
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { Catalog } from "../catalog/catalog-types";
+import { loadSettings } from "../config/settings";
+import { createStepContext } from "../llm/step-context";
+import { seededRandom } from "../random/seeded-random";
+import { renderSchema } from "../schema/render-schema";
+import { catalogTable } from "../testing/catalog-table";
+import { mockTextModel } from "../testing/mock-text-model";
+import type { ExecutedCandidate, SelectCandidateOptions } from "./candidate-selector";
+import { clusterCandidates } from "./cluster-candidates";
+
+/** Test support of the selection tests (not a test file): a small shop catalog and a recorded mock model. */
+export const shopCatalog: Catalog = {
+  tables: [
+    catalogTable("shop", "items", ["id", "name", "price", "category_id"], {
+      primaryKey: ["id"],
+      foreignKeys: [
+        {
+          name: "items_category",
+          columns: ["category_id"],
+          referencedSchema: "shop",
+          referencedTable: "categories",
+          referencedColumns: ["id"],
+        },
+      ],
+    }),
+    catalogTable("shop", "categories", ["id", "title"], { primaryKey: ["id"] }),
+    catalogTable("shop", "suppliers", ["id", "company", "country"], { primaryKey: ["id"] }),
+  ],
+};
+
+/** The text of a mock call's prompt (system and user messages joined). */
+export function promptText(call: LanguageModelV3CallOptions): string {
+  return call.prompt
+    .map((message) =>
+      typeof message.content === "string"
+        ? message.content
+        : message.content.map((part) => ("text" in part ? part.text : "")).join(""),
+    )
+    .join("\n");
+}
+
+/**
+ * Selection options over `candidates` (clustered for real) with a step context whose every step is answered by
+ * `answer(step, prompt)`; `calls` records each call's step and prompt in order.
+ */
+export async function selectionSetup(
+  candidates: readonly ExecutedCandidate[],
+  answer: (step: string, prompt: string) => unknown,
+  environment: Record<string, string> = {},
+) {
+  const calls: Array<{ step: string; prompt: string }> = [];
+  const context = createStepContext({
+    question: "Which item is the cheapest?",
+    settings: loadSettings(environment),
+    resolveModel: (step) => ({
+      model: mockTextModel((call) => {
+        const prompt = promptText(call);
+        calls.push({ step, prompt });
+        return JSON.stringify(answer(step, prompt));
+      }),
+      id: "mock:selector",
+      scripted: false,
+    }),
+  });
+  const options: SelectCandidateOptions = {
+    candidates,
+    clusters: await clusterCandidates(candidates),
+    schema: renderSchema(shopCatalog),
+    catalog: shopCatalog,
+    context,
+    random: seededRandom(1),
+  };
+  return { options, calls, context };
+}

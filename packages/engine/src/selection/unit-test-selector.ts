@@ -1,0 +1,84 @@
+import {
+  evaluateUnitTestOutputSchema,
+  evaluateUnitTestPrompt,
+  generateUnitTestsOutputSchema,
+  generateUnitTestsPrompt,
+  unitTestSystemPrompt,
+} from "@nlq/prompts";
+import { ModelOutputError } from "../errors";
+import { bestCluster } from "./best-cluster";
+import type { CandidateSelector, SelectCandidateOptions, SelectionOutcome } from "./candidate-selector";
+import { resultPreview } from "./result-preview";
+
+export interface UnitTestSelectorOptions {
+  /** Unit tests to write (k). Default: `settings.unitTestCount` (`NLQ_UNIT_TESTS`). */
+  readonly count?: number;
+  /** Result rows shown per candidate. Default `defaultPreviewRows`. */
+  readonly previewRows?: number;
+}
+
+/**
+ * CHESS's unit tester (UT): one `generate-unit-tests` call writes k natural-language unit tests from the cluster
+ * representatives and their results (the prompt asks for tests that tell the clusters apart), then one
+ * `evaluate-unit-tests` call per test judges every representative against that test — CHESS's better setting (one
+ * test, all candidates: the model compares them; §4.2.1). Calls: 1 + k (k = the tests the model returned, at most
+ * `count`); one cluster is chosen without a call. Evaluation calls run one after another.
+ *
+ * Score: tests passed. Winner: most tests passed; ties go to the larger cluster, then the earlier first member
+ * (`bestCluster`). Confidence: the winner's share of the tests it passed.
+ * A verdict list whose length is not the number of candidates fails with `ModelOutputError`.
+ */
+export function createUnitTestSelector(options: UnitTestSelectorOptions = {}): CandidateSelector {
+  return {
+    name: "unit-tests",
+    async select(selection: SelectCandidateOptions): Promise<SelectionOutcome> {
+      const { clusters, context } = selection;
+      if (clusters.length === 1) {
+        return { cluster: clusters[0]!, confidence: 1, basis: "every candidate returned the same result" };
+      }
+      const count = options.count ?? context.settings.unitTestCount;
+      const candidates = clusters.map((cluster) => ({
+        sql: cluster.representative.sql,
+        result: resultPreview(cluster.representative.result, options.previewRows),
+      }));
+      const shared = { schema: selection.schema, question: context.question, hint: context.hint, candidates };
+      context.throwIfCancelled();
+      const generated = await context.runModelStep({
+        step: "generate-unit-tests",
+        schema: generateUnitTestsOutputSchema,
+        system: unitTestSystemPrompt,
+        prompt: generateUnitTestsPrompt({ ...shared, count }),
+      });
+      const tests = generated.unitTests
+        .map((test) => test.trim())
+        .filter((test) => test !== "")
+        .slice(0, count);
+      const passed = clusters.map(() => 0);
+      for (const [sample, unitTest] of tests.entries()) {
+        context.throwIfCancelled();
+        const evaluated = await context.runModelStep({
+          step: "evaluate-unit-tests",
+          schema: evaluateUnitTestOutputSchema,
+          system: unitTestSystemPrompt,
+          prompt: evaluateUnitTestPrompt({ ...shared, unitTest }),
+          sample,
+        });
+        if (evaluated.verdicts.length !== clusters.length) {
+          throw new ModelOutputError(
+            `unit test evaluation gave ${evaluated.verdicts.length} verdicts for ${clusters.length} candidates`,
+            { step: "evaluate-unit-tests", output: JSON.stringify(evaluated) },
+          );
+        }
+        evaluated.verdicts.forEach((verdict, position) => {
+          if (verdict === "Passed") passed[position]! += 1;
+        });
+      }
+      const { cluster, position } = bestCluster(clusters, (_, index) => passed[index]!);
+      return {
+        cluster,
+        confidence: tests.length === 0 ? 0 : passed[position]! / tests.length,
+        basis: `passed ${passed[position]} of ${tests.length} unit tests written to tell ${clusters.length} result clusters apart`,
+      };
+    },
+  };
+}
