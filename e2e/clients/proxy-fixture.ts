@@ -46,9 +46,16 @@ export function answerFrom(question: string, sql: string, result: QueryResult, s
     sql,
     result,
     truncated: false,
-    confidence: 1,
+    selection: {
+      selector: "single",
+      candidates: 1,
+      executed: 1,
+      clusters: 1,
+      chosenCluster: 0,
+      basis: "one candidate was written: nothing to compare",
+    },
     model: { id: scripted ? "scripted:test.json" : "test:fake", scripted },
-    candidates: [{ generator: "test", sql, revisions: 0, ok: true, rows: result.rows.length }],
+    candidates: [{ generator: "test", sample: 0, sql, revisions: 0, ok: true, rows: result.rows.length }],
     calls: [],
     elapsedMilliseconds: 1,
   };

@@ -28,7 +28,9 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
         )}
         <span className="badge badge-quiet">
           {answer.candidates} {answer.candidates === 1 ? "candidate" : "candidates"}
-          {answer.candidates > 1 ? ` · ${answer.clusters} ${answer.clusters === 1 ? "result" : "distinct results"}` : ""}{" "}
+          {answer.candidates > 1
+            ? ` · ${answer.clusters} ${answer.clusters === 1 ? "result" : "distinct results"}`
+            : ""}{" "}
           · {answer.elapsedMilliseconds} ms
         </span>
       </div>

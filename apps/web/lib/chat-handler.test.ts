@@ -28,7 +28,9 @@ const countAnswer: Answer = {
     basis: "one candidate was written: nothing to compare",
   },
   model: { id: "scripted:fixtures/demo-model.json", scripted: true },
-  candidates: [{ generator: "one-shot", sample: 0, sql: "SELECT count(*) FROM customers", revisions: 0, ok: true, rows: 1 }],
+  candidates: [
+    { generator: "one-shot", sample: 0, sql: "SELECT count(*) FROM customers", revisions: 0, ok: true, rows: 1 },
+  ],
   calls: [],
   elapsedMilliseconds: 12,
 };
@@ -85,7 +87,7 @@ describe("handleChatRequest", () => {
       options.onEvent?.({ type: "pipeline-start", question: options.question });
       options.onEvent?.({ type: "catalog-start" });
       options.onEvent?.({ type: "catalog-end", tables: 2, columns: 9, source: "introspection" });
-      options.onEvent?.({ type: "candidate-start", candidate: 1, generator: "one-shot" });
+      options.onEvent?.({ type: "candidate-start", candidate: 1, generator: "one-shot", sample: 0 });
       options.onEvent?.({ type: "candidate-end", candidate: 1, sql: countAnswer.sql, ok: true, rows: 1 });
       options.onEvent?.({ type: "pipeline-end", sql: countAnswer.sql, rows: 1, elapsedMilliseconds: 12 });
       return countAnswer;

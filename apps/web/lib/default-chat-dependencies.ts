@@ -82,7 +82,10 @@ export async function defaultChatDependencies(): Promise<ChatDependencies> {
         ? withCatalogIndex(answerQuestion, { store, upstreamUrl, qdrant: service.qdrant, llmCache: store.llmCache })
         : answerQuestion,
     settings: (preset) =>
-      loadSettings({ ...resolveScriptedModelPaths(process.env), ...(preset === undefined ? {} : { NLQ_PRESET: preset }) }),
+      loadSettings({
+        ...resolveScriptedModelPaths(process.env),
+        ...(preset === undefined ? {} : { NLQ_PRESET: preset }),
+      }),
     openSession: (abortSignal) =>
       openPoolSession(pool(service), (connection) => createPgExecutor(connection), abortSignal),
     ...(log ? { queryLog: log } : {}),

@@ -90,8 +90,8 @@ describe("createStepTracker", () => {
     expect(data({ type: "schema-start", tables: 4, columns: 1 })).toEqual([
       { label: "Selecting the relevant schema", status: "running", detail: "from 4 tables, 1 column" },
     ]);
-    expect(data({ type: "selection-start", candidates: 3 })).toEqual([
-      { label: "Choosing the answer", status: "running", detail: "3 candidates" },
+    expect(data({ type: "selection-start", candidates: 3, clusters: 2, selector: "pairwise" })).toEqual([
+      { label: "Choosing the answer", status: "running", detail: "2 distinct results among 3 candidates" },
     ]);
     expect(data({ type: "llm-call-start", step: "select-tables" })).toEqual([]);
     expect(tracker.finish("failed").map((part) => part.data.label)).toEqual([
@@ -103,7 +103,12 @@ describe("createStepTracker", () => {
 
   it("turns a candidate's start and end into one step that goes running → done or failed", () => {
     const tracker = createStepTracker();
-    const [started] = tracker.next({ type: "candidate-start", candidate: 1, generator: "divide-and-conquer" });
+    const [started] = tracker.next({
+      type: "candidate-start",
+      candidate: 1,
+      generator: "divide-and-conquer",
+      sample: 0,
+    });
     expect(started).toMatchObject({
       id: "candidate-1",
       data: { label: "Writing SQL candidate 2", status: "running", detail: "divide-and-conquer" },
@@ -113,7 +118,7 @@ describe("createStepTracker", () => {
       id: "candidate-1",
       data: { label: "SQL candidate 2", status: "done", detail: "ran, 1 row" },
     });
-    tracker.next({ type: "candidate-start", candidate: 2, generator: "query-plan" });
+    tracker.next({ type: "candidate-start", candidate: 2, generator: "query-plan", sample: 1 });
     const [failed] = tracker.next({
       type: "candidate-end",
       candidate: 2,
@@ -143,14 +148,22 @@ describe("createStepTracker", () => {
           latencyMilliseconds: 1,
         },
       },
-      { type: "selection-end", sql: "select 2", confidence: 0.667, clusters: 2 },
+      {
+        type: "selection-end",
+        sql: "select 2",
+        confidence: 0.667,
+        candidates: 3,
+        clusters: 2,
+        selector: "self-consistency",
+        basis: "2 of 3 candidates returned this result",
+      },
       { type: "pipeline-end", sql: "select 2", rows: 12, elapsedMilliseconds: 40 },
     ];
     const parts = events.flatMap((event) => tracker.next(event));
     expect(parts.map((part) => `${part.id}:${part.data.status}:${part.data.detail ?? ""}`)).toEqual([
       "fix-1-1:running:42703: column does not exist",
       "fix-1-1:done:",
-      "selection:done:2 distinct results, confidence 67%",
+      "selection:done:confidence 67% (2 of 3 candidates returned this result), chosen by self-consistency",
       "result:done:12 rows in 40 ms",
     ]);
     expect(tracker.languageModelCalls).toBe(1);
@@ -162,7 +175,7 @@ describe("createStepTracker", () => {
     tracker.next({ type: "catalog-start" });
     const closed = tracker.finish("failed");
     expect(closed.map((part) => [part.id, part.data.status])).toEqual([["catalog", "failed"]]);
-    tracker.next({ type: "candidate-start", candidate: 1, generator: "one-shot" });
+    tracker.next({ type: "candidate-start", candidate: 1, generator: "one-shot", sample: 0 });
     expect(tracker.finish("failed").map((part) => [part.id, part.data.label, part.data.status])).toEqual([
       ["candidate-1", "SQL candidate 2", "failed"],
     ]);

@@ -3,7 +3,6 @@
 
 export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
 export { introspectCatalog } from "./catalog/introspect-catalog";
-export { loadServiceSettings, type QdrantSettings, type ServiceSettings } from "./config/service-settings";
 export {
   type BuiltInPresetName,
   builtInPresetNames,
@@ -12,6 +11,7 @@ export {
   type Preset,
   resolvePreset,
 } from "./config/presets";
+export { loadServiceSettings, type QdrantSettings, type ServiceSettings } from "./config/service-settings";
 export { loadSettings, type Settings } from "./config/settings";
 export type {
   QueryExecutor,
@@ -56,8 +56,8 @@ export type {
   SelectionSummary,
   VerifiedExample,
 } from "./pipeline/answer";
-export { describeSelection } from "./pipeline/describe-selection";
 export { answerQuestion } from "./pipeline/answer-question";
+export { describeSelection } from "./pipeline/describe-selection";
 export {
   type LlmCallRecord,
   type PipelineEvent,

@@ -46,8 +46,8 @@ async function runAsk(argumentsList: string[], environment: Record<string, strin
 }
 
 describe("nlq ask", () => {
-  it("prints the SQL, an aligned table, confidence and the scripted label", async () => {
-    const result = await runAsk(["Which products cost more than 5?", "--url", database.url], {
+  it("prints the SQL, an aligned table, the selection, model calls per step and the scripted label", async () => {
+    const result = await runAsk(["Which products cost more than 5?", "--url", database.url, "--preset", "fast"], {
       NLQ_MODEL: `scripted:${fixture}`,
     });
     expect(result.exitCode).toBeFalsy();
@@ -61,7 +61,9 @@ describe("nlq ask", () => {
         " Lamp    | 12.50",
         "(2 rows)",
         "",
-        "confidence: 1.00",
+        "selection: 1 candidate",
+        "model calls: 1, 0+0 tokens",
+        "  generate-candidate: 1 call, 0+0 tokens",
         `model: scripted:${fixture} (scripted replay, not a language model)`,
         "reasoning: Filter products by price and sort by name.",
         "",

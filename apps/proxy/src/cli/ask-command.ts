@@ -12,8 +12,8 @@ import {
   answerQuestion,
   builtInPresetNames,
   builtInPresets,
-  describeSelection,
   checkQuestionLength,
+  describeSelection,
   loadServiceSettings,
   loadSettings,
   QuestionTooLongError,
@@ -163,7 +163,9 @@ Example:
         if (!givenUrl) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
         url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
         // A flag is one more way to set its variable: the same schema checks it.
-        settings = loadSettings(options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset });
+        settings = loadSettings(
+          options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset },
+        );
         service = loadServiceSettings(environment);
         checkQuestionLength(question, settings.maxQuestionLength);
       } catch (error) {

@@ -26,8 +26,8 @@ describe("describeEvent", () => {
       "candidate-end": "candidate 1: 4 rows",
       "fix-start": "candidate 1: fixing, attempt 1 (empty result)",
       "fix-end": undefined,
-      "selection-start": undefined,
-      "selection-end": undefined,
+      "selection-start": "selection: 2 distinct results among 3 candidates, choosing by pairwise",
+      "selection-end": "selection: chosen by pairwise, confidence 0.75 (won 3 of 4 pairwise comparisons)",
       "llm-call-start": "model call generate-candidate: Writing SQL…",
       "llm-call-end": "model call generate-candidate: scripted:demo.json (scripted), 120+30 tokens, 5 ms",
       "pipeline-end": undefined,
@@ -60,7 +60,20 @@ describe("describeEvent", () => {
   });
 
   it("names a comparison of several candidates, an empty context and cuts long context lists", () => {
-    expect(describeEvent({ type: "selection-start", candidates: 3 })).toBe("selection: choosing among 3 candidates");
+    expect(describeEvent({ type: "selection-start", candidates: 3, clusters: 1, selector: "single" })).toBeUndefined();
+    expect(describeEvent({ type: "candidate-start", candidate: 4, generator: "query-plan", sample: 2 })).toBe(
+      "candidate 5: generating (query-plan, sample 3)",
+    );
+    expect(
+      describeEvent({
+        type: "selection-end",
+        sql: "select 1",
+        candidates: 1,
+        clusters: 1,
+        selector: "single",
+        basis: "one candidate was written: nothing to compare",
+      }),
+    ).toBeUndefined();
     expect(describeEvent({ type: "context-end", hits: [] })).toBe("context: no matching descriptions");
     const hits = Array.from({ length: 9 }, (_, index) => ({ table: "public.t", column: `c${index}` }));
     expect(describeEvent({ type: "context-end", hits })).toMatch(/public\.t\.c7 and 1 more$/);

@@ -61,8 +61,8 @@ describe("describeProgress", () => {
       "candidate-end": "nlq: candidate 1 ran (4 rows)",
       "fix-start": "nlq: revising candidate 1 (attempt 1): empty result",
       "fix-end": undefined,
-      "selection-start": undefined,
-      "selection-end": "nlq: chose among 1 result clusters (confidence 1.00)",
+      "selection-start": "nlq: choosing among 2 distinct results of 3 candidates (pairwise)",
+      "selection-end": "nlq: chose by pairwise, confidence 0.75 (won 3 of 4 pairwise comparisons)",
       "llm-call-start": undefined,
       "llm-call-end": "nlq: generate-candidate by scripted:demo.json (scripted replay) in 5 ms",
       "pipeline-end": undefined,
@@ -70,7 +70,12 @@ describe("describeProgress", () => {
   });
 
   it("names a comparison of several candidates and cuts long context lists", () => {
-    expect(describeProgress({ type: "selection-start", candidates: 3 })).toBe("nlq: choosing among 3 candidates");
+    expect(
+      describeProgress({ type: "selection-start", candidates: 3, clusters: 1, selector: "single" }),
+    ).toBeUndefined();
+    expect(describeProgress({ type: "candidate-start", candidate: 1, generator: "query-plan", sample: 1 })).toBe(
+      "nlq: candidate 2 (query-plan, sample 2)",
+    );
     const hits = Array.from({ length: 10 }, (_, index) => ({ table: `public.t${index}` }));
     expect(describeProgress({ type: "context-end", hits })).toBe(
       "nlq: context public.t0, public.t1, public.t2, public.t3, public.t4, public.t5, public.t6, public.t7 and 2 more",

@@ -22,7 +22,9 @@ function entry(overrides: Partial<QueryLogEntry> = {}): QueryLogEntry {
     rows: 1,
     model: "scripted:fixtures/demo-model.json",
     scripted: true,
-    candidates: [{ generator: "one-shot", sql: "select count(*) from customers", revisions: 0, ok: true, rows: 1 }],
+    candidates: [
+      { generator: "one-shot", sample: 0, sql: "select count(*) from customers", revisions: 0, ok: true, rows: 1 },
+    ],
     calls: [
       {
         step: "generate",

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { embeddingProviders } from "../embedding/resolve-embedding-model";
 import { ConfigurationError } from "../errors";
 import { DEFAULT_MAX_QUESTION_LENGTH } from "../pipeline/question-length";
-import { builtInPresetNames, defaultPresetName, type Preset, resolvePreset } from "./presets";
 import {
   type SchemaSelectionSteps,
   schemaSelectionPresets,
@@ -10,15 +9,16 @@ import {
   schemaSelectionStepsFrom,
 } from "../schema-selection/schema-selection-steps";
 import { stepNames, stepVariableNames } from "../steps/step-registry";
+import { builtInPresetNames, defaultPresetName, type Preset, resolvePreset } from "./presets";
 import {
   decimalVariable,
   optionalPortVariable,
+  optionalWholeNumberVariable,
   parsedVariable,
   portVariable,
   switchVariable,
   textVariable,
   urlVariable,
-  optionalWholeNumberVariable,
   wholeNumberVariable,
 } from "./variable-schemas";
 
@@ -44,7 +44,10 @@ function presetVariable() {
       try {
         return resolvePreset(text);
       } catch (error) {
-        context.addIssue({ code: "custom", message: `must be ${builtInPresetNames.join(", ")} or a preset .json file: ${(error as Error).message}` });
+        context.addIssue({
+          code: "custom",
+          message: `must be ${builtInPresetNames.join(", ")} or a preset .json file: ${(error as Error).message}`,
+        });
         return z.NEVER;
       }
     })

@@ -17,7 +17,7 @@ export interface WriteSqlOptions {
 /**
  * One SQL-writing model call shared by every generator: asks for `{ reasoning, sql }` (`sqlCandidateOutputSchema`)
  * and recovers the query with `extractSql` from what the model put in `sql` (fences, prose, several blocks, trailing
- * semicolons). A model that answers in free text instead of JSON (a long chain of thought ending in a fenced query) is
+ * semicolons; text that is not a query is passed on as written, for validation to refuse). A model that answers in free text instead of JSON (a long chain of thought ending in a fenced query) is
  * still read: the query is extracted from its whole text. An empty query means the model judged the question
  * unanswerable → `UnanswerableQuestionError` with its reasoning. Other failures propagate (`ModelOutputError` when the
  * text holds no query at all).
@@ -41,7 +41,10 @@ export async function writeSql(options: WriteSqlOptions): Promise<GeneratedCandi
     if (sql === "") throw error;
     return { sql, reasoning: text.trim() };
   }
-  const sql = extractSql(output.sql);
+  // Unfenced text that holds no recognisable query (`DELETE FROM orders`, a DO block) goes on as written, so
+  // validation refuses it with its own error instead of it passing as "unanswerable"; an empty fence is unanswerable.
+  const raw = output.sql.trim();
+  const sql = extractSql(raw) || (raw.includes("```") ? "" : raw.replace(/;+\s*$/, ""));
   if (sql === "") {
     const reasoning =
       output.reasoning.trim() || output.sql.trim() || "the model found no way to answer it from this database";

@@ -33,7 +33,9 @@ describe("runStep", () => {
       inputTokens: 120,
       outputTokens: 30,
     });
-    expect(model.doGenerateCalls[0]?.providerOptions).toEqual({ nlq: { step: "generate-candidate", question: "q" } });
+    expect(model.doGenerateCalls[0]?.providerOptions).toEqual({
+      nlq: { step: "generate-candidate", question: "q", sample: 0 },
+    });
     expect(model.doGenerateCalls[0]?.temperature).toBe(0);
   });
 

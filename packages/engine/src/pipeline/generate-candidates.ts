@@ -3,8 +3,8 @@ import type { Catalog } from "../catalog/catalog-types";
 import type { CappedResult } from "../database/read-only-session";
 import { CancelledError } from "../errors";
 import { type FixedCandidate, runFixLoop } from "../fixing/fix-loop";
-import { findGenerator } from "../generation/generator-registry";
-import { renderSampleSchema } from "../generation/sample-schema";
+import { generatorByName } from "../generation/generator-registry";
+import { renderSchemaForSample } from "../generation/sample-schema";
 import type { StepContext } from "../llm/step-context";
 import type { ExecutedCandidate } from "../selection/candidate-selector";
 import { normalizedSqlKey } from "../selection/normalize-sql";
@@ -62,7 +62,7 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
   const settings = context.settings;
   const jobs: Job[] = [];
   for (const plan of settings.generators) {
-    findGenerator(plan.generator);
+    generatorByName(plan.generator);
     for (let sample = 0; sample < plan.samples; sample += 1) {
       jobs.push({ index: jobs.length, generatorName: plan.generator, sample, temperature: plan.temperature });
     }
@@ -92,8 +92,8 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
 
   const run = async (job: Job): Promise<void> => {
     context.throwIfCancelled();
-    const generator = findGenerator(job.generatorName);
-    const schema = renderSampleSchema(options.catalog, job.sample);
+    const generator = generatorByName(job.generatorName);
+    const schema = renderSchemaForSample(options.catalog, job.sample);
     context.emit({ type: "candidate-start", candidate: job.index, generator: generator.name, sample: job.sample });
     let sql = "";
     try {
@@ -116,7 +116,14 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
         duplicateOf = earlier.index;
         outcome = await earlier.outcome;
       } else {
-        const pending = runFixLoop({ candidate: job.index, sql, schema, context, policy: options.policy, execute }).then(
+        const pending = runFixLoop({
+          candidate: job.index,
+          sql,
+          schema,
+          context,
+          policy: options.policy,
+          execute,
+        }).then(
           (fixed): Outcome => ({ ok: true, fixed, reasoning: fixed.reasoning ?? generated.reasoning }),
           (error: unknown): Outcome => ({ ok: false, error }),
         );
@@ -146,7 +153,8 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
 
   const settled = await Promise.allSettled(jobs.map((job) => limit(() => run(job))));
   const cancelled = settled.find((result) => result.status === "rejected");
-  if (cancelled) throw context.abortSignal?.aborted ? new CancelledError(undefined, { cause: cancelled.reason }) : cancelled.reason;
+  if (cancelled)
+    throw context.abortSignal?.aborted ? new CancelledError(undefined, { cause: cancelled.reason }) : cancelled.reason;
   return {
     executed: executed.filter((candidate): candidate is ExecutedCandidate => candidate !== undefined),
     records: records.filter((record): record is CandidateRecord => record !== undefined),

@@ -5,7 +5,7 @@ import type { StepContext } from "../llm/step-context";
 import { seededRandom } from "../random/seeded-random";
 import type { CandidateCluster, ExecutedCandidate, SelectionOutcome } from "../selection/candidate-selector";
 import { clusterCandidates } from "../selection/cluster-candidates";
-import { findSelector } from "../selection/selector-registry";
+import { candidateSelector } from "../selection/selector-registry";
 import type { SelectionSummary } from "./answer";
 
 export interface SelectAnswerOptions {
@@ -48,13 +48,18 @@ function agreement(cluster: CandidateCluster, written: number): { confidence: nu
  */
 export async function selectAnswer(options: SelectAnswerOptions): Promise<SelectedAnswer> {
   const { context, executed, written } = options;
-  const clusters = clusterCandidates(executed);
+  const clusters = await clusterCandidates(executed);
   const clusterOf = new Map<number, number>();
   clusters.forEach((cluster, index) => {
     for (const member of cluster.members) clusterOf.set(member.index, index);
   });
   const selectorName = clusters.length === 1 ? "single" : context.settings.selector;
-  context.emit({ type: "selection-start", candidates: executed.length, clusters: clusters.length, selector: selectorName });
+  context.emit({
+    type: "selection-start",
+    candidates: executed.length,
+    clusters: clusters.length,
+    selector: selectorName,
+  });
 
   let outcome: Pick<SelectionOutcome, "cluster" | "basis"> & { confidence?: number };
   let usedSelector = selectorName;
@@ -75,12 +80,12 @@ export async function selectAnswer(options: SelectAnswerOptions): Promise<Select
       random: seededRandom(fnv1a(context.question)),
     };
     try {
-      outcome = await findSelector(selectorName).select(selectOptions);
+      outcome = await candidateSelector(selectorName).select(selectOptions);
     } catch (error) {
       if (error instanceof CancelledError || context.abortSignal?.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       usedSelector = "self-consistency";
-      const fallback = await findSelector("self-consistency").select(selectOptions);
+      const fallback = await candidateSelector("self-consistency").select(selectOptions);
       outcome = { ...fallback, basis: `${selectorName} failed (${reason}); ${fallback.basis}` };
     }
   }
