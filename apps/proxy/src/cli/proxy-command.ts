@@ -177,6 +177,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       logger: consoleLogger,
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
+      maxConnections: service.maxConnections,
     });
     if (server.metricsAddress) {
       const { host, port } = server.metricsAddress;

@@ -104,6 +104,7 @@ const serviceVariables = {
   NLQ_EMBEDDED_PORT: portVariable(54_320),
   NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
   NLQ_METRICS_PORT: optionalPortVariable,
+  NLQ_MAX_CONNECTIONS: wholeNumberVariable(1_000, 1),
 };
 
 export const environmentSchema = z.object({ ...pipelineVariables, ...serviceVariables });
