@@ -124,6 +124,14 @@ const stepVariableSuffixes: ReadonlySet<string> = new Set(
 const knownVariables: ReadonlySet<string> = new Set(Object.keys(environmentSchema.shape));
 
 /**
+ * Every variable nlq reads through this schema: the schema's keys and each step's `NLQ_MODEL_<STEP>` (its canonical
+ * name, not the aliases). docker-compose.yml passes each of them (checked by a test).
+ */
+export function configurationVariableNames(): string[] {
+  return [...knownVariables, ...stepNames.map((step) => stepVariableNames(step)[0]!)];
+}
+
+/**
  * Validates the environment against the schema. Empty (or blank) values count as unset; unknown `NLQ_*` variables
  * are ignored, except an `NLQ_MODEL_<STEP>` naming no step. Throws one `ConfigurationError` naming every bad variable,
  * e.g. `invalid nlq configuration: NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"`.
