@@ -8,6 +8,7 @@ import {
   type ServiceSettings,
 } from "@nlq/engine";
 import type { Command } from "commander";
+import { ignoreBrokenPipe } from "../launcher/ignore-broken-pipe";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { installProcessGuard } from "../server/process-guard";
 import { consoleLogger } from "../server/proxy-logger";
@@ -159,6 +160,7 @@ export function proxyAnswerQuestion(
 async function runProxy(options: ProxyCommandOptions): Promise<number> {
   let metadata: MetadataStore | undefined;
   const removeGuard = installProcessGuard(consoleLogger);
+  ignoreBrokenPipe(); // `nlq proxy | tee log`, then Ctrl-C: the last lines meet a closed pipe.
   try {
     const resolved = resolveProxyCommand(options, process.env);
     const settings = loadSettings(process.env);

@@ -1,6 +1,7 @@
 import { demoTableNames, loadDemoData } from "@nlq/demo";
 import { loadServiceSettings, loadSettings, NlqError } from "@nlq/engine";
 import type { Command } from "commander";
+import { ignoreBrokenPipe } from "../launcher/ignore-broken-pipe";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
 import { type Launcher, startLauncher } from "../launcher/start-launcher";
 import { defaultWebDirectory } from "../launcher/web-app-process";
@@ -41,6 +42,7 @@ Environment:
 /** Runs until SIGINT, SIGTERM or SIGHUP; resolves with the process exit code. */
 async function runStart(options: { web: boolean }): Promise<number> {
   const log = (line: string) => console.log(line);
+  ignoreBrokenPipe();
   installProcessGuard(consoleLogger);
   let launcher: Launcher;
   try {
