@@ -106,7 +106,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)\\.next/|(^|/)next-env\\.d\\.ts$" },
+    exclude: { path: "(^|/)\\.next/|(^|/)next-env\\.d\\.ts$|^apps/proxy/dist/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.base.json" },
     enhancedResolveOptions: {

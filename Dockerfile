@@ -1,6 +1,11 @@
 # nlq: one image for the proxy, the web app and the CLI (`nlq demo load`, `nlq index`, ...).
-# Build: docker build -t nlq .   (docker compose builds it for the proxy, web and demo-load services)
-FROM node:20-bookworm-slim
+# Build: docker build -t nlq .   (docker compose builds it for the proxy, web, demo-load and index services)
+#
+# Two stages: `build` installs every dependency and compiles (the nlq command into apps/proxy/dist, the web app into
+# apps/web/.next); the final stage installs production dependencies only (`npm ci --omit=dev`: no TypeScript, tsx,
+# esbuild, vitest, Playwright) and copies the compiled output in. It runs as the unprivileged `node` user.
+# Pinned by version tag (no registry access where this was written, so no digest); pin by digest for production.
+FROM node:20.19-bookworm-slim AS build
 
 WORKDIR /app
 
@@ -15,17 +20,45 @@ COPY apps/proxy/package.json apps/proxy/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
-RUN npm ci --no-audit --no-fund
+COPY scripts/build-cli.mjs scripts/
+# --ignore-scripts: the root `prepare` (the CLI build) needs the sources, copied next; it runs explicitly below.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 
 COPY . .
-# The web app is built once, here; the TypeScript of the proxy and CLI runs through tsx (no build step).
-RUN npm run build -w @nlq/web
+RUN npm run build && npm run build -w @nlq/web && rm -rf apps/web/.next/cache
 
-ENV NODE_ENV=production \
-    NLQ_MIGRATIONS_DIR=/app/migrations \
+FROM node:20.19-bookworm-slim
+
+WORKDIR /app
+ENV NODE_ENV=production
+
+COPY package.json package-lock.json ./
+COPY packages/prompts/package.json packages/prompts/
+COPY packages/engine/package.json packages/engine/
+COPY packages/adapters/package.json packages/adapters/
+COPY packages/demo/package.json packages/demo/
+COPY packages/eval/package.json packages/eval/
+COPY apps/proxy/package.json apps/proxy/
+COPY apps/web/package.json apps/web/
+COPY e2e/package.json e2e/
+COPY bench/package.json bench/
+COPY scripts/build-cli.mjs scripts/
+# Production dependencies only. The root `prepare` finds no esbuild here and keeps the copied build.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# Sources stay beside the build (.dockerignore leaves out node_modules, .next and dist): the compiled CLI finds
+# migrations, the learnt retrieval model and the web app relative to them. Then the compiled output, newer than the
+# sources, so bin/nlq.mjs runs it rather than falling back to tsx (which is a dev dependency, absent here).
+COPY . .
+COPY --from=build /app/apps/proxy/dist apps/proxy/dist
+COPY --from=build /app/apps/web/.next apps/web/.next
+
+ENV NLQ_MIGRATIONS_DIR=/app/migrations \
     NLQ_HOME=/data
+RUN mkdir -p /data && chown node:node /data
+USER node
 VOLUME ["/data"]
-EXPOSE 6432 3000
+EXPOSE 6432 3000 9187
 
 # Default: the proxy, listening on every interface of the container. DATABASE_URL names the upstream.
 CMD ["node", "apps/proxy/bin/nlq.mjs", "proxy", "--listen", "0.0.0.0:6432", "--query-log"]

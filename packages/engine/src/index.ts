@@ -3,6 +3,7 @@
 
 export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
 export { introspectCatalog } from "./catalog/introspect-catalog";
+export { configurationVariableNames } from "./config/environment-schema";
 export {
   type BuiltInPresetName,
   builtInPresetNames,

@@ -1,12 +1,6 @@
 import { Command } from "commander";
-import { registerAskCommand } from "./ask-command";
-import { registerBenchCommand } from "./bench-command";
-import { registerDemoCommand } from "./demo-command";
-import { registerEvalCommand } from "./eval-command";
-import { registerIndexCommand } from "./index-command";
+import { commandCatalog, commandToRun, registerListing } from "./command-catalog";
 import { nlqVersion } from "./nlq-version";
-import { registerProxyCommand } from "./proxy-command";
-import { registerStartCommand } from "./start-command";
 
 const program = new Command()
   .name("nlq")
@@ -16,12 +10,15 @@ const program = new Command()
   .version(nlqVersion(), "-V, --version", "print the version of nlq")
   .showHelpAfterError();
 
-registerStartCommand(program);
-registerProxyCommand(program);
-registerAskCommand(program);
-registerDemoCommand(program);
-registerIndexCommand(program);
-registerEvalCommand(program);
-registerBenchCommand(program);
+// Only the command being run is loaded (its module imports the engine, the AI SDK, the parser…): `nlq --help` and
+// `nlq --version` list the commands from the catalog without importing any of them.
+const command = commandToRun(process.argv.slice(2));
+if (command === "none") {
+  for (const listed of commandCatalog) registerListing(program, listed);
+} else if (command === "unknown") {
+  for (const listed of commandCatalog) await listed.register(program);
+} else {
+  await command.register(program);
+}
 
 await program.parseAsync(process.argv);

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
-const binary = path.resolve(import.meta.dirname, "../../bin/nlq.mjs");
+// The TypeScript sources through tsx, as `bin/nlq.mjs` runs them when the build is stale: tests exercise the code
+// they sit beside, whatever the state of apps/proxy/dist (compiled-cli.test.ts covers the build and the launcher).
+const sources = path.resolve(import.meta.dirname, "main.ts");
 const running = new Set<ChildProcess>();
 
 /** A spawned `nlq` process: its stdout and stderr collected as one text, and its exit code once it exits. */
@@ -11,9 +13,9 @@ export interface NlqProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Spawns the real `nlq` command (`apps/proxy/bin/nlq.mjs`) with `environment` over this process's environment. */
+/** Spawns the real `nlq` command (its sources, through tsx) with `environment` over this process's environment. */
 export function spawnNlq(commandArguments: readonly string[], environment: Record<string, string>): NlqProcess {
-  const child = spawn(process.execPath, [binary, ...commandArguments], {
+  const child = spawn(process.execPath, ["--import", "tsx", sources, ...commandArguments], {
     env: { ...process.env, ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -8,6 +8,7 @@ import {
   type ServiceSettings,
 } from "@nlq/engine";
 import type { Command } from "commander";
+import { ignoreBrokenPipe } from "../launcher/ignore-broken-pipe";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { installProcessGuard } from "../server/process-guard";
 import { consoleLogger } from "../server/proxy-logger";
@@ -160,6 +161,7 @@ export function proxyAnswerQuestion(
 async function runProxy(options: ProxyCommandOptions): Promise<number> {
   let metadata: MetadataStore | undefined;
   const removeGuard = installProcessGuard(consoleLogger);
+  ignoreBrokenPipe(); // `nlq proxy | tee log`, then Ctrl-C: the last lines meet a closed pipe.
   try {
     const resolved = resolveProxyCommand(options, process.env);
     const settings = loadSettings(process.env);
@@ -178,6 +180,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       logger: consoleLogger,
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
+      maxConnections: service.maxConnections,
     });
     if (server.metricsAddress) {
       const { host, port } = server.metricsAddress;

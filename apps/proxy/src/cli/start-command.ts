@@ -1,6 +1,7 @@
 import { demoTableNames, loadDemoData } from "@nlq/demo";
 import { loadServiceSettings, loadSettings, NlqError } from "@nlq/engine";
 import type { Command } from "commander";
+import { ignoreBrokenPipe } from "../launcher/ignore-broken-pipe";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
 import { type Launcher, startLauncher } from "../launcher/start-launcher";
 import { defaultWebDirectory } from "../launcher/web-app-process";
@@ -41,11 +42,12 @@ Environment:
 /** Runs until SIGINT, SIGTERM or SIGHUP; resolves with the process exit code. */
 async function runStart(options: { web: boolean }): Promise<number> {
   const log = (line: string) => console.log(line);
+  ignoreBrokenPipe();
   installProcessGuard(consoleLogger);
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
-    const { qdrant, metricsListen } = loadServiceSettings(process.env);
+    const { qdrant, metricsListen, maxConnections } = loadServiceSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),
@@ -66,6 +68,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
           logger: consoleLogger,
           closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
           ...(metricsListen === undefined ? {} : { metricsListen }),
+          maxConnections,
         });
         if (server.metricsAddress) {
           const { host, port } = server.metricsAddress;

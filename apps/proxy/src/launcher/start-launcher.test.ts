@@ -220,3 +220,62 @@ async function sendCancel(port: number, processId: number, secretKey: number): P
   });
   await new Promise((resolve) => socket.once("close", resolve));
 }
+
+describe("startLauncher's web build", () => {
+  it("runs beside the rest: the proxy is ready (and says so) while the web app is still building", async () => {
+    const buildHome = mkdtempSync(path.join(tmpdir(), "nlq-launcher-build-"));
+    const unbuiltWeb = path.join(buildHome, "web");
+    mkdirSync(unbuiltWeb, { recursive: true });
+    const release = path.join(buildHome, "release");
+    // `next build` stand-in: finishes only once the proxy has started (the test's startProxy creates `release`).
+    const slowNext = path.join(buildHome, "slow-next.cjs");
+    writeFileSync(
+      slowNext,
+      `const fs = require("node:fs"), path = require("node:path"), http = require("node:http");
+const [command, , host, , port] = process.argv.slice(2);
+if (command === "build") {
+  const timer = setInterval(() => {
+    if (!fs.existsSync(${JSON.stringify(release)})) return;
+    clearInterval(timer);
+    fs.mkdirSync(".next", { recursive: true });
+    fs.writeFileSync(path.join(".next", "BUILD_ID"), "built");
+  }, 50);
+} else http.createServer((request, response) => response.end("{}")).listen(Number(port), host);
+`,
+    );
+    const lines: string[] = [];
+    const launcher = startLauncher(
+      {
+        ...resolveLauncherSettings({ NLQ_HOME: buildHome }),
+        embeddedPort: 0,
+        proxyPort: 0,
+        webPort: await freePort(),
+      },
+      {
+        demoTableNames: ["customers"],
+        loadDemoData: (url) => queryOnce(url, "create table customers (id int)"),
+        startProxy: async () => {
+          writeFileSync(release, "");
+          return { port: 6998, close: async () => undefined };
+        },
+        model: undefined,
+        environment: { NLQ_HOME: buildHome },
+        webDirectory: unbuiltWeb,
+        nextBinary: slowNext,
+        log: (line) => lines.push(line),
+      },
+    );
+    try {
+      await launcher.ready;
+      const index = (start: string) => lines.findIndex((line) => line.startsWith(start));
+      expect(index("building the web app in the background")).toBeGreaterThanOrEqual(0);
+      expect(index("building the web app in the background")).toBeLessThan(index("opening the metadata store"));
+      expect(index("the proxy is ready: psql")).toBeGreaterThan(index("opening the metadata store"));
+      expect(index("web app built in")).toBeGreaterThan(index("the proxy is ready: psql"));
+      expect(lines[index("the proxy is ready: psql")]).toContain("(the web app is still starting)");
+    } finally {
+      await launcher.stop();
+      rmSync(buildHome, { recursive: true, force: true });
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { type EmbeddedDatabase, startEmbeddedDatabase } from "./embedded-databas
 import type { LauncherSettings } from "./launcher-settings";
 import { assertPortFree } from "./port-check";
 import { formatStartupBanner, type StartupSummary } from "./startup-banner";
-import { startWebApp } from "./web-app-process";
+import { buildWebApp, startWebApp } from "./web-app-process";
 
 /** The proxy as the launcher needs it (adapted from the proxy server's own API by the start command). */
 export interface LauncherProxy {
@@ -101,6 +101,18 @@ async function start(
     await assertPortFree(host, settings.embeddedPort, "NLQ_EMBEDDED_PORT");
   }
 
+  // The web build (a minute or two on a first start) runs beside everything else, not before or after it.
+  const webBuilt = settings.web
+    ? buildWebApp({
+        directory: dependencies.webDirectory,
+        environment: dependencies.environment,
+        log: dependencies.log,
+        abortSignal,
+        ...(dependencies.nextBinary === undefined ? {} : { nextBinary: dependencies.nextBinary }),
+      })
+    : undefined;
+  webBuilt?.catch(() => undefined); // Awaited (and reported) once the proxy is up; a failure must not go unhandled.
+
   let embedded: EmbeddedDatabase | undefined;
   if (needsEmbedded) {
     const started = await startEmbeddedDatabase({
@@ -127,11 +139,14 @@ async function start(
   checkpoint();
 
   const metadataUrl = settings.metadataUrl ?? embedded?.metadataUrl;
+  const storeOpening = Date.now();
+  dependencies.log("opening the metadata store (migrations)…");
   const store = await openMetadataStore({
     url: metadataUrl,
     settings: { migrationsDirectory: settings.migrationsDirectory },
   });
   closers.push({ name: "metadata store", close: () => store.close() });
+  dependencies.log(`metadata store ready in ${((Date.now() - storeOpening) / 1000).toFixed(1)} s`);
   checkpoint();
 
   const upstream = new URL(database.url);
@@ -144,6 +159,11 @@ async function start(
     metadataStore: store,
   });
   closers.push({ name: "proxy", close: () => proxy.close() });
+  // Usable from now on, even while the web app still builds.
+  dependencies.log(
+    `the proxy is ready: psql "postgresql://postgres@${host}:${proxy.port}/${upstream.pathname.slice(1) || "postgres"}"` +
+      (settings.web ? " (the web app is still starting)" : ""),
+  );
   checkpoint();
 
   let webUrl: string | undefined;
@@ -161,6 +181,7 @@ async function start(
       },
       log: dependencies.log,
       abortSignal,
+      ...(webBuilt === undefined ? {} : { built: webBuilt }),
       ...(dependencies.nextBinary === undefined ? {} : { nextBinary: dependencies.nextBinary }),
     });
     closers.push({ name: "web app", close: () => web.stop() });

@@ -49,9 +49,9 @@ describe("startWebApp", () => {
     try {
       expect(existsSync(path.join(directory, ".next", "BUILD_ID"))).toBe(true);
       expect(lines).toContain(
-        "building the web app (first start, or its sources changed; this takes a minute or two)…",
+        "building the web app in the background (first start, or its sources changed; a minute or two)…",
       );
-      expect(lines).toContain("[web] built");
+      expect(lines).toContain("[web build] built");
       expect(web.url).toBe(`http://127.0.0.1:${port}`);
       const environment = (await (await fetch(web.url)).json()) as Record<string, string>;
       expect(environment).toMatchObject({

@@ -26,6 +26,46 @@ export interface StartWebAppOptions {
   readonly nextBinary?: string;
   /** How long to wait for the server to answer HTTP (default 120000 ms). */
   readonly readyTimeoutMilliseconds?: number;
+  /** A build already under way (`buildWebApp`, started early to run beside the rest). Default: built here. */
+  readonly built?: Promise<void>;
+}
+
+/** What `buildWebApp` needs. */
+export type BuildWebAppOptions = Pick<
+  StartWebAppOptions,
+  "directory" | "environment" | "log" | "abortSignal" | "nextBinary"
+>;
+
+function nextBinaryOf(options: BuildWebAppOptions): string {
+  return (
+    options.nextBinary ?? createRequire(path.join(options.directory, "package.json")).resolve("next/dist/bin/next")
+  );
+}
+
+/** Next.js would otherwise announce (and try to send) anonymous telemetry; nlq runs offline. */
+function nextEnvironmentOf(options: BuildWebAppOptions): NodeJS.ProcessEnv {
+  return { ...options.environment, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+}
+
+/**
+ * Builds the web app when its build is missing or older than its sources (`webBuildIsStale`); resolves at once
+ * otherwise. `nlq start` starts it first, so the build runs while PostgreSQL, the demo data and the proxy start.
+ */
+export async function buildWebApp(options: BuildWebAppOptions): Promise<void> {
+  if (!webBuildIsStale(options.directory)) return;
+  const started = Date.now();
+  options.log("building the web app in the background (first start, or its sources changed; a minute or two)…");
+  const build = spawnProcessGroup(process.execPath, [nextBinaryOf(options), "build"], {
+    cwd: options.directory,
+    environment: nextEnvironmentOf(options),
+    onLine: (line) => options.log(`[web build] ${line}`),
+  });
+  const exit = await untilExitOrAbort(build, options.abortSignal);
+  if (exit !== 0)
+    throw new LauncherError(
+      `building the web app failed (next build exited with ${exit}); see the [web build] lines above, or start with --no-web`,
+    );
+  options.log(`web app built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** The web app directory of this repository, found relative to this file. */
@@ -33,26 +73,12 @@ export function defaultWebDirectory(): string {
   return path.resolve(import.meta.dirname, "../../../web");
 }
 
-/** Builds the web app when its build is missing or older than its sources (`webBuildIsStale`), then runs `next start`. */
+/** Builds the web app if needed (or waits for `options.built`), then runs `next start`. */
 export async function startWebApp(options: StartWebAppOptions): Promise<WebApp> {
-  const nextBin =
-    options.nextBinary ?? createRequire(path.join(options.directory, "package.json")).resolve("next/dist/bin/next");
+  await (options.built ?? buildWebApp(options));
+  const nextBin = nextBinaryOf(options);
   const forward = (line: string) => options.log(`[web] ${line}`);
-  // Next.js would otherwise announce (and try to send) anonymous telemetry; nlq runs offline.
-  const nextEnvironment = { ...options.environment, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
-  if (webBuildIsStale(options.directory)) {
-    options.log("building the web app (first start, or its sources changed; this takes a minute or two)…");
-    const build = spawnProcessGroup(process.execPath, [nextBin, "build"], {
-      cwd: options.directory,
-      environment: nextEnvironment,
-      onLine: forward,
-    });
-    const exit = await untilExitOrAbort(build, options.abortSignal);
-    if (exit !== 0)
-      throw new LauncherError(
-        `building the web app failed (next build exited with ${exit}); see the [web] lines above, or start with --no-web`,
-      );
-  }
+  const nextEnvironment = nextEnvironmentOf(options);
   const server = spawnProcessGroup(
     process.execPath,
     [nextBin, "start", "-H", options.host, "-p", String(options.port)],

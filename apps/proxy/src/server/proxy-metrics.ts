@@ -25,6 +25,16 @@ export class ProxyMetrics {
     help: "Client connections accepted.",
     registers: [this.registry],
   });
+  readonly #refusedConnections = new Counter({
+    name: "nlq_proxy_connections_refused_total",
+    help: "Client connections refused with FATAL 53300 because NLQ_MAX_CONNECTIONS were open.",
+    registers: [this.registry],
+  });
+  readonly #maxConnections = new Gauge({
+    name: "nlq_proxy_max_connections",
+    help: "The connection cap (NLQ_MAX_CONNECTIONS): client connections served at once.",
+    registers: [this.registry],
+  });
   readonly #questions = new Counter({
     name: "nlq_questions_total",
     help: 'Questions by outcome ("answered", "failed"); failed ones by SQLSTATE class (first two characters).',
@@ -64,14 +74,20 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  constructor(options: { readonly maxConnections?: number } = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: "nlq_" });
+    if (options.maxConnections !== undefined) this.#maxConnections.set(options.maxConnections);
   }
 
   /** A client connection was accepted. */
   connectionOpened(): void {
     this.#acceptedConnections.inc();
     this.#openConnections.inc();
+  }
+
+  /** A client connection was refused: the cap was reached. */
+  connectionRefused(): void {
+    this.#refusedConnections.inc();
   }
 
   /** A client connection is gone. */

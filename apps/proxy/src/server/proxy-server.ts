@@ -8,6 +8,7 @@ import { QuestionMarker } from "../question/question-marker";
 import { type OperationsServer, startOperationsServer } from "./operations-server";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
+import { refuseConnection } from "./refuse-connection";
 import { upstreamReachable } from "./upstream-reachable";
 
 export interface ProxyServerOptions {
@@ -46,6 +47,11 @@ export interface ProxyServerOptions {
    * (`NLQ_METRICS_HOST`/`NLQ_METRICS_PORT` in the commands). Default: not served (metrics are still counted).
    */
   readonly metricsListen?: ProxyAddress;
+  /**
+   * Client connections served at once (`NLQ_MAX_CONNECTIONS` in the commands); one more gets PostgreSQL's own
+   * FATAL 53300 "sorry, too many clients already" after its startup packet. Default 1000.
+   */
+  readonly maxConnections?: number;
 }
 
 export interface ProxyAddress {
@@ -89,7 +95,8 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const keyByConnection = new Map<ProxyConnection, string>();
   const emptyWaiters: Array<() => void> = [];
   const keyOf = (key: BackendKey) => `${key.processId}:${key.secretKey}`;
-  const metrics = new ProxyMetrics();
+  const maxConnections = options.maxConnections ?? 1000;
+  const metrics = new ProxyMetrics({ maxConnections });
   const answerQuestion = metrics.instrument(options.answerQuestion);
 
   const cancelUpstream = (key: BackendKey) => {
@@ -98,7 +105,18 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     socket.end(encodeCancelRequest(key.processId, key.secretKey));
   };
 
+  const onCancelRequest = (key: BackendKey) => {
+    const target = byKey.get(keyOf(key));
+    if (target?.answering) target.abortAnswer();
+    else cancelUpstream(key);
+  };
+
   const server: Server = createServer((client) => {
+    if (connections.size >= maxConnections) {
+      metrics.connectionRefused();
+      refuseConnection(client, onCancelRequest);
+      return;
+    }
     const connection: ProxyConnection = new ProxyConnection({
       client,
       connectUpstream: () => connect({ host: upstreamHost, port: upstreamPort }),
@@ -111,11 +129,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       ...(options.clientQueueLimitBytes === undefined ? {} : { clientQueueLimitBytes: options.clientQueueLimitBytes }),
       logger,
       hooks: {
-        onCancelRequest: (key) => {
-          const target = byKey.get(keyOf(key));
-          if (target?.answering) target.abortAnswer();
-          else cancelUpstream(key);
-        },
+        onCancelRequest,
         onBackendKey: (key) => {
           byKey.set(keyOf(key), connection);
           keyByConnection.set(connection, keyOf(key));

@@ -130,6 +130,7 @@ const serviceVariables = {
   NLQ_EMBEDDED_PORT: portVariable(54_320),
   NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
   NLQ_METRICS_PORT: optionalPortVariable,
+  NLQ_MAX_CONNECTIONS: wholeNumberVariable(1_000, 1),
 };
 
 export const environmentSchema = z.object({ ...pipelineVariables, ...serviceVariables });
@@ -147,6 +148,14 @@ const stepVariableSuffixes: ReadonlySet<string> = new Set(
 );
 
 const knownVariables: ReadonlySet<string> = new Set(Object.keys(environmentSchema.shape));
+
+/**
+ * Every variable nlq reads through this schema: the schema's keys and each step's `NLQ_MODEL_<STEP>` (its canonical
+ * name, not the aliases). docker-compose.yml passes each of them (checked by a test).
+ */
+export function configurationVariableNames(): string[] {
+  return [...knownVariables, ...stepNames.map((step) => stepVariableNames(step)[0]!)];
+}
 
 /**
  * Validates the environment against the schema. Empty (or blank) values count as unset; unknown `NLQ_*` variables

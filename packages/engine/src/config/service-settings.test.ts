@@ -17,6 +17,7 @@ describe("loadServiceSettings", () => {
       webPort: 3_000,
       embeddedPort: 54_320,
       metricsListen: undefined,
+      maxConnections: 1_000,
     });
   });
 
@@ -38,6 +39,7 @@ describe("loadServiceSettings", () => {
         NLQ_EMBEDDED_PORT: "65535",
         NLQ_METRICS_HOST: "0.0.0.0",
         NLQ_METRICS_PORT: "9187",
+        NLQ_MAX_CONNECTIONS: " 250 ",
       }),
     ).toEqual({
       databaseUrl: "postgresql://me@db/shop",
@@ -52,6 +54,7 @@ describe("loadServiceSettings", () => {
       webPort: 4_000,
       embeddedPort: 65_535,
       metricsListen: { host: "0.0.0.0", port: 9_187 },
+      maxConnections: 250,
     });
     expect(loadServiceSettings({ NLQ_QDRANT_URL: "  ", NLQ_PROXY_HOST: "" })).toMatchObject({
       qdrant: { url: undefined },
@@ -67,6 +70,7 @@ describe("loadServiceSettings", () => {
   const refusals: ReadonlyArray<[Record<string, string>, string]> = [
     [{ NLQ_WEB_POOL_SIZE: "abc" }, 'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"'],
     [{ NLQ_WEB_POOL_SIZE: "0" }, 'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "0"'],
+    [{ NLQ_MAX_CONNECTIONS: "0" }, 'NLQ_MAX_CONNECTIONS must be a whole number ≥ 1, got "0"'],
     [{ NLQ_PROXY_PORT: "70000" }, 'NLQ_PROXY_PORT must be a TCP port number (0-65535), got "70000"'],
     [{ NLQ_WEB_PORT: "80a" }, 'NLQ_WEB_PORT must be a TCP port number (0-65535), got "80a"'],
     [{ NLQ_METRICS_PORT: "metrics" }, 'NLQ_METRICS_PORT must be a TCP port number (0-65535), got "metrics"'],

@@ -44,6 +44,11 @@ export interface ServiceSettings {
    * the same machine fail to start).
    */
   readonly metricsListen: { readonly host: string; readonly port: number } | undefined;
+  /**
+   * `NLQ_MAX_CONNECTIONS`: client connections the proxy serves at once; one more gets PostgreSQL's FATAL 53300
+   * "sorry, too many clients already". Default 1000.
+   */
+  readonly maxConnections: number;
 }
 
 /**
@@ -72,5 +77,6 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
       values.NLQ_METRICS_PORT === undefined
         ? undefined
         : { host: values.NLQ_METRICS_HOST, port: values.NLQ_METRICS_PORT },
+    maxConnections: values.NLQ_MAX_CONNECTIONS,
   };
 }
