@@ -29,6 +29,12 @@ const fixtureSchema = z.object({
         output: sqlOutput,
       }),
       z.object({
+        step: z.literal("select-candidate"),
+        question: z.string().min(1),
+        sample: z.number().int().nonnegative(),
+        output: z.object({ reasoning: z.string().min(20), answer: z.enum(["A", "B"]) }).strict(),
+      }),
+      z.object({
         step: z.literal("synthesize-examples"),
         question: z.string().min(1),
         sample: z.number().int().nonnegative().optional(),
@@ -42,16 +48,23 @@ const fixturePath = fileURLToPath(new URL("../../../fixtures/demo-model.json", i
 const fixture = fixtureSchema.parse(JSON.parse(readFileSync(fixturePath, "utf8")));
 /** Every scripted query (the generators' as `extractSql` recovers them from the scripted answers), by question. */
 const scriptedQueries = fixture.responses.flatMap((response) =>
-  response.step === "synthesize-examples"
-    ? response.output.examples.map((example) => ({ question: `(synthetic) ${example.question}`, sql: example.sql }))
-    : [
-        {
-          question: `${response.step}#${response.sample ?? "*"} ${response.question}`,
-          sql: extractSql(response.output.sql),
-        },
-      ],
+  response.step === "select-candidate"
+    ? []
+    : response.step === "synthesize-examples"
+      ? response.output.examples.map((example) => ({ question: `(synthetic) ${example.question}`, sql: example.sql }))
+      : [
+          {
+            question: `${response.step}#${response.sample ?? "*"} ${response.question}`,
+            sql: extractSql(response.output.sql),
+          },
+        ],
 );
-const answerable = scriptedQueries.filter((query) => query.sql !== "");
+/**
+ * The one scripted query that fails on purpose, so `nlq ask --preset max` shows the fixer at work: it names a column
+ * customers does not have; the fixture's `fix-candidate` answer for its question repairs it.
+ */
+const failsOnPurpose = "generate-query-plan#2 which customers are from Berlin?";
+const answerable = scriptedQueries.filter((query) => query.sql !== "" && query.question !== failsOnPurpose);
 /**
  * Some scripted questions say "this year" or "the last 12 months" (now()-relative, as a model would write them).
  * Once the calendar year passes the default anchor's, the test shifts the data to today so they keep answering.
@@ -101,7 +114,10 @@ describe("fixtures/demo-model.json", () => {
   });
 
   it("has some samples that deliberately differ from the default answer", () => {
-    const samples = fixture.responses.filter((response) => response.sample !== undefined);
+    // The selection agent's answers are per comparison (its sample is the comparison's number), not variants.
+    const samples = fixture.responses.filter(
+      (response) => response.sample !== undefined && response.step !== "select-candidate",
+    );
     expect(samples.length).toBeGreaterThanOrEqual(4);
     for (const sample of samples) {
       const fallback = fixture.responses.find(
@@ -137,6 +153,14 @@ describe("every scripted SQL answers on the loaded demo database (PostgreSQL)", 
     } finally {
       await client.query("ROLLBACK");
     }
+  });
+
+  it("fails on purpose once, with the undefined column the fixer repairs", async () => {
+    const sql = scriptedQueries.find((query) => query.question === failsOnPurpose)?.sql ?? "";
+    await expect(client.query(sql)).rejects.toMatchObject({ code: "42703" });
+    expect(answerable.some((query) => query.question === "fix-candidate#* which customers are from Berlin?")).toBe(
+      true,
+    );
   });
 
   it("answers the count question with the size of the customers table", async () => {

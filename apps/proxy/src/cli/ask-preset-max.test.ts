@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
+import { generateDemoDataset, loadDemoData } from "@nlq/demo";
+import { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerAskCommand } from "./ask-command";
+
+// `nlq ask --preset max` on the demo database with the demo's scripted model (recorded responses, no language model):
+// every generator writes its samples, the fixer repairs the sample that fails on purpose, and the pairwise selection
+// agent chooses between the two distinct results.
+
+let database: TestDatabase;
+const home = mkdtempSync(path.join(tmpdir(), "nlq-ask-max-"));
+
+beforeAll(async () => {
+  database = await createTestDatabase("nlq_ask_max");
+  await loadDemoData({ url: database.url, dataset: generateDemoDataset() });
+}, 120_000);
+afterAll(async () => {
+  await database?.drop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe("nlq ask --preset max", () => {
+  it("runs all generators, the fixer and the pairwise selector, and prints the real confidence and calls per step", async () => {
+    let stdout = "";
+    let stderr = "";
+    const program = new Command().exitOverride();
+    registerAskCommand(program, {
+      write: (text) => {
+        stdout += text;
+      },
+      writeError: (text) => {
+        stderr += text;
+      },
+      environment: { NLQ_HOME: home, NLQ_MODEL: "scripted:fixtures/demo-model.json" },
+    });
+    const previousExitCode = process.exitCode;
+    await program.parseAsync([
+      "node",
+      "nlq",
+      "ask",
+      "which customers are from Berlin?",
+      "--url",
+      database.url,
+      "--preset",
+      "max",
+    ]);
+    const exitCode = process.exitCode;
+    process.exitCode = previousExitCode;
+    expect(exitCode).toBeFalsy();
+    expect(stdout).toMatch(/WHERE lower\(trim\(city\)\) = 'berlin'/);
+    expect(stdout).toContain(
+      "selection: confidence 1.00 (won 2 of 2 pairwise comparisons against 1 other result clusters); 10 candidates, 2 distinct results, chosen by pairwise",
+    );
+    for (const line of [
+      "  generate-candidate: 1 call",
+      "  generate-divide-and-conquer: 3 calls",
+      "  generate-query-plan: 3 calls",
+      "  synthesize-examples: 3 calls",
+      "  generate-from-examples: 3 calls",
+      "  fix-candidate: 1 call",
+      "  select-candidate: 2 calls",
+    ]) {
+      expect(stdout).toContain(line);
+    }
+    expect(stdout).toContain("(scripted replay, not a language model)");
+    expect(stderr).toMatch(/candidate 7: fixing, attempt 1 \(42703: column "town" does not exist\)/);
+  }, 60_000);
+});
