@@ -56,7 +56,8 @@ function harness(answer: (options: AnswerQuestionOptions) => Promise<Answer>): H
         asked.push(options);
         return answer(options);
       },
-      settings: () => ({ maxQuestionLength: 4_000 }) as AnswerQuestionOptions["settings"],
+      settings: (preset) =>
+        ({ maxQuestionLength: 4_000, preset: { name: preset ?? "balanced" } }) as AnswerQuestionOptions["settings"],
       openSession: async () => session,
       logError: (error) => logged.push(error),
     },
@@ -82,6 +83,28 @@ async function ask(dependencies: ChatDependencies, question: string, abortSignal
 }
 
 describe("handleChatRequest", () => {
+  it("answers with the preset the request names, and refuses an unknown one before any session", async () => {
+    const test = harness(async () => countAnswer);
+    const send = (preset: unknown) =>
+      handleChatRequest(
+        new Request("http://nlq.test/api/chat", {
+          method: "POST",
+          body: JSON.stringify({
+            preset,
+            messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "how many customers?" }] }],
+          }),
+        }),
+        test.dependencies,
+      );
+    const answered = await send("fast");
+    await answered.text();
+    expect(test.asked[0]?.settings.preset.name).toBe("fast");
+    const refused = await send("fastest");
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringMatching(/Unknown preset/) } });
+    expect(test.asked).toHaveLength(1);
+  });
+
   it("streams steps that update in place and then the answer, and releases the session", async () => {
     const test = harness(async (options) => {
       options.onEvent?.({ type: "pipeline-start", question: options.question });

@@ -1,6 +1,6 @@
 import { QuestionTooLongError } from "@nlq/engine";
 import { describe, expect, it } from "vitest";
-import { previousTurnsFromBody, questionFromBody } from "./chat-request";
+import { presetFromBody, previousTurnsFromBody, questionFromBody } from "./chat-request";
 import { ChatRequestError } from "./web-errors";
 
 const userMessage = (text: string) => ({ id: "m", role: "user", parts: [{ type: "text", text }] });
@@ -70,5 +70,16 @@ describe("previousTurnsFromBody", () => {
     expect(turns.map((turn) => turn.question)).toEqual(["q4", "q5", "q6", "q7", "q8", "q9"]);
     expect(previousTurnsFromBody({ messages: [userMessage("first")] })).toEqual([]);
     expect(previousTurnsFromBody(null)).toEqual([]);
+  });
+});
+
+describe("presetFromBody", () => {
+  it("reads a built-in preset name and nothing else", () => {
+    expect(presetFromBody({ messages: [], preset: "max" })).toBe("max");
+    expect(presetFromBody({ messages: [] })).toBeUndefined();
+    expect(presetFromBody({ messages: [], preset: "" })).toBeUndefined();
+    // A file path is the operator's choice, never a browser's.
+    expect(() => presetFromBody({ messages: [], preset: "/etc/passwd.json" })).toThrow(ChatRequestError);
+    expect(() => presetFromBody({ messages: [], preset: 3 })).toThrow(/fast, balanced, max/);
   });
 });
