@@ -99,6 +99,41 @@ describe("nlq eval --candidates", () => {
     expect(result.stdout).toMatch(/random\s+\| 50\.0%/);
   });
 
+  it("adds the pairwise agent and the unit tester when a model is configured, naming a scripted one", async () => {
+    const pool = file("selection-pool.jsonl", [
+      {
+        ...golds[1],
+        candidates: [
+          { source: "bad", sql: "SELECT 7" },
+          { source: "good", sql: "SELECT count(id) FROM items" },
+        ],
+      },
+    ]);
+    const model = mockTextModel((call) => {
+      const prompt = JSON.stringify(call.prompt);
+      if (prompt.includes("Candidate B")) {
+        const b = prompt.slice(prompt.indexOf("Candidate B"));
+        return JSON.stringify({ answer: b.includes("count(id)") ? "B" : "A" });
+      }
+      if (prompt.includes("*** Unit Test: ***"))
+        return JSON.stringify({ reasoning: "", verdicts: ["Failed", "Passed"] });
+      return JSON.stringify({ reasoning: "", unitTests: ["The answer SQL query should count the items."] });
+    });
+    const resolveModel = () => ({ model, id: "scripted:selection.json", scripted: true });
+    const json = JSON.parse(
+      (await runEval(["--candidates", pool, "--url", database.url, "--json"], { resolveModel })).stdout,
+    );
+    expect(json.model).toEqual({ id: "scripted:selection.json", scripted: true });
+    expect(json.selectors["self-consistency"].ex).toBe(0);
+    expect(json.selectors.pairwise).toMatchObject({ ex: 1, llmCalls: 2, failures: 0 });
+    expect(json.selectors["unit-tests"]).toMatchObject({ ex: 1, llmCalls: 2, failures: 0 });
+    const text = (await runEval(["--candidates", pool, "--url", database.url], { resolveModel })).stdout;
+    expect(text).toContain("selection model: scripted:selection.json (scripted replay, not a language model)");
+    expect(text).toMatch(/pairwise\s+\| 100\.0%\s+\| 100\.0%\s+\| 2 LLM calls/);
+    const without = (await runEval(["--candidates", pool, "--url", database.url])).stdout;
+    expect(without).toContain("pairwise agent and unit tester not run: no model configured");
+  });
+
   it("fails clearly without exactly one input", async () => {
     const result = await runEval(["--url", database.url]);
     expect(result.exitCode).toBe(1);
