@@ -89,6 +89,24 @@ describe("pairwise selector", () => {
     expect(outcome.confidence).toBe(0.5);
   });
 
+  it("compares only the largest clusters the call budget pays for, and falls back to the largest without calls", async () => {
+    const four = inOrder(dearest, cheapest, byCategory, cheapestAgain);
+    const tight = await selectionSetup(four, () => ({ answer: "B" }), { NLQ_MAX_LLM_CALLS: "3" });
+    const outcome = await createPairwiseSelector().select(tight.options);
+    // 3 clusters need 6 calls; 3 calls pay for the two largest (2 calls): [cheapest ×2] and [dearest].
+    expect(tight.calls).toHaveLength(2);
+    expect(tight.calls.every((call) => !call.prompt.includes("categories"))).toBe(true);
+    expect(outcome.basis).toBe(
+      "won 1 of 2 pairwise comparisons against 1 other result clusters (the 1 smallest of 3 clusters not compared: call budget)",
+    );
+    const none = await selectionSetup(four, () => ({ answer: "B" }), { NLQ_MAX_LLM_CALLS: "1" });
+    const fallback = await createPairwiseSelector().select(none.options);
+    expect(none.calls).toEqual([]);
+    expect(fallback.cluster.members.map((member) => member.index)).toEqual([1, 3]);
+    expect(fallback.confidence).toBe(0.5);
+    expect(fallback.basis).toMatch(/^no model calls left for pairwise comparison; 2 of 4 candidates/);
+  });
+
   it("makes no call for one cluster", async () => {
     const { options, calls } = await selectionSetup([cheapest, cheapestAgain], () => ({ answer: "A" }));
     const outcome = await createPairwiseSelector().select(options);

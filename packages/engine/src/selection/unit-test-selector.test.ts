@@ -107,6 +107,18 @@ describe("unit test selector", () => {
     await expect(createUnitTestSelector().select(options)).rejects.toThrow(ModelOutputError);
   });
 
+  it("writes fewer tests when the call budget is short, and none when it cannot pay for two calls", async () => {
+    const short = await selectionSetup(candidates, answer, { NLQ_MAX_LLM_CALLS: "3" });
+    await createUnitTestSelector({ count: 5 }).select(short.options);
+    expect(short.calls[0]!.prompt).toContain("generate a set of 2 unit tests");
+    expect(short.calls).toHaveLength(3);
+    const none = await selectionSetup(candidates, answer, { NLQ_MAX_LLM_CALLS: "1" });
+    const fallback = await createUnitTestSelector().select(none.options);
+    expect(none.calls).toEqual([]);
+    expect(fallback.cluster.members.map((member) => member.index)).toEqual([0, 3]);
+    expect(fallback.confidence).toBe(0.5);
+  });
+
   it("makes no call for one cluster", async () => {
     const { options, calls } = await selectionSetup([candidates[0]!, candidates[3]!], answer);
     const outcome = await createUnitTestSelector().select(options);

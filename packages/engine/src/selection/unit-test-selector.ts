@@ -9,6 +9,7 @@ import { ModelOutputError } from "../errors";
 import { bestCluster } from "./best-cluster";
 import type { CandidateSelector, SelectCandidateOptions, SelectionOutcome } from "./candidate-selector";
 import { resultPreview } from "./result-preview";
+import { largestCluster } from "./self-consistency-selector";
 
 export interface UnitTestSelectorOptions {
   /** Unit tests to write (k). Default: `settings.unitTestCount` (`NLQ_UNIT_TESTS`). */
@@ -27,6 +28,8 @@ export interface UnitTestSelectorOptions {
  * Score: tests passed. Winner: most tests passed; ties go to the larger cluster, then the earlier first member
  * (`bestCluster`). Confidence: the winner's share of the tests it passed.
  * A verdict list whose length is not the number of candidates fails with `ModelOutputError`.
+ * With fewer calls left in the question's budget than 1 + k, fewer tests are written (k = calls left − 1); with fewer
+ * than 2 calls left the largest cluster is chosen as self-consistency would, with its share of the candidates.
  */
 export function createUnitTestSelector(options: UnitTestSelectorOptions = {}): CandidateSelector {
   return {
@@ -36,7 +39,15 @@ export function createUnitTestSelector(options: UnitTestSelectorOptions = {}): C
       if (clusters.length === 1) {
         return { cluster: clusters[0]!, confidence: 1, basis: "every candidate returned the same result" };
       }
-      const count = options.count ?? context.settings.unitTestCount;
+      const count = Math.min(options.count ?? context.settings.unitTestCount, context.budget.remainingCalls() - 1);
+      if (count < 1) {
+        const cluster = largestCluster(clusters);
+        return {
+          cluster,
+          confidence: cluster.members.length / selection.candidates.length,
+          basis: `no model calls left for unit tests; ${cluster.members.length} of ${selection.candidates.length} candidates returned this result (the largest cluster)`,
+        };
+      }
       const candidates = clusters.map((cluster) => ({
         sql: cluster.representative.sql,
         result: resultPreview(cluster.representative.result, options.previewRows),
