@@ -1,10 +1,8 @@
-import { selectCandidateOutputSchema, selectCandidatePrompt, selectCandidateSystemPrompt } from "@nlq/prompts";
-import { renderSchema } from "../schema/render-schema";
+import { selectCandidateOutputSchema, selectCandidateSystemPrompt } from "@nlq/prompts";
 import { loadSqlParser } from "../sql/validate-sql";
 import { bestCluster } from "./best-cluster";
-import { candidateSchemaUnion } from "./candidate-schema-union";
 import type { CandidateSelector, SelectCandidateOptions, SelectionOutcome } from "./candidate-selector";
-import { resultPreview } from "./result-preview";
+import { pairwiseComparisonPrompt } from "./pairwise-comparison-prompt";
 import { largestCluster } from "./self-consistency-selector";
 
 /** Most clusters k whose pairwise comparisons, k·(k−1) calls, fit in `calls`. */
@@ -48,16 +46,10 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
       }
       const clusters = selection.clusters.slice(0, affordable);
       await loadSqlParser();
-      const shown = clusters.map((cluster) => ({
-        sql: cluster.representative.sql,
-        result: resultPreview(cluster.representative.result, options.previewRows),
-      }));
       const points = clusters.map(() => 0);
       let sample = 0;
       for (let first = 0; first < clusters.length; first++) {
         for (let second = first + 1; second < clusters.length; second++) {
-          const union = candidateSchemaUnion(selection.catalog, [shown[first]!.sql, shown[second]!.sql]);
-          const schema = union === undefined ? selection.schema : renderSchema(union);
           for (const [a, b] of [
             [first, second],
             [second, first],
@@ -67,12 +59,14 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
               step: "select-candidate",
               schema: selectCandidateOutputSchema,
               system: selectCandidateSystemPrompt,
-              prompt: selectCandidatePrompt({
-                schema,
+              prompt: pairwiseComparisonPrompt({
+                catalog: selection.catalog,
+                schema: selection.schema,
                 question: context.question,
                 hint: context.hint,
-                candidateA: shown[a]!,
-                candidateB: shown[b]!,
+                candidateA: clusters[a]!.representative,
+                candidateB: clusters[b]!.representative,
+                previewRows: options.previewRows,
               }),
               sample: sample++,
             });
