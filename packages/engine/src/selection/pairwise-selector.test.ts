@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
+import { selectionSetup } from "../testing/selection-setup";
 import type { ExecutedCandidate } from "./candidate-selector";
 import { pairwiseCallCount } from "./pairwise-call-count";
 import { createPairwiseSelector } from "./pairwise-selector";
-import { selectionSetup } from "./selection-test-setup";
 
 const cheapest = candidate(0, "SELECT name FROM shop.items ORDER BY price LIMIT 1", [["Mug"]], { columnTypes: [25] });
 const dearest = candidate(1, "SELECT name FROM shop.items ORDER BY price DESC LIMIT 1", [["Rug"]], {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ModelOutputError } from "../errors";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
-import { selectionSetup } from "./selection-test-setup";
+import { selectionSetup } from "../testing/selection-setup";
 import { createUnitTestSelector } from "./unit-test-selector";
 
 const text = { columnTypes: [25] };
