@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ModelOutputError } from "../errors";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
 import { selectionSetup } from "../testing/selection-setup";
 import type { ExecutedCandidate } from "./candidate-selector";
@@ -105,6 +106,21 @@ describe("pairwise selector", () => {
     expect(fallback.cluster.members.map((member) => member.index)).toEqual([1, 3]);
     expect(fallback.confidence).toBe(0.5);
     expect(fallback.basis).toMatch(/^no model calls left for pairwise comparison; 2 of 4 candidates/);
+  });
+
+  it("gives an unreadable answer no point and fails only when every answer is unreadable", async () => {
+    const two = inOrder(dearest, cheapest);
+    let call = 0;
+    const partly = await selectionSetup(two, () => (call++ === 0 ? { answer: "maybe" } : { answer: "A" }));
+    const outcome = await createPairwiseSelector().select(partly.options);
+    // Second call shows cheapest as A and it wins; the first answer counts for neither.
+    expect(outcome.cluster.representative.sql).toBe(cheapest.sql);
+    expect(outcome.confidence).toBe(0.5);
+    expect(outcome.basis).toBe(
+      "won 1 of 2 pairwise comparisons against 1 other result clusters (1 of 2 answers unreadable, counted for neither)",
+    );
+    const never = await selectionSetup(two, () => ({ answer: "maybe" }));
+    await expect(createPairwiseSelector().select(never.options)).rejects.toThrow(ModelOutputError);
   });
 
   it("makes no call for one cluster", async () => {

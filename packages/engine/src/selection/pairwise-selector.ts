@@ -1,4 +1,5 @@
 import { selectCandidateOutputSchema, selectCandidateSystemPrompt } from "@nlq/prompts";
+import { ModelOutputError } from "../errors";
 import { loadSqlParser } from "../sql/validate-sql";
 import { bestCluster } from "./best-cluster";
 import type { CandidateSelector, SelectCandidateOptions, SelectionOutcome } from "./candidate-selector";
@@ -26,6 +27,8 @@ function affordableClusters(calls: number, clusters: number): number {
  * When the question's call budget (`NLQ_MAX_LLM_CALLS`) cannot pay for every comparison, only the k largest clusters
  * are compared (the largest k with k·(k−1) calls left; the basis says so); with fewer than 2 calls left the largest
  * cluster is chosen as self-consistency would, with its share of the candidates as confidence.
+ * An answer that does not match the output schema (`ModelOutputError`) gives no point to either side and is counted in
+ * the basis; when every answer was unreadable the last error is thrown. Other errors (cancel, budget) are thrown.
  */
 export function createPairwiseSelector(options: { readonly previewRows?: number } = {}): CandidateSelector {
   return {
@@ -47,6 +50,7 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
       const clusters = selection.clusters.slice(0, affordable);
       await loadSqlParser();
       const points = clusters.map(() => 0);
+      const unanswered: ModelOutputError[] = [];
       let sample = 0;
       for (let first = 0; first < clusters.length; first++) {
         for (let second = first + 1; second < clusters.length; second++) {
@@ -55,32 +59,40 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
             [second, first],
           ] as const) {
             context.throwIfCancelled();
-            const output = await context.runModelStep({
-              step: "select-candidate",
-              schema: selectCandidateOutputSchema,
-              system: selectCandidateSystemPrompt,
-              prompt: pairwiseComparisonPrompt({
-                catalog: selection.catalog,
-                schema: selection.schema,
-                question: context.question,
-                hint: context.hint,
-                candidateA: clusters[a]!.representative,
-                candidateB: clusters[b]!.representative,
-                previewRows: options.previewRows,
-              }),
-              sample: sample++,
-            });
-            points[output.answer === "A" ? a : b]! += 1;
+            const output = await context
+              .runModelStep({
+                step: "select-candidate",
+                schema: selectCandidateOutputSchema,
+                system: selectCandidateSystemPrompt,
+                prompt: pairwiseComparisonPrompt({
+                  catalog: selection.catalog,
+                  schema: selection.schema,
+                  question: context.question,
+                  hint: context.hint,
+                  candidateA: clusters[a]!.representative,
+                  candidateB: clusters[b]!.representative,
+                  previewRows: options.previewRows,
+                }),
+                sample: sample++,
+              })
+              .catch((error: unknown) => {
+                // One unreadable answer costs that comparison, not the question.
+                if (!(error instanceof ModelOutputError)) throw error;
+                unanswered.push(error);
+                return undefined;
+              });
+            if (output !== undefined) points[output.answer === "A" ? a : b]! += 1;
           }
         }
       }
-      const { cluster, position } = bestCluster(clusters, (_, index) => points[index]!);
       const comparisons = 2 * (clusters.length - 1);
+      if (unanswered.length === sample) throw unanswered.at(-1)!;
+      const { cluster, position } = bestCluster(clusters, (_, index) => points[index]!);
       const skipped = selection.clusters.length - clusters.length;
       return {
         cluster,
         confidence: points[position]! / comparisons,
-        basis: `won ${points[position]} of ${comparisons} pairwise comparisons against ${clusters.length - 1} other result clusters${skipped > 0 ? ` (the ${skipped} smallest of ${selection.clusters.length} clusters not compared: call budget)` : ""}`,
+        basis: `won ${points[position]} of ${comparisons} pairwise comparisons against ${clusters.length - 1} other result clusters${skipped > 0 ? ` (the ${skipped} smallest of ${selection.clusters.length} clusters not compared: call budget)` : ""}${unanswered.length > 0 ? ` (${unanswered.length} of ${sample} answers unreadable, counted for neither)` : ""}`,
       };
     },
   };

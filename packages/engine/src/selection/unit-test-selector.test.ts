@@ -119,6 +119,23 @@ describe("unit test selector", () => {
     expect(fallback.confidence).toBe(0.5);
   });
 
+  it("leaves out a test whose evaluation is unreadable and says so", async () => {
+    const { options, calls } = await selectionSetup(candidates, (step, prompt) => {
+      if (step === "generate-unit-tests") return { reasoning: "", unitTests: tests.slice(0, 2) };
+      // The first test's evaluation has one verdict too few.
+      if (prompt.includes(tests[0]!)) return { reasoning: "", verdicts: ["Passed", "Passed"] };
+      return answer(step, prompt);
+    });
+    const outcome = await createUnitTestSelector().select(options);
+    expect(calls).toHaveLength(3);
+    // Over the second test only: Rug and Mug pass; the larger Rug cluster wins the tie.
+    expect(outcome.cluster.members.map((member) => member.index)).toEqual([0, 3]);
+    expect(outcome.confidence).toBe(1);
+    expect(outcome.basis).toBe(
+      "passed 1 of 1 unit tests written to tell 3 result clusters apart (1 more tests left out: their evaluation was unreadable)",
+    );
+  });
+
   it("makes no call for one cluster", async () => {
     const { options, calls } = await selectionSetup([candidates[0]!, candidates[3]!], answer);
     const outcome = await createUnitTestSelector().select(options);
