@@ -148,6 +148,7 @@ export type {
 export { clusterCandidates } from "./selection/cluster-candidates";
 export { normalizedSqlKey } from "./selection/normalize-sql";
 export { type PairwiseCallCount, pairwiseCallCount } from "./selection/pairwise-call-count";
+export { pairwiseComparisonPrompt } from "./selection/pairwise-comparison-prompt";
 export {
   type ComparableResult,
   compareResults,

@@ -13,6 +13,7 @@ export { type ModelSelectorFigure, type PoolReport, summarizePool } from "./exec
 export { modelSelectorNames, selectionModel } from "./execution/pool-selection";
 export { type QuestionReport, summarizeQuestions } from "./execution/question-report";
 export { readQuestionFile } from "./execution/question-set";
+export { type SelectorTrainingExample, selectorTrainingExamples } from "./execution/selector-training-examples";
 export { formatPromptSizeResults } from "./prompt-size/format-prompt-size-results";
 export { runPromptSizeBenchmark } from "./prompt-size/run-prompt-size-benchmark";
 export {

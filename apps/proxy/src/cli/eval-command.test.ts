@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
@@ -97,6 +97,79 @@ describe("nlq eval --candidates", () => {
     expect(result.stdout).toMatch(/source good\s+\| 100\.0%/);
     expect(result.stdout).toMatch(/source bad\s+\| 0\.0%/);
     expect(result.stdout).toMatch(/random\s+\| 50\.0%/);
+  });
+
+  it("adds the pairwise agent and the unit tester when a model is configured, naming a scripted one", async () => {
+    const pool = file("selection-pool.jsonl", [
+      {
+        ...golds[1],
+        candidates: [
+          { source: "bad", sql: "SELECT 7" },
+          { source: "good", sql: "SELECT count(id) FROM items" },
+        ],
+      },
+    ]);
+    const model = mockTextModel((call) => {
+      const prompt = JSON.stringify(call.prompt);
+      if (prompt.includes("Candidate B")) {
+        const b = prompt.slice(prompt.indexOf("Candidate B"));
+        return JSON.stringify({ answer: b.includes("count(id)") ? "B" : "A" });
+      }
+      if (prompt.includes("*** Unit Test: ***"))
+        return JSON.stringify({ reasoning: "", verdicts: ["Failed", "Passed"] });
+      return JSON.stringify({ reasoning: "", unitTests: ["The answer SQL query should count the items."] });
+    });
+    const resolveModel = () => ({ model, id: "scripted:selection.json", scripted: true });
+    const json = JSON.parse(
+      (await runEval(["--candidates", pool, "--url", database.url, "--json"], { resolveModel })).stdout,
+    );
+    expect(json.model).toEqual({ id: "scripted:selection.json", scripted: true });
+    expect(json.selectors["self-consistency"].ex).toBe(0);
+    expect(json.selectors.pairwise).toMatchObject({ ex: 1, llmCalls: 2, failures: 0 });
+    expect(json.selectors["unit-tests"]).toMatchObject({ ex: 1, llmCalls: 2, failures: 0 });
+    const text = (await runEval(["--candidates", pool, "--url", database.url], { resolveModel })).stdout;
+    expect(text).toContain("selection model: scripted:selection.json (scripted replay, not a language model)");
+    expect(text).toMatch(/pairwise\s+\| 100\.0%\s+\| 100\.0%\s+\| 2 LLM calls/);
+    const without = (await runEval(["--candidates", pool, "--url", database.url])).stdout;
+    expect(without).toContain("pairwise agent and unit tester not run: no model configured");
+  });
+
+  it("writes pairwise selector training examples from correct and incorrect clusters", async () => {
+    const pool = file("training-pool.jsonl", [
+      {
+        ...golds[1],
+        candidates: [
+          { source: "bad", sql: "SELECT 7" },
+          { source: "good", sql: "SELECT count(id) FROM items" },
+          { source: "good-again", sql: "SELECT count(*) FROM items" },
+          { source: "worse", sql: "SELECT count(*) FROM items WHERE price > 100" },
+        ],
+      },
+      // All candidates correct: no example.
+      { ...golds[0], candidates: [{ source: "gold", sql: golds[0]!.gold }] },
+    ]);
+    const out = path.join(directory, "selector-data.jsonl");
+    const result = await runEval(["--candidates", pool, "--url", database.url, "--selector-data", out]);
+    expect(result.exitCode).toBeFalsy();
+    expect(result.stderr).toContain(`wrote 2 pairwise selector training examples to ${out}`);
+    const examples = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(examples.map((example) => example.id)).toEqual(["2:1-0", "2:1-3"]);
+    for (const example of examples) {
+      const correct = example.answer === "A" ? example.candidateA : example.candidateB;
+      expect(correct).toEqual({ source: "good", sql: "SELECT count(id) FROM items" });
+      expect(example.prompt).toContain("Question:\nHow many items?");
+      expect(example.prompt).toContain(
+        `Candidate ${example.answer}\nSELECT count(id) FROM items\nExecution result\ncount\n3\n(1 row)`,
+      );
+    }
+    // The schema union: the columns the two queries use.
+    expect(examples[0].prompt).toContain("CREATE TABLE shop.items (\n  id integer NOT NULL,\n  PRIMARY KEY (id)\n);");
+    expect(examples[1].prompt).toContain("  price numeric(6,2)");
+    const misuse = await runEval(["--questions", pool, "--url", database.url, "--selector-data", out]);
+    expect(misuse.stderr).toContain("--selector-data needs --candidates FILE");
   });
 
   it("fails clearly without exactly one input", async () => {

@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { createPgExecutor } from "@nlq/adapters";
-import { loadSettings } from "@nlq/engine";
+import { loadSettings, seededRandom } from "@nlq/engine";
 import type { PoolReport, QuestionReport } from "@nlq/eval";
 import type { Command } from "commander";
 import pg from "pg";
@@ -21,6 +21,7 @@ interface EvalOptions {
   readonly url?: string;
   readonly json: boolean;
   readonly limit?: string;
+  readonly selectorData?: string;
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -106,6 +107,10 @@ export function registerEvalCommand(program: Command, output: EvalCommandOutput 
     )
     .option("--url <url>", "PostgreSQL connection URL holding the data (env: DATABASE_URL)")
     .option("--limit <count>", "only the first <count> questions")
+    .option(
+      "--selector-data <file>",
+      "with --candidates: also write pairwise selection-agent training examples (JSONL) from correct/incorrect clusters",
+    )
     .option("--json", "print the report as JSON", false)
     .addHelpText(
       "after",
@@ -117,7 +122,9 @@ equality. Self-consistency picks the largest cluster of equal results; a tie goe
 comes first in the candidate list. Random is the exact expectation of picking one candidate uniformly.
 With a model configured (NLQ_MODEL or NLQ_MODEL_SELECTION), the CHASE-SQL pairwise agent and the CHESS unit tester
 (NLQ_UNIT_TESTS tests) choose too, each within the per-question budget (NLQ_MAX_LLM_CALLS); their calls and tokens are
-reported, and a scripted model is named as such.
+reported, and a scripted model is named as such. --selector-data writes CHASE-SQL's selection-agent training examples:
+for each pair of a correct and an incorrect result cluster, the exact select-candidate prompt (schema union, both
+queries with results, correct side shuffled) and its answer, one JSON object per line.
 
 Example:
   nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog`,
@@ -132,6 +139,8 @@ Example:
       if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
       if ((options.candidates === undefined) === (options.questions === undefined))
         return fail("pass exactly one of --candidates FILE and --questions FILE");
+      if (options.selectorData !== undefined && options.candidates === undefined)
+        return fail("--selector-data needs --candidates FILE");
       const limit = options.limit === undefined ? Number.POSITIVE_INFINITY : Number(options.limit);
       if (!Number.isInteger(limit) && limit !== Number.POSITIVE_INFINITY) return fail("--limit expects a whole number");
       const evaluation = await import("@nlq/eval");
@@ -151,6 +160,11 @@ Example:
         if (options.candidates !== undefined) {
           const questions = evaluation.parseCandidatePool(await readFile(options.candidates, "utf8")).slice(0, limit);
           const model = evaluation.selectionModel({ settings, resolveModel: output.resolveModel });
+          const loadCatalog = evaluation.createPoolCatalogLoader(session, settings.statementTimeoutMilliseconds);
+          const selectorData = options.selectorData;
+          const random = seededRandom(8);
+          let examples = 0;
+          if (selectorData !== undefined) await writeFile(selectorData, "");
           const outcomes = await evaluation.evaluateCandidatePool({
             questions,
             execute,
@@ -161,13 +175,31 @@ Example:
                     selectors: evaluation.modelSelectorNames,
                     settings,
                     resolveModel: output.resolveModel,
-                    loadCatalog: evaluation.createPoolCatalogLoader(session, settings.statementTimeoutMilliseconds),
+                    loadCatalog,
+                  },
+                }),
+            ...(selectorData === undefined
+              ? {}
+              : {
+                  onClusters: async (question, clusters, clusterCorrect) => {
+                    const lines = evaluation.selectorTrainingExamples({
+                      question,
+                      clusters,
+                      clusterCorrect,
+                      catalog: await loadCatalog(question.schema),
+                      random,
+                    });
+                    examples += lines.length;
+                    if (lines.length > 0)
+                      await appendFile(selectorData, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
                   },
                 }),
             onQuestion: (_, index) => progress(index, questions.length),
           });
           const report = evaluation.summarizePool(outcomes, model);
           output.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatPoolReport(report));
+          if (selectorData !== undefined)
+            output.writeError(`wrote ${examples} pairwise selector training examples to ${selectorData}\n`);
         } else {
           const questions = (await evaluation.readQuestionFile(options.questions!)).slice(0, limit);
           const model = evaluation.generationModel({ settings, resolveModel: output.resolveModel });

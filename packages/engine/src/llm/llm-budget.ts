@@ -37,6 +37,11 @@ export class LlmBudget {
     this.tokens += tokens;
   }
 
+  /** Calls still allowed. */
+  remainingCalls(): number {
+    return Math.max(0, this.maxCalls - this.used);
+  }
+
   remainingMilliseconds(): number {
     return Math.max(0, this.deadline - this.now());
   }

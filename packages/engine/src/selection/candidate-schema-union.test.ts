@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadSqlParser } from "../sql/validate-sql";
+import { shopCatalog } from "../testing/selection-setup";
 import { candidateSchemaUnion } from "./candidate-schema-union";
-import { shopCatalog } from "./selection-test-setup";
 
 beforeAll(() => loadSqlParser());
 

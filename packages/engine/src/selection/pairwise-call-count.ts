@@ -2,7 +2,7 @@ import type { CandidateCluster, ExecutedCandidate } from "./candidate-selector";
 
 /** Model calls of pairwise selection: made over cluster representatives, against the alternatives. */
 export interface PairwiseCallCount {
-  /** Calls the pairwise selector makes: both orders of every pair of clusters, m·(m−1); 0 for one cluster. */
+  /** Calls the pairwise selector makes (budget permitting): both orders of every pair of clusters, m·(m−1); 0 for one cluster. */
   readonly made: number;
   /** Calls if every ordered pair of distinct candidates were compared by the model: n·(n−1). */
   readonly allPairs: number;

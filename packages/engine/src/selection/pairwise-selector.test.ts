@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { ModelOutputError } from "../errors";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
+import { selectionSetup } from "../testing/selection-setup";
 import type { ExecutedCandidate } from "./candidate-selector";
 import { pairwiseCallCount } from "./pairwise-call-count";
 import { createPairwiseSelector } from "./pairwise-selector";
-import { selectionSetup } from "./selection-test-setup";
 
 const cheapest = candidate(0, "SELECT name FROM shop.items ORDER BY price LIMIT 1", [["Mug"]], { columnTypes: [25] });
 const dearest = candidate(1, "SELECT name FROM shop.items ORDER BY price DESC LIMIT 1", [["Rug"]], {
@@ -87,6 +88,39 @@ describe("pairwise selector", () => {
     const outcome = await createPairwiseSelector().select(options);
     expect(outcome.cluster.representative.sql).toBe(dearest.sql);
     expect(outcome.confidence).toBe(0.5);
+  });
+
+  it("compares only the largest clusters the call budget pays for, and falls back to the largest without calls", async () => {
+    const four = inOrder(dearest, cheapest, byCategory, cheapestAgain);
+    const tight = await selectionSetup(four, () => ({ answer: "B" }), { NLQ_MAX_LLM_CALLS: "3" });
+    const outcome = await createPairwiseSelector().select(tight.options);
+    // 3 clusters need 6 calls; 3 calls pay for the two largest (2 calls): [cheapest ×2] and [dearest].
+    expect(tight.calls).toHaveLength(2);
+    expect(tight.calls.every((call) => !call.prompt.includes("categories"))).toBe(true);
+    expect(outcome.basis).toBe(
+      "won 1 of 2 pairwise comparisons against 1 other result clusters (the 1 smallest of 3 clusters not compared: call budget)",
+    );
+    const none = await selectionSetup(four, () => ({ answer: "B" }), { NLQ_MAX_LLM_CALLS: "1" });
+    const fallback = await createPairwiseSelector().select(none.options);
+    expect(none.calls).toEqual([]);
+    expect(fallback.cluster.members.map((member) => member.index)).toEqual([1, 3]);
+    expect(fallback.confidence).toBe(0.5);
+    expect(fallback.basis).toMatch(/^no model calls left for pairwise comparison; 2 of 4 candidates/);
+  });
+
+  it("gives an unreadable answer no point and fails only when every answer is unreadable", async () => {
+    const two = inOrder(dearest, cheapest);
+    let call = 0;
+    const partly = await selectionSetup(two, () => (call++ === 0 ? { answer: "maybe" } : { answer: "A" }));
+    const outcome = await createPairwiseSelector().select(partly.options);
+    // Second call shows cheapest as A and it wins; the first answer counts for neither.
+    expect(outcome.cluster.representative.sql).toBe(cheapest.sql);
+    expect(outcome.confidence).toBe(0.5);
+    expect(outcome.basis).toBe(
+      "won 1 of 2 pairwise comparisons against 1 other result clusters (1 of 2 answers unreadable, counted for neither)",
+    );
+    const never = await selectionSetup(two, () => ({ answer: "maybe" }));
+    await expect(createPairwiseSelector().select(never.options)).rejects.toThrow(ModelOutputError);
   });
 
   it("makes no call for one cluster", async () => {

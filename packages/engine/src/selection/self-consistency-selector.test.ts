@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../random/seeded-random";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
+import { selectionSetup } from "../testing/selection-setup";
 import { randomSelector } from "./random-selector";
-import { selectionSetup } from "./selection-test-setup";
 import { selfConsistencySelector } from "./self-consistency-selector";
 
 const noModel = () => {

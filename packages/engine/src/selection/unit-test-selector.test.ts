@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ModelOutputError } from "../errors";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
-import { selectionSetup } from "./selection-test-setup";
+import { selectionSetup } from "../testing/selection-setup";
 import { createUnitTestSelector } from "./unit-test-selector";
 
 const text = { columnTypes: [25] };
@@ -105,6 +105,35 @@ describe("unit test selector", () => {
       step === "generate-unit-tests" ? { reasoning: "", unitTests: ["t1"] } : { reasoning: "", verdicts: ["Passed"] },
     );
     await expect(createUnitTestSelector().select(options)).rejects.toThrow(ModelOutputError);
+  });
+
+  it("writes fewer tests when the call budget is short, and none when it cannot pay for two calls", async () => {
+    const short = await selectionSetup(candidates, answer, { NLQ_MAX_LLM_CALLS: "3" });
+    await createUnitTestSelector({ count: 5 }).select(short.options);
+    expect(short.calls[0]!.prompt).toContain("generate a set of 2 unit tests");
+    expect(short.calls).toHaveLength(3);
+    const none = await selectionSetup(candidates, answer, { NLQ_MAX_LLM_CALLS: "1" });
+    const fallback = await createUnitTestSelector().select(none.options);
+    expect(none.calls).toEqual([]);
+    expect(fallback.cluster.members.map((member) => member.index)).toEqual([0, 3]);
+    expect(fallback.confidence).toBe(0.5);
+  });
+
+  it("leaves out a test whose evaluation is unreadable and says so", async () => {
+    const { options, calls } = await selectionSetup(candidates, (step, prompt) => {
+      if (step === "generate-unit-tests") return { reasoning: "", unitTests: tests.slice(0, 2) };
+      // The first test's evaluation has one verdict too few.
+      if (prompt.includes(tests[0]!)) return { reasoning: "", verdicts: ["Passed", "Passed"] };
+      return answer(step, prompt);
+    });
+    const outcome = await createUnitTestSelector().select(options);
+    expect(calls).toHaveLength(3);
+    // Over the second test only: Rug and Mug pass; the larger Rug cluster wins the tie.
+    expect(outcome.cluster.members.map((member) => member.index)).toEqual([0, 3]);
+    expect(outcome.confidence).toBe(1);
+    expect(outcome.basis).toBe(
+      "passed 1 of 1 unit tests written to tell 3 result clusters apart (1 more tests left out: their evaluation was unreadable)",
+    );
   });
 
   it("makes no call for one cluster", async () => {

@@ -1,4 +1,5 @@
 import {
+  type CandidateCluster,
   clusterCandidates,
   type ExecutedCandidate,
   largestCluster,
@@ -43,6 +44,15 @@ export interface EvaluateCandidatePoolOptions {
   readonly execute: EvaluationExecutor;
   /** The model selectors to run too (pairwise, unit tests). Default: none. */
   readonly modelSelection?: PoolModelSelection;
+  /**
+   * Called with each scored question's clusters and whether each representative matches the gold (selection-agent
+   * training data). Default: nothing.
+   */
+  readonly onClusters?: (
+    question: PoolQuestion,
+    clusters: readonly CandidateCluster[],
+    clusterCorrect: readonly boolean[],
+  ) => Promise<void> | void;
   /** Called after each question (progress). Default: nothing. */
   readonly onQuestion?: (outcome: PoolQuestionOutcome, index: number) => void;
 }
@@ -104,14 +114,22 @@ export async function evaluateCandidatePool(options: EvaluateCandidatePoolOption
     for (const name of options.modelSelection?.selectors ?? []) {
       selections[name] = await runModelSelector(name, question, executed, clusters, options.modelSelection!);
     }
+    const scores = candidates.map(({ run }) => scorePrediction(gold, run));
+    if (options.onClusters && gold.alternatives.length > 0) {
+      await options.onClusters(
+        question,
+        clusters,
+        clusters.map((cluster) => scores[cluster.representative.index]!.correct),
+      );
+    }
     const outcome: PoolQuestionOutcome = {
       id: question.id,
       evaluated: gold.alternatives.length > 0,
       goldErrors: gold.errors,
-      candidates: candidates.map(({ candidate, run }) => ({
+      candidates: candidates.map(({ candidate, run }, position) => ({
         source: candidate.source,
         sql: candidate.sql,
-        ...scorePrediction(gold, run),
+        ...scores[position]!,
         ...(run.ok ? {} : { error: run.error }),
       })),
       clusters: clusters.length,

@@ -4,12 +4,12 @@ import { loadSettings } from "../config/settings";
 import { createStepContext } from "../llm/step-context";
 import { seededRandom } from "../random/seeded-random";
 import { renderSchema } from "../schema/render-schema";
-import { catalogTable } from "../testing/catalog-table";
-import { mockTextModel } from "../testing/mock-text-model";
-import type { ExecutedCandidate, SelectCandidateOptions } from "./candidate-selector";
-import { clusterCandidates } from "./cluster-candidates";
+import type { ExecutedCandidate, SelectCandidateOptions } from "../selection/candidate-selector";
+import { clusterCandidates } from "../selection/cluster-candidates";
+import { catalogTable } from "./catalog-table";
+import { mockTextModel } from "./mock-text-model";
 
-/** Test support of the selection tests (not a test file): a small shop catalog and a recorded mock model. */
+/** Test helpers of the selection tests: a small shop catalog and a recorded mock model. */
 export const shopCatalog: Catalog = {
   tables: [
     catalogTable("shop", "items", ["id", "name", "price", "category_id"], {
