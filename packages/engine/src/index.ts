@@ -3,7 +3,12 @@
 
 export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
 export { introspectCatalog } from "./catalog/introspect-catalog";
-export { loadServiceSettings, type QdrantSettings, type ServiceSettings } from "./config/service-settings";
+export {
+  type ClientTlsSettings,
+  loadServiceSettings,
+  type QdrantSettings,
+  type ServiceSettings,
+} from "./config/service-settings";
 export { loadSettings, type Settings } from "./config/settings";
 export type {
   QueryExecutor,

@@ -104,6 +104,9 @@ const serviceVariables = {
   NLQ_EMBEDDED_PORT: portVariable(54_320),
   NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
   NLQ_METRICS_PORT: optionalPortVariable,
+  NLQ_TLS_CERT: textVariable,
+  NLQ_TLS_KEY: textVariable,
+  NLQ_TLS_REQUIRED: switchVariable(false),
 };
 
 export const environmentSchema = z.object({ ...pipelineVariables, ...serviceVariables });

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors";
 import { parseEnvironment } from "./environment-schema";
 
 /** Where the description vectors live when not in the metadata store. */
@@ -8,6 +9,16 @@ export interface QdrantSettings {
   readonly apiKey: string | undefined;
   /** `NLQ_QDRANT_COLLECTION_PREFIX`: prefix of every collection name. Default: none. */
   readonly collectionPrefix: string | undefined;
+}
+
+/** TLS toward the proxy's clients: PEM files read when the proxy starts. */
+export interface ClientTlsSettings {
+  /** `NLQ_TLS_CERT`: path of the server certificate (chain), PEM. */
+  readonly certificateFile: string;
+  /** `NLQ_TLS_KEY`: path of its private key, PEM. */
+  readonly keyFile: string;
+  /** `NLQ_TLS_REQUIRED`: refuse unencrypted StartupMessages with 28000. Default off. */
+  readonly required: boolean;
 }
 
 /**
@@ -44,6 +55,11 @@ export interface ServiceSettings {
    * the same machine fail to start).
    */
   readonly metricsListen: { readonly host: string; readonly port: number } | undefined;
+  /**
+   * TLS toward the proxy's clients (`NLQ_TLS_CERT` and `NLQ_TLS_KEY`, both or neither; `NLQ_TLS_REQUIRED`). Default:
+   * undefined, SSLRequest is answered `N`.
+   */
+  readonly clientTls: ClientTlsSettings | undefined;
 }
 
 /**
@@ -52,6 +68,12 @@ export interface ServiceSettings {
  */
 export function loadServiceSettings(environment: Readonly<Record<string, string | undefined>>): ServiceSettings {
   const values = parseEnvironment(environment);
+  if ((values.NLQ_TLS_CERT === undefined) !== (values.NLQ_TLS_KEY === undefined)) {
+    throw new ConfigurationError("invalid nlq configuration: NLQ_TLS_CERT and NLQ_TLS_KEY must be set together");
+  }
+  if (values.NLQ_TLS_REQUIRED && values.NLQ_TLS_CERT === undefined) {
+    throw new ConfigurationError("invalid nlq configuration: NLQ_TLS_REQUIRED=on needs NLQ_TLS_CERT and NLQ_TLS_KEY");
+  }
   return {
     databaseUrl: values.DATABASE_URL,
     demoUrl: values.NLQ_DEMO_URL,
@@ -72,5 +94,9 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
       values.NLQ_METRICS_PORT === undefined
         ? undefined
         : { host: values.NLQ_METRICS_HOST, port: values.NLQ_METRICS_PORT },
+    clientTls:
+      values.NLQ_TLS_CERT === undefined || values.NLQ_TLS_KEY === undefined
+        ? undefined
+        : { certificateFile: values.NLQ_TLS_CERT, keyFile: values.NLQ_TLS_KEY, required: values.NLQ_TLS_REQUIRED },
   };
 }
