@@ -45,7 +45,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
-    const { qdrant, metricsListen } = loadServiceSettings(process.env);
+    const { qdrant, metricsListen, clientTls } = loadServiceSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),
@@ -66,6 +66,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
           logger: consoleLogger,
           closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
           ...(metricsListen === undefined ? {} : { metricsListen }),
+          ...(clientTls === undefined ? {} : { clientTls }),
         });
         if (server.metricsAddress) {
           const { host, port } = server.metricsAddress;

@@ -10,6 +10,8 @@ import {
 } from "../protocol/backend-messages";
 import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
+import { ProtocolViolationError } from "../protocol/protocol-error";
+import { acceptClientTls, type ClientTlsNegotiation, TLS_HANDSHAKE_RECORD } from "../tls/accept-client-tls";
 import { AnswerInProgress } from "./answer-in-progress";
 import { backpressuredWriter } from "./backpressured-writer";
 import { ClientInputQueue } from "./client-input-queue";
@@ -41,7 +43,10 @@ import { toWireError } from "./wire-error";
 export class ProxyConnection {
   #step = ConnectionStep.AwaitingStartup;
   readonly #options: ProxyConnectionOptions;
-  readonly #client: Socket;
+  /** The client socket: the accepted one, replaced by its TLS socket once a handshake completes. */
+  #client: Socket;
+  /** The client's connection is encrypted (TLS toward the client is terminated here). */
+  #clientEncrypted = false;
   #upstream: Socket | undefined;
   readonly #clientFramer: MessageFramer;
   readonly #upstreamFramer: MessageFramer;
@@ -71,6 +76,7 @@ export class ProxyConnection {
       inspect: (type) =>
         this.#router.inspects(type) ||
         this.#step === ConnectionStep.CollectingQuestionBatch ||
+        this.#step === ConnectionStep.ConnectingUpstream ||
         // queued segments are handled later, in whatever step the connection is in then: keep them whole
         this.#step === ConnectionStep.Answering ||
         this.#clientQueue.length > 0,
@@ -83,9 +89,13 @@ export class ProxyConnection {
         (type === MessageType.errorResponse && this.#questionBatchError.pending),
     });
     this.#client.setNoDelay(true);
-    this.#client.on("data", (chunk: Buffer) => this.#onClientData(chunk));
-    this.#client.on("close", () => this.#close("client closed"));
-    this.#client.on("error", (error) => this.#options.logger.warn("client socket error", { error: error.message }));
+    this.#listenToClient(this.#client);
+  }
+
+  #listenToClient(client: Socket): void {
+    client.on("data", this.#onClientData);
+    client.on("close", () => this.#close("client closed"));
+    client.on("error", (error) => this.#options.logger.warn("client socket error", { error: error.message }));
   }
 
   get step(): ConnectionStep {
@@ -128,24 +138,48 @@ export class ProxyConnection {
 
   // ── client → upstream ────────────────────────────────────────────────────────────────
 
-  #onClientData(chunk: Buffer): void {
+  readonly #onClientData = (chunk: Buffer): void => {
+    if (
+      this.#step === ConnectionStep.AwaitingStartup &&
+      chunk[0] === TLS_HANDSHAKE_RECORD &&
+      this.#options.clientTls !== undefined &&
+      !this.#clientEncrypted &&
+      this.#clientFramer.atBoundary
+    ) {
+      // PostgreSQL 17's direct TLS negotiation: a ClientHello instead of an SSLRequest.
+      this.#startClientTls({ kind: "direct", firstChunk: chunk });
+      return;
+    }
     this.#upstream?.cork();
     try {
       this.#clientFramer.push(chunk, (segment) => {
-        if (this.#step === ConnectionStep.Answering || this.#clientQueue.length > 0) this.#enqueue(segment);
+        if (
+          this.#step === ConnectionStep.Answering ||
+          this.#step === ConnectionStep.ConnectingUpstream ||
+          this.#clientQueue.length > 0
+        )
+          this.#enqueue(segment);
         else this.#handleClientSegment(segment);
       });
     } catch (error) {
-      this.#fail(error);
+      if (this.#step === ConnectionStep.NegotiatingClientTls) this.#refuseDataBeforeTls();
+      else this.#fail(error);
     } finally {
       this.#upstream?.uncork();
     }
-  }
+    if (this.#step === ConnectionStep.NegotiatingClientTls) this.#startClientTls({ kind: "ssl-request" });
+  };
 
   #handleClientSegment(segment: FramedSegment): void {
     switch (this.#step) {
       case ConnectionStep.AwaitingStartup:
         if (segment.kind === "message") this.#onStartupPacket(segment.message);
+        break;
+      case ConnectionStep.NegotiatingClientTls:
+        this.#refuseDataBeforeTls();
+        break;
+      case ConnectionStep.ConnectingUpstream:
+        this.#enqueue(segment);
         break;
       case ConnectionStep.Authenticating:
         this.#writeUpstream(segment.kind === "message" ? segment.message : segment.bytes);
@@ -171,6 +205,15 @@ export class ProxyConnection {
     const startup = readStartupPacket(packet);
     switch (startup.kind) {
       case "ssl-request":
+        if (this.#clientEncrypted) throw new ProtocolViolationError("SSLRequest on a connection already encrypted");
+        if (this.#options.clientTls === undefined) {
+          this.#client.write(REFUSE_ENCRYPTION);
+          this.#clientFramer.expectStartupPacket();
+        } else {
+          // The handshake starts once this chunk is framed: any byte after the SSLRequest in it is refused.
+          this.#step = ConnectionStep.NegotiatingClientTls;
+        }
+        break;
       case "gssenc-request":
         this.#client.write(REFUSE_ENCRYPTION);
         this.#clientFramer.expectStartupPacket();
@@ -179,19 +222,102 @@ export class ProxyConnection {
         this.#options.hooks.onCancelRequest({ processId: startup.processId, secretKey: startup.secretKey });
         this.#client.end();
         break;
-      case "startup-message":
-        this.#upstream = openUpstream({
+      case "startup-message": {
+        if (this.#options.clientTls?.required && !this.#clientEncrypted) {
+          this.#terminate(
+            {
+              severity: "FATAL",
+              code: "28000",
+              message:
+                "the nlq proxy accepts only encrypted connections (NLQ_TLS_REQUIRED): connect with sslmode=require",
+            },
+            "unencrypted startup refused",
+          );
+          break;
+        }
+        const upstream = openUpstream({
           connectUpstream: this.#options.connectUpstream,
-          client: this.#client,
+          client: () => this.#client,
           logger: this.#options.logger,
           onData: (chunk) => this.#onUpstreamData(chunk),
           onClose: () => this.#close("upstream closed"),
         });
-        this.#step = ConnectionStep.Authenticating;
         this.#pendingReady.expect();
-        this.#writeUpstream(packet);
+        if (upstream instanceof Promise) {
+          this.#step = ConnectionStep.ConnectingUpstream;
+          upstream.then(
+            (opened) => this.#onUpstreamOpened(opened, packet),
+            (error: unknown) => this.#fail(error),
+          );
+        } else {
+          this.#upstream = upstream;
+          this.#step = ConnectionStep.Authenticating;
+          this.#writeUpstream(packet);
+        }
         break;
+      }
     }
+  }
+
+  /** The upstream connection is open (TLS negotiated): send the StartupMessage and the client input held meanwhile. */
+  #onUpstreamOpened(upstream: Socket | undefined, startupPacket: Buffer): void {
+    if (upstream === undefined || this.#closed) {
+      upstream?.destroy();
+      this.#close("upstream not opened");
+      return;
+    }
+    this.#upstream = upstream;
+    this.#step = ConnectionStep.Authenticating;
+    this.#writeUpstream(startupPacket);
+    try {
+      this.#drainClientQueue();
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  // ── TLS toward the client ────────────────────────────────────────────────────────────
+
+  /**
+   * Runs the TLS handshake on the client socket (after `S`, or on a ClientHello sent first), then expects the
+   * StartupMessage over TLS. A failed handshake closes the connection.
+   */
+  #startClientTls(negotiation: ClientTlsNegotiation): void {
+    const raw = this.#client;
+    this.#step = ConnectionStep.NegotiatingClientTls;
+    raw.off("data", this.#onClientData);
+    acceptClientTls(raw, this.#options.clientTls!, negotiation).then(
+      (secure) => {
+        if (this.#closed) {
+          secure.destroy();
+          return;
+        }
+        this.#client = secure;
+        this.#clientEncrypted = true;
+        this.#step = ConnectionStep.AwaitingStartup;
+        this.#clientFramer.expectStartupPacket();
+        this.#listenToClient(secure);
+        this.#closeIfShuttingDownAndIdle();
+      },
+      (error: unknown) => {
+        this.#options.logger.warn("TLS handshake with the client failed", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        raw.destroy();
+        this.#close("client TLS handshake failed");
+      },
+    );
+  }
+
+  /**
+   * Bytes that followed an SSLRequest before the handshake: refused, as PostgreSQL does since CVE-2021-23214 (they
+   * could have been injected by a man in the middle and would be taken as sent over TLS).
+   */
+  #refuseDataBeforeTls(): void {
+    this.#terminate(
+      { severity: "FATAL", code: "08P01", message: "received unencrypted data after SSL request" },
+      "unencrypted data after SSLRequest",
+    );
   }
 
   #follow(route: ClientRoute): void {

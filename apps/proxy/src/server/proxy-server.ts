@@ -1,10 +1,19 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
-import { type Answer, type AnswerQuestionOptions, ConfigurationError, type QueryLog } from "@nlq/engine";
+import {
+  type Answer,
+  type AnswerQuestionOptions,
+  type ClientTlsSettings,
+  ConfigurationError,
+  type QueryLog,
+} from "@nlq/engine";
 import { ProxyConnection } from "../connection/proxy-connection";
 import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
+import { loadClientTls } from "../tls/client-tls";
+import { createUpstreamConnector } from "../tls/connect-upstream";
+import type { UpstreamTlsSettings } from "../tls/upstream-tls-settings";
 import { type OperationsServer, startOperationsServer } from "./operations-server";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
@@ -46,6 +55,13 @@ export interface ProxyServerOptions {
    * (`NLQ_METRICS_HOST`/`NLQ_METRICS_PORT` in the commands). Default: not served (metrics are still counted).
    */
   readonly metricsListen?: ProxyAddress;
+  /**
+   * TLS toward clients (`NLQ_TLS_CERT`, `NLQ_TLS_KEY`, `NLQ_TLS_REQUIRED`): SSLRequest is answered `S` and PostgreSQL
+   * 17's direct negotiation is accepted. The files are read when the server is created. Default: none (`N`).
+   */
+  readonly clientTls?: ClientTlsSettings;
+  /** TLS toward the upstream (the upstream URL's `sslmode`, `sslrootcert`). Default: plaintext (`sslmode=disable`). */
+  readonly upstreamTls?: UpstreamTlsSettings;
 }
 
 export interface ProxyAddress {
@@ -73,9 +89,9 @@ export interface ProxyServer {
 }
 
 /**
- * A PostgreSQL wire-protocol proxy. No TLS: SSLRequest and GSSENCRequest are refused with `N`, so
- * clients must allow unencrypted connections (`sslmode=prefer` or `disable`); run it next to the
- * clients or behind a TLS-terminating load balancer. Authentication runs end to end with the upstream.
+ * A PostgreSQL wire-protocol proxy. TLS toward clients when `clientTls` is set (else SSLRequest is answered `N`);
+ * GSSENCRequest is always answered `N`. TLS toward the upstream per `upstreamTls`. Authentication runs end to end
+ * with the upstream (SCRAM channel binding cannot cross a proxy that terminates TLS: clients must not require it).
  */
 export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const marker = options.marker ?? DEFAULT_MARKER;
@@ -83,6 +99,11 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const logger = options.logger ?? consoleLogger;
   const upstreamHost = options.upstreamHost;
   const upstreamPort = options.upstreamPort ?? 5432;
+  const clientTls = options.clientTls === undefined ? undefined : loadClientTls(options.clientTls);
+  const connectUpstream = createUpstreamConnector(
+    { host: upstreamHost, port: upstreamPort },
+    options.upstreamTls ?? { mode: "disable", rootCertificate: undefined },
+  );
   const connections = new Set<ProxyConnection>();
   const byKey = new Map<string, ProxyConnection>();
   /** Each connection's key in `byKey`, so that closing one needs no scan. */
@@ -101,7 +122,8 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const server: Server = createServer((client) => {
     const connection: ProxyConnection = new ProxyConnection({
       client,
-      connectUpstream: () => connect({ host: upstreamHost, port: upstreamPort }),
+      connectUpstream,
+      ...(clientTls === undefined ? {} : { clientTls }),
       cancelUpstream,
       marker,
       answerQuestion,
