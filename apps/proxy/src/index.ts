@@ -14,5 +14,5 @@ export * from "./server/process-guard";
 export * from "./server/proxy-logger";
 export * from "./server/proxy-server";
 export * from "./tls/accept-client-tls";
-export * from "./tls/upstream-connection-error";
+export * from "./tls/upstream-tls-error";
 export * from "./tls/upstream-tls-settings";

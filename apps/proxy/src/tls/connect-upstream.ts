@@ -4,7 +4,7 @@ import { checkServerIdentity, connect as connectTls } from "node:tls";
 import { ConfigurationError } from "@nlq/engine";
 import { serialize } from "pg-protocol";
 import { POSTGRESQL_ALPN } from "./accept-client-tls";
-import { UpstreamConnectionError } from "./upstream-connection-error";
+import { UpstreamTlsError } from "./upstream-tls-error";
 import type { UpstreamTlsSettings } from "./upstream-tls-settings";
 
 export interface UpstreamAddress {
@@ -20,7 +20,7 @@ export type UpstreamConnector = () => Socket | Promise<Socket>;
  * `ConfigurationError` when it cannot be). With TLS, each connection sends an SSLRequest; on `S` the socket is wrapped
  * with `tls.connect` (ALPN `postgresql`), verifying the chain (`verify-ca`, `require` with `sslrootcert`) and the host
  * name (`verify-full`); on `N` it goes on in plaintext only under `prefer`. The promise rejects with
- * `UpstreamConnectionError`.
+ * `UpstreamTlsError`.
  */
 export function createUpstreamConnector(address: UpstreamAddress, tls: UpstreamTlsSettings): UpstreamConnector {
   if (tls.mode === "disable") return () => connect(address);
@@ -51,7 +51,7 @@ async function negotiateUpstream(address: UpstreamAddress, tls: UpstreamTlsSetti
       return socket;
     }
     socket.destroy();
-    throw new UpstreamConnectionError(`the upstream server does not support SSL, but sslmode=${tls.mode} was set`);
+    throw new UpstreamTlsError(`the upstream server does not support SSL, but sslmode=${tls.mode} was set`);
   }
   const verifyChain = tls.mode === "verify-ca" || tls.mode === "verify-full" || tls.rootCertificate !== undefined;
   const secure = connectTls({
@@ -72,7 +72,7 @@ async function negotiateUpstream(address: UpstreamAddress, tls: UpstreamTlsSetti
     secure.destroy();
     if (tls.mode === "prefer") return connect(address);
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new UpstreamConnectionError(`TLS toward the upstream server failed (sslmode=${tls.mode}): ${reason}`, {
+    throw new UpstreamTlsError(`TLS toward the upstream server failed (sslmode=${tls.mode}): ${reason}`, {
       cause,
     });
   }
@@ -98,24 +98,22 @@ function sslAnswer(socket: Socket): Promise<number> {
       socket.pause();
       const first = chunk[0]!;
       if (first === "E".charCodeAt(0)) {
-        reject(new UpstreamConnectionError("the upstream server answered the SSLRequest with an error"));
+        reject(new UpstreamTlsError("the upstream server answered the SSLRequest with an error"));
       } else if (first !== "S".charCodeAt(0) && first !== "N".charCodeAt(0)) {
-        reject(new UpstreamConnectionError(`the upstream server sent an invalid answer to the SSLRequest`));
+        reject(new UpstreamTlsError(`the upstream server sent an invalid answer to the SSLRequest`));
       } else if (chunk.length > 1) {
-        reject(new UpstreamConnectionError("the upstream server sent unencrypted data after its SSL answer"));
+        reject(new UpstreamTlsError("the upstream server sent unencrypted data after its SSL answer"));
       } else {
         resolve(first);
       }
     };
     const onError = (error: Error) => {
       cleanup();
-      reject(
-        new UpstreamConnectionError(`could not connect to the upstream server: ${error.message}`, { cause: error }),
-      );
+      reject(new UpstreamTlsError(`could not connect to the upstream server: ${error.message}`, { cause: error }));
     };
     const onClose = () => {
       cleanup();
-      reject(new UpstreamConnectionError("the upstream server closed the connection during SSL negotiation"));
+      reject(new UpstreamTlsError("the upstream server closed the connection during SSL negotiation"));
     };
     socket.on("data", onData);
     socket.on("error", onError);
