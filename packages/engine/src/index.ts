@@ -4,6 +4,7 @@
 export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
 export { introspectCatalog } from "./catalog/introspect-catalog";
 export {
+  type AuthQuerySettings,
   type ClientTlsSettings,
   loadServiceSettings,
   type QdrantSettings,

@@ -6,7 +6,7 @@ import { ScramUpstreamLogin } from "./scram-upstream-login";
 import { mockScramVerifier, parseScramVerifier, type ScramVerifier } from "./scram-verifier";
 
 /** What PostgreSQL stores for `password` (RFC 5802's keys), built independently of the code under test. */
-function keysFor(password: string, salt = randomBytes(16), iterations = 4096) {
+function keysFor(password: string, salt: Buffer = randomBytes(16), iterations = 4096) {
   const salted = pbkdf2Sync(password, salt, iterations, 32, "sha256");
   const clientKey = createHmac("sha256", salted).update("Client Key").digest();
   const storedKey = createHash("sha256").update(clientKey).digest();

@@ -45,7 +45,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
-    const { qdrant, metricsListen, clientTls } = loadServiceSettings(process.env);
+    const { qdrant, metricsListen, clientTls, authQuery } = loadServiceSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),
@@ -67,6 +67,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
           closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
           ...(metricsListen === undefined ? {} : { metricsListen }),
           ...(clientTls === undefined ? {} : { clientTls }),
+          ...(authQuery === undefined ? {} : { authQuery }),
         });
         if (server.metricsAddress) {
           const { host, port } = server.metricsAddress;

@@ -1,5 +1,6 @@
 import type { Socket } from "node:net";
 import type { Answer, AnswerQuestionOptions, QueryLog } from "@nlq/engine";
+import type { AuthSource } from "../auth/auth-query";
 import type { ProxyLogger } from "../server/proxy-logger";
 import type { ClientTls } from "../tls/client-tls";
 
@@ -32,6 +33,11 @@ export interface ProxyConnectionOptions {
   readonly connectUpstream: () => Socket | Promise<Socket>;
   /** TLS toward the client (SSLRequest answered `S`, direct negotiation accepted). Default: none, SSLRequest gets `N`. */
   readonly clientTls?: ClientTls;
+  /**
+   * Authenticate clients here with SCRAM-SHA-256 against this source's verifiers and log in upstream with the
+   * recovered keys (`NLQ_AUTH_QUERY_URL`). Default: none, authentication passes through.
+   */
+  readonly authSource?: AuthSource;
   /** Sends a CancelRequest with `key` to the upstream server. */
   readonly cancelUpstream: (key: BackendKey) => void;
   /** Text that opens a question inside a comment (the server's default is `nl:`). */

@@ -1,6 +1,10 @@
 import type { Socket } from "node:net";
 import { CancelledError } from "@nlq/engine";
 import { serialize } from "pg-protocol";
+import type { AuthSource } from "../auth/auth-query";
+import { UpstreamLoginError } from "../auth/authentication-failed-error";
+import { AuthenticationCode, ClientAuthentication, SCRAM_SHA_256, startupUser } from "../auth/client-authentication";
+import { ScramUpstreamLogin } from "../auth/scram-upstream-login";
 import {
   encodeErrorResponse,
   encodeNoticeResponse,
@@ -63,6 +67,12 @@ export class ProxyConnection {
   /** Reported before the next upstream ReadyForQuery when scheduled. */
   readonly #questionBatchError = new QuestionBatchError();
   #answerInProgress: AnswerInProgress | undefined;
+  /** The proxy's own SCRAM exchange with the client (`authSource`), while it runs. */
+  #clientAuthentication: ClientAuthentication | undefined;
+  /** The proxy's SCRAM login upstream with the client's recovered keys, until AuthenticationOk. */
+  #upstreamLogin: ScramUpstreamLogin | undefined;
+  /** The StartupMessage, kept while the proxy authenticates the client before opening the upstream. */
+  #startupPacket: Buffer | undefined;
   /** The extended-protocol batch of a question, collected until Sync. */
   #questionBatch: QuestionBatch | undefined;
 
@@ -77,6 +87,7 @@ export class ProxyConnection {
         this.#router.inspects(type) ||
         this.#step === ConnectionStep.CollectingQuestionBatch ||
         this.#step === ConnectionStep.ConnectingUpstream ||
+        this.#step === ConnectionStep.AuthenticatingClient ||
         // queued segments are handled later, in whatever step the connection is in then: keep them whole
         this.#step === ConnectionStep.Answering ||
         this.#clientQueue.length > 0,
@@ -86,6 +97,7 @@ export class ProxyConnection {
         this.#answerInProgress !== undefined ||
         type === MessageType.readyForQuery ||
         type === MessageType.backendKeyData ||
+        (type === AUTHENTICATION_REQUEST && this.#upstreamLogin !== undefined) ||
         (type === MessageType.errorResponse && this.#questionBatchError.pending),
     });
     this.#client.setNoDelay(true);
@@ -181,6 +193,9 @@ export class ProxyConnection {
       case ConnectionStep.ConnectingUpstream:
         this.#enqueue(segment);
         break;
+      case ConnectionStep.AuthenticatingClient:
+        if (segment.kind === "message") this.#onClientAuthenticationMessage(segment.message);
+        break;
       case ConnectionStep.Authenticating:
         this.#writeUpstream(segment.kind === "message" ? segment.message : segment.bytes);
         break;
@@ -235,27 +250,95 @@ export class ProxyConnection {
           );
           break;
         }
-        const upstream = openUpstream({
-          connectUpstream: this.#options.connectUpstream,
-          client: () => this.#client,
-          logger: this.#options.logger,
-          onData: (chunk) => this.#onUpstreamData(chunk),
-          onClose: () => this.#close("upstream closed"),
-        });
-        this.#pendingReady.expect();
-        if (upstream instanceof Promise) {
-          this.#step = ConnectionStep.ConnectingUpstream;
-          upstream.then(
-            (opened) => this.#onUpstreamOpened(opened, packet),
-            (error: unknown) => this.#fail(error),
-          );
-        } else {
-          this.#upstream = upstream;
-          this.#step = ConnectionStep.Authenticating;
-          this.#writeUpstream(packet);
+        if (this.#options.authSource !== undefined) {
+          this.#authenticateClient(packet, this.#options.authSource);
+          break;
         }
+        this.#openUpstream(packet);
         break;
       }
+    }
+  }
+
+  /** Opens the upstream connection and sends it the StartupMessage (at once, or once TLS is negotiated). */
+  #openUpstream(packet: Buffer): void {
+    const upstream = openUpstream({
+      connectUpstream: this.#options.connectUpstream,
+      client: () => this.#client,
+      logger: this.#options.logger,
+      onData: (chunk) => this.#onUpstreamData(chunk),
+      onClose: () => this.#close("upstream closed"),
+    });
+    this.#pendingReady.expect();
+    if (upstream instanceof Promise) {
+      this.#step = ConnectionStep.ConnectingUpstream;
+      upstream.then(
+        (opened) => this.#onUpstreamOpened(opened, packet),
+        (error: unknown) => this.#fail(error),
+      );
+    } else {
+      this.#upstream = upstream;
+      this.#step = ConnectionStep.Authenticating;
+      this.#writeUpstream(packet);
+    }
+  }
+
+  // ── the proxy's own authentication (NLQ_AUTH_QUERY_URL) ──────────────────────────────
+
+  /** Runs SCRAM-SHA-256 with the client against the auth source's verifier; the upstream is opened once it succeeds. */
+  #authenticateClient(packet: Buffer, source: AuthSource): void {
+    this.#step = ConnectionStep.AuthenticatingClient;
+    const authentication = new ClientAuthentication(startupUser(packet), source);
+    this.#clientAuthentication = authentication;
+    this.#startupPacket = packet;
+    authentication.begin().then(
+      (request) => {
+        if (!this.#closed) this.#writeClient(request);
+      },
+      (error: unknown) => this.#fail(error),
+    );
+  }
+
+  #onClientAuthenticationMessage(message: Buffer): void {
+    const authentication = this.#clientAuthentication;
+    if (authentication === undefined) throw new ProtocolViolationError("unexpected message during authentication");
+    const { reply, authenticated } = authentication.receive(message);
+    this.#writeClient(reply);
+    if (authenticated === undefined) return;
+    this.#clientAuthentication = undefined;
+    this.#upstreamLogin = new ScramUpstreamLogin(authenticated.clientKey, authenticated.verifier);
+    const packet = this.#startupPacket!;
+    this.#startupPacket = undefined;
+    this.#openUpstream(packet);
+  }
+
+  /**
+   * An upstream authentication request while the proxy logs in with the client's keys: answered here (SASL), or
+   * forwarded (AuthenticationOk ends the login). Returns true when the message was handled (not forwarded).
+   */
+  #onUpstreamAuthentication(message: Buffer, login: ScramUpstreamLogin): boolean {
+    const code = message.readInt32BE(5);
+    const payload = message.toString("utf8", 9);
+    switch (code) {
+      case AuthenticationCode.ok:
+        this.#upstreamLogin = undefined;
+        return false;
+      case AuthenticationCode.sasl:
+        if (!payload.split("\0").includes(SCRAM_SHA_256)) {
+          throw new UpstreamLoginError("the upstream server does not offer SCRAM-SHA-256 for this role");
+        }
+        this.#writeUpstream(serialize.sendSASLInitialResponseMessage(SCRAM_SHA_256, login.clientFirst));
+        return true;
+      case AuthenticationCode.saslContinue:
+        this.#writeUpstream(serialize.sendSCRAMClientFinalMessage(login.respond(payload)));
+        return true;
+      case AuthenticationCode.saslFinal:
+        login.verify(payload);
+        return true;
+      default:
+        throw new UpstreamLoginError(
+          `the upstream server asks for authentication method ${code}; with NLQ_AUTH_QUERY_URL the role must use scram-sha-256 (or trust)`,
+        );
     }
   }
 
@@ -450,6 +533,9 @@ export class ProxyConnection {
       return;
     }
     const { type, message } = segment;
+    const login = this.#upstreamLogin;
+    if (type === AUTHENTICATION_REQUEST && login !== undefined && this.#onUpstreamAuthentication(message, login))
+      return;
     if (type === MessageType.readyForQuery) {
       this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
       if (this.#step === ConnectionStep.Authenticating) this.#step = ConnectionStep.Ready;
@@ -536,6 +622,9 @@ export class ProxyConnection {
     }
   }
 }
+
+/** Type byte of the backend's authentication requests (`R`). */
+const AUTHENTICATION_REQUEST = 0x52;
 
 /** Default limit of client input held while a question is answered: 1 MiB. */
 export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;

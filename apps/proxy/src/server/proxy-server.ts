@@ -2,10 +2,12 @@ import { type AddressInfo, connect, createServer, type Server } from "node:net";
 import {
   type Answer,
   type AnswerQuestionOptions,
+  type AuthQuerySettings,
   type ClientTlsSettings,
   ConfigurationError,
   type QueryLog,
 } from "@nlq/engine";
+import { createAuthQuery } from "../auth/auth-query";
 import { ProxyConnection } from "../connection/proxy-connection";
 import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
@@ -62,6 +64,12 @@ export interface ProxyServerOptions {
   readonly clientTls?: ClientTlsSettings;
   /** TLS toward the upstream (the upstream URL's `sslmode`, `sslrootcert`). Default: plaintext (`sslmode=disable`). */
   readonly upstreamTls?: UpstreamTlsSettings;
+  /**
+   * Authenticate clients in the proxy with SCRAM-SHA-256 against verifiers this query reads (`NLQ_AUTH_QUERY_URL`,
+   * `NLQ_AUTH_QUERY`), then log in upstream with the keys recovered from the client's proof (PgBouncer's auth_query).
+   * Default: none, authentication passes through to the upstream.
+   */
+  readonly authQuery?: AuthQuerySettings;
 }
 
 export interface ProxyAddress {
@@ -100,6 +108,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const upstreamHost = options.upstreamHost;
   const upstreamPort = options.upstreamPort ?? 5432;
   const clientTls = options.clientTls === undefined ? undefined : loadClientTls(options.clientTls);
+  const authSource = options.authQuery === undefined ? undefined : createAuthQuery(options.authQuery, logger);
   const connectUpstream = createUpstreamConnector(
     { host: upstreamHost, port: upstreamPort },
     options.upstreamTls ?? { mode: "disable", rootCertificate: undefined },
@@ -124,6 +133,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       client,
       connectUpstream,
       ...(clientTls === undefined ? {} : { clientTls }),
+      ...(authSource === undefined ? {} : { authSource }),
       cancelUpstream,
       marker,
       answerQuestion,
@@ -222,6 +232,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       });
       await operations?.close();
       operations = undefined;
+      await authSource?.close();
     },
   };
 }

@@ -17,6 +17,13 @@ export const authTestRoles = {
 
 export type AuthMethod = keyof typeof authTestRoles;
 
+/**
+ * A role that logs in by trust and may only call `nlq_auth.lookup(role)`, a SECURITY DEFINER function returning
+ * `(rolname, rolpassword)` from pg_authid: the auth user PgBouncer's documentation recommends for auth_query.
+ */
+export const authLookupRole = "nlq_auth_lookup";
+export const authLookupQuery = "SELECT rolname, rolpassword FROM nlq_auth.lookup($1)";
+
 /** A dedicated PostgreSQL (the embedded binaries) whose pg_hba.conf has one role per authentication method. */
 export interface AuthTestServer {
   readonly host: string;
@@ -50,6 +57,16 @@ export async function startAuthTestServer(certificates?: TestCertificates): Prom
       await admin.query(`create role ${md5.name} login password '${md5.password}'`);
       await admin.query("set password_encryption = 'scram-sha-256'");
       await admin.query(`create role ${scram.name} login password '${scram.password}'`);
+      await admin.query(`create role ${authLookupRole} login`);
+      await admin.query("create schema nlq_auth");
+      await admin.query(
+        `create function nlq_auth.lookup(role_name text) returns table (rolname name, rolpassword text)
+         language sql security definer set search_path = pg_catalog
+         as $$ select rolname, rolpassword from pg_catalog.pg_authid where rolname = role_name $$`,
+      );
+      await admin.query("revoke all on function nlq_auth.lookup(text) from public");
+      await admin.query(`grant usage on schema nlq_auth to ${authLookupRole}`);
+      await admin.query(`grant execute on function nlq_auth.lookup(text) to ${authLookupRole}`);
       writeFileSync(
         path.join(directory, "pg_hba.conf"),
         [
@@ -58,6 +75,7 @@ export async function startAuthTestServer(certificates?: TestCertificates): Prom
           `host all ${md5.name} 127.0.0.1/32 md5`,
           `host all ${scram.name} 127.0.0.1/32 scram-sha-256`,
           "host all postgres 127.0.0.1/32 trust",
+          `host all ${authLookupRole} 127.0.0.1/32 trust`,
           "",
         ].join("\n"),
       );

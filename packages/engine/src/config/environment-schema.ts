@@ -107,6 +107,10 @@ const serviceVariables = {
   NLQ_TLS_CERT: textVariable,
   NLQ_TLS_KEY: textVariable,
   NLQ_TLS_REQUIRED: switchVariable(false),
+  NLQ_AUTH_QUERY_URL: postgresUrl,
+  NLQ_AUTH_QUERY: textVariable.transform(
+    (value) => value ?? "SELECT usename, passwd FROM pg_shadow WHERE usename = $1",
+  ),
 };
 
 export const environmentSchema = z.object({ ...pipelineVariables, ...serviceVariables });

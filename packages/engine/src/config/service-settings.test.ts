@@ -18,6 +18,7 @@ describe("loadServiceSettings", () => {
       embeddedPort: 54_320,
       metricsListen: undefined,
       clientTls: undefined,
+      authQuery: undefined,
     });
   });
 
@@ -42,6 +43,8 @@ describe("loadServiceSettings", () => {
         NLQ_TLS_CERT: "/etc/nlq/server.crt",
         NLQ_TLS_KEY: " /etc/nlq/server.key ",
         NLQ_TLS_REQUIRED: "on",
+        NLQ_AUTH_QUERY_URL: "postgresql://nlq_auth@db/postgres",
+        NLQ_AUTH_QUERY: "select * from nlq_auth.lookup($1)",
       }),
     ).toEqual({
       databaseUrl: "postgresql://me@db/shop",
@@ -57,6 +60,7 @@ describe("loadServiceSettings", () => {
       embeddedPort: 65_535,
       metricsListen: { host: "0.0.0.0", port: 9_187 },
       clientTls: { certificateFile: "/etc/nlq/server.crt", keyFile: "/etc/nlq/server.key", required: true },
+      authQuery: { url: "postgresql://nlq_auth@db/postgres", query: "select * from nlq_auth.lookup($1)" },
     });
     expect(loadServiceSettings({ NLQ_QDRANT_URL: "  ", NLQ_PROXY_HOST: "" })).toMatchObject({
       qdrant: { url: undefined },

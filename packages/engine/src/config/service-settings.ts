@@ -21,6 +21,17 @@ export interface ClientTlsSettings {
   readonly required: boolean;
 }
 
+/** The proxy authenticates clients itself with SCRAM-SHA-256 against verifiers an auth query reads (PgBouncer-style). */
+export interface AuthQuerySettings {
+  /** `NLQ_AUTH_QUERY_URL`: where the auth user connects (the upstream server, as a role allowed to run the query). */
+  readonly url: string;
+  /**
+   * `NLQ_AUTH_QUERY`: returns (name, SCRAM verifier) for the role `$1`. Default PgBouncer's
+   * `SELECT usename, passwd FROM pg_shadow WHERE usename = $1` (superuser only; use a SECURITY DEFINER function).
+   */
+  readonly query: string;
+}
+
 /**
  * Configuration of nlq's processes (proxy, web app, `nlq start`, the CLI's stores), read from the same schema as the
  * pipeline's `Settings` by `loadServiceSettings`.
@@ -60,6 +71,8 @@ export interface ServiceSettings {
    * undefined, SSLRequest is answered `N`.
    */
   readonly clientTls: ClientTlsSettings | undefined;
+  /** `NLQ_AUTH_QUERY_URL` and `NLQ_AUTH_QUERY`; undefined (authentication passes through) unless the URL is set. */
+  readonly authQuery: AuthQuerySettings | undefined;
 }
 
 /**
@@ -98,5 +111,9 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
       values.NLQ_TLS_CERT === undefined || values.NLQ_TLS_KEY === undefined
         ? undefined
         : { certificateFile: values.NLQ_TLS_CERT, keyFile: values.NLQ_TLS_KEY, required: values.NLQ_TLS_REQUIRED },
+    authQuery:
+      values.NLQ_AUTH_QUERY_URL === undefined
+        ? undefined
+        : { url: values.NLQ_AUTH_QUERY_URL, query: values.NLQ_AUTH_QUERY },
   };
 }
