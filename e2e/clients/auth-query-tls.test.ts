@@ -105,13 +105,13 @@ describe("the proxy authenticates clients itself (auth query), TLS terminated on
     }
   });
 
-  it("offers no SCRAM-SHA-256-PLUS: a client that requires channel binding is refused", async () => {
+  it("offers SCRAM-SHA-256-PLUS bound to its own certificate: channel_binding=require logs in", async () => {
     const run = await psqlWith(
       connection(scram.name, "sslmode=require&channel_binding=require"),
-      ["select 1"],
+      ["select current_user"],
       scram.password,
     );
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain("channel binding");
+    expect(run.stderr).toBe("");
+    expect(run.stdout.trim()).toBe(scram.name);
   });
 });

@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { MessageReader } from "../protocol/message-reader";
 import { ProtocolViolationError } from "../protocol/protocol-error";
 import type { AuthSource } from "./auth-query";
-import { ScramServerExchange } from "./scram-server-exchange";
+import { SCRAM_SHA_256, ScramServerExchange } from "./scram-server-exchange";
 import { mockScramVerifier, type ScramVerifier } from "./scram-verifier";
 
 /** Authentication request codes of the backend `R` message. */
 export const AuthenticationCode = { ok: 0, sasl: 10, saslContinue: 11, saslFinal: 12 } as const;
 
-export const SCRAM_SHA_256 = "SCRAM-SHA-256";
+export { SCRAM_SHA_256 };
 
 /** Salt of the mock verifiers for unknown roles: per process, so a role's mock salt is stable while it runs. */
 const mockSecret = randomBytes(32);
@@ -38,19 +38,23 @@ export interface AuthenticatedClient {
 export class ClientAuthentication {
   readonly #user: string;
   readonly #source: AuthSource;
+  readonly #channelBinding: Buffer | undefined;
   #verifier: ScramVerifier | undefined;
   #exchange: ScramServerExchange | undefined;
   #started = false;
 
-  constructor(user: string, source: AuthSource) {
+  /** `channelBinding`: the proxy's `tls-server-end-point` data when the client connection is TLS (offers `-PLUS`). */
+  constructor(user: string, source: AuthSource, channelBinding?: Buffer) {
     this.#user = user;
     this.#source = source;
+    this.#channelBinding = channelBinding;
   }
 
   async begin(): Promise<Buffer> {
     this.#verifier = (await this.#source.lookup(this.#user)) ?? mockScramVerifier(this.#user, mockSecret);
-    this.#exchange = new ScramServerExchange(this.#user, this.#verifier);
-    return encodeAuthentication(AuthenticationCode.sasl, Buffer.from(`${SCRAM_SHA_256}\0\0`, "utf8"));
+    this.#exchange = new ScramServerExchange(this.#user, this.#verifier, this.#channelBinding);
+    const mechanisms = this.#exchange.mechanisms.map((mechanism) => `${mechanism}\0`).join("");
+    return encodeAuthentication(AuthenticationCode.sasl, Buffer.from(`${mechanisms}\0`, "utf8"));
   }
 
   receive(message: Buffer): { reply: Buffer; authenticated?: AuthenticatedClient } {
@@ -61,12 +65,18 @@ export class ClientAuthentication {
     const reader = new MessageReader(message, "SASLResponse");
     if (!this.#started) {
       const mechanism = reader.cString();
-      if (mechanism !== SCRAM_SHA_256)
+      if (!exchange.mechanisms.includes(mechanism)) {
         throw new ProtocolViolationError(`unsupported SASL mechanism "${mechanism.slice(0, 40)}"`);
+      }
       const length = reader.int32();
       const clientFirst = message.toString("utf8", reader.offset, reader.offset + Math.max(length, 0));
       this.#started = true;
-      return { reply: encodeAuthentication(AuthenticationCode.saslContinue, Buffer.from(exchange.start(clientFirst))) };
+      return {
+        reply: encodeAuthentication(
+          AuthenticationCode.saslContinue,
+          Buffer.from(exchange.start(clientFirst, mechanism)),
+        ),
+      };
     }
     const { serverFinal, clientKey } = exchange.finish(message.toString("utf8", reader.offset));
     return {

@@ -1,7 +1,7 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AuthenticationFailedError } from "./authentication-failed-error";
-import { ScramServerExchange } from "./scram-server-exchange";
+import { SCRAM_SHA_256, SCRAM_SHA_256_PLUS, ScramServerExchange } from "./scram-server-exchange";
 import { ScramUpstreamLogin } from "./scram-upstream-login";
 import { mockScramVerifier, parseScramVerifier, type ScramVerifier } from "./scram-verifier";
 
@@ -58,5 +58,39 @@ describe("SCRAM-SHA-256 against a stored verifier", () => {
     const server = new ScramServerExchange("alice", verifier);
     const result = server.finish(login.respond(server.start(login.clientFirst)));
     expect(() => login.verify(result.serverFinal)).toThrow(/signature/);
+  });
+
+  it("with channel binding offered: -PLUS must bind to exactly the proxy's data, and gs2 flag y is a downgrade", () => {
+    const { clientKey, verifier } = keysFor("right password");
+    const binding = randomBytes(32);
+    const boundFinal = (data: Buffer, serverFirst: string, clientFirst: string) => {
+      // A binding client: c= carries the gs2 header and the data; the proof covers it (computed as a client would).
+      const header = Buffer.from("p=tls-server-end-point,,");
+      const nonce = /r=([^,]+)/.exec(serverFirst)![1];
+      const withoutProof = `c=${Buffer.concat([header, data]).toString("base64")},r=${nonce}`;
+      const authMessage = `${clientFirst.slice(header.length)},${serverFirst},${withoutProof}`;
+      const signature = createHmac("sha256", createHash("sha256").update(clientKey).digest())
+        .update(authMessage)
+        .digest();
+      const proof = Buffer.from(clientKey.map((byte, index) => byte ^ signature[index]!));
+      return `${withoutProof},p=${proof.toString("base64")}`;
+    };
+    const clientFirst = "p=tls-server-end-point,,n=,r=clientnonce";
+    const server = new ScramServerExchange("alice", verifier, binding);
+    expect(server.mechanisms).toEqual([SCRAM_SHA_256_PLUS, SCRAM_SHA_256]);
+    const serverFirst = server.start(clientFirst, SCRAM_SHA_256_PLUS);
+    expect(server.finish(boundFinal(binding, serverFirst, clientFirst)).clientKey.equals(clientKey)).toBe(true);
+
+    const other = new ScramServerExchange("alice", verifier, binding);
+    const otherFirst = other.start(clientFirst, SCRAM_SHA_256_PLUS);
+    expect(() => other.finish(boundFinal(randomBytes(32), otherFirst, clientFirst))).toThrow(AuthenticationFailedError);
+
+    expect(() => new ScramServerExchange("alice", verifier, binding).start("y,,n=,r=abc", SCRAM_SHA_256)).toThrow(
+      AuthenticationFailedError,
+    );
+    expect(() => new ScramServerExchange("alice", verifier).start("y,,n=,r=abc", SCRAM_SHA_256)).not.toThrow();
+    expect(() => new ScramServerExchange("alice", verifier).start(clientFirst, SCRAM_SHA_256_PLUS)).toThrow(
+      AuthenticationFailedError,
+    );
   });
 });

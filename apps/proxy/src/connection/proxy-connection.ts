@@ -1,4 +1,5 @@
 import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 import { CancelledError } from "@nlq/engine";
 import { serialize } from "pg-protocol";
 import type { AuthSource } from "../auth/auth-query";
@@ -16,6 +17,7 @@ import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
 import { ProtocolViolationError } from "../protocol/protocol-error";
 import { acceptClientTls, type ClientTlsNegotiation, TLS_HANDSHAKE_RECORD } from "../tls/accept-client-tls";
+import { tlsServerEndPoint } from "../tls/tls-server-end-point";
 import { AnswerInProgress } from "./answer-in-progress";
 import { backpressuredWriter } from "./backpressured-writer";
 import { ClientInputQueue } from "./client-input-queue";
@@ -288,7 +290,9 @@ export class ProxyConnection {
   /** Runs SCRAM-SHA-256 with the client against the auth source's verifier; the upstream is opened once it succeeds. */
   #authenticateClient(packet: Buffer, source: AuthSource): void {
     this.#step = ConnectionStep.AuthenticatingClient;
-    const authentication = new ClientAuthentication(startupUser(packet), source);
+    // On a TLS connection SCRAM-SHA-256-PLUS is offered, bound to the proxy's own certificate.
+    const binding = this.#clientEncrypted ? tlsServerEndPoint(this.#client as TLSSocket) : undefined;
+    const authentication = new ClientAuthentication(startupUser(packet), source, binding);
     this.#clientAuthentication = authentication;
     this.#startupPacket = packet;
     authentication.begin().then(
