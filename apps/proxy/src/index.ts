@@ -13,3 +13,6 @@ export * from "./question/detect-question";
 export * from "./server/process-guard";
 export * from "./server/proxy-logger";
 export * from "./server/proxy-server";
+export * from "./tls/accept-client-tls";
+export * from "./tls/upstream-tls-error";
+export * from "./tls/upstream-tls-settings";

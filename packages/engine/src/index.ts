@@ -12,7 +12,13 @@ export {
   type Preset,
   resolvePreset,
 } from "./config/presets";
-export { loadServiceSettings, type QdrantSettings, type ServiceSettings } from "./config/service-settings";
+export {
+  type AuthQuerySettings,
+  type ClientTlsSettings,
+  loadServiceSettings,
+  type QdrantSettings,
+  type ServiceSettings,
+} from "./config/service-settings";
 export { loadSettings, type Settings } from "./config/settings";
 export type {
   QueryExecutor,

@@ -24,13 +24,57 @@ describe("resolveProxyCommand", () => {
       listenHost: "0.0.0.0",
       listenPort: 7000,
       marker: "ask:",
+      upstreamTls: { mode: "disable", rootCertificate: undefined },
+      clientTls: undefined,
     });
+  });
+
+  it("reads TLS toward the upstream from the URL and toward clients from the flags or NLQ_TLS_*", () => {
+    const resolved = resolveProxyCommand(
+      {
+        upstream: "postgresql://db.example/app?sslmode=verify-full&sslrootcert=/etc/ca.pem",
+        marker: "nl:",
+        tlsCert: "/etc/nlq/cert.pem",
+        tlsKey: "/etc/nlq/key.pem",
+      },
+      { NLQ_TLS_CERT: "/ignored.pem", NLQ_TLS_KEY: "/ignored.key", NLQ_TLS_REQUIRED: "on" },
+    );
+    expect(resolved.upstreamTls).toEqual({ mode: "verify-full", rootCertificate: "/etc/ca.pem" });
+    expect(resolved.clientTls).toEqual({
+      certificateFile: "/etc/nlq/cert.pem",
+      keyFile: "/etc/nlq/key.pem",
+      required: true,
+    });
+    expect(
+      resolveProxyCommand(
+        { upstream: "postgresql://h", marker: "nl:" },
+        { NLQ_TLS_CERT: "/etc/c.pem", NLQ_TLS_KEY: "/etc/k.pem" },
+      ).clientTls,
+    ).toEqual({ certificateFile: "/etc/c.pem", keyFile: "/etc/k.pem", required: false });
+    expect(() => resolveProxyCommand({ upstream: "postgresql://h", marker: "nl:", tlsCert: "c.pem" }, {})).toThrow(
+      "--tls-cert and --tls-key must be given together",
+    );
+    expect(() => resolveProxyCommand({ upstream: "postgresql://h?sslmode=allow", marker: "nl:" }, {})).toThrow(
+      /sslmode=allow is not supported/,
+    );
+    expect(() => resolveProxyCommand({ upstream: "postgresql://h?sslmode=verify-ca", marker: "nl:" }, {})).toThrow(
+      /needs sslrootcert/,
+    );
+    expect(() => resolveProxyCommand({ upstream: "postgresql://h?sslmode=maybe", marker: "nl:" }, {})).toThrow(
+      /sslmode must be one of/,
+    );
   });
 
   it("falls back to DATABASE_URL, NLQ_PROXY_HOST/NLQ_PROXY_PORT and the defaults", () => {
     expect(
       resolveProxyCommand({ marker: "nl:", queryLog: false }, { DATABASE_URL: "postgres://user:secret@pg/app" }),
-    ).toEqual({ upstreamHost: "pg", upstreamPort: 5432, listenHost: "127.0.0.1", listenPort: 6432, marker: "nl:" });
+    ).toMatchObject({
+      upstreamHost: "pg",
+      upstreamPort: 5432,
+      listenHost: "127.0.0.1",
+      listenPort: 6432,
+      marker: "nl:",
+    });
     expect(
       resolveProxyCommand(
         { marker: "nl:", queryLog: false },
@@ -75,6 +119,8 @@ describe("resolveProxyCommand", () => {
       "--no-metadata",
       "--query-log",
       "--progress",
+      "--tls-cert",
+      "--tls-key",
     ]);
     expect(command.helpInformation()).toContain("/* nl: question */");
   });

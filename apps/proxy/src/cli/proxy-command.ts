@@ -1,6 +1,7 @@
 import { type MetadataStore, openMetadataStore, withCatalogIndex } from "@nlq/adapters";
 import {
   answerQuestion,
+  type ClientTlsSettings,
   ConfigurationError,
   loadServiceSettings,
   loadSettings,
@@ -13,6 +14,7 @@ import { DEFAULT_MARKER } from "../question/detect-question";
 import { installProcessGuard } from "../server/process-guard";
 import { consoleLogger } from "../server/proxy-logger";
 import { startProxyServer } from "../server/proxy-server";
+import { type UpstreamTlsSettings, upstreamTlsFromUrl } from "../tls/upstream-tls-settings";
 
 export interface ProxyCommandOptions {
   /** `--upstream`: upstream PostgreSQL URL; only host and port are used. Default `$DATABASE_URL`. */
@@ -30,6 +32,10 @@ export interface ProxyCommandOptions {
   readonly queryLog?: boolean;
   /** `--progress`: send pipeline progress as NOTICEs while answering. Default off. */
   readonly progress?: boolean;
+  /** `--tls-cert`: PEM certificate for TLS toward clients. Default `$NLQ_TLS_CERT`. */
+  readonly tlsCert?: string;
+  /** `--tls-key`: PEM key of `--tls-cert`. Default `$NLQ_TLS_KEY`. */
+  readonly tlsKey?: string;
 }
 
 export interface ResolvedProxyCommand {
@@ -38,6 +44,10 @@ export interface ResolvedProxyCommand {
   readonly listenHost: string;
   readonly listenPort: number;
   readonly marker: string;
+  /** From the upstream URL's `sslmode` and `sslrootcert`. */
+  readonly upstreamTls: UpstreamTlsSettings;
+  /** `--tls-cert`/`--tls-key`, else `NLQ_TLS_CERT`/`NLQ_TLS_KEY`; undefined: no TLS toward clients. */
+  readonly clientTls: ClientTlsSettings | undefined;
 }
 
 /**
@@ -70,7 +80,19 @@ export function resolveProxyCommand(
     listenHost: listen.host,
     listenPort: listen.port,
     marker: options.marker,
+    upstreamTls: upstreamTlsFromUrl(upstream),
+    clientTls: resolveClientTls(options, service),
   };
+}
+
+function resolveClientTls(options: ProxyCommandOptions, service: ServiceSettings): ClientTlsSettings | undefined {
+  if (options.tlsCert === undefined && options.tlsKey === undefined) return service.clientTls;
+  const certificateFile = options.tlsCert ?? service.clientTls?.certificateFile;
+  const keyFile = options.tlsKey ?? service.clientTls?.keyFile;
+  if (certificateFile === undefined || keyFile === undefined) {
+    throw new ConfigurationError("--tls-cert and --tls-key must be given together (or NLQ_TLS_CERT and NLQ_TLS_KEY)");
+  }
+  return { certificateFile, keyFile, required: service.clientTls?.required ?? false };
 }
 
 function parseListen(listen: string | undefined, service: ServiceSettings): { host: string; port: number } {
@@ -105,18 +127,23 @@ export function registerProxyCommand(program: Command): void {
     )
     .option("--query-log", "log each question's trace in the metadata store (the default whenever it is open)")
     .option("--progress", "send pipeline progress (schema, candidates, model calls) as NOTICEs", false)
+    .option("--tls-cert <file>", "PEM certificate: TLS toward clients (default: $NLQ_TLS_CERT)")
+    .option("--tls-key <file>", "PEM private key of --tls-cert (default: $NLQ_TLS_KEY)")
     .addHelpText(
       "after",
       `
 Connect with any client, e.g.  psql -h 127.0.0.1 -p 6432 -U <user> <database>
 and ask:  /* nl: how many orders were placed last week? */;
-Authentication runs end to end with the upstream server. No TLS: clients must allow sslmode=prefer/disable.
+Authentication runs end to end with the upstream server. TLS toward clients with --tls-cert/--tls-key
+(NLQ_TLS_REQUIRED=on refuses unencrypted logins); toward the upstream per its URL's sslmode (disable when absent,
+prefer, require, verify-ca, verify-full) and sslrootcert.
 Questions use the catalog index of their database when \`nlq index\` built one in the metadata store, and live
 introspection otherwise; each question's trace goes to the store's query log.
 Environment: DATABASE_URL, NLQ_PROXY_HOST, NLQ_PROXY_PORT, NLQ_MODEL (provider:model), NLQ_STATEMENT_TIMEOUT_MS,
 NLQ_ROW_LIMIT, NLQ_METADATA_URL, NLQ_HOME, NLQ_SHUTDOWN_GRACE_MS (SIGTERM: let running statements finish this long,
 then cancel them; default 10000), NLQ_METRICS_PORT (serve GET /metrics and GET /health on this port; default off),
-NLQ_METRICS_HOST (default 127.0.0.1)`,
+NLQ_METRICS_HOST (default 127.0.0.1), NLQ_TLS_CERT, NLQ_TLS_KEY, NLQ_TLS_REQUIRED,
+NLQ_AUTH_QUERY_URL and NLQ_AUTH_QUERY (the proxy authenticates clients itself with SCRAM-SHA-256, PgBouncer-style)`,
     )
     .action(async (options: ProxyCommandOptions) => {
       process.exitCode = await runProxy(options);
@@ -181,6 +208,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
       maxConnections: service.maxConnections,
+      ...(service.authQuery === undefined ? {} : { authQuery: service.authQuery }),
     });
     if (server.metricsAddress) {
       const { host, port } = server.metricsAddress;

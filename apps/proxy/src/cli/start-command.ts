@@ -47,7 +47,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
-    const { qdrant, metricsListen, maxConnections } = loadServiceSettings(process.env);
+    const { qdrant, metricsListen, maxConnections, clientTls, authQuery } = loadServiceSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),
@@ -69,6 +69,8 @@ async function runStart(options: { web: boolean }): Promise<number> {
           closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
           ...(metricsListen === undefined ? {} : { metricsListen }),
           maxConnections,
+          ...(clientTls === undefined ? {} : { clientTls }),
+          ...(authQuery === undefined ? {} : { authQuery }),
         });
         if (server.metricsAddress) {
           const { host, port } = server.metricsAddress;

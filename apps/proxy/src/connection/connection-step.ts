@@ -2,6 +2,12 @@
 export enum ConnectionStep {
   /** Waiting for the untyped startup packet (SSLRequest, GSSENCRequest, CancelRequest, StartupMessage). */
   AwaitingStartup = "awaiting-startup",
+  /** SSLRequest answered `S` (or a TLS ClientHello came first): the TLS handshake runs; plaintext is refused. */
+  NegotiatingClientTls = "negotiating-client-tls",
+  /** The proxy authenticates the client itself (SCRAM-SHA-256 against the auth query's verifier). */
+  AuthenticatingClient = "authenticating-client",
+  /** StartupMessage received; the upstream connection is opening (TLS negotiated first): client input is queued. */
+  ConnectingUpstream = "connecting-upstream",
   /** StartupMessage forwarded; authentication runs end to end between client and upstream. */
   Authenticating = "authenticating",
   /** Passing messages through; simple Query and Parse texts are checked for the marker. */

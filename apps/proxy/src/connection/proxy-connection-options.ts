@@ -1,6 +1,8 @@
 import type { Socket } from "node:net";
 import type { Answer, AnswerQuestionOptions, QueryLog } from "@nlq/engine";
+import type { AuthSource } from "../auth/auth-query";
 import type { ProxyLogger } from "../server/proxy-logger";
+import type { ClientTls } from "../tls/client-tls";
 
 /** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
 export type ProxySettings = AnswerQuestionOptions["settings"];
@@ -24,8 +26,18 @@ export interface ProxyConnectionHooks {
 export interface ProxyConnectionOptions {
   /** The accepted client socket. */
   readonly client: Socket;
-  /** Opens the TCP connection to the upstream server (called once, on StartupMessage). */
-  readonly connectUpstream: () => Socket;
+  /**
+   * Opens the connection to the upstream server (called once, on StartupMessage): a socket at once, or a promise of
+   * one when TLS is negotiated first (`createUpstreamConnector`).
+   */
+  readonly connectUpstream: () => Socket | Promise<Socket>;
+  /** TLS toward the client (SSLRequest answered `S`, direct negotiation accepted). Default: none, SSLRequest gets `N`. */
+  readonly clientTls?: ClientTls;
+  /**
+   * Authenticate clients here with SCRAM-SHA-256 against this source's verifiers and log in upstream with the
+   * recovered keys (`NLQ_AUTH_QUERY_URL`). Default: none, authentication passes through.
+   */
+  readonly authSource?: AuthSource;
   /** Sends a CancelRequest with `key` to the upstream server. */
   readonly cancelUpstream: (key: BackendKey) => void;
   /** Text that opens a question inside a comment (the server's default is `nl:`). */

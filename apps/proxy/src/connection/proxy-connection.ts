@@ -1,6 +1,11 @@
 import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 import { CancelledError } from "@nlq/engine";
 import { serialize } from "pg-protocol";
+import type { AuthSource } from "../auth/auth-query";
+import { UpstreamLoginError } from "../auth/authentication-failed-error";
+import { AuthenticationCode, ClientAuthentication, SCRAM_SHA_256, startupUser } from "../auth/client-authentication";
+import { ScramUpstreamLogin } from "../auth/scram-upstream-login";
 import {
   encodeErrorResponse,
   encodeNoticeResponse,
@@ -10,6 +15,9 @@ import {
 } from "../protocol/backend-messages";
 import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
+import { ProtocolViolationError } from "../protocol/protocol-error";
+import { acceptClientTls, type ClientTlsNegotiation, TLS_HANDSHAKE_RECORD } from "../tls/accept-client-tls";
+import { tlsServerEndPoint } from "../tls/tls-server-end-point";
 import { AnswerInProgress } from "./answer-in-progress";
 import { backpressuredWriter } from "./backpressured-writer";
 import { ClientInputQueue } from "./client-input-queue";
@@ -41,7 +49,10 @@ import { toWireError } from "./wire-error";
 export class ProxyConnection {
   #step = ConnectionStep.AwaitingStartup;
   readonly #options: ProxyConnectionOptions;
-  readonly #client: Socket;
+  /** The client socket: the accepted one, replaced by its TLS socket once a handshake completes. */
+  #client: Socket;
+  /** The client's connection is encrypted (TLS toward the client is terminated here). */
+  #clientEncrypted = false;
   #upstream: Socket | undefined;
   readonly #clientFramer: MessageFramer;
   readonly #upstreamFramer: MessageFramer;
@@ -58,6 +69,12 @@ export class ProxyConnection {
   /** Reported before the next upstream ReadyForQuery when scheduled. */
   readonly #questionBatchError = new QuestionBatchError();
   #answerInProgress: AnswerInProgress | undefined;
+  /** The proxy's own SCRAM exchange with the client (`authSource`), while it runs. */
+  #clientAuthentication: ClientAuthentication | undefined;
+  /** The proxy's SCRAM login upstream with the client's recovered keys, until AuthenticationOk. */
+  #upstreamLogin: ScramUpstreamLogin | undefined;
+  /** The StartupMessage, kept while the proxy authenticates the client before opening the upstream. */
+  #startupPacket: Buffer | undefined;
   /** The extended-protocol batch of a question, collected until Sync. */
   #questionBatch: QuestionBatch | undefined;
 
@@ -71,6 +88,8 @@ export class ProxyConnection {
       inspect: (type) =>
         this.#router.inspects(type) ||
         this.#step === ConnectionStep.CollectingQuestionBatch ||
+        this.#step === ConnectionStep.ConnectingUpstream ||
+        this.#step === ConnectionStep.AuthenticatingClient ||
         // queued segments are handled later, in whatever step the connection is in then: keep them whole
         this.#step === ConnectionStep.Answering ||
         this.#clientQueue.length > 0,
@@ -80,12 +99,17 @@ export class ProxyConnection {
         this.#answerInProgress !== undefined ||
         type === MessageType.readyForQuery ||
         type === MessageType.backendKeyData ||
+        (type === AUTHENTICATION_REQUEST && this.#upstreamLogin !== undefined) ||
         (type === MessageType.errorResponse && this.#questionBatchError.pending),
     });
     this.#client.setNoDelay(true);
-    this.#client.on("data", (chunk: Buffer) => this.#onClientData(chunk));
-    this.#client.on("close", () => this.#close("client closed"));
-    this.#client.on("error", (error) => this.#options.logger.warn("client socket error", { error: error.message }));
+    this.#listenToClient(this.#client);
+  }
+
+  #listenToClient(client: Socket): void {
+    client.on("data", this.#onClientData);
+    client.on("close", () => this.#close("client closed"));
+    client.on("error", (error) => this.#options.logger.warn("client socket error", { error: error.message }));
   }
 
   get step(): ConnectionStep {
@@ -128,24 +152,51 @@ export class ProxyConnection {
 
   // ── client → upstream ────────────────────────────────────────────────────────────────
 
-  #onClientData(chunk: Buffer): void {
+  readonly #onClientData = (chunk: Buffer): void => {
+    if (
+      this.#step === ConnectionStep.AwaitingStartup &&
+      chunk[0] === TLS_HANDSHAKE_RECORD &&
+      this.#options.clientTls !== undefined &&
+      !this.#clientEncrypted &&
+      this.#clientFramer.atBoundary
+    ) {
+      // PostgreSQL 17's direct TLS negotiation: a ClientHello instead of an SSLRequest.
+      this.#startClientTls({ kind: "direct", firstChunk: chunk });
+      return;
+    }
     this.#upstream?.cork();
     try {
       this.#clientFramer.push(chunk, (segment) => {
-        if (this.#step === ConnectionStep.Answering || this.#clientQueue.length > 0) this.#enqueue(segment);
+        if (
+          this.#step === ConnectionStep.Answering ||
+          this.#step === ConnectionStep.ConnectingUpstream ||
+          this.#clientQueue.length > 0
+        )
+          this.#enqueue(segment);
         else this.#handleClientSegment(segment);
       });
     } catch (error) {
-      this.#fail(error);
+      if (this.#step === ConnectionStep.NegotiatingClientTls) this.#refuseDataBeforeTls();
+      else this.#fail(error);
     } finally {
       this.#upstream?.uncork();
     }
-  }
+    if (this.#step === ConnectionStep.NegotiatingClientTls) this.#startClientTls({ kind: "ssl-request" });
+  };
 
   #handleClientSegment(segment: FramedSegment): void {
     switch (this.#step) {
       case ConnectionStep.AwaitingStartup:
         if (segment.kind === "message") this.#onStartupPacket(segment.message);
+        break;
+      case ConnectionStep.NegotiatingClientTls:
+        this.#refuseDataBeforeTls();
+        break;
+      case ConnectionStep.ConnectingUpstream:
+        this.#enqueue(segment);
+        break;
+      case ConnectionStep.AuthenticatingClient:
+        if (segment.kind === "message") this.#onClientAuthenticationMessage(segment.message);
         break;
       case ConnectionStep.Authenticating:
         this.#writeUpstream(segment.kind === "message" ? segment.message : segment.bytes);
@@ -171,6 +222,15 @@ export class ProxyConnection {
     const startup = readStartupPacket(packet);
     switch (startup.kind) {
       case "ssl-request":
+        if (this.#clientEncrypted) throw new ProtocolViolationError("SSLRequest on a connection already encrypted");
+        if (this.#options.clientTls === undefined) {
+          this.#client.write(REFUSE_ENCRYPTION);
+          this.#clientFramer.expectStartupPacket();
+        } else {
+          // The handshake starts once this chunk is framed: any byte after the SSLRequest in it is refused.
+          this.#step = ConnectionStep.NegotiatingClientTls;
+        }
+        break;
       case "gssenc-request":
         this.#client.write(REFUSE_ENCRYPTION);
         this.#clientFramer.expectStartupPacket();
@@ -179,19 +239,172 @@ export class ProxyConnection {
         this.#options.hooks.onCancelRequest({ processId: startup.processId, secretKey: startup.secretKey });
         this.#client.end();
         break;
-      case "startup-message":
-        this.#upstream = openUpstream({
-          connectUpstream: this.#options.connectUpstream,
-          client: this.#client,
-          logger: this.#options.logger,
-          onData: (chunk) => this.#onUpstreamData(chunk),
-          onClose: () => this.#close("upstream closed"),
-        });
-        this.#step = ConnectionStep.Authenticating;
-        this.#pendingReady.expect();
-        this.#writeUpstream(packet);
+      case "startup-message": {
+        if (this.#options.clientTls?.required && !this.#clientEncrypted) {
+          this.#terminate(
+            {
+              severity: "FATAL",
+              code: "28000",
+              message:
+                "the nlq proxy accepts only encrypted connections (NLQ_TLS_REQUIRED): connect with sslmode=require",
+            },
+            "unencrypted startup refused",
+          );
+          break;
+        }
+        if (this.#options.authSource !== undefined) {
+          this.#authenticateClient(packet, this.#options.authSource);
+          break;
+        }
+        this.#openUpstream(packet);
         break;
+      }
     }
+  }
+
+  /** Opens the upstream connection and sends it the StartupMessage (at once, or once TLS is negotiated). */
+  #openUpstream(packet: Buffer): void {
+    const upstream = openUpstream({
+      connectUpstream: this.#options.connectUpstream,
+      client: () => this.#client,
+      logger: this.#options.logger,
+      onData: (chunk) => this.#onUpstreamData(chunk),
+      onClose: () => this.#close("upstream closed"),
+    });
+    this.#pendingReady.expect();
+    if (upstream instanceof Promise) {
+      this.#step = ConnectionStep.ConnectingUpstream;
+      upstream.then(
+        (opened) => this.#onUpstreamOpened(opened, packet),
+        (error: unknown) => this.#fail(error),
+      );
+    } else {
+      this.#upstream = upstream;
+      this.#step = ConnectionStep.Authenticating;
+      this.#writeUpstream(packet);
+    }
+  }
+
+  // ── the proxy's own authentication (NLQ_AUTH_QUERY_URL) ──────────────────────────────
+
+  /** Runs SCRAM-SHA-256 with the client against the auth source's verifier; the upstream is opened once it succeeds. */
+  #authenticateClient(packet: Buffer, source: AuthSource): void {
+    this.#step = ConnectionStep.AuthenticatingClient;
+    // On a TLS connection SCRAM-SHA-256-PLUS is offered, bound to the proxy's own certificate.
+    const binding = this.#clientEncrypted ? tlsServerEndPoint(this.#client as TLSSocket) : undefined;
+    const authentication = new ClientAuthentication(startupUser(packet), source, binding);
+    this.#clientAuthentication = authentication;
+    this.#startupPacket = packet;
+    authentication.begin().then(
+      (request) => {
+        if (!this.#closed) this.#writeClient(request);
+      },
+      (error: unknown) => this.#fail(error),
+    );
+  }
+
+  #onClientAuthenticationMessage(message: Buffer): void {
+    const authentication = this.#clientAuthentication;
+    if (authentication === undefined) throw new ProtocolViolationError("unexpected message during authentication");
+    const { reply, authenticated } = authentication.receive(message);
+    this.#writeClient(reply);
+    if (authenticated === undefined) return;
+    this.#clientAuthentication = undefined;
+    this.#upstreamLogin = new ScramUpstreamLogin(authenticated.clientKey, authenticated.verifier);
+    const packet = this.#startupPacket!;
+    this.#startupPacket = undefined;
+    this.#openUpstream(packet);
+  }
+
+  /**
+   * An upstream authentication request while the proxy logs in with the client's keys: answered here (SASL), or
+   * forwarded (AuthenticationOk ends the login). Returns true when the message was handled (not forwarded).
+   */
+  #onUpstreamAuthentication(message: Buffer, login: ScramUpstreamLogin): boolean {
+    const code = message.readInt32BE(5);
+    const payload = message.toString("utf8", 9);
+    switch (code) {
+      case AuthenticationCode.ok:
+        this.#upstreamLogin = undefined;
+        return false;
+      case AuthenticationCode.sasl:
+        if (!payload.split("\0").includes(SCRAM_SHA_256)) {
+          throw new UpstreamLoginError("the upstream server does not offer SCRAM-SHA-256 for this role");
+        }
+        this.#writeUpstream(serialize.sendSASLInitialResponseMessage(SCRAM_SHA_256, login.clientFirst));
+        return true;
+      case AuthenticationCode.saslContinue:
+        this.#writeUpstream(serialize.sendSCRAMClientFinalMessage(login.respond(payload)));
+        return true;
+      case AuthenticationCode.saslFinal:
+        login.verify(payload);
+        return true;
+      default:
+        throw new UpstreamLoginError(
+          `the upstream server asks for authentication method ${code}; with NLQ_AUTH_QUERY_URL the role must use scram-sha-256 (or trust)`,
+        );
+    }
+  }
+
+  /** The upstream connection is open (TLS negotiated): send the StartupMessage and the client input held meanwhile. */
+  #onUpstreamOpened(upstream: Socket | undefined, startupPacket: Buffer): void {
+    if (upstream === undefined || this.#closed) {
+      upstream?.destroy();
+      this.#close("upstream not opened");
+      return;
+    }
+    this.#upstream = upstream;
+    this.#step = ConnectionStep.Authenticating;
+    this.#writeUpstream(startupPacket);
+    try {
+      this.#drainClientQueue();
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  // ── TLS toward the client ────────────────────────────────────────────────────────────
+
+  /**
+   * Runs the TLS handshake on the client socket (after `S`, or on a ClientHello sent first), then expects the
+   * StartupMessage over TLS. A failed handshake closes the connection.
+   */
+  #startClientTls(negotiation: ClientTlsNegotiation): void {
+    const raw = this.#client;
+    this.#step = ConnectionStep.NegotiatingClientTls;
+    raw.off("data", this.#onClientData);
+    acceptClientTls(raw, this.#options.clientTls!, negotiation).then(
+      (secure) => {
+        if (this.#closed) {
+          secure.destroy();
+          return;
+        }
+        this.#client = secure;
+        this.#clientEncrypted = true;
+        this.#step = ConnectionStep.AwaitingStartup;
+        this.#clientFramer.expectStartupPacket();
+        this.#listenToClient(secure);
+        this.#closeIfShuttingDownAndIdle();
+      },
+      (error: unknown) => {
+        this.#options.logger.warn("TLS handshake with the client failed", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        raw.destroy();
+        this.#close("client TLS handshake failed");
+      },
+    );
+  }
+
+  /**
+   * Bytes that followed an SSLRequest before the handshake: refused, as PostgreSQL does since CVE-2021-23214 (they
+   * could have been injected by a man in the middle and would be taken as sent over TLS).
+   */
+  #refuseDataBeforeTls(): void {
+    this.#terminate(
+      { severity: "FATAL", code: "08P01", message: "received unencrypted data after SSL request" },
+      "unencrypted data after SSLRequest",
+    );
   }
 
   #follow(route: ClientRoute): void {
@@ -324,6 +537,9 @@ export class ProxyConnection {
       return;
     }
     const { type, message } = segment;
+    const login = this.#upstreamLogin;
+    if (type === AUTHENTICATION_REQUEST && login !== undefined && this.#onUpstreamAuthentication(message, login))
+      return;
     if (type === MessageType.readyForQuery) {
       this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
       if (this.#step === ConnectionStep.Authenticating) this.#step = ConnectionStep.Ready;
@@ -410,6 +626,9 @@ export class ProxyConnection {
     }
   }
 }
+
+/** Type byte of the backend's authentication requests (`R`). */
+const AUTHENTICATION_REQUEST = 0x52;
 
 /** Default limit of client input held while a question is answered: 1 MiB. */
 export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;

@@ -1,10 +1,21 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
-import { type Answer, type AnswerQuestionOptions, ConfigurationError, type QueryLog } from "@nlq/engine";
+import {
+  type Answer,
+  type AnswerQuestionOptions,
+  type AuthQuerySettings,
+  type ClientTlsSettings,
+  ConfigurationError,
+  type QueryLog,
+} from "@nlq/engine";
+import { createAuthQuery } from "../auth/auth-query";
 import { ProxyConnection } from "../connection/proxy-connection";
 import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
+import { loadClientTls } from "../tls/client-tls";
+import { createUpstreamConnector } from "../tls/connect-upstream";
+import type { UpstreamTlsSettings } from "../tls/upstream-tls-settings";
 import { type OperationsServer, startOperationsServer } from "./operations-server";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
@@ -52,6 +63,19 @@ export interface ProxyServerOptions {
    * FATAL 53300 "sorry, too many clients already" after its startup packet. Default 1000.
    */
   readonly maxConnections?: number;
+  /**
+   * TLS toward clients (`NLQ_TLS_CERT`, `NLQ_TLS_KEY`, `NLQ_TLS_REQUIRED`): SSLRequest is answered `S` and PostgreSQL
+   * 17's direct negotiation is accepted. The files are read when the server is created. Default: none (`N`).
+   */
+  readonly clientTls?: ClientTlsSettings;
+  /** TLS toward the upstream (the upstream URL's `sslmode`, `sslrootcert`). Default: plaintext (`sslmode=disable`). */
+  readonly upstreamTls?: UpstreamTlsSettings;
+  /**
+   * Authenticate clients in the proxy with SCRAM-SHA-256 against verifiers this query reads (`NLQ_AUTH_QUERY_URL`,
+   * `NLQ_AUTH_QUERY`), then log in upstream with the keys recovered from the client's proof (PgBouncer's auth_query).
+   * Default: none, authentication passes through to the upstream.
+   */
+  readonly authQuery?: AuthQuerySettings;
 }
 
 export interface ProxyAddress {
@@ -79,9 +103,9 @@ export interface ProxyServer {
 }
 
 /**
- * A PostgreSQL wire-protocol proxy. No TLS: SSLRequest and GSSENCRequest are refused with `N`, so
- * clients must allow unencrypted connections (`sslmode=prefer` or `disable`); run it next to the
- * clients or behind a TLS-terminating load balancer. Authentication runs end to end with the upstream.
+ * A PostgreSQL wire-protocol proxy. TLS toward clients when `clientTls` is set (else SSLRequest is answered `N`);
+ * GSSENCRequest is always answered `N`. TLS toward the upstream per `upstreamTls`. Authentication runs end to end
+ * with the upstream (SCRAM channel binding cannot cross a proxy that terminates TLS: clients must not require it).
  */
 export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const marker = options.marker ?? DEFAULT_MARKER;
@@ -89,6 +113,12 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const logger = options.logger ?? consoleLogger;
   const upstreamHost = options.upstreamHost;
   const upstreamPort = options.upstreamPort ?? 5432;
+  const clientTls = options.clientTls === undefined ? undefined : loadClientTls(options.clientTls);
+  const authSource = options.authQuery === undefined ? undefined : createAuthQuery(options.authQuery, logger);
+  const connectUpstream = createUpstreamConnector(
+    { host: upstreamHost, port: upstreamPort },
+    options.upstreamTls ?? { mode: "disable", rootCertificate: undefined },
+  );
   const connections = new Set<ProxyConnection>();
   const byKey = new Map<string, ProxyConnection>();
   /** Each connection's key in `byKey`, so that closing one needs no scan. */
@@ -119,7 +149,9 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     }
     const connection: ProxyConnection = new ProxyConnection({
       client,
-      connectUpstream: () => connect({ host: upstreamHost, port: upstreamPort }),
+      connectUpstream,
+      ...(clientTls === undefined ? {} : { clientTls }),
+      ...(authSource === undefined ? {} : { authSource }),
       cancelUpstream,
       marker,
       answerQuestion,
@@ -214,6 +246,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       });
       await operations?.close();
       operations = undefined;
+      await authSource?.close();
     },
   };
 }

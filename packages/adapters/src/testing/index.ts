@@ -1,5 +1,14 @@
 // Test support of @nlq/adapters (`@nlq/adapters/testing`): throwaway databases, the vector-store contract suite and
 // a fake Qdrant server.
 
+export {
+  type AuthMethod,
+  type AuthTestServer,
+  authLookupQuery,
+  authLookupRole,
+  authTestRoles,
+  startAuthTestServer,
+} from "./auth-test-server";
+export { createTestCertificates, type TestCertificates } from "./test-certificates";
 export { createTestDatabase, dropTestRole, type TestDatabase, testServerUrl } from "./test-database";
 export { runVectorStoreContract } from "./vector-store-contract";

@@ -131,6 +131,13 @@ const serviceVariables = {
   NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
   NLQ_METRICS_PORT: optionalPortVariable,
   NLQ_MAX_CONNECTIONS: wholeNumberVariable(1_000, 1),
+  NLQ_TLS_CERT: textVariable,
+  NLQ_TLS_KEY: textVariable,
+  NLQ_TLS_REQUIRED: switchVariable(false),
+  NLQ_AUTH_QUERY_URL: postgresUrl,
+  NLQ_AUTH_QUERY: textVariable.transform(
+    (value) => value ?? "SELECT usename, passwd FROM pg_shadow WHERE usename = $1",
+  ),
 };
 
 export const environmentSchema = z.object({ ...pipelineVariables, ...serviceVariables });

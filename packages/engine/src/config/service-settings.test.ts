@@ -18,6 +18,8 @@ describe("loadServiceSettings", () => {
       embeddedPort: 54_320,
       metricsListen: undefined,
       maxConnections: 1_000,
+      clientTls: undefined,
+      authQuery: undefined,
     });
   });
 
@@ -40,6 +42,11 @@ describe("loadServiceSettings", () => {
         NLQ_METRICS_HOST: "0.0.0.0",
         NLQ_METRICS_PORT: "9187",
         NLQ_MAX_CONNECTIONS: " 250 ",
+        NLQ_TLS_CERT: "/etc/nlq/server.crt",
+        NLQ_TLS_KEY: " /etc/nlq/server.key ",
+        NLQ_TLS_REQUIRED: "on",
+        NLQ_AUTH_QUERY_URL: "postgresql://nlq_auth@db/postgres",
+        NLQ_AUTH_QUERY: "select * from nlq_auth.lookup($1)",
       }),
     ).toEqual({
       databaseUrl: "postgresql://me@db/shop",
@@ -55,6 +62,8 @@ describe("loadServiceSettings", () => {
       embeddedPort: 65_535,
       metricsListen: { host: "0.0.0.0", port: 9_187 },
       maxConnections: 250,
+      clientTls: { certificateFile: "/etc/nlq/server.crt", keyFile: "/etc/nlq/server.key", required: true },
+      authQuery: { url: "postgresql://nlq_auth@db/postgres", query: "select * from nlq_auth.lookup($1)" },
     });
     expect(loadServiceSettings({ NLQ_QDRANT_URL: "  ", NLQ_PROXY_HOST: "" })).toMatchObject({
       qdrant: { url: undefined },
@@ -67,6 +76,18 @@ describe("loadServiceSettings", () => {
     expect(loadServiceSettings({ NLQ_METRICS_HOST: "0.0.0.0" }).metricsListen).toBeUndefined();
   });
 
+  it("needs the TLS certificate and key together, and both for NLQ_TLS_REQUIRED", () => {
+    expect(() => loadServiceSettings({ NLQ_TLS_CERT: "/etc/nlq/server.crt" })).toThrow(
+      "NLQ_TLS_CERT and NLQ_TLS_KEY must be set together",
+    );
+    expect(() => loadServiceSettings({ NLQ_TLS_REQUIRED: "on" })).toThrow("NLQ_TLS_REQUIRED=on needs NLQ_TLS_CERT");
+    expect(loadServiceSettings({ NLQ_TLS_CERT: "c.pem", NLQ_TLS_KEY: "k.pem" }).clientTls).toEqual({
+      certificateFile: "c.pem",
+      keyFile: "k.pem",
+      required: false,
+    });
+  });
+
   const refusals: ReadonlyArray<[Record<string, string>, string]> = [
     [{ NLQ_WEB_POOL_SIZE: "abc" }, 'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"'],
     [{ NLQ_WEB_POOL_SIZE: "0" }, 'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "0"'],
@@ -74,6 +95,7 @@ describe("loadServiceSettings", () => {
     [{ NLQ_PROXY_PORT: "70000" }, 'NLQ_PROXY_PORT must be a TCP port number (0-65535), got "70000"'],
     [{ NLQ_WEB_PORT: "80a" }, 'NLQ_WEB_PORT must be a TCP port number (0-65535), got "80a"'],
     [{ NLQ_METRICS_PORT: "metrics" }, 'NLQ_METRICS_PORT must be a TCP port number (0-65535), got "metrics"'],
+    [{ NLQ_TLS_REQUIRED: "sometimes" }, 'NLQ_TLS_REQUIRED must be on or off, got "sometimes"'],
     [{ NLQ_EMBEDDED_PORT: "-1" }, 'NLQ_EMBEDDED_PORT must be a TCP port number (0-65535), got "-1"'],
     [{ NLQ_QDRANT_URL: "qdrant:6333" }, 'NLQ_QDRANT_URL must be an http:// or https:// URL, got "qdrant:6333"'],
     [

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors";
 import { parseEnvironment } from "./environment-schema";
 
 /** Where the description vectors live when not in the metadata store. */
@@ -8,6 +9,27 @@ export interface QdrantSettings {
   readonly apiKey: string | undefined;
   /** `NLQ_QDRANT_COLLECTION_PREFIX`: prefix of every collection name. Default: none. */
   readonly collectionPrefix: string | undefined;
+}
+
+/** TLS toward the proxy's clients: PEM files read when the proxy starts. */
+export interface ClientTlsSettings {
+  /** `NLQ_TLS_CERT`: path of the server certificate (chain), PEM. */
+  readonly certificateFile: string;
+  /** `NLQ_TLS_KEY`: path of its private key, PEM. */
+  readonly keyFile: string;
+  /** `NLQ_TLS_REQUIRED`: refuse unencrypted StartupMessages with 28000. Default off. */
+  readonly required: boolean;
+}
+
+/** The proxy authenticates clients itself with SCRAM-SHA-256 against verifiers an auth query reads (PgBouncer-style). */
+export interface AuthQuerySettings {
+  /** `NLQ_AUTH_QUERY_URL`: where the auth user connects (the upstream server, as a role allowed to run the query). */
+  readonly url: string;
+  /**
+   * `NLQ_AUTH_QUERY`: returns (name, SCRAM verifier) for the role `$1`. Default PgBouncer's
+   * `SELECT usename, passwd FROM pg_shadow WHERE usename = $1` (superuser only; use a SECURITY DEFINER function).
+   */
+  readonly query: string;
 }
 
 /**
@@ -49,6 +71,13 @@ export interface ServiceSettings {
    * "sorry, too many clients already". Default 1000.
    */
   readonly maxConnections: number;
+  /**
+   * TLS toward the proxy's clients (`NLQ_TLS_CERT` and `NLQ_TLS_KEY`, both or neither; `NLQ_TLS_REQUIRED`). Default:
+   * undefined, SSLRequest is answered `N`.
+   */
+  readonly clientTls: ClientTlsSettings | undefined;
+  /** `NLQ_AUTH_QUERY_URL` and `NLQ_AUTH_QUERY`; undefined (authentication passes through) unless the URL is set. */
+  readonly authQuery: AuthQuerySettings | undefined;
 }
 
 /**
@@ -57,6 +86,12 @@ export interface ServiceSettings {
  */
 export function loadServiceSettings(environment: Readonly<Record<string, string | undefined>>): ServiceSettings {
   const values = parseEnvironment(environment);
+  if ((values.NLQ_TLS_CERT === undefined) !== (values.NLQ_TLS_KEY === undefined)) {
+    throw new ConfigurationError("invalid nlq configuration: NLQ_TLS_CERT and NLQ_TLS_KEY must be set together");
+  }
+  if (values.NLQ_TLS_REQUIRED && values.NLQ_TLS_CERT === undefined) {
+    throw new ConfigurationError("invalid nlq configuration: NLQ_TLS_REQUIRED=on needs NLQ_TLS_CERT and NLQ_TLS_KEY");
+  }
   return {
     databaseUrl: values.DATABASE_URL,
     demoUrl: values.NLQ_DEMO_URL,
@@ -78,5 +113,13 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
         ? undefined
         : { host: values.NLQ_METRICS_HOST, port: values.NLQ_METRICS_PORT },
     maxConnections: values.NLQ_MAX_CONNECTIONS,
+    clientTls:
+      values.NLQ_TLS_CERT === undefined || values.NLQ_TLS_KEY === undefined
+        ? undefined
+        : { certificateFile: values.NLQ_TLS_CERT, keyFile: values.NLQ_TLS_KEY, required: values.NLQ_TLS_REQUIRED },
+    authQuery:
+      values.NLQ_AUTH_QUERY_URL === undefined
+        ? undefined
+        : { url: values.NLQ_AUTH_QUERY_URL, query: values.NLQ_AUTH_QUERY },
   };
 }
