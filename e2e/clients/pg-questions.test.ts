@@ -195,22 +195,53 @@ describe("questions through the proxy (node-postgres)", () => {
     });
   });
 
-  it("answers a question sent through the extended protocol (named prepared statement, asked twice)", async () => {
+  it("generates a named prepared question once, at Parse; a later Bind re-runs its SQL for fresh rows", async () => {
     await withClient(async (client, notices) => {
       const first = await client.query({ name: "question", text: "/* nl: prepared? */", values: [] });
       expect(first.rows).toEqual([
         { id: 1, amount: "10" },
         { id: 2, amount: "20.5" },
       ]);
-      // node-postgres binds the already prepared statement without a new Parse: the question is asked again
-      const second = await client.query({ name: "question", text: "/* nl: prepared? */", values: [] });
-      expect(second.rowCount).toBe(2);
-      expect(seen.map((entry) => entry.question)).toEqual(["prepared?", "prepared?"]);
+      // node-postgres binds the already prepared statement without a new Parse: the stored SQL runs again, read-only
+      await client.query("insert into orders values (3, 1.5)");
+      try {
+        const second = await client.query({ name: "question", text: "/* nl: prepared? */", values: [] });
+        expect(second.rows).toEqual([
+          { id: 1, amount: "10" },
+          { id: 2, amount: "20.5" },
+          { id: 3, amount: "1.5" },
+        ]);
+        expect(second.fields.map((field) => field.name)).toEqual(first.fields.map((field) => field.name));
+      } finally {
+        await client.query("delete from orders where id = 3");
+      }
+      expect(seen.map((entry) => entry.question)).toEqual(["prepared?"]);
       expect(notices).toEqual([
         "nlq: select id, amount from orders order by id",
         "nlq: select id, amount from orders order by id",
       ]);
       expect((await client.query("select $1::int as value", [7])).rows).toEqual([{ value: 7 }]);
+    });
+  });
+
+  it("asks again for a re-Parse of the unnamed statement and fails a prepared question whose columns changed", async () => {
+    await withClient(async (client) => {
+      await client.query({ text: "/* nl: unnamed */", values: [] });
+      await client.query({ text: "/* nl: unnamed */", values: [] });
+      expect(seen.map((entry) => entry.question)).toEqual(["unnamed", "unnamed"]);
+      await client.query("create table changing (a int)");
+      try {
+        answerer = runSqlAnswerer("select * from changing");
+        expect((await client.query({ name: "changing", text: "/* nl: changing */", values: [] })).rows).toEqual([]);
+        await client.query("alter table changing add column b int");
+        await expect(client.query({ name: "changing", text: "/* nl: changing */", values: [] })).rejects.toMatchObject({
+          code: "0A000",
+          message: "cached plan must not change result type",
+        });
+      } finally {
+        await client.query("drop table changing");
+      }
+      expect(seen).toHaveLength(3);
     });
   });
 

@@ -9,27 +9,44 @@ import {
   readDescribeOrClose,
 } from "../protocol/extended-messages";
 import { MessageType } from "../protocol/frontend-messages";
+import { readCString } from "../protocol/read-c-string";
 import { appendAnswerRows, encodeAnswerNotices } from "./answer-messages";
 import { UnsupportedQuestionBatchError } from "./question-errors";
 
-/** Checks a question batch before any work is done; throws `UnsupportedQuestionBatchError`. */
-export function checkQuestionBatch(batch: readonly Buffer[]): void {
-  for (const message of batch) {
+/**
+ * Checks a question batch before any work is done; throws `UnsupportedQuestionBatchError`. Every message must be
+ * about the question's prepared `statement`: its Parse (first only), Binds of it without parameters and with text
+ * results, Describes of it or of portals bound in the batch, Executes of those portals, Close, Flush and Sync.
+ */
+export function checkQuestionBatch(batch: readonly Buffer[], statement: string): void {
+  const portals = new Set<string>();
+  const alone = (found: string) =>
+    new UnsupportedQuestionBatchError(
+      `a natural-language question must be alone in its extended-protocol batch (found ${found})`,
+    );
+  batch.forEach((message, index) => {
     const type = message[0]!;
-    if (type === MessageType.bind) {
+    if (type === MessageType.parse) {
+      if (index > 0) throw alone("a second Parse");
+    } else if (type === MessageType.bind) {
       const bind = readBind(message);
+      if (bind.statementName !== statement) throw alone("a Bind of another statement");
       if (bind.parameterCount > 0) {
         throw new UnsupportedQuestionBatchError("a natural-language question takes no parameters");
       }
       if (bind.resultFormats.some((format) => format !== 0)) {
         throw new UnsupportedQuestionBatchError("answers to natural-language questions come in text format only");
       }
+      portals.add(bind.portal);
+    } else if (type === MessageType.describe) {
+      const { target, name } = readDescribeOrClose(message);
+      if (target === "S" ? name !== statement : !portals.has(name)) throw alone("a Describe of another statement");
+    } else if (type === MessageType.execute) {
+      if (!portals.has(readCString(message, 5).text)) throw alone("an Execute of another portal");
     } else if (!BATCH_TYPES.has(type)) {
-      throw new UnsupportedQuestionBatchError(
-        `a natural-language question must be alone in its extended-protocol batch (found message '${String.fromCharCode(type)}')`,
-      );
+      throw alone(`message '${String.fromCharCode(type)}'`);
     }
-  }
+  });
 }
 
 const BATCH_TYPES = new Set<number>([

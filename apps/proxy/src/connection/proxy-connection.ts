@@ -35,7 +35,8 @@ import { toWireError } from "./wire-error";
  * session; client input is queued meanwhile, and replies stay in order with pipelined statements.
  * A Parse carrying the marker starts an extended-protocol batch that is collected until Sync and
  * answered the same way (ParseComplete, BindComplete, Describe and Execute replies built from the
- * answer); the statement name is remembered so that a later Bind asks the question again. Limits: a
+ * answer). The statement is generated once, at its Parse batch: a later Bind, Describe or Execute of the same
+ * prepared statement re-runs the SQL generated then (`PreparedQuestions`, `rerunPreparedQuestion`). Limits: a
  * question must be alone in its batch, without parameters, with text results.
  */
 export class ProxyConnection {
@@ -204,14 +205,14 @@ export class ProxyConnection {
         this.#startAnswer(route.detection);
         break;
       case "collect":
-        this.#startQuestionBatch(route.detection, route.first);
+        this.#startQuestionBatch(route.detection, route.statement, route.first);
         break;
     }
   }
 
-  #startQuestionBatch(detection: AskedQuestion, first: Buffer): void {
+  #startQuestionBatch(detection: AskedQuestion, statement: string, first: Buffer): void {
     this.#step = ConnectionStep.CollectingQuestionBatch;
-    this.#questionBatch = new QuestionBatch(detection, first, this.#clientQueueLimitBytes);
+    this.#questionBatch = new QuestionBatch(detection, statement, first, this.#clientQueueLimitBytes);
   }
 
   /** The Sync that ends an extended-protocol batch holding a question. */
@@ -226,19 +227,22 @@ export class ProxyConnection {
       this.#pendingReady.expect();
       this.#writeUpstream(serialize.sync());
     } else {
-      this.#startAnswer(batch.detection, batch.messages);
+      this.#startAnswer(batch.detection, batch);
     }
   }
 
   // ── answering a question ─────────────────────────────────────────────────────────────
 
   /** Answers a question in the background; anything it throws closes this connection (FATAL), never the process. */
-  #startAnswer(detection: AskedQuestion, batch?: readonly Buffer[]): void {
+  #startAnswer(detection: AskedQuestion, batch?: QuestionBatch): void {
     this.#answer(detection, batch).catch((error: unknown) => this.#fail(error));
   }
 
-  /** Answers a question (simple Query, or an extended-protocol `batch` ending with Sync). */
-  async #answer(detection: AskedQuestion, batch?: readonly Buffer[]): Promise<void> {
+  /**
+   * Answers a question (simple Query, or an extended-protocol `batch` ending with Sync). A batch with the question's
+   * Parse generates (once); a later batch of the same prepared statement re-runs the SQL generated then.
+   */
+  async #answer(detection: AskedQuestion, batch?: QuestionBatch): Promise<void> {
     this.#step = ConnectionStep.Answering;
     await this.#upstreamIdle();
     if (this.#closed) return;
@@ -254,10 +258,17 @@ export class ProxyConnection {
       },
     });
     this.#answerInProgress = answer;
+    const messages = batch?.messages;
+    const generated =
+      batch === undefined || messages?.[0]?.[0] === MessageType.parse
+        ? undefined
+        : this.#router.statements.get(batch.statement)?.answer;
     const outcome = await answer.respond(
       {
         detection,
-        batch,
+        batch: messages,
+        statement: batch?.statement ?? "",
+        generated,
         readyStatus: this.#readyStatus,
         onProgress: this.#options.progressNotices ? (line) => this.#sendProgress(line) : undefined,
       },
@@ -267,8 +278,11 @@ export class ProxyConnection {
     await this.#upstreamIdle();
     this.#answerInProgress = undefined;
     if (this.#closed) return;
+    if (messages !== undefined) {
+      this.#router.statements.settle(messages, outcome.kind === "answer" ? outcome.answer : undefined);
+    }
     this.#client.cork();
-    for (const message of encodeQuestionOutcome(outcome, batch, this.#readyStatus)) this.#client.write(message);
+    for (const message of encodeQuestionOutcome(outcome, messages, this.#readyStatus)) this.#client.write(message);
     this.#client.uncork();
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();

@@ -33,6 +33,8 @@ export interface RespondToQuestionOptions {
   readonly detection: AskedQuestion;
   /** The extended-protocol batch (Parse … Sync) that carried the question; absent for a simple Query. */
   readonly batch?: readonly Buffer[];
+  /** The prepared statement the batch is about (default the unnamed statement). */
+  readonly statement?: string;
   /** The client's own upstream session. */
   readonly session: QueryExecutor;
   /** The session's status from its last ReadyForQuery. */
@@ -47,7 +49,7 @@ export interface RespondToQuestionOptions {
   readonly onProgress?: (line: string) => void;
 }
 
-const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
+export const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
   I: "idle",
   T: "in-transaction",
   E: "failed",
@@ -63,7 +65,7 @@ export async function respondToQuestion(options: RespondToQuestionOptions): Prom
   const { detection, abortSignal, logger } = options;
   try {
     if (detection.kind === "invalid") throw detection.error;
-    if (options.batch !== undefined) checkQuestionBatch(options.batch);
+    if (options.batch !== undefined) checkQuestionBatch(options.batch, options.statement ?? "");
     // Before the injected answerQuestion, which may load the catalog index first.
     checkQuestionLength(detection.question, options.settings.maxQuestionLength);
     const onProgress = options.onProgress;
