@@ -224,6 +224,35 @@ describe("questions through the proxy (node-postgres)", () => {
     });
   });
 
+  it("re-runs a prepared question in binary results encoded by PostgreSQL itself, as a direct query returns them", async () => {
+    const sql =
+      "select id, amount, timestamp '2024-01-02 03:04:05.678' as at, 'é'::text as word, array[id, 2] as numbers, null::int as nothing from orders order by id";
+    answerer = runSqlAnswerer(sql);
+    const direct = new pg.Client(clientConfig(database.name, 5432));
+    await direct.connect();
+    try {
+      // No parsing: binary values stay the bytes on the wire, text values the text.
+      const raw = { getTypeParser: () => (value: unknown) => value };
+      const expected = await direct.query({ name: "direct", text: sql, binary: true, types: raw });
+      expect(expected.fields.every((field) => field.format === "binary")).toBe(true);
+      await withClient(async (client) => {
+        await client.query({ name: "binary", text: "/* nl: binary */", values: [] });
+        const proxied = await client.query({
+          name: "binary",
+          text: "/* nl: binary */",
+          values: [],
+          binary: true,
+          types: raw,
+        });
+        expect(proxied.rows).toEqual(expected.rows);
+        expect(proxied.fields.map((field) => field.format)).toEqual(expected.fields.map((field) => field.format));
+      });
+    } finally {
+      await direct.end();
+    }
+    expect(seen).toHaveLength(1);
+  });
+
   it("asks again for a re-Parse of the unnamed statement and fails a prepared question whose columns changed", async () => {
     await withClient(async (client) => {
       await client.query({ text: "/* nl: unnamed */", values: [] });

@@ -19,6 +19,7 @@ import { encodeAnswer } from "./answer-messages";
 import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
 import { describeProgress } from "./progress-notice";
 import type { ProxySettings } from "./proxy-connection-options";
+import type { FormattedRows } from "./result-formats";
 import { toWireError } from "./wire-error";
 
 /** A question, or a malformed one to report. */
@@ -26,7 +27,8 @@ export type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" }>;
 
 /** What the client gets: the answer, or one wire error. */
 export type QuestionOutcome =
-  | { readonly kind: "answer"; readonly answer: Answer }
+  /** `rows`: an Execute's rows in the formats its Bind asked for, when they are not the answer's own text rows. */
+  | { readonly kind: "answer"; readonly answer: Answer; readonly rows?: FormattedRows }
   | { readonly kind: "error"; readonly error: WireNotice };
 
 export interface RespondToQuestionOptions {
@@ -110,5 +112,5 @@ export function encodeQuestionOutcome(
   if (outcome.kind === "error") return [encodeErrorResponse(outcome.error), encodeReadyForQuery(status)];
   return batch === undefined
     ? encodeAnswer(outcome.answer, status)
-    : encodeExtendedAnswer(batch, outcome.answer, status);
+    : encodeExtendedAnswer(batch, outcome.answer, status, outcome.rows);
 }
