@@ -233,17 +233,16 @@ describe("questions through the proxy (node-postgres)", () => {
     try {
       // No parsing: binary values stay the bytes on the wire, text values the text.
       const raw = { getTypeParser: () => (value: unknown) => value };
-      const expected = await direct.query({ name: "direct", text: sql, binary: true, types: raw });
+      // node-postgres supports `binary` (all results in binary format) but its types do not declare it.
+      const binary = (name: string, text: string): pg.QueryConfig => {
+        const config: pg.QueryConfig & { binary: boolean } = { name, text, values: [], binary: true, types: raw };
+        return config;
+      };
+      const expected = await direct.query(binary("direct", sql));
       expect(expected.fields.every((field) => field.format === "binary")).toBe(true);
       await withClient(async (client) => {
         await client.query({ name: "binary", text: "/* nl: binary */", values: [] });
-        const proxied = await client.query({
-          name: "binary",
-          text: "/* nl: binary */",
-          values: [],
-          binary: true,
-          types: raw,
-        });
+        const proxied = await client.query(binary("binary", "/* nl: binary */"));
         expect(proxied.rows).toEqual(expected.rows);
         expect(proxied.fields.map((field) => field.format)).toEqual(expected.fields.map((field) => field.format));
       });

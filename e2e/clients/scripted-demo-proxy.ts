@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
-import { answerQuestion, loadSettings, resolveStepModel } from "@nlq/engine";
+import { answerQuestion, loadSettings } from "@nlq/engine";
 import type { ProxyServer } from "@nlq/proxy";
 import { startTestProxy, upstreamHost, upstreamUser } from "./proxy-fixture";
 
@@ -18,7 +18,7 @@ export interface ScriptedDemoProxy {
   readonly database: TestDatabase;
   /** `postgresql://` URL of the test database through the proxy. */
   readonly url: string;
-  /** Model calls (`doGenerate`/`doStream`) since the start or the last `resetModelCalls()`. */
+  /** Model calls the pipeline made (its `llm-call-start` events) since the start or the last `resetModelCalls()`. */
   modelCalls(): number;
   resetModelCalls(): void;
   close(): Promise<void>;
@@ -26,8 +26,8 @@ export interface ScriptedDemoProxy {
 
 /**
  * Starts a proxy in front of a fresh test database holding a small `customers` table, answering questions with the
- * real `answerQuestion` and `NLQ_MODEL=scripted:fixtures/demo-model.json`; the model is wrapped so a test can count
- * how often it was asked.
+ * real `answerQuestion` and `NLQ_MODEL=scripted:fixtures/demo-model.json`, counting how often the pipeline asked the
+ * model.
  */
 export async function startScriptedDemoProxy(prefix: string): Promise<ScriptedDemoProxy> {
   const database = await createTestDatabase(
@@ -42,24 +42,9 @@ export async function startScriptedDemoProxy(prefix: string): Promise<ScriptedDe
       answerQuestion({
         ...options,
         settings,
-        resolveModel: (step) => {
-          const resolved = resolveStepModel(settings, step);
-          const model = resolved.model;
-          if (typeof model === "string") return resolved;
-          return {
-            ...resolved,
-            model: {
-              ...model,
-              doGenerate: (call) => {
-                calls++;
-                return model.doGenerate(call);
-              },
-              doStream: (call) => {
-                calls++;
-                return model.doStream(call);
-              },
-            },
-          };
+        onEvent: (event) => {
+          if (event.type === "llm-call-start") calls++;
+          options.onEvent?.(event);
         },
       }),
     { settings },
