@@ -163,7 +163,12 @@ describe("questions through the proxy (node-postgres)", () => {
   it("reports malformed questions as syntax errors", async () => {
     await withClient(async (client) => {
       await expect(client.query("/* nl: */")).rejects.toMatchObject({ code: "42601" });
-      await expect(client.query("/* nl: a */; select 1")).rejects.toMatchObject({ code: "42601" });
+      // A malformed question among other statements fails the whole query before any of it runs.
+      await expect(client.query("select pg_sleep(0); /* nl: */; select 1")).rejects.toMatchObject({ code: "42601" });
+      await expect(client.query("/* nl: a */ /* nl: b */; select 1")).rejects.toMatchObject({ code: "42601" });
+      await expect(client.query({ name: "mixed", text: "/* nl: a */; select 1" })).rejects.toMatchObject({
+        code: "42601",
+      });
       expect(seen).toEqual([]);
       expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
     });

@@ -62,4 +62,41 @@ describe("node-postgres through the proxy (scripted demo model)", () => {
     });
     expect(demo.modelCalls()).toBe(1);
   });
+
+  it("answers a question in place among other statements of one simple Query, in order", async () => {
+    demo.resetModelCalls();
+    await withClient(async (client, notices) => {
+      const results = (await client.query(
+        `select 1 as one; select 'a;b' as text /* ; */; /* nl: ${DEMO_QUESTION} */; select $$x;y$$ as dollar`,
+      )) as unknown as pg.QueryResult[];
+      expect(results.map((result) => result.rows)).toEqual([
+        [{ one: 1 }],
+        [{ text: "a;b" }],
+        [{ customers: String(DEMO_CUSTOMERS) }],
+        [{ dollar: "x;y" }],
+      ]);
+      expect(notices[0]).toBe(`nlq: ${DEMO_SQL}`);
+      expect(client.getTransactionStatus()).toBe("I");
+
+      // The first error ends the query: nothing after it runs, and a question after it is not asked. Statements of
+      // one run share an implicit transaction; the run before a question is its own (it committed here, where one
+      // multi-statement query would have rolled it back).
+      await client.query("create temporary table marks (n int)");
+      await expect(
+        client.query(
+          `insert into marks values (1); /* nl: ${DEMO_QUESTION} */; insert into marks values (2); select 1 / 0; insert into marks values (3); /* nl: ${DEMO_QUESTION} */`,
+        ),
+      ).rejects.toMatchObject({ code: "22012" });
+      expect((await client.query("select n from marks")).rows).toEqual([{ n: 1 }]);
+
+      // Inside an explicit transaction the question sees the transaction's own rows, and the transaction goes on.
+      const inTransaction = (await client.query(
+        `begin; insert into customers values (500, 'Temporary', null); /* nl: ${DEMO_QUESTION} */`,
+      )) as unknown as pg.QueryResult[];
+      expect(inTransaction[2]?.rows).toEqual([{ customers: String(DEMO_CUSTOMERS + 1) }]);
+      await client.query("rollback");
+      expect((await client.query(`/* nl: ${DEMO_QUESTION} */`)).rows).toEqual([{ customers: String(DEMO_CUSTOMERS) }]);
+    });
+    expect(demo.modelCalls()).toBe(4);
+  });
 });

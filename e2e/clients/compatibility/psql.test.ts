@@ -38,6 +38,21 @@ describe("psql through the proxy (scripted demo model)", () => {
     expect(demo.modelCalls()).toBe(1);
   });
 
+  it("answers a question in place in a multi-statement -c string (split by PostgreSQL's lexer)", async () => {
+    demo.resetModelCalls();
+    const run = await runProgram("psql", [
+      "-X",
+      "-At",
+      "-c",
+      `select 'before;' as kind; /* nl: ${DEMO_QUESTION} */; select $$after;$$ as kind`,
+      demo.url,
+    ]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.trim().split("\n")).toEqual(["before;", String(DEMO_CUSTOMERS), "after;"]);
+    expect(run.stderr).toContain(`NOTICE:  nlq: ${DEMO_SQL}`);
+    expect(demo.modelCalls()).toBe(1);
+  });
+
   it("answers a question typed at the interactive prompt between ordinary statements (tmux)", async () => {
     const tmux = new Tmux(`nlq-psql-${randomBytes(4).toString("hex")}`);
     try {

@@ -13,10 +13,16 @@ import {
  * from, truncation), RowDescription, DataRows, CommandComplete and ReadyForQuery. Pure.
  */
 export function encodeAnswer(answer: Answer, status: ReadyStatus): Buffer[] {
+  const messages = encodeAnswerResult(answer);
+  messages.push(encodeReadyForQuery(status));
+  return messages;
+}
+
+/** `encodeAnswer` without the ReadyForQuery: the answer to one statement of a multi-statement query. */
+export function encodeAnswerResult(answer: Answer): Buffer[] {
   const messages = encodeAnswerNotices(answer);
   messages.push(encodeRowDescription(answer.result.fields));
   appendAnswerRows(messages, answer);
-  messages.push(encodeReadyForQuery(status));
   return messages;
 }
 

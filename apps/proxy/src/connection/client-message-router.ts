@@ -1,3 +1,4 @@
+import { QuestionSyntaxError } from "@nlq/engine";
 import { readBind, readDescribeOrClose } from "../protocol/extended-messages";
 import { MessageType, readParse, readQueryText } from "../protocol/frontend-messages";
 import type { FramedSegment } from "../protocol/message-framer";
@@ -15,6 +16,8 @@ export type ClientRoute =
   | { readonly kind: "forward"; readonly bytes: Buffer; readonly awaitsReady: boolean }
   /** A simple Query that carries a question: answer it. */
   | { readonly kind: "answer"; readonly detection: AskedQuestion }
+  /** A simple Query holding a question among other statements: split it, run the statements and answer in place. */
+  | { readonly kind: "split"; readonly text: string }
   /**
    * A Parse that carries a question, or a Bind or Describe of a prepared statement that holds one: collect its
    * extended-protocol batch until Sync, then answer it. `statement` names the prepared statement.
@@ -34,13 +37,13 @@ export type ClientRoute =
  */
 export class ClientMessageRouter {
   /** Matched on the message's bytes first: a message without a comment opening with it is not decoded. */
-  readonly #marker: QuestionMarker;
+  readonly marker: QuestionMarker;
   /** Prepared statements (by name) that hold a question. */
   readonly statements = new PreparedQuestions();
   #forwardedSinceSync = false;
 
   constructor(marker: string) {
-    this.#marker = new QuestionMarker(marker);
+    this.marker = new QuestionMarker(marker);
   }
 
   /** Whether a client message of `type` must be handed over whole to be routed. */
@@ -62,10 +65,11 @@ export class ClientMessageRouter {
     switch (type) {
       case MessageType.query: {
         const detection = this.#holdsMarker(message)
-          ? detectQuestion(readQueryText(message), { marker: this.#marker })
+          ? detectQuestion(readQueryText(message), { marker: this.marker })
           : ORDINARY_SQL;
         // A simple Query destroys the unnamed prepared statement.
         if (this.statements.size > 0) this.statements.forget("");
+        if (detection.kind === "statements") return { kind: "split", text: readQueryText(message) };
         if (detection.kind !== "sql") return { kind: "answer", detection };
         this.#forwardedSinceSync = false;
         return { kind: "forward", bytes: message, awaitsReady: true };
@@ -76,7 +80,16 @@ export class ClientMessageRouter {
           return this.#forwardExtended(message);
         }
         const parse = readParse(message);
-        const detection = detectQuestion(parse.text, { marker: this.#marker });
+        const detected = detectQuestion(parse.text, { marker: this.marker });
+        const detection: QuestionDetection =
+          detected.kind === "statements"
+            ? {
+                kind: "invalid",
+                error: new QuestionSyntaxError(
+                  "a natural-language question must be the only statement in a prepared statement",
+                ),
+              }
+            : detected;
         if (detection.kind === "sql") {
           this.statements.forget(parse.statementName);
           return this.#forwardExtended(message);
@@ -130,7 +143,7 @@ export class ClientMessageRouter {
    * spaces); cheaper than decoding its text.
    */
   #holdsMarker(message: Buffer): boolean {
-    return this.#marker.mayOccurInBytes(message, 5);
+    return this.marker.mayOccurInBytes(message, 5);
   }
 
   /** A Bind or Describe of the prepared statement `name` when it holds a question. */

@@ -4,13 +4,16 @@ import { serialize } from "pg-protocol";
 import {
   encodeErrorResponse,
   encodeNoticeResponse,
+  encodeReadyForQuery,
   REFUSE_ENCRYPTION,
   type ReadyStatus,
   type WireNotice,
 } from "../protocol/backend-messages";
 import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
+import { type BatchPart, planStatementBatch } from "../question/plan-statement-batch";
 import { AnswerInProgress } from "./answer-in-progress";
+import { encodeAnswerResult } from "./answer-messages";
 import { backpressuredWriter } from "./backpressured-writer";
 import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
@@ -22,7 +25,7 @@ import type { BackendKey, ProxyConnectionOptions } from "./proxy-connection-opti
 import { QuestionBatch } from "./question-batch";
 import { QuestionBatchError } from "./question-batch-error";
 import { ReadPauses } from "./read-pauses";
-import { type AskedQuestion, encodeQuestionOutcome } from "./respond-to-question";
+import { type AskedQuestion, encodeQuestionOutcome, type QuestionOutcome } from "./respond-to-question";
 import { toWireError } from "./wire-error";
 
 /**
@@ -61,6 +64,8 @@ export class ProxyConnection {
   #answerInProgress: AnswerInProgress | undefined;
   /** The extended-protocol batch of a question, collected until Sync. */
   #questionBatch: QuestionBatch | undefined;
+  /** Ordinary statements of a split query running upstream: their replies pass through until their ReadyForQuery. */
+  #statementsInFlight: { failed: boolean; readonly done: (succeeded: boolean) => void } | undefined;
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
@@ -79,6 +84,7 @@ export class ProxyConnection {
     this.#upstreamFramer = new MessageFramer({
       inspect: (type) =>
         this.#answerInProgress !== undefined ||
+        this.#statementsInFlight !== undefined ||
         type === MessageType.readyForQuery ||
         type === MessageType.backendKeyData ||
         (type === MessageType.errorResponse && this.#questionBatchError.pending),
@@ -204,6 +210,9 @@ export class ProxyConnection {
       case "answer":
         this.#startAnswer(route.detection);
         break;
+      case "split":
+        this.#answerStatements(route.text).catch((error: unknown) => this.#fail(error));
+        break;
       case "collect":
         this.#startQuestionBatch(route.detection, route.statement, route.first);
         break;
@@ -246,6 +255,68 @@ export class ProxyConnection {
     this.#step = ConnectionStep.Answering;
     await this.#upstreamIdle();
     if (this.#closed) return;
+    const messages = batch?.messages;
+    const outcome = await this.#respond(detection, batch);
+    if (outcome === undefined) return;
+    if (messages !== undefined) {
+      this.#router.statements.settle(messages, outcome.kind === "answer" ? outcome.answer : undefined);
+    }
+    this.#writeClientMessages(encodeQuestionOutcome(outcome, messages, this.#readyStatus));
+    this.#finishAnswering();
+  }
+
+  /**
+   * Answers a simple Query that holds questions among other statements, in order, as one multi-statement query:
+   * each run of ordinary statements goes upstream untouched as one simple Query (its replies pass through, its
+   * ReadyForQuery is held back), each question is answered in place, and the first error ends the batch; one
+   * ReadyForQuery ends it all. Unlike one multi-statement query, the runs and questions are separate implicit
+   * transactions (an explicit BEGIN … COMMIT around them still holds).
+   */
+  async #answerStatements(text: string): Promise<void> {
+    this.#step = ConnectionStep.Answering;
+    await this.#upstreamIdle();
+    if (this.#closed) return;
+    let parts: BatchPart[] = [];
+    let error: WireNotice | undefined;
+    try {
+      parts = await planStatementBatch(text, this.#router.marker);
+    } catch (caught) {
+      error = toWireError(caught, this.#options.logger);
+    }
+    for (const part of parts) {
+      if (part.kind === "sql") {
+        const succeeded = await this.#passStatements(part.text);
+        if (this.#closed) return;
+        if (!succeeded) break;
+        continue;
+      }
+      const outcome = await this.#respond({ kind: "question", question: part.question }, undefined);
+      if (outcome === undefined) return;
+      if (outcome.kind === "error") {
+        error = outcome.error;
+        break;
+      }
+      this.#writeClientMessages(encodeAnswerResult(outcome.answer));
+    }
+    if (this.#closed) return;
+    this.#writeClientMessages([
+      ...(error === undefined ? [] : [encodeErrorResponse(error)]),
+      encodeReadyForQuery(this.#readyStatus),
+    ]);
+    this.#finishAnswering();
+  }
+
+  /** Sends ordinary statements upstream as one simple Query; resolves at its ReadyForQuery (false after an error). */
+  #passStatements(text: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.#statementsInFlight = { failed: false, done: resolve };
+      this.#pendingReady.expect();
+      this.#writeUpstream(serialize.query(text));
+    });
+  }
+
+  /** Runs one question on the upstream session; undefined when the connection closed meanwhile. */
+  async #respond(detection: AskedQuestion, batch: QuestionBatch | undefined): Promise<QuestionOutcome | undefined> {
     const answer = new AnswerInProgress({
       write: (bytes) => {
         this.#pendingReady.expect();
@@ -277,13 +348,18 @@ export class ProxyConnection {
     // The core may return while a statement it abandoned is still running: wait for its ReadyForQuery.
     await this.#upstreamIdle();
     this.#answerInProgress = undefined;
-    if (this.#closed) return;
-    if (messages !== undefined) {
-      this.#router.statements.settle(messages, outcome.kind === "answer" ? outcome.answer : undefined);
-    }
+    if (this.#closed) return undefined;
+    return outcome;
+  }
+
+  #writeClientMessages(messages: readonly Buffer[]): void {
     this.#client.cork();
-    for (const message of encodeQuestionOutcome(outcome, messages, this.#readyStatus)) this.#client.write(message);
+    for (const message of messages) this.#client.write(message);
     this.#client.uncork();
+  }
+
+  /** The answer is sent: handle the client input held meanwhile. */
+  #finishAnswering(): void {
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
     this.#closeIfShuttingDownAndIdle();
@@ -338,6 +414,10 @@ export class ProxyConnection {
       return;
     }
     const { type, message } = segment;
+    if (this.#statementsInFlight !== undefined) {
+      this.#onPassedStatementReply(type, message);
+      return;
+    }
     if (type === MessageType.readyForQuery) {
       this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
       if (this.#step === ConnectionStep.Authenticating) this.#step = ConnectionStep.Ready;
@@ -360,6 +440,20 @@ export class ProxyConnection {
       this.#router.upstreamSettled();
       this.#closeIfShuttingDownAndIdle();
     }
+  }
+
+  /** A reply to ordinary statements of a split query: passed through, but its ReadyForQuery ends the run instead. */
+  #onPassedStatementReply(type: number, message: Buffer): void {
+    const run = this.#statementsInFlight!;
+    if (type === MessageType.errorResponse) run.failed = true;
+    if (type !== MessageType.readyForQuery) {
+      this.#writeClient(message);
+      return;
+    }
+    this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
+    this.#statementsInFlight = undefined;
+    if (this.#pendingReady.received()) this.#router.upstreamSettled();
+    run.done(!run.failed);
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
@@ -409,6 +503,8 @@ export class ProxyConnection {
     this.#clientQueue.clear();
     this.#answerInProgress?.abort(new CancelledError(`question abandoned: ${reason}`));
     this.#answerInProgress?.close();
+    this.#statementsInFlight?.done(false);
+    this.#statementsInFlight = undefined;
     this.#pendingReady.releaseWaiters();
     leaveNothingBehind({
       client: this.#client,

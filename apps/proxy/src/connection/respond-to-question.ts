@@ -23,7 +23,7 @@ import type { FormattedRows } from "./result-formats";
 import { toWireError } from "./wire-error";
 
 /** A question, or a malformed one to report. */
-export type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" }>;
+export type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" } | { kind: "statements" }>;
 
 /** What the client gets: the answer, or one wire error. */
 export type QuestionOutcome =
