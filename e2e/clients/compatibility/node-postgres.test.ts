@@ -88,6 +88,11 @@ describe("node-postgres through the proxy (scripted demo model)", () => {
         ),
       ).rejects.toMatchObject({ code: "22012" });
       expect((await client.query("select n from marks")).rows).toEqual([{ n: 1 }]);
+      // COPY FROM STDIN cannot take its data while the query is held: it fails (CopyFail) instead of hanging.
+      await expect(
+        client.query(`/* nl: ${DEMO_QUESTION} */; copy marks from stdin; insert into marks values (4)`),
+      ).rejects.toMatchObject({ code: "57014", message: expect.stringMatching(/cannot share a query/) });
+      expect((await client.query("select count(*)::int as marks from marks")).rows).toEqual([{ marks: 1 }]);
 
       // Inside an explicit transaction the question sees the transaction's own rows, and the transaction goes on.
       const inTransaction = (await client.query(
@@ -97,6 +102,6 @@ describe("node-postgres through the proxy (scripted demo model)", () => {
       await client.query("rollback");
       expect((await client.query(`/* nl: ${DEMO_QUESTION} */`)).rows).toEqual([{ customers: String(DEMO_CUSTOMERS) }]);
     });
-    expect(demo.modelCalls()).toBe(4);
+    expect(demo.modelCalls()).toBe(5);
   });
 });

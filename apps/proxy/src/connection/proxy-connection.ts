@@ -445,6 +445,11 @@ export class ProxyConnection {
   /** A reply to ordinary statements of a split query: passed through, but its ReadyForQuery ends the run instead. */
   #onPassedStatementReply(type: number, message: Buffer): void {
     const run = this.#statementsInFlight!;
+    if (type === COPY_IN_RESPONSE || type === COPY_BOTH_RESPONSE) {
+      // The client's input is held until the whole query is answered, so it cannot send the COPY's data now.
+      this.#writeUpstream(serialize.copyFail("COPY FROM STDIN cannot share a query with a natural-language question"));
+      return;
+    }
     if (type === MessageType.errorResponse) run.failed = true;
     if (type !== MessageType.readyForQuery) {
       this.#writeClient(message);
@@ -520,6 +525,10 @@ export class ProxyConnection {
     }
   }
 }
+
+/** Backend CopyInResponse (`G`) and CopyBothResponse (`W`): the server waits for the client's CopyData. */
+const COPY_IN_RESPONSE = 0x47;
+const COPY_BOTH_RESPONSE = 0x57;
 
 /** Default limit of client input held while a question is answered: 1 MiB. */
 export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;
