@@ -163,7 +163,12 @@ describe("questions through the proxy (node-postgres)", () => {
   it("reports malformed questions as syntax errors", async () => {
     await withClient(async (client) => {
       await expect(client.query("/* nl: */")).rejects.toMatchObject({ code: "42601" });
-      await expect(client.query("/* nl: a */; select 1")).rejects.toMatchObject({ code: "42601" });
+      // A malformed question among other statements fails the whole query before any of it runs.
+      await expect(client.query("select pg_sleep(0); /* nl: */; select 1")).rejects.toMatchObject({ code: "42601" });
+      await expect(client.query("/* nl: a */ /* nl: b */; select 1")).rejects.toMatchObject({ code: "42601" });
+      await expect(client.query({ name: "mixed", text: "/* nl: a */; select 1" })).rejects.toMatchObject({
+        code: "42601",
+      });
       expect(seen).toEqual([]);
       expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
     });
@@ -195,22 +200,81 @@ describe("questions through the proxy (node-postgres)", () => {
     });
   });
 
-  it("answers a question sent through the extended protocol (named prepared statement, asked twice)", async () => {
+  it("generates a named prepared question once, at Parse; a later Bind re-runs its SQL for fresh rows", async () => {
     await withClient(async (client, notices) => {
       const first = await client.query({ name: "question", text: "/* nl: prepared? */", values: [] });
       expect(first.rows).toEqual([
         { id: 1, amount: "10" },
         { id: 2, amount: "20.5" },
       ]);
-      // node-postgres binds the already prepared statement without a new Parse: the question is asked again
-      const second = await client.query({ name: "question", text: "/* nl: prepared? */", values: [] });
-      expect(second.rowCount).toBe(2);
-      expect(seen.map((entry) => entry.question)).toEqual(["prepared?", "prepared?"]);
+      // node-postgres binds the already prepared statement without a new Parse: the stored SQL runs again, read-only
+      await client.query("insert into orders values (3, 1.5)");
+      try {
+        const second = await client.query({ name: "question", text: "/* nl: prepared? */", values: [] });
+        expect(second.rows).toEqual([
+          { id: 1, amount: "10" },
+          { id: 2, amount: "20.5" },
+          { id: 3, amount: "1.5" },
+        ]);
+        expect(second.fields.map((field) => field.name)).toEqual(first.fields.map((field) => field.name));
+      } finally {
+        await client.query("delete from orders where id = 3");
+      }
+      expect(seen.map((entry) => entry.question)).toEqual(["prepared?"]);
       expect(notices).toEqual([
         "nlq: select id, amount from orders order by id",
         "nlq: select id, amount from orders order by id",
       ]);
       expect((await client.query("select $1::int as value", [7])).rows).toEqual([{ value: 7 }]);
+    });
+  });
+
+  it("re-runs a prepared question in binary results encoded by PostgreSQL itself, as a direct query returns them", async () => {
+    const sql =
+      "select id, amount, timestamp '2024-01-02 03:04:05.678' as at, 'é'::text as word, array[id, 2] as numbers, null::int as nothing from orders order by id";
+    answerer = runSqlAnswerer(sql);
+    const direct = new pg.Client(clientConfig(database.name, 5432));
+    await direct.connect();
+    try {
+      // No parsing: binary values stay the bytes on the wire, text values the text.
+      const raw = { getTypeParser: () => (value: unknown) => value };
+      // node-postgres supports `binary` (all results in binary format) but its types do not declare it.
+      const binary = (name: string, text: string): pg.QueryConfig => {
+        const config: pg.QueryConfig & { binary: boolean } = { name, text, values: [], binary: true, types: raw };
+        return config;
+      };
+      const expected = await direct.query(binary("direct", sql));
+      expect(expected.fields.every((field) => field.format === "binary")).toBe(true);
+      await withClient(async (client) => {
+        await client.query({ name: "binary", text: "/* nl: binary */", values: [] });
+        const proxied = await client.query(binary("binary", "/* nl: binary */"));
+        expect(proxied.rows).toEqual(expected.rows);
+        expect(proxied.fields.map((field) => field.format)).toEqual(expected.fields.map((field) => field.format));
+      });
+    } finally {
+      await direct.end();
+    }
+    expect(seen).toHaveLength(1);
+  });
+
+  it("asks again for a re-Parse of the unnamed statement and fails a prepared question whose columns changed", async () => {
+    await withClient(async (client) => {
+      await client.query({ text: "/* nl: unnamed */", values: [] });
+      await client.query({ text: "/* nl: unnamed */", values: [] });
+      expect(seen.map((entry) => entry.question)).toEqual(["unnamed", "unnamed"]);
+      await client.query("create table changing (a int)");
+      try {
+        answerer = runSqlAnswerer("select * from changing");
+        expect((await client.query({ name: "changing", text: "/* nl: changing */", values: [] })).rows).toEqual([]);
+        await client.query("alter table changing add column b int");
+        await expect(client.query({ name: "changing", text: "/* nl: changing */", values: [] })).rejects.toMatchObject({
+          code: "0A000",
+          message: "cached plan must not change result type",
+        });
+      } finally {
+        await client.query("drop table changing");
+      }
+      expect(seen).toHaveLength(3);
     });
   });
 

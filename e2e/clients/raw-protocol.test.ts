@@ -69,10 +69,16 @@ class RawClient {
 describe("raw protocol through the proxy", () => {
   let proxy: ProxyServer;
   let database: { name: string; drop(): Promise<void> };
+  /** How often the answerer (the model's stand-in) was asked. */
+  let asked = 0;
 
   beforeAll(async () => {
     database = await createTestDatabase("nlq_proxy_raw");
-    proxy = await startTestProxy(runSqlAnswerer("select 'from question' as source"));
+    const answer = runSqlAnswerer("select 'from question' as source");
+    proxy = await startTestProxy((options) => {
+      asked++;
+      return answer(options);
+    });
   });
 
   afterAll(async () => {
@@ -153,6 +159,7 @@ describe("raw protocol through the proxy", () => {
 
   it("answers a question in an extended-protocol batch as PostgreSQL would answer its SQL", async () => {
     const client = await connected();
+    const askedBefore = asked;
     client.write(
       Buffer.concat([
         serialize.parse({ text: "/* nl: extended */", name: "asked" }),
@@ -181,6 +188,9 @@ describe("raw protocol through the proxy", () => {
       "readyForQuery",
     ]);
     expect(client.messages[8]).toMatchObject({ fields: ["from question"] });
+    // Generated once, at the Parse batch: the Bind batch re-ran that SQL, described with the same columns.
+    expect(asked - askedBefore).toBe(1);
+    expect(client.messages[7]).toEqual(client.messages[3]);
     client.close();
   });
 

@@ -27,7 +27,12 @@ export type {
   ResultField,
   TransactionStatus,
 } from "./database/query-executor";
-export { type ReadOnlyQuery, runReadOnly } from "./database/read-only-session";
+export {
+  queryWithRowLimit,
+  type ReadOnlyQuery,
+  runReadOnly,
+  type TruncationReason,
+} from "./database/read-only-session";
 export { ResultByteBudget } from "./database/result-byte-budget";
 export { createOfflineEmbeddingModel } from "./embedding/offline-embedding-model";
 export { resolveEmbeddingModel } from "./embedding/resolve-embedding-model";

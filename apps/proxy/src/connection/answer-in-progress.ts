@@ -1,6 +1,7 @@
-import type { CancelledError } from "@nlq/engine";
+import type { Answer, CancelledError } from "@nlq/engine";
 import type { ReadyStatus } from "../protocol/backend-messages";
 import type { ProxyConnectionOptions } from "./proxy-connection-options";
+import { rerunPreparedQuestion } from "./rerun-prepared-question";
 import { type AskedQuestion, type QuestionOutcome, respondToQuestion } from "./respond-to-question";
 import { type UpstreamChannel, UpstreamQueryExecutor } from "./upstream-query-executor";
 
@@ -9,6 +10,10 @@ export interface AnswerRequest {
   readonly detection: AskedQuestion;
   /** The extended-protocol batch (Parse … Sync) that carried the question; undefined for a simple Query. */
   readonly batch: readonly Buffer[] | undefined;
+  /** The prepared statement the batch is about. */
+  readonly statement: string;
+  /** The answer generated at the statement's Parse: re-run its SQL instead of asking the model. */
+  readonly generated: Answer | undefined;
   /** The session's status from its last ReadyForQuery. */
   readonly readyStatus: ReadyStatus;
   /** Receives progress lines; undefined sends none. */
@@ -29,10 +34,22 @@ export class AnswerInProgress {
 
   /** Answers the question; never throws (failures become a wire error in the outcome). */
   respond(request: AnswerRequest, options: ProxyConnectionOptions): Promise<QuestionOutcome> {
-    const { batch, onProgress } = request;
+    const { batch, onProgress, generated } = request;
+    if (batch !== undefined && generated !== undefined) {
+      return rerunPreparedQuestion({
+        generated,
+        batch,
+        statement: request.statement,
+        session: this.#executor,
+        readyStatus: request.readyStatus,
+        abortSignal: this.#abort.signal,
+        settings: options.settings,
+        logger: options.logger,
+      });
+    }
     return respondToQuestion({
       detection: request.detection,
-      ...(batch === undefined ? {} : { batch }),
+      ...(batch === undefined ? {} : { batch, statement: request.statement }),
       session: this.#executor,
       readyStatus: request.readyStatus,
       abortSignal: this.#abort.signal,

@@ -13,10 +13,16 @@ import {
  * from, truncation), RowDescription, DataRows, CommandComplete and ReadyForQuery. Pure.
  */
 export function encodeAnswer(answer: Answer, status: ReadyStatus): Buffer[] {
+  const messages = encodeAnswerResult(answer);
+  messages.push(encodeReadyForQuery(status));
+  return messages;
+}
+
+/** `encodeAnswer` without the ReadyForQuery: the answer to one statement of a multi-statement query. */
+export function encodeAnswerResult(answer: Answer): Buffer[] {
   const messages = encodeAnswerNotices(answer);
   messages.push(encodeRowDescription(answer.result.fields));
   appendAnswerRows(messages, answer);
-  messages.push(encodeReadyForQuery(status));
   return messages;
 }
 
@@ -26,8 +32,11 @@ export function appendAnswerRows(messages: Buffer[], answer: Answer): void {
   messages.push(encodeCommandComplete(`SELECT ${answer.result.rows.length}`));
 }
 
-/** The NOTICEs that go before an answer's rows: the chosen SQL, a scripted replay, truncation. */
-export function encodeAnswerNotices(answer: Answer): Buffer[] {
+/**
+ * The NOTICEs that go before an answer's rows: the chosen SQL, a scripted replay, truncation (of `rowCount` rows,
+ * default the answer's own).
+ */
+export function encodeAnswerNotices(answer: Answer, rowCount = answer.result.rows.length): Buffer[] {
   const messages: Buffer[] = [];
   const selection = describeSelection(answer.selection, answer.confidence);
   messages.push(
@@ -54,8 +63,8 @@ export function encodeAnswerNotices(answer: Answer): Buffer[] {
         code: "00000",
         message:
           answer.truncatedBy === "bytes"
-            ? `nlq: result truncated to the first ${answer.result.rows.length} rows: the byte limit (NLQ_RESULT_BYTE_LIMIT) was reached and the statement cancelled`
-            : `nlq: result truncated to the first ${answer.result.rows.length} rows (NLQ_ROW_LIMIT)`,
+            ? `nlq: result truncated to the first ${rowCount} rows: the byte limit (NLQ_RESULT_BYTE_LIMIT) was reached and the statement cancelled`
+            : `nlq: result truncated to the first ${rowCount} rows (NLQ_ROW_LIMIT)`,
       }),
     );
   }

@@ -60,4 +60,36 @@ describe("ClientMessageRouter", () => {
     const bind = serialize.bind({ statement: "s1" });
     expect(router.route(message(bind))).toEqual({ kind: "forward", bytes: bind, awaitsReady: false });
   });
+
+  it("routes Bind and Describe of a question statement to be answered, and forgets it at Close", () => {
+    const router = new ClientMessageRouter("nl:");
+    expect(router.route(message(serialize.parse({ name: "s1", text: "/* nl: top products */" })))).toMatchObject({
+      kind: "collect",
+      statement: "s1",
+    });
+    expect(router.route(message(serialize.bind({ statement: "s1" })))).toMatchObject({
+      kind: "collect",
+      statement: "s1",
+      detection: { kind: "question", question: "top products" },
+    });
+    expect(router.route(message(serialize.describe({ type: "S", name: "s1" })))).toMatchObject({ kind: "collect" });
+    const describePortal = serialize.describe({ type: "P", name: "s1" });
+    expect(router.route(message(describePortal))).toEqual({
+      kind: "forward",
+      bytes: describePortal,
+      awaitsReady: false,
+    });
+    const close = serialize.close({ type: "S", name: "s1" });
+    expect(router.route(message(close))).toEqual({ kind: "forward", bytes: close, awaitsReady: false });
+    const bind = serialize.bind({ statement: "s1" });
+    expect(router.route(message(bind))).toEqual({ kind: "forward", bytes: bind, awaitsReady: false });
+  });
+
+  it("forgets the unnamed question statement at a simple Query, as PostgreSQL does", () => {
+    const router = new ClientMessageRouter("nl:");
+    expect(router.route(message(serialize.parse({ text: "/* nl: top products */" }))).kind).toBe("collect");
+    expect(router.route(message(serialize.bind({}))).kind).toBe("collect");
+    router.route(message(serialize.query("select 1")));
+    expect(router.route(message(serialize.bind({}))).kind).toBe("forward");
+  });
 });

@@ -1,9 +1,11 @@
-import { readBind } from "../protocol/extended-messages";
+import { QuestionSyntaxError } from "@nlq/engine";
+import { readBind, readDescribeOrClose } from "../protocol/extended-messages";
 import { MessageType, readParse, readQueryText } from "../protocol/frontend-messages";
 import type { FramedSegment } from "../protocol/message-framer";
 import { readCString } from "../protocol/read-c-string";
 import { detectQuestion, type QuestionDetection } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
+import { PreparedQuestions } from "./prepared-questions";
 import type { AskedQuestion } from "./respond-to-question";
 
 const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
@@ -14,23 +16,34 @@ export type ClientRoute =
   | { readonly kind: "forward"; readonly bytes: Buffer; readonly awaitsReady: boolean }
   /** A simple Query that carries a question: answer it. */
   | { readonly kind: "answer"; readonly detection: AskedQuestion }
-  /** A Parse or Bind that carries a question: collect its extended-protocol batch until Sync, then answer it. */
-  | { readonly kind: "collect"; readonly detection: AskedQuestion; readonly first: Buffer };
+  /** A simple Query holding a question among other statements: split it, run the statements and answer in place. */
+  | { readonly kind: "split"; readonly text: string }
+  /**
+   * A Parse that carries a question, or a Bind or Describe of a prepared statement that holds one: collect its
+   * extended-protocol batch until Sync, then answer it. `statement` names the prepared statement.
+   */
+  | {
+      readonly kind: "collect";
+      readonly detection: AskedQuestion;
+      readonly first: Buffer;
+      readonly statement: string;
+    };
 
 /**
  * Routes client messages while the connection is ready: finds the questions in simple Query and
- * Parse texts (by `marker`), remembers which prepared statements hold one (a later Bind to one asks it
- * again), and tracks whether extended-protocol messages went upstream since the last Sync.
+ * Parse texts (by `marker`), remembers which prepared statements hold one (`PreparedQuestions`: a later Bind or
+ * Describe of one is answered from the SQL generated at its Parse, a Close forgets it), and tracks whether
+ * extended-protocol messages went upstream since the last Sync.
  */
 export class ClientMessageRouter {
   /** Matched on the message's bytes first: a message without a comment opening with it is not decoded. */
-  readonly #marker: QuestionMarker;
+  readonly marker: QuestionMarker;
   /** Prepared statements (by name) that hold a question. */
-  readonly #questionStatements = new Map<string, string>();
+  readonly statements = new PreparedQuestions();
   #forwardedSinceSync = false;
 
   constructor(marker: string) {
-    this.#marker = new QuestionMarker(marker);
+    this.marker = new QuestionMarker(marker);
   }
 
   /** Whether a client message of `type` must be handed over whole to be routed. */
@@ -40,7 +53,8 @@ export class ClientMessageRouter {
       type === MessageType.parse ||
       type === MessageType.sync ||
       type === MessageType.functionCall ||
-      (type === MessageType.bind && this.#questionStatements.size > 0)
+      ((type === MessageType.bind || type === MessageType.describe || type === MessageType.close) &&
+        this.statements.size > 0)
     );
   }
 
@@ -51,31 +65,53 @@ export class ClientMessageRouter {
     switch (type) {
       case MessageType.query: {
         const detection = this.#holdsMarker(message)
-          ? detectQuestion(readQueryText(message), { marker: this.#marker })
+          ? detectQuestion(readQueryText(message), { marker: this.marker })
           : ORDINARY_SQL;
+        // A simple Query destroys the unnamed prepared statement.
+        if (this.statements.size > 0) this.statements.forget("");
+        if (detection.kind === "statements") return { kind: "split", text: readQueryText(message) };
         if (detection.kind !== "sql") return { kind: "answer", detection };
         this.#forwardedSinceSync = false;
         return { kind: "forward", bytes: message, awaitsReady: true };
       }
       case MessageType.parse: {
         if (!this.#holdsMarker(message)) {
-          if (this.#questionStatements.size > 0) this.#questionStatements.delete(readCString(message, 5).text);
+          if (this.statements.size > 0) this.statements.forget(readCString(message, 5).text);
           return this.#forwardExtended(message);
         }
         const parse = readParse(message);
-        const detection = detectQuestion(parse.text, { marker: this.#marker });
+        const detected = detectQuestion(parse.text, { marker: this.marker });
+        const detection: QuestionDetection =
+          detected.kind === "statements"
+            ? {
+                kind: "invalid",
+                error: new QuestionSyntaxError(
+                  "a natural-language question must be the only statement in a prepared statement",
+                ),
+              }
+            : detected;
         if (detection.kind === "sql") {
-          this.#questionStatements.delete(parse.statementName);
+          this.statements.forget(parse.statementName);
           return this.#forwardExtended(message);
         }
-        if (detection.kind === "question") this.#questionStatements.set(parse.statementName, detection.question);
-        else this.#questionStatements.delete(parse.statementName);
-        return { kind: "collect", detection, first: message };
+        if (detection.kind === "question") this.statements.parsed(parse.statementName, detection.question);
+        else this.statements.forget(parse.statementName);
+        return { kind: "collect", detection, first: message, statement: parse.statementName };
       }
       case MessageType.bind: {
-        const question = this.#questionStatements.get(readBind(message).statementName);
-        if (question === undefined) return this.#forwardExtended(message);
-        return { kind: "collect", detection: { kind: "question", question }, first: message };
+        const statement = readBind(message).statementName;
+        return this.#collectPrepared(statement, message) ?? this.#forwardExtended(message);
+      }
+      case MessageType.describe: {
+        const { target, name } = readDescribeOrClose(message);
+        if (target === "P") return this.#forwardExtended(message);
+        return this.#collectPrepared(name, message) ?? this.#forwardExtended(message);
+      }
+      case MessageType.close: {
+        // The upstream never saw the statement's Parse; it answers a Close of an unknown name with CloseComplete.
+        const { target, name } = readDescribeOrClose(message);
+        if (target === "S") this.statements.forget(name);
+        return this.#forwardExtended(message);
       }
       case MessageType.sync:
         this.#forwardedSinceSync = false;
@@ -107,7 +143,19 @@ export class ClientMessageRouter {
    * spaces); cheaper than decoding its text.
    */
   #holdsMarker(message: Buffer): boolean {
-    return this.#marker.mayOccurInBytes(message, 5);
+    return this.marker.mayOccurInBytes(message, 5);
+  }
+
+  /** A Bind or Describe of the prepared statement `name` when it holds a question. */
+  #collectPrepared(name: string, message: Buffer): ClientRoute | undefined {
+    const prepared = this.statements.get(name);
+    if (prepared === undefined) return undefined;
+    return {
+      kind: "collect",
+      detection: { kind: "question", question: prepared.question },
+      first: message,
+      statement: name,
+    };
   }
 
   #forwardExtended(bytes: Buffer): ClientRoute {

@@ -48,7 +48,7 @@ describe("extended-protocol question batches", () => {
       serialize.flush(),
       serialize.sync(),
     ];
-    expect(() => checkQuestionBatch(batch)).not.toThrow();
+    expect(() => checkQuestionBatch(batch, "s")).not.toThrow();
     expect(names(encodeExtendedAnswer(batch, answer, "I"))).toEqual([
       "notice",
       "parseComplete",
@@ -65,13 +65,34 @@ describe("extended-protocol question batches", () => {
 
   it("refuses parameters, binary results and foreign messages", () => {
     const parse = serialize.parse({ text: "/* nl: q */" });
-    expect(() => checkQuestionBatch([parse, serialize.bind({ values: ["1"] }), serialize.sync()])).toThrow(
+    expect(() => checkQuestionBatch([parse, serialize.bind({ values: ["1"] }), serialize.sync()], "")).toThrow(
       /no parameters/,
     );
-    expect(() => checkQuestionBatch([parse, serialize.bind({ binary: true }), serialize.sync()])).toThrow(
+    expect(() => checkQuestionBatch([parse, serialize.bind({ binary: true }), serialize.sync()], "")).toThrow(
       UnsupportedQuestionBatchError,
     );
-    expect(() => checkQuestionBatch([parse, serialize.query("select 1"), serialize.sync()])).toThrow(/alone/);
+    expect(() => checkQuestionBatch([parse, serialize.query("select 1"), serialize.sync()], "")).toThrow(/alone/);
+  });
+
+  it("refuses messages about another statement or portal in the question's batch", () => {
+    const parse = serialize.parse({ text: "/* nl: q */", name: "s" });
+    const bound = serialize.bind({ statement: "s", portal: "p" });
+    const refused = [
+      [parse, serialize.parse({ text: "select 1", name: "other" })],
+      [parse, serialize.bind({ statement: "other" })],
+      [parse, serialize.describe({ type: "S", name: "other" })],
+      [parse, bound, serialize.describe({ type: "P", name: "q" })],
+      [parse, bound, serialize.execute({ portal: "q" })],
+    ];
+    for (const batch of refused) {
+      expect(() => checkQuestionBatch([...batch, serialize.sync()], "s")).toThrow(/alone in its extended-protocol/);
+    }
+    expect(() =>
+      checkQuestionBatch(
+        [bound, serialize.describe({ type: "P", name: "p" }), serialize.execute({ portal: "p" }), serialize.sync()],
+        "s",
+      ),
+    ).not.toThrow();
   });
 
   it("reads Bind messages", () => {

@@ -9,6 +9,7 @@ import { ScramUpstreamLogin } from "../auth/scram-upstream-login";
 import {
   encodeErrorResponse,
   encodeNoticeResponse,
+  encodeReadyForQuery,
   REFUSE_ENCRYPTION,
   type ReadyStatus,
   type WireNotice,
@@ -16,9 +17,11 @@ import {
 import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
 import { ProtocolViolationError } from "../protocol/protocol-error";
+import { type BatchPart, planStatementBatch } from "../question/plan-statement-batch";
 import { acceptClientTls, type ClientTlsNegotiation, TLS_HANDSHAKE_RECORD } from "../tls/accept-client-tls";
 import { tlsServerEndPoint } from "../tls/tls-server-end-point";
 import { AnswerInProgress } from "./answer-in-progress";
+import { encodeAnswerResult } from "./answer-messages";
 import { backpressuredWriter } from "./backpressured-writer";
 import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
@@ -30,7 +33,7 @@ import type { BackendKey, ProxyConnectionOptions } from "./proxy-connection-opti
 import { QuestionBatch } from "./question-batch";
 import { QuestionBatchError } from "./question-batch-error";
 import { ReadPauses } from "./read-pauses";
-import { type AskedQuestion, encodeQuestionOutcome } from "./respond-to-question";
+import { type AskedQuestion, encodeQuestionOutcome, type QuestionOutcome } from "./respond-to-question";
 import { toWireError } from "./wire-error";
 
 /**
@@ -43,7 +46,8 @@ import { toWireError } from "./wire-error";
  * session; client input is queued meanwhile, and replies stay in order with pipelined statements.
  * A Parse carrying the marker starts an extended-protocol batch that is collected until Sync and
  * answered the same way (ParseComplete, BindComplete, Describe and Execute replies built from the
- * answer); the statement name is remembered so that a later Bind asks the question again. Limits: a
+ * answer). The statement is generated once, at its Parse batch: a later Bind, Describe or Execute of the same
+ * prepared statement re-runs the SQL generated then (`PreparedQuestions`, `rerunPreparedQuestion`). Limits: a
  * question must be alone in its batch, without parameters, with text results.
  */
 export class ProxyConnection {
@@ -77,6 +81,8 @@ export class ProxyConnection {
   #startupPacket: Buffer | undefined;
   /** The extended-protocol batch of a question, collected until Sync. */
   #questionBatch: QuestionBatch | undefined;
+  /** Ordinary statements of a split query running upstream: their replies pass through until their ReadyForQuery. */
+  #statementsInFlight: { failed: boolean; readonly done: (succeeded: boolean) => void } | undefined;
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
@@ -97,6 +103,7 @@ export class ProxyConnection {
     this.#upstreamFramer = new MessageFramer({
       inspect: (type) =>
         this.#answerInProgress !== undefined ||
+        this.#statementsInFlight !== undefined ||
         type === MessageType.readyForQuery ||
         type === MessageType.backendKeyData ||
         (type === AUTHENTICATION_REQUEST && this.#upstreamLogin !== undefined) ||
@@ -416,15 +423,18 @@ export class ProxyConnection {
       case "answer":
         this.#startAnswer(route.detection);
         break;
+      case "split":
+        this.#answerStatements(route.text).catch((error: unknown) => this.#fail(error));
+        break;
       case "collect":
-        this.#startQuestionBatch(route.detection, route.first);
+        this.#startQuestionBatch(route.detection, route.statement, route.first);
         break;
     }
   }
 
-  #startQuestionBatch(detection: AskedQuestion, first: Buffer): void {
+  #startQuestionBatch(detection: AskedQuestion, statement: string, first: Buffer): void {
     this.#step = ConnectionStep.CollectingQuestionBatch;
-    this.#questionBatch = new QuestionBatch(detection, first, this.#clientQueueLimitBytes);
+    this.#questionBatch = new QuestionBatch(detection, statement, first, this.#clientQueueLimitBytes);
   }
 
   /** The Sync that ends an extended-protocol batch holding a question. */
@@ -439,22 +449,87 @@ export class ProxyConnection {
       this.#pendingReady.expect();
       this.#writeUpstream(serialize.sync());
     } else {
-      this.#startAnswer(batch.detection, batch.messages);
+      this.#startAnswer(batch.detection, batch);
     }
   }
 
   // ── answering a question ─────────────────────────────────────────────────────────────
 
   /** Answers a question in the background; anything it throws closes this connection (FATAL), never the process. */
-  #startAnswer(detection: AskedQuestion, batch?: readonly Buffer[]): void {
+  #startAnswer(detection: AskedQuestion, batch?: QuestionBatch): void {
     this.#answer(detection, batch).catch((error: unknown) => this.#fail(error));
   }
 
-  /** Answers a question (simple Query, or an extended-protocol `batch` ending with Sync). */
-  async #answer(detection: AskedQuestion, batch?: readonly Buffer[]): Promise<void> {
+  /**
+   * Answers a question (simple Query, or an extended-protocol `batch` ending with Sync). A batch with the question's
+   * Parse generates (once); a later batch of the same prepared statement re-runs the SQL generated then.
+   */
+  async #answer(detection: AskedQuestion, batch?: QuestionBatch): Promise<void> {
     this.#step = ConnectionStep.Answering;
     await this.#upstreamIdle();
     if (this.#closed) return;
+    const messages = batch?.messages;
+    const outcome = await this.#respond(detection, batch);
+    if (outcome === undefined) return;
+    if (messages !== undefined) {
+      this.#router.statements.settle(messages, outcome.kind === "answer" ? outcome.answer : undefined);
+    }
+    this.#writeClientMessages(encodeQuestionOutcome(outcome, messages, this.#readyStatus));
+    this.#finishAnswering();
+  }
+
+  /**
+   * Answers a simple Query that holds questions among other statements, in order, as one multi-statement query:
+   * each run of ordinary statements goes upstream untouched as one simple Query (its replies pass through, its
+   * ReadyForQuery is held back), each question is answered in place, and the first error ends the batch; one
+   * ReadyForQuery ends it all. Unlike one multi-statement query, the runs and questions are separate implicit
+   * transactions (an explicit BEGIN … COMMIT around them still holds).
+   */
+  async #answerStatements(text: string): Promise<void> {
+    this.#step = ConnectionStep.Answering;
+    await this.#upstreamIdle();
+    if (this.#closed) return;
+    let parts: BatchPart[] = [];
+    let error: WireNotice | undefined;
+    try {
+      parts = await planStatementBatch(text, this.#router.marker);
+    } catch (caught) {
+      error = toWireError(caught, this.#options.logger);
+    }
+    for (const part of parts) {
+      if (part.kind === "sql") {
+        const succeeded = await this.#passStatements(part.text);
+        if (this.#closed) return;
+        if (!succeeded) break;
+        continue;
+      }
+      const outcome = await this.#respond({ kind: "question", question: part.question }, undefined);
+      if (outcome === undefined) return;
+      if (outcome.kind === "error") {
+        error = outcome.error;
+        break;
+      }
+      this.#writeClientMessages(encodeAnswerResult(outcome.answer));
+    }
+    if (this.#closed) return;
+    this.#writeClientMessages([
+      ...(error === undefined ? [] : [encodeErrorResponse(error)]),
+      encodeReadyForQuery(this.#readyStatus),
+    ]);
+    this.#finishAnswering();
+  }
+
+  /** Sends ordinary statements upstream as one simple Query; resolves at its ReadyForQuery (false after an error). */
+  #passStatements(text: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.#statementsInFlight = { failed: false, done: resolve };
+      this.#pendingReady.expect();
+      this.#writeUpstream(serialize.query(text));
+    });
+  }
+
+  /** Runs one question on the upstream session; undefined when the connection closed meanwhile. */
+  async #respond(detection: AskedQuestion, batch: QuestionBatch | undefined): Promise<QuestionOutcome | undefined> {
     const answer = new AnswerInProgress({
       write: (bytes) => {
         this.#pendingReady.expect();
@@ -467,10 +542,17 @@ export class ProxyConnection {
       },
     });
     this.#answerInProgress = answer;
+    const messages = batch?.messages;
+    const generated =
+      batch === undefined || messages?.[0]?.[0] === MessageType.parse
+        ? undefined
+        : this.#router.statements.get(batch.statement)?.answer;
     const outcome = await answer.respond(
       {
         detection,
-        batch,
+        batch: messages,
+        statement: batch?.statement ?? "",
+        generated,
         readyStatus: this.#readyStatus,
         onProgress: this.#options.progressNotices ? (line) => this.#sendProgress(line) : undefined,
       },
@@ -479,10 +561,18 @@ export class ProxyConnection {
     // The core may return while a statement it abandoned is still running: wait for its ReadyForQuery.
     await this.#upstreamIdle();
     this.#answerInProgress = undefined;
-    if (this.#closed) return;
+    if (this.#closed) return undefined;
+    return outcome;
+  }
+
+  #writeClientMessages(messages: readonly Buffer[]): void {
     this.#client.cork();
-    for (const message of encodeQuestionOutcome(outcome, batch, this.#readyStatus)) this.#client.write(message);
+    for (const message of messages) this.#client.write(message);
     this.#client.uncork();
+  }
+
+  /** The answer is sent: handle the client input held meanwhile. */
+  #finishAnswering(): void {
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
     this.#closeIfShuttingDownAndIdle();
@@ -540,6 +630,10 @@ export class ProxyConnection {
     const login = this.#upstreamLogin;
     if (type === AUTHENTICATION_REQUEST && login !== undefined && this.#onUpstreamAuthentication(message, login))
       return;
+    if (this.#statementsInFlight !== undefined) {
+      this.#onPassedStatementReply(type, message);
+      return;
+    }
     if (type === MessageType.readyForQuery) {
       this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
       if (this.#step === ConnectionStep.Authenticating) this.#step = ConnectionStep.Ready;
@@ -562,6 +656,25 @@ export class ProxyConnection {
       this.#router.upstreamSettled();
       this.#closeIfShuttingDownAndIdle();
     }
+  }
+
+  /** A reply to ordinary statements of a split query: passed through, but its ReadyForQuery ends the run instead. */
+  #onPassedStatementReply(type: number, message: Buffer): void {
+    const run = this.#statementsInFlight!;
+    if (type === COPY_IN_RESPONSE || type === COPY_BOTH_RESPONSE) {
+      // The client's input is held until the whole query is answered, so it cannot send the COPY's data now.
+      this.#writeUpstream(serialize.copyFail("COPY FROM STDIN cannot share a query with a natural-language question"));
+      return;
+    }
+    if (type === MessageType.errorResponse) run.failed = true;
+    if (type !== MessageType.readyForQuery) {
+      this.#writeClient(message);
+      return;
+    }
+    this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
+    this.#statementsInFlight = undefined;
+    if (this.#pendingReady.received()) this.#router.upstreamSettled();
+    run.done(!run.failed);
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
@@ -611,6 +724,8 @@ export class ProxyConnection {
     this.#clientQueue.clear();
     this.#answerInProgress?.abort(new CancelledError(`question abandoned: ${reason}`));
     this.#answerInProgress?.close();
+    this.#statementsInFlight?.done(false);
+    this.#statementsInFlight = undefined;
     this.#pendingReady.releaseWaiters();
     leaveNothingBehind({
       client: this.#client,
@@ -629,6 +744,9 @@ export class ProxyConnection {
 
 /** Type byte of the backend's authentication requests (`R`). */
 const AUTHENTICATION_REQUEST = 0x52;
+/** Backend CopyInResponse (`G`) and CopyBothResponse (`W`): the server waits for the client's CopyData. */
+const COPY_IN_RESPONSE = 0x47;
+const COPY_BOTH_RESPONSE = 0x57;
 
 /** Default limit of client input held while a question is answered: 1 MiB. */
 export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;

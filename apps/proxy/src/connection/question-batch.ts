@@ -8,12 +8,15 @@ import type { AskedQuestion } from "./respond-to-question";
  */
 export class QuestionBatch {
   readonly detection: AskedQuestion;
+  /** The prepared statement the batch is about (`""` is the unnamed one). */
+  readonly statement: string;
   readonly messages: Buffer[];
   readonly #limitBytes: number;
   #bytes: number;
 
-  constructor(detection: AskedQuestion, first: Buffer, limitBytes: number) {
+  constructor(detection: AskedQuestion, statement: string, first: Buffer, limitBytes: number) {
     this.detection = detection;
+    this.statement = statement;
     this.messages = [first];
     this.#limitBytes = limitBytes;
     this.#bytes = first.length;

@@ -16,3 +16,13 @@ export class QuestionBatchTooLargeError extends NlqError {
     super(message, { code: "54000" });
   }
 }
+
+/**
+ * A prepared question's stored SQL, re-run at Execute, no longer returns the columns it returned at Parse (the
+ * schema changed in between). SQLSTATE 0A000 with PostgreSQL's own message for a prepared statement in that case.
+ */
+export class PreparedQuestionChangedError extends NlqError {
+  constructor() {
+    super("cached plan must not change result type", { code: "0A000" });
+  }
+}

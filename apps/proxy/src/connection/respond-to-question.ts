@@ -19,20 +19,24 @@ import { encodeAnswer } from "./answer-messages";
 import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
 import { describeProgress } from "./progress-notice";
 import type { ProxySettings } from "./proxy-connection-options";
+import type { FormattedRows } from "./result-formats";
 import { toWireError } from "./wire-error";
 
 /** A question, or a malformed one to report. */
-export type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" }>;
+export type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" } | { kind: "statements" }>;
 
 /** What the client gets: the answer, or one wire error. */
 export type QuestionOutcome =
-  | { readonly kind: "answer"; readonly answer: Answer }
+  /** `rows`: an Execute's rows in the formats its Bind asked for, when they are not the answer's own text rows. */
+  | { readonly kind: "answer"; readonly answer: Answer; readonly rows?: FormattedRows }
   | { readonly kind: "error"; readonly error: WireNotice };
 
 export interface RespondToQuestionOptions {
   readonly detection: AskedQuestion;
   /** The extended-protocol batch (Parse … Sync) that carried the question; absent for a simple Query. */
   readonly batch?: readonly Buffer[];
+  /** The prepared statement the batch is about (default the unnamed statement). */
+  readonly statement?: string;
   /** The client's own upstream session. */
   readonly session: QueryExecutor;
   /** The session's status from its last ReadyForQuery. */
@@ -47,7 +51,7 @@ export interface RespondToQuestionOptions {
   readonly onProgress?: (line: string) => void;
 }
 
-const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
+export const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
   I: "idle",
   T: "in-transaction",
   E: "failed",
@@ -63,7 +67,7 @@ export async function respondToQuestion(options: RespondToQuestionOptions): Prom
   const { detection, abortSignal, logger } = options;
   try {
     if (detection.kind === "invalid") throw detection.error;
-    if (options.batch !== undefined) checkQuestionBatch(options.batch);
+    if (options.batch !== undefined) checkQuestionBatch(options.batch, options.statement ?? "");
     // Before the injected answerQuestion, which may load the catalog index first.
     checkQuestionLength(detection.question, options.settings.maxQuestionLength);
     const onProgress = options.onProgress;
@@ -108,5 +112,5 @@ export function encodeQuestionOutcome(
   if (outcome.kind === "error") return [encodeErrorResponse(outcome.error), encodeReadyForQuery(status)];
   return batch === undefined
     ? encodeAnswer(outcome.answer, status)
-    : encodeExtendedAnswer(batch, outcome.answer, status);
+    : encodeExtendedAnswer(batch, outcome.answer, status, outcome.rows);
 }

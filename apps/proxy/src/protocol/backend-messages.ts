@@ -40,12 +40,12 @@ function cString(text: string): Buffer {
   return Buffer.from(`${text}\0`, "utf8");
 }
 
-export function encodeRowDescription(fields: readonly RowDescriptionField[]): Buffer {
+export function encodeRowDescription(fields: readonly RowDescriptionField[], formats: readonly number[] = []): Buffer {
   const parts: Buffer[] = [];
   const count = Buffer.allocUnsafe(2);
   count.writeInt16BE(fields.length, 0);
   parts.push(count);
-  for (const field of fields) {
+  fields.forEach((field, index) => {
     parts.push(cString(field.name));
     const fixed = Buffer.allocUnsafe(18);
     fixed.writeInt32BE(field.tableId, 0);
@@ -53,14 +53,14 @@ export function encodeRowDescription(fields: readonly RowDescriptionField[]): Bu
     fixed.writeInt32BE(field.dataTypeId, 6);
     fixed.writeInt16BE(field.dataTypeSize, 10);
     fixed.writeInt32BE(field.dataTypeModifier, 12);
-    fixed.writeInt16BE(0, 16); // text format
+    fixed.writeInt16BE(formats[index] ?? 0, 16); // 0 text, 1 binary
     parts.push(fixed);
-  }
+  });
   return message("T", Buffer.concat(parts));
 }
 
-/** One row of text-format values; `null` is SQL NULL. */
-export function encodeDataRow(values: ReadonlyArray<string | null>): Buffer {
+/** One row of values: text (a string, sent as UTF-8) or binary (a Buffer, sent as is); `null` is SQL NULL. */
+export function encodeDataRow(values: ReadonlyArray<string | Buffer | null>): Buffer {
   const parts: Buffer[] = [];
   const count = Buffer.allocUnsafe(2);
   count.writeInt16BE(values.length, 0);
@@ -71,7 +71,7 @@ export function encodeDataRow(values: ReadonlyArray<string | null>): Buffer {
       length.writeInt32BE(-1, 0);
       parts.push(length);
     } else {
-      const bytes = Buffer.from(value, "utf8");
+      const bytes = typeof value === "string" ? Buffer.from(value, "utf8") : value;
       length.writeInt32BE(bytes.length, 0);
       parts.push(length, bytes);
     }

@@ -63,11 +63,16 @@ describe("detectQuestion", () => {
     expect(errorOf("/* nl: how many /* nested */ orders")).toMatch(/unterminated/);
   });
 
-  it("rejects a question mixed with other statements", () => {
-    expect(errorOf("/* nl: how many orders? */; select 1")).toMatch(/only statement/);
-    expect(errorOf("select 1; /* nl: how many orders? */")).toMatch(/only statement/);
-    expect(errorOf("begin; /* nl: how many orders? */; commit")).toMatch(/only statement/);
-    expect(errorOf("/* nl: one */; /* nl: two */")).toMatch(/only one/);
+  it("finds a question among other statements (to split), and refuses two questions in one statement", () => {
+    for (const text of [
+      "/* nl: how many orders? */; select 1",
+      "select 1; /* nl: how many orders? */",
+      "begin; /* nl: how many orders? */; commit",
+      "/* nl: one */; /* nl: two */",
+    ]) {
+      expect(detectQuestion(text)).toEqual({ kind: "statements" });
+    }
+    expect(errorOf("/* nl: one */ /* nl: two */")).toMatch(/only one/);
   });
 
   it("uses a configurable marker", () => {

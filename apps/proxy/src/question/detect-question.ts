@@ -8,6 +8,8 @@ export const DEFAULT_MARKER = "nl:";
 export type QuestionDetection =
   | { readonly kind: "sql" }
   | { readonly kind: "question"; readonly question: string }
+  /** A question among other statements (ordinary SQL, more questions): split the text and answer each in place. */
+  | { readonly kind: "statements" }
   | { readonly kind: "invalid"; readonly error: QuestionSyntaxError };
 
 export interface DetectQuestionOptions {
@@ -19,6 +21,7 @@ export interface DetectQuestionOptions {
 }
 
 const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
+const STATEMENTS: QuestionDetection = { kind: "statements" };
 
 /**
  * Decides whether a simple-Query (or Parse) text is a natural-language question.
@@ -30,8 +33,9 @@ const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
  * the marker in a string or in a comment beside real SQL — is `sql`. A text without a comment opener followed
  * by the marker costs one regular-expression search.
  *
- * Returns `invalid` with a `QuestionSyntaxError` for an empty question, an unterminated marked
- * comment, or a question mixed with other statements.
+ * A text holding a question statement beside other statements is `statements` (see `planStatementBatch`).
+ * Returns `invalid` with a `QuestionSyntaxError` for an empty question, an unterminated marked comment, or two
+ * marked comments in one statement.
  */
 export function detectQuestion(text: string, options: DetectQuestionOptions = {}): QuestionDetection {
   const marker =
@@ -53,10 +57,10 @@ export function detectQuestion(text: string, options: DetectQuestionOptions = {}
   const markedComments = questionStatements.flatMap((statement) =>
     statement.comments.filter((comment) => opensWithMarker(comment.body)),
   );
-  if (statements.some((statement) => statement.hasSql)) {
-    return invalid("a natural-language question must be the only statement in the query");
-  }
-  if (markedComments.length > 1) return invalid("only one natural-language question per query");
+  // Statements of comments without the marker answer nothing (PostgreSQL skips them too).
+  const meaningful = statements.filter((statement) => statement.hasSql || questionStatements.includes(statement));
+  if (meaningful.length > 1) return STATEMENTS;
+  if (markedComments.length > 1) return invalid("only one natural-language question per statement");
   const body = markedComments[0]!.body;
   const question = body.slice(marker.openingLength(body)).replace(/\s+/g, " ").trim();
   if (question === "") return invalid(`empty natural-language question after "${marker.text}"`);

@@ -47,7 +47,7 @@ function promptOf(call: LanguageModelV3CallOptions): string {
 }
 
 function stepOf(call: LanguageModelV3CallOptions): string {
-  return (call.providerOptions?.nlq as { step: string }).step;
+  return (call.providerOptions?.nlq as { step?: string } | undefined)?.step ?? "";
 }
 
 /** A mock model answering each step with `answers[step](call)`; records every call's step. */
@@ -254,7 +254,7 @@ describe("answerQuestion with several generators", () => {
         most = Math.max(most, running);
         await new Promise((resolve) => setTimeout(resolve, 30));
         running -= 1;
-        const sample = (call.providerOptions?.nlq as { sample: number }).sample;
+        const sample = (call.providerOptions?.nlq as { sample?: number } | undefined)?.sample ?? 0;
         return mockTextResult(
           JSON.stringify({ reasoning: "r", sql: `SELECT ${sample} + count(*) AS n FROM customers` }),
         );
