@@ -4,6 +4,11 @@ import type { Command } from "commander";
 // The benchmark harness lives in @nlq/eval and is loaded only when this command runs.
 const DEFAULT_FIXTURE = path.resolve(import.meta.dirname, "../../../../fixtures/demo-model.json");
 
+function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), path.resolve(file));
+  return relative.startsWith("..") || path.isAbsolute(relative) ? path.resolve(file) : relative;
+}
+
 interface BenchPresetsOptions {
   readonly url?: string;
   readonly fixture: string;
@@ -49,7 +54,8 @@ Prerequisite: the demo data loaded, e.g.
         url,
         questions,
         presets,
-        environment: { NLQ_MODEL: options.model ?? `scripted:${options.fixture}` },
+        // The fixture relative to the current directory when it lies below it (shorter in the report).
+        environment: { NLQ_MODEL: options.model ?? `scripted:${displayPath(options.fixture)}` },
         onQuestion: (preset, measurement, index) => {
           const status = measurement.ok ? "answered" : `failed (${measurement.error})`;
           process.stderr.write(`… ${preset} ${index + 1}/${questions.length}: ${status}\n`);
@@ -57,8 +63,11 @@ Prerequisite: the demo data loaded, e.g.
       });
       const figures = summarizePresets(results);
       if (options.json) {
+        const model = figures.every((preset) => preset.scripted)
+          ? "scripted replay of recorded answers, not a language model"
+          : "as configured";
         process.stdout.write(
-          `${JSON.stringify({ tokens: "approximate: characters / 4", presets: figures }, null, 2)}\n`,
+          `${JSON.stringify({ model, tokens: "approximate: characters / 4", presets: figures }, null, 2)}\n`,
         );
         return;
       }
