@@ -58,6 +58,7 @@ export { renderSchemaForSample } from "./generation/sample-schema";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";
+export { readScriptedFixture, type ScriptedFixture } from "./models/scripted-fixture";
 export type {
   Answer,
   AnswerQuestionOptions,

@@ -14,6 +14,14 @@ export { modelSelectorNames, selectionModel } from "./execution/pool-selection";
 export { type QuestionReport, summarizeQuestions } from "./execution/question-report";
 export { readQuestionFile } from "./execution/question-set";
 export { type SelectorTrainingExample, selectorTrainingExamples } from "./execution/selector-training-examples";
+export { readFixtureQuestions } from "./presets/fixture-questions";
+export { formatPresetResults } from "./presets/format-preset-results";
+export { type PresetFigures, summarizePresets } from "./presets/preset-report";
+export {
+  type PresetMeasurement,
+  type PresetQuestionMeasurement,
+  runPresetBenchmark,
+} from "./presets/run-preset-benchmark";
 export { formatPromptSizeResults } from "./prompt-size/format-prompt-size-results";
 export { runPromptSizeBenchmark } from "./prompt-size/run-prompt-size-benchmark";
 export {

@@ -16,11 +16,12 @@ export interface PairwiseCallCount {
 /**
  * How many selection-model calls cluster pairing makes and saves (pure). Comparing representatives instead of every
  * candidate saves `allPairs − made` calls (and `differingPairs − made` against Algorithm 3 itself); e.g. 6 candidates
- * in clusters of 3, 2 and 1: made 6, differingPairs 22, allPairs 30.
+ * in clusters of 3, 2 and 1: made 6, differingPairs 22, allPairs 30. Only the counts matter, so a caller holding
+ * just the candidates' cluster memberships (e.g. an `Answer`'s candidate records) can count too.
  */
 export function pairwiseCallCount(
-  candidates: readonly ExecutedCandidate[],
-  clusters: readonly CandidateCluster[],
+  candidates: readonly ExecutedCandidate[] | readonly unknown[],
+  clusters: readonly CandidateCluster[] | readonly { readonly members: readonly unknown[] }[],
 ): PairwiseCallCount {
   const n = candidates.length;
   const m = clusters.length;

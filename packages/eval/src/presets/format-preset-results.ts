@@ -1,0 +1,89 @@
+import type { PresetFigures } from "./preset-report";
+
+function figure(value: number, digits = 0): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : "n/a";
+}
+
+/**
+ * The figures as Markdown: one column per preset, the per-step calls, the method and its caveats (scripted replay,
+ * token approximation) and the exact command.
+ */
+export function formatPresetResults(figures: readonly PresetFigures[], command: string): string {
+  const header = `| measure | ${figures.map((preset) => `\`${preset.preset}\``).join(" | ")} |`;
+  const rule = `|---|${figures.map(() => "---").join("|")}|`;
+  const row = (label: string, cell: (preset: PresetFigures) => string) =>
+    `| ${label} | ${figures.map(cell).join(" | ")} |`;
+  const steps = [...new Set(figures.flatMap((preset) => Object.keys(preset.steps)))];
+  const models = [...new Set(figures.map((preset) => `\`${preset.model}\``))].join(", ");
+  const scripted = figures.every((preset) => preset.scripted);
+  const failures = figures.flatMap((preset) =>
+    preset.failed.map((failed) => `- \`${preset.preset}\`: "${failed.question}" — ${failed.error}`),
+  );
+  const lines = [
+    "## Presets (issue 8)",
+    "",
+    `Model: ${models}${scripted ? " — **a scripted replay of recorded answers, not a language model**: the calls, prompts and candidates are the ones the pipeline makes, but the SQL is hand-written" : ""}.`,
+    "Prompt tokens are **approximations** (no tokenizer is installed): the characters of every call's system and prompt messages, recorded by a wrapper around the model, divided by 4.",
+    "",
+    header,
+    rule,
+    row("questions answered", (preset) => `${preset.answered} / ${preset.questions}`),
+    row(
+      "LLM calls per question, median (total)",
+      (preset) => `${figure(preset.callsMedian, 1)} (${preset.callsTotal})`,
+    ),
+    row(
+      "prompt tokens per question ≈ chars/4, median (total)",
+      (preset) => `${figure(preset.promptTokensMedian)} (${preset.promptTokensTotal})`,
+    ),
+    row(
+      "candidates per answered question, median (total)",
+      (preset) => `${figure(preset.candidatesMedian, 1)} (${preset.candidatesTotal})`,
+    ),
+    row(
+      "distinct results per answered question, median (total)",
+      (preset) => `${figure(preset.clustersMedian, 1)} (${preset.clustersTotal})`,
+    ),
+    row("answered questions whose candidates disagreed", (preset) => `${preset.questionsWithSelection}`),
+    row("selector (configured)", (preset) => preset.selector),
+    row("selector calls made (measured)", (preset) => `${preset.selectorCalls}`),
+    row("questions where it failed and self-consistency chose", (preset) => `${preset.selectorFallbacks}`),
+    row("model calls that failed", (preset) => `${preset.failedCalls}`),
+    row(
+      "pairwise calls over clusters vs. all pairs of candidates (saved)",
+      (preset) => `${preset.pairwiseMade} vs. ${preset.pairwiseAllPairs} (${preset.pairwiseSaved})`,
+    ),
+    row("wall time per question, median ms", (preset) => figure(preset.elapsedMillisecondsMedian)),
+    "",
+    "LLM calls per step, total over the questions (prompt tokens ≈ chars/4):",
+    "",
+    header,
+    rule,
+    ...steps.map((step) =>
+      row(`\`${step}\``, (preset) => {
+        const figures = preset.steps[step];
+        return figures ? `${figures.callsTotal} (${figures.promptTokensTotal})` : "0";
+      }),
+    ),
+    "",
+    ...(failures.length > 0 ? ["Questions not answered:", "", ...failures, ""] : []),
+    "Method: every question of the fixture is asked with each preset through `answerQuestion` (the production path of",
+    "`nlq ask`, the proxy and the web app) on one session of the database, the catalog introspected live (no index,",
+    "so no retrieval, CRUSH or schema selection: the demo catalog is far below `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`).",
+    'Calls are counted as they reach the model (by the wrapper; failed calls and failed questions included). "Pairwise calls over',
+    'clusters" is `pairwiseCallCount(…).made` (both orders of every pair of distinct results), "all pairs" every',
+    "ordered pair of candidates that ran; the measured selector calls are what the configured selector actually made",
+    "(`fast` and `balanced` choose by self-consistency and make none: for them the pairwise figures say what that agent",
+    "would cost). A configured selector that fails (its model call errs) stops after the failed call, so measured calls",
+    "can be fewer than `made`; the engine then lets self-consistency choose and says so in the answer's basis.",
+    "Wall time: one process on a shared 2-core machine with the",
+    "scripted model answering instantly, so it is the pipeline's own overhead (SQL execution, parsing), not model latency.",
+    "",
+    "```sh",
+    "# the demo data first: createdb <database> && nlq demo load --url <its url>",
+    command,
+    "```",
+    "",
+  ];
+  return lines.join("\n");
+}

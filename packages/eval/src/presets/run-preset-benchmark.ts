@@ -1,0 +1,190 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { createPgExecutor } from "@nlq/adapters";
+import {
+  type AnswerQuestionOptions,
+  answerQuestion,
+  builtInPresetNames,
+  loadSettings,
+  NlqError,
+  type PairwiseCallCount,
+  pairwiseCallCount,
+  type ResolvedModel,
+  resolveStepModel,
+  type Settings,
+} from "@nlq/engine";
+import pg from "pg";
+import { createRecordingModel, type RecordedCall } from "./recording-model";
+
+/** Steps whose calls choose among candidates (the pairwise agent, the unit tester). */
+export const selectionSteps: readonly string[] = ["select-candidate", "generate-unit-tests", "evaluate-unit-tests"];
+
+export interface PresetBenchmarkOptions {
+  /** A database holding the questions' data (the demo: `nlq demo load`). */
+  readonly url: string;
+  /** The questions, asked in order. */
+  readonly questions: readonly string[];
+  /** Presets measured (built-in names or preset files). Default: every built-in preset. */
+  readonly presets?: readonly string[];
+  /**
+   * Variables the settings are loaded from (`NLQ_PRESET` is set per preset on top), e.g.
+   * `{ NLQ_MODEL: "scripted:fixtures/demo-model.json" }`.
+   */
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  /** Model of each step; default from the settings (`resolveStepModel`). Tests pass mock models. */
+  readonly resolveModel?: AnswerQuestionOptions["resolveModel"];
+  readonly onQuestion?: (preset: string, measurement: PresetQuestionMeasurement, index: number) => void;
+}
+
+/** One question answered with one preset. */
+export interface PresetQuestionMeasurement {
+  readonly question: string;
+  readonly ok: boolean;
+  /** `SQLSTATE: message` when the engine failed. */
+  readonly error?: string;
+  /**
+   * Model calls per step: every call that reached the model (recorded by the wrapper), failed calls and failed
+   * questions included.
+   */
+  readonly callsByStep: Readonly<Record<string, number>>;
+  /** Calls that reached the model but did not complete (the engine emitted no `llm-call-end` for them). */
+  readonly failedCalls: number;
+  /** Characters sent per step (system + prompt messages, recorded by the wrapper around the model). */
+  readonly charactersByStep: Readonly<Record<string, number>>;
+  /** Candidates written, failed ones included (answered questions only). */
+  readonly candidates?: number;
+  /** Distinct results among the candidates that ran (answered questions only). */
+  readonly clusters?: number;
+  /** The selector that chose (`single` when the candidates agreed; self-consistency when the configured one failed). */
+  readonly selector?: string;
+  /** How the engine says the answer was chosen (`Answer.selection.basis`). */
+  readonly basis?: string;
+  /** Pairwise selection calls cluster pairing makes, and what all-pairs comparisons would make. */
+  readonly pairwise?: PairwiseCallCount;
+  readonly elapsedMilliseconds: number;
+}
+
+export interface PresetMeasurement {
+  readonly preset: string;
+  /** The model that generated SQL, as configured, and whether it is a scripted replay. */
+  readonly model: { readonly id: string; readonly scripted: boolean };
+  /** The selector the preset configures for candidates that disagree. */
+  readonly selector: string;
+  readonly questions: readonly PresetQuestionMeasurement[];
+}
+
+function count(into: Record<string, number>, step: string, amount: number): void {
+  into[step] = (into[step] ?? 0) + amount;
+}
+
+function isLanguageModelV3(model: ResolvedModel["model"]): model is LanguageModelV3 {
+  return typeof model === "object" && model.specificationVersion === "v3";
+}
+
+/** Resolves each step's model and wraps it so that the characters of every call reach `onCall`. */
+function recordingResolver(
+  settings: Settings,
+  resolve: AnswerQuestionOptions["resolveModel"],
+  onCall: (call: RecordedCall) => void,
+): (step: string) => ResolvedModel {
+  return (step) => {
+    const resolved = resolve ? resolve(step) : resolveStepModel(settings, step);
+    if (!isLanguageModelV3(resolved.model)) {
+      throw new Error(`cannot record the prompts of model ${resolved.id}: not an AI SDK LanguageModelV3`);
+    }
+    return { ...resolved, model: createRecordingModel(resolved.model, onCall) };
+  };
+}
+
+/** How many candidates each execution cluster holds, from an answer's candidate records. */
+function clusterMembers(candidates: ReadonlyArray<{ readonly cluster?: number }>): number[][] {
+  const members: number[][] = [];
+  candidates.forEach((candidate, index) => {
+    if (candidate.cluster === undefined) return;
+    members[candidate.cluster] ??= [];
+    members[candidate.cluster]!.push(index);
+  });
+  return members.filter((cluster) => cluster !== undefined);
+}
+
+/**
+ * Answers every question with each preset through the production path (`answerQuestion` on one session of `url`,
+ * the whole catalog introspected live, no index), recording per question the model calls (as they reach the model) and characters sent per step, candidates, distinct results, the pairwise selection calls against all-pairs, and wall time. Questions run
+ * one after another; a failed question is measured and reported as failed.
+ */
+export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promise<PresetMeasurement[]> {
+  const client = new pg.Client({ connectionString: options.url });
+  await client.connect();
+  try {
+    const session = createPgExecutor(client, { name: "nlq-bench-presets" });
+    const results: PresetMeasurement[] = [];
+    for (const preset of options.presets ?? builtInPresetNames) {
+      const settings = loadSettings({ ...options.environment, NLQ_PRESET: preset });
+      let recorded: RecordedCall[] = [];
+      const resolveModel = recordingResolver(settings, options.resolveModel, (call) => recorded.push(call));
+      const generator = resolveModel("generate-candidate");
+      const measurements: PresetQuestionMeasurement[] = [];
+      for (const [index, question] of options.questions.entries()) {
+        recorded = [];
+        let completed = 0;
+        const started = performance.now();
+        let measurement: PresetQuestionMeasurement;
+        const counted = () => {
+          const callsByStep: Record<string, number> = {};
+          const charactersByStep: Record<string, number> = {};
+          for (const call of recorded) {
+            count(callsByStep, call.step, 1);
+            count(charactersByStep, call.step, call.systemCharacters + call.promptCharacters);
+          }
+          return { callsByStep, charactersByStep, failedCalls: recorded.length - completed };
+        };
+        try {
+          const answer = await answerQuestion({
+            question,
+            session,
+            settings,
+            origin: "bench",
+            resolveModel,
+            onEvent: (event) => {
+              if (event.type === "llm-call-end") completed += 1;
+            },
+          });
+          const elapsedMilliseconds = performance.now() - started;
+          const clusters = clusterMembers(answer.candidates).map((members) => ({ members }));
+          const executed = answer.candidates.filter((candidate) => candidate.cluster !== undefined);
+          measurement = {
+            question,
+            ok: true,
+            ...counted(),
+            candidates: answer.selection.candidates,
+            clusters: answer.selection.clusters,
+            selector: answer.selection.selector,
+            basis: answer.selection.basis,
+            pairwise: pairwiseCallCount(executed, clusters),
+            elapsedMilliseconds,
+          };
+        } catch (error) {
+          const elapsedMilliseconds = performance.now() - started;
+          const message = error instanceof Error ? error.message : String(error);
+          measurement = {
+            question,
+            ok: false,
+            error: error instanceof NlqError ? `${error.code}: ${message}` : message,
+            ...counted(),
+            elapsedMilliseconds,
+          };
+        }
+        measurements.push(measurement);
+        options.onQuestion?.(preset, measurement, index);
+      }
+      results.push({
+        preset: settings.preset.name,
+        model: { id: generator.id, scripted: generator.scripted },
+        selector: settings.selector,
+        questions: measurements,
+      });
+    }
+    return results;
+  } finally {
+    await client.end();
+  }
+}
