@@ -1,18 +1,41 @@
+import { loadServiceSettings } from "@nlq/engine";
+import { cookies } from "next/headers";
 import { Chat } from "../components/chat";
+import { SignInForm } from "../components/sign-in-form";
+import { SignOutButton } from "../components/sign-out-button";
+import { sessionCookieName } from "../lib/session-cookie";
 import { readSuggestedQuestions } from "../lib/suggested-questions";
+import { currentWebUser, dataSourceKey } from "../lib/web-user";
 
-/** Read the suggestions on every request: the demo fixture may change without a rebuild. */
+/** Read the session and the suggestions on every request. */
 export const dynamic = "force-dynamic";
 
-export default function HomePage() {
+export default async function HomePage() {
+  const service = loadServiceSettings(process.env);
+  const user = await currentWebUser((await cookies()).get(sessionCookieName)?.value, service);
   return (
     <main className="page">
       <header className="page-header">
         <h1>
           nlq <span className="page-header-subtitle">ask your PostgreSQL database in plain language</span>
         </h1>
+        {user ? (
+          <div className="page-header-user">
+            <span data-testid="signed-in-role">
+              {user.singleUser ? "single-user mode as " : "signed in as "}
+              <code>{user.role}</code>
+            </span>
+            {user.singleUser ? null : <SignOutButton />}
+          </div>
+        ) : null}
       </header>
-      <Chat suggestions={readSuggestedQuestions()} />
+      {user ? (
+        <Chat suggestions={readSuggestedQuestions()} />
+      ) : (
+        <SignInForm
+          dataSource={service.databaseUrl ? dataSourceKey(service.databaseUrl) : "(DATABASE_URL is not set)"}
+        />
+      )}
     </main>
   );
 }
