@@ -26,3 +26,13 @@ export { createPgExecutor } from "./postgres/pg-executor";
 export { ValueIndexStore } from "./value-index/value-index-store";
 export { createVectorStore } from "./vector-stores/create-vector-store";
 export { createMetadataVectorPersistence } from "./vector-stores/metadata-vector-persistence";
+export { type NewVerifiedExample, VerifiedExampleStore, type VerifiedExampleSource } from "./metadata/verified-example-store";
+export {
+  type NewTurn,
+  type ThreadOwner,
+  type ThreadSummary,
+  type ThreadWithTurns,
+  WebThreadStore,
+} from "./metadata/web-thread-store";
+export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
+export type { WebThreadRow, WebTurnRow } from "./metadata/schema/web-threads";
