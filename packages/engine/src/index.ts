@@ -36,6 +36,7 @@ export type {
   ConversationTurn,
   QueryLog,
   QueryLogEntry,
+  VerifiedExample,
 } from "./pipeline/answer";
 export { answerQuestion } from "./pipeline/answer-question";
 export {

@@ -8,9 +8,11 @@ import type { CandidateGenerator } from "./candidate-generator";
  */
 export const oneShotGenerator: CandidateGenerator = {
   name: "one-shot",
-  async generate({ schema, context, previousTurns }) {
+  async generate({ schema, context, previousTurns, sample, temperature }) {
     const output = await context.runModelStep({
       step: "generate-candidate",
+      sample,
+      temperature,
       schema: sqlCandidateOutputSchema,
       system: generateCandidateSystemPrompt,
       prompt: generateCandidatePrompt({ schema, question: context.question, hint: context.hint, previousTurns }),

@@ -21,6 +21,8 @@ export interface RunStepOptions<OUTPUT> {
   readonly prompt: string;
   /** Sampling temperature (default 0). */
   readonly temperature?: number;
+  /** Which sample of the step this call is (default 0), passed to scripted models as `providerOptions.nlq.sample`. */
+  readonly sample?: number;
   readonly abortSignal?: AbortSignal;
   /** The user's question, passed to scripted models as `providerOptions.nlq.question`. */
   readonly question: string;
@@ -90,7 +92,7 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
       abortSignal,
       maxRetries: options.maxRetries ?? (scripted ? 0 : 2),
       output: Output.object({ schema: options.schema }),
-      providerOptions: { nlq: { step: options.step, question: options.question } },
+      providerOptions: { nlq: { step: options.step, question: options.question, sample: options.sample ?? 0 } },
     });
     return finish(result.output as OUTPUT, result.usage);
   } catch (error) {

@@ -15,6 +15,11 @@ export interface ModelStepOptions<OUTPUT> {
   readonly prompt: string;
   /** Default: `settings.temperature`. */
   readonly temperature?: number;
+  /**
+   * Which sample of a step that runs several times per question (generators × samples) this call is; scripted
+   * fixtures and the response cache key on it. Default 0.
+   */
+  readonly sample?: number;
 }
 
 /**
@@ -96,6 +101,7 @@ export function createStepContext(options: StepContextOptions): StepContext {
         system: step.system,
         prompt: step.prompt,
         temperature: step.temperature ?? options.settings.temperature,
+        sample: step.sample ?? 0,
         abortSignal: options.abortSignal,
         question: options.question,
         budget,

@@ -6,7 +6,9 @@ import { ModelConfigurationError } from "../errors";
 /**
  * Recorded responses replayed by the `scripted:<file>` model. Format (JSON):
  * `{ "description": "… Scripted: no language model produced these.", "responses": [ { "step", "question", "output" } ] }`.
- * `output` is the object the step's schema expects; `"question": "*"` is the step's fallback.
+ * `output` is the object the step's schema expects; `"question": "*"` is the step's fallback. An optional `"sample": n`
+ * records the response of one sample of a step that runs several times per question (generators × samples); an entry
+ * without `sample` answers every sample that has no entry of its own.
  */
 export const scriptedFixtureSchema = z.object({
   description: z.string(),
@@ -14,6 +16,7 @@ export const scriptedFixtureSchema = z.object({
     z.object({
       step: z.string().min(1),
       question: z.string(),
+      sample: z.number().int().nonnegative().optional(),
       output: z.unknown(),
     }),
   ),
@@ -59,18 +62,24 @@ export function readScriptedFixture(path: string): { fixture: ScriptedFixture; a
   return { fixture: parsed.data, absolutePath };
 }
 
-/** The recorded output for a step and question: an exact (normalized) question match first, then the step's `*`. */
+/**
+ * The recorded output for a step, question and sample: an exact (normalized) question match first, then the step's
+ * `*`; within each, the entry for this `sample` first, then one without `sample`.
+ */
 export function findScriptedOutput(
   fixture: ScriptedFixture,
   step: string,
   question: string,
+  sample = 0,
 ): { output: unknown } | undefined {
   const wanted = normalizeQuestion(question);
   const forStep = fixture.responses.filter((response) => response.step === step);
-  const exact = forStep.find(
-    (response) => response.question !== "*" && normalizeQuestion(response.question) === wanted,
+  const forSample = (responses: typeof forStep) =>
+    responses.find((response) => response.sample === sample) ??
+    responses.find((response) => response.sample === undefined);
+  const exact = forSample(
+    forStep.filter((response) => response.question !== "*" && normalizeQuestion(response.question) === wanted),
   );
-  const fallback = forStep.find((response) => response.question === "*");
-  const match = exact ?? fallback;
+  const match = exact ?? forSample(forStep.filter((response) => response.question === "*"));
   return match ? { output: match.output } : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeQuestion } from "./scripted-fixture";
+import { findScriptedOutput, normalizeQuestion, type ScriptedFixture } from "./scripted-fixture";
 import { createScriptedModel } from "./scripted-model";
 
 const fixture = "packages/engine/src/models/fixtures/scripted-model-test.json";
@@ -29,5 +29,22 @@ describe("createScriptedModel", () => {
 
   it("normalizes questions: case, whitespace and trailing punctuation", () => {
     expect(normalizeQuestion("  How MANY\n customers  are there?!. ")).toBe("how many customers are there");
+  });
+
+  it("replays the entry of the requested sample, then the entry without a sample, then the step's fallback", () => {
+    const samples: ScriptedFixture = {
+      description: "Scripted: no language model produced these.",
+      responses: [
+        { step: "generate-candidate", question: "q", sample: 1, output: "second" },
+        { step: "generate-candidate", question: "q", output: "any" },
+        { step: "generate-candidate", question: "*", sample: 2, output: "fallback third" },
+        { step: "generate-candidate", question: "other", sample: 0, output: "first only" },
+      ],
+    };
+    expect(findScriptedOutput(samples, "generate-candidate", "q", 1)).toEqual({ output: "second" });
+    expect(findScriptedOutput(samples, "generate-candidate", "q", 0)).toEqual({ output: "any" });
+    expect(findScriptedOutput(samples, "generate-candidate", "q", 2)).toEqual({ output: "any" });
+    expect(findScriptedOutput(samples, "generate-candidate", "other", 2)).toEqual({ output: "fallback third" });
+    expect(findScriptedOutput(samples, "generate-candidate", "other", 1)).toBeUndefined();
   });
 });

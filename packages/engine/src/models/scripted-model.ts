@@ -12,10 +12,14 @@ import { findScriptedOutput, readScriptedFixture } from "./scripted-fixture";
 /** Provider name of scripted models; `LlmCallRecord.scripted` is true for them. */
 export const scriptedProvider = "scripted";
 
-/** How a pipeline step tells the scripted model which response to replay: `providerOptions: { nlq: { step, question } }`. */
+/**
+ * How a pipeline step tells the scripted model which response to replay:
+ * `providerOptions: { nlq: { step, question, sample } }`.
+ */
 export interface ScriptedCallKey {
   readonly step: string;
   readonly question: string;
+  readonly sample: number;
 }
 
 const zeroUsage: LanguageModelV3Usage = {
@@ -24,10 +28,11 @@ const zeroUsage: LanguageModelV3Usage = {
 };
 
 function callKey(options: LanguageModelV3CallOptions): ScriptedCallKey {
-  const nlq = options.providerOptions?.nlq as { step?: unknown; question?: unknown } | undefined;
+  const nlq = options.providerOptions?.nlq as { step?: unknown; question?: unknown; sample?: unknown } | undefined;
   return {
     step: typeof nlq?.step === "string" ? nlq.step : "(unknown step)",
     question: typeof nlq?.question === "string" ? nlq.question : "",
+    sample: typeof nlq?.sample === "number" ? nlq.sample : 0,
   };
 }
 
@@ -42,7 +47,7 @@ export function createScriptedModel(fixturePath: string): LanguageModelV3 {
     options.abortSignal?.throwIfAborted();
     const { fixture, absolutePath } = readScriptedFixture(fixturePath);
     const key = callKey(options);
-    const found = findScriptedOutput(fixture, key.step, key.question);
+    const found = findScriptedOutput(fixture, key.step, key.question, key.sample);
     if (!found) {
       throw new ModelCallError(
         `scripted model has no response for step "${key.step}" and question ${quotedPrefix(key.question)} in ${absolutePath}`,

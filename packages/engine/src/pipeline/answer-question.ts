@@ -110,8 +110,13 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     context.emit({ type: "candidate-start", candidate: 0, generator: generator.name });
     const generated = await generator.generate({
       schema,
+      catalog: selected,
+      fullCatalog: catalog,
       context: generationContext,
       previousTurns: options.previousTurns,
+      examples: options.verifiedExamples ?? [],
+      sample: 0,
+      temperature: options.settings.temperature,
     });
     let fixed: Awaited<ReturnType<typeof runFixLoop>>;
     try {

@@ -17,6 +17,11 @@ export interface AnswerQuestionOptions {
   /** Earlier turns of the same conversation, oldest first, shown to the generator for follow-ups. Default: none. */
   readonly previousTurns?: readonly ConversationTurn[];
   /**
+   * Verified question–SQL pairs of this data source, most similar to the question first (the caller retrieves them),
+   * shown to every generator as demonstrations. Default: none.
+   */
+  readonly verifiedExamples?: readonly VerifiedExample[];
+  /**
    * The asking user's own database session. Every statement of the pipeline (introspection, candidate
    * execution, the final answer) runs on it, inside a transaction PostgreSQL keeps read-only, so the
    * user's privileges apply and the session is unchanged afterwards.
@@ -49,6 +54,15 @@ export interface AnswerQuestionOptions {
    * Default: from `settings` (`NLQ_MODEL_<STEP>`, then `NLQ_MODEL`) via `resolveStepModel`.
    */
   readonly resolveModel?: (step: string) => ResolvedModel;
+}
+
+/**
+ * A question–SQL pair a person verified for this data source (accepted or corrected in the web app), shown to the
+ * generators as a few-shot demonstration.
+ */
+export interface VerifiedExample {
+  readonly question: string;
+  readonly sql: string;
 }
 
 /** One earlier question of a conversation and the SQL that answered it. */
