@@ -42,7 +42,9 @@ test("asks for a database role, refuses an unknown one and keeps only a sealed s
   await page.getByLabel("PostgreSQL user").fill("nlq_e2e_nobody");
   await page.getByLabel("Password").fill("wrong");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("PostgreSQL did not accept this user name and password.");
+  await expect(page.locator(".sign-in").getByRole("alert")).toContainText(
+    "PostgreSQL did not accept this user name and password.",
+  );
 
   // The chat API refuses a request without a session.
   const refused = await page.request.post("/api/chat", {

@@ -54,10 +54,23 @@ export interface ErrorData {
   readonly hint?: string;
 }
 
+/** The thread this conversation is kept in (sent once the first question created it). */
+export interface ThreadData {
+  readonly id: string;
+  readonly title: string;
+}
+
+/** The stored turn of a reply: its id is what thumbs up/down refer to. */
+export interface TurnData {
+  readonly id: string;
+}
+
 export type NlqDataParts = {
   step: StepData;
   answer: AnswerData;
   error: ErrorData;
+  thread: ThreadData;
+  turn: TurnData;
 };
 
 export type NlqUIMessage = UIMessage<unknown, NlqDataParts>;

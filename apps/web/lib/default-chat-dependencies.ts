@@ -1,8 +1,10 @@
-import { createPgExecutor, withCatalogIndex } from "@nlq/adapters";
+import { createPgExecutor, VerifiedExampleStore, WebThreadStore, withCatalogIndex } from "@nlq/adapters";
 import { answerQuestion, loadServiceSettings, loadSettings, type QueryLog, type ServiceSettings } from "@nlq/engine";
 import type { ChatDependencies } from "./chat-handler";
 import { openPoolSession } from "./pg-session";
 import { resolveScriptedModelPaths } from "./scripted-model-paths";
+import { similarExamples } from "./similar-examples";
+import { createThreadRecorder } from "./thread-recorder";
 import { webMetadataStore, webPool } from "./web-resources";
 import type { WebUser } from "./web-user";
 
@@ -11,7 +13,8 @@ import type { WebUser } from "./web-user";
  * store its query log and catalog index — each question uses the index `nlq index` built for its database (live
  * introspection when there is none). Each question runs on a connection of `user`'s pool (authenticated as the user's
  * own role, so the catalog, retrieval and the SQL see what that role may read); without a user, on `DATABASE_URL`'s
- * pool (single-user mode).
+ * pool. With a metadata store and a user, the user's threads are kept there and verified examples of the data source
+ * similar to the question are passed to the engine.
  */
 export async function defaultChatDependencies(user?: WebUser): Promise<ChatDependencies> {
   let service: ServiceSettings;
@@ -39,5 +42,14 @@ export async function defaultChatDependencies(user?: WebUser): Promise<ChatDepen
     openSession: (abortSignal) =>
       openPoolSession(user?.pool ?? webPool(service), (connection) => createPgExecutor(connection), abortSignal),
     ...(log ? { queryLog: log } : {}),
+    ...(store && user
+      ? {
+          threads: createThreadRecorder(new WebThreadStore(store.database), user),
+          verifiedExamples: async (question: string) =>
+            similarExamples(question, await new VerifiedExampleStore(store.database).list(user.dataSource)).map(
+              (example) => ({ question: example.question, sql: example.sql }),
+            ),
+        }
+      : {}),
   };
 }

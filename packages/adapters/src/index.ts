@@ -22,11 +22,13 @@ export {
   openMetadataStore,
   redactUrl,
 } from "./metadata/open-metadata-store";
-export { createPgExecutor } from "./postgres/pg-executor";
-export { ValueIndexStore } from "./value-index/value-index-store";
-export { createVectorStore } from "./vector-stores/create-vector-store";
-export { createMetadataVectorPersistence } from "./vector-stores/metadata-vector-persistence";
-export { type NewVerifiedExample, VerifiedExampleStore, type VerifiedExampleSource } from "./metadata/verified-example-store";
+export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
+export type { WebThreadRow, WebTurnRow } from "./metadata/schema/web-threads";
+export {
+  type NewVerifiedExample,
+  type VerifiedExampleSource,
+  VerifiedExampleStore,
+} from "./metadata/verified-example-store";
 export {
   type NewTurn,
   type ThreadOwner,
@@ -34,5 +36,7 @@ export {
   type ThreadWithTurns,
   WebThreadStore,
 } from "./metadata/web-thread-store";
-export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
-export type { WebThreadRow, WebTurnRow } from "./metadata/schema/web-threads";
+export { createPgExecutor } from "./postgres/pg-executor";
+export { ValueIndexStore } from "./value-index/value-index-store";
+export { createVectorStore } from "./vector-stores/create-vector-store";
+export { createMetadataVectorPersistence } from "./vector-stores/metadata-vector-persistence";

@@ -73,10 +73,16 @@ describe("VerifiedExampleStore", () => {
     });
     expect(replaced.id).toBe(first.id);
     expect(await examples.list(alice.dataSource)).toMatchObject([
-      { question: "how many customers are there?", sql: "SELECT count(*) AS customers FROM customers", source: "corrected" },
+      {
+        question: "how many customers are there?",
+        sql: "SELECT count(*) AS customers FROM customers",
+        source: "corrected",
+      },
     ]);
     expect(await examples.list(aliceElsewhere.dataSource)).toEqual([]);
-    expect(await examples.update(aliceElsewhere.dataSource, first.id, { question: "q", sql: "s", verifiedBy: "x" })).toBeUndefined();
+    expect(
+      await examples.update(aliceElsewhere.dataSource, first.id, { question: "q", sql: "s", verifiedBy: "x" }),
+    ).toBeUndefined();
     const updated = await examples.update(alice.dataSource, first.id, {
       question: "count the customers",
       sql: "SELECT count(*) FROM customers",

@@ -123,7 +123,11 @@ export class WebThreadStore {
   }
 
   /** Records thumbs up/down (or null to clear) on a turn of the owner's; the turn, or undefined when not theirs. */
-  async setFeedback(owner: ThreadOwner, turnId: string, feedback: "up" | "down" | null): Promise<WebTurnRow | undefined> {
+  async setFeedback(
+    owner: ThreadOwner,
+    turnId: string,
+    feedback: "up" | "down" | null,
+  ): Promise<WebTurnRow | undefined> {
     if (!uuidPattern.test(turnId)) return undefined;
     const [row] = await this.database
       .update(webTurns)
