@@ -1,8 +1,8 @@
 import { loadServiceSettings } from "@nlq/engine";
 import { cookies } from "next/headers";
-import { Chat } from "../components/chat";
 import { SignInForm } from "../components/sign-in-form";
 import { SignOutButton } from "../components/sign-out-button";
+import { Workspace } from "../components/workspace";
 import { sessionCookieName } from "../lib/session-cookie";
 import { readSuggestedQuestions } from "../lib/suggested-questions";
 import { currentWebUser, dataSourceKey } from "../lib/web-user";
@@ -30,7 +30,7 @@ export default async function HomePage() {
         ) : null}
       </header>
       {user ? (
-        <Chat suggestions={readSuggestedQuestions()} />
+        <Workspace suggestions={readSuggestedQuestions()} history={service.metadataUrl !== undefined} />
       ) : (
         <SignInForm
           dataSource={service.databaseUrl ? dataSourceKey(service.databaseUrl) : "(DATABASE_URL is not set)"}

@@ -3,6 +3,7 @@
 import type { NlqUIMessage } from "../lib/chat-message";
 import { AnswerView } from "./answer-view";
 import { ErrorView } from "./error-view";
+import { FeedbackButtons } from "./feedback-buttons";
 import { StepList } from "./step-list";
 
 /** One reply: the live steps, then the answer or the error. */
@@ -12,11 +13,15 @@ export function AssistantTurn({ message }: { readonly message: NlqUIMessage }) {
   );
   const answer = message.parts.find((part) => part.type === "data-answer");
   const error = message.parts.find((part) => part.type === "data-error");
+  const turn = message.parts.find((part) => part.type === "data-turn");
   const finished = answer !== undefined || error !== undefined;
   return (
     <article className="turn turn-assistant" aria-label="Answer">
       {steps.length > 0 ? <StepList steps={steps} finished={finished} /> : null}
       {answer?.type === "data-answer" ? <AnswerView answer={answer.data} /> : null}
+      {answer?.type === "data-answer" && turn?.type === "data-turn" ? (
+        <FeedbackButtons turnId={turn.data.id} initial={turn.data.feedback ?? null} />
+      ) : null}
       {error?.type === "data-error" ? <ErrorView error={error.data} /> : null}
     </article>
   );

@@ -3,7 +3,7 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
-import type { NlqUIMessage } from "../lib/chat-message";
+import type { NlqUIMessage, ThreadData } from "../lib/chat-message";
 import { compactMessagesForRequest } from "../lib/compact-messages";
 import { AssistantTurn } from "./assistant-turn";
 import { SuggestionChips } from "./suggestion-chips";
@@ -11,21 +11,47 @@ import { SuggestionChips } from "./suggestion-chips";
 export interface ChatProps {
   /** Questions offered as clickable chips. */
   readonly suggestions: readonly string[];
+  /** The stored thread this conversation continues (a reopened one); none for a new conversation. */
+  readonly threadId?: string;
+  /** The messages of a reopened thread. */
+  readonly initialMessages?: NlqUIMessage[];
+  /** Called when the server kept the conversation in a thread (the first answer of a new conversation). */
+  readonly onThread?: (thread: ThreadData) => void;
 }
 
 /** The conversation: earlier turns stay visible above the composer. */
-export function Chat({ suggestions }: ChatProps) {
+export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatProps) {
+  const threadRef = useRef<string | undefined>(threadId);
   const transport = useMemo(
     () =>
       new DefaultChatTransport<NlqUIMessage>({
         api: "/api/chat",
         prepareSendMessagesRequest: ({ id, messages }) => ({
-          body: { id, messages: compactMessagesForRequest(messages) },
+          body: {
+            id,
+            messages: compactMessagesForRequest(messages),
+            ...(threadRef.current ? { threadId: threadRef.current } : {}),
+          },
         }),
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error, clearError } = useChat<NlqUIMessage>({ transport });
+  const { messages, sendMessage, status, stop, error, clearError } = useChat<NlqUIMessage>({
+    transport,
+    ...(threadId ? { id: threadId } : {}),
+    ...(initialMessages ? { messages: initialMessages } : {}),
+  });
+
+  useEffect(() => {
+    for (const message of messages) {
+      for (const part of message.parts) {
+        if (part.type === "data-thread" && threadRef.current !== part.data.id) {
+          threadRef.current = part.data.id;
+          onThread?.(part.data);
+        }
+      }
+    }
+  }, [messages, onThread]);
   const [question, setQuestion] = useState("");
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const endRef = useRef<HTMLDivElement>(null);

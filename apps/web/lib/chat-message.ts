@@ -63,6 +63,8 @@ export interface ThreadData {
 /** The stored turn of a reply: its id is what thumbs up/down refer to. */
 export interface TurnData {
   readonly id: string;
+  /** The user's feedback so far (a reopened thread). */
+  readonly feedback?: "up" | "down" | null;
 }
 
 export type NlqDataParts = {
