@@ -1,5 +1,6 @@
 import { loadServiceSettings } from "@nlq/engine";
 import { cookies } from "next/headers";
+import Link from "next/link";
 import { SignInForm } from "../components/sign-in-form";
 import { SignOutButton } from "../components/sign-out-button";
 import { Workspace } from "../components/workspace";
@@ -25,6 +26,7 @@ export default async function HomePage() {
               {user.singleUser ? "single-user mode as " : "signed in as "}
               <code>{user.role}</code>
             </span>
+            <Link href="/examples">Verified examples</Link>
             {user.singleUser ? null : <SignOutButton />}
           </div>
         ) : null}
