@@ -10,10 +10,12 @@ export interface ResultTableProps {
   readonly truncated: boolean;
   /** Which cap cut it (`bytes` is shown as "truncated: byte limit"). Default: the row cap. */
   readonly truncatedBy?: "rows" | "bytes";
+  /** Rows of the whole result, when counted. */
+  readonly totalRows?: number;
 }
 
 /** The rows, header from the field names; NULL is shown distinctly; numbers are right-aligned. */
-export function ResultTable({ fields, rows, truncated, truncatedBy }: ResultTableProps) {
+export function ResultTable({ fields, rows, truncated, truncatedBy, totalRows }: ResultTableProps) {
   // Result columns and rows have no identity besides their position, which never changes for one answer.
   const columns = fields.map((field, position) => ({
     key: `column-${position}`,
@@ -26,6 +28,7 @@ export function ResultTable({ fields, rows, truncated, truncatedBy }: ResultTabl
       <p className="result-count">
         <span data-testid="row-count">
           {rows.length} {rows.length === 1 ? "row" : "rows"}
+          {totalRows !== undefined && totalRows !== rows.length ? ` of ${totalRows}` : ""}
         </span>
         {truncated ? (
           truncatedBy === "bytes" ? (
@@ -40,7 +43,8 @@ export function ResultTable({ fields, rows, truncated, truncatedBy }: ResultTabl
         ) : null}
       </p>
       {fields.length > 0 ? (
-        <div className="table-scroll">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Rows">
           <table className="result-table">
             <thead>
               <tr>

@@ -80,7 +80,9 @@ describe("handleChatRequest with threads and verified examples", () => {
         openSession: async () => ({ executor, release: () => undefined }),
         threads,
         verifiedExamples: async (question) =>
-          question.includes("customers") ? [{ question: "count the customers", sql: "SELECT count(*) FROM customers" }] : [],
+          question.includes("customers")
+            ? [{ question: "count the customers", sql: "SELECT count(*) FROM customers" }]
+            : [],
       },
       { threadId },
     );

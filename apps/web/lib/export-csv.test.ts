@@ -37,8 +37,17 @@ describe("csvField", () => {
 
 describe("runEditedSql", () => {
   it("pages the result under the row cap with the total count, read-only", async () => {
-    const first = await runEditedSql({ session: createPgExecutor(client), sql: "SELECT id FROM item ORDER BY id;", settings });
-    expect(first).toMatchObject({ sql: "SELECT id FROM item ORDER BY id", offset: 0, truncated: true, totalRows: 2500 });
+    const first = await runEditedSql({
+      session: createPgExecutor(client),
+      sql: "SELECT id FROM item ORDER BY id;",
+      settings,
+    });
+    expect(first).toMatchObject({
+      sql: "SELECT id FROM item ORDER BY id",
+      offset: 0,
+      truncated: true,
+      totalRows: 2500,
+    });
     expect(first.rows).toHaveLength(100);
     const last = await runEditedSql({
       session: createPgExecutor(client),
@@ -87,7 +96,12 @@ describe("exportCsv", () => {
   it("throws a validation error before sending anything", async () => {
     const done: boolean[] = [];
     await expect(
-      exportCsv({ session: createPgExecutor(client), sql: "DROP TABLE item", settings, onDone: (failed) => done.push(failed) }),
+      exportCsv({
+        session: createPgExecutor(client),
+        sql: "DROP TABLE item",
+        settings,
+        onDone: (failed) => done.push(failed),
+      }),
     ).rejects.toMatchObject({ name: "SqlValidationError" });
     expect(done).toEqual([true]);
   });

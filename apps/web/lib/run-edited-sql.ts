@@ -16,7 +16,10 @@ export interface RunEditedSqlOptions {
   /** Rows to skip (paging); default 0. */
   readonly offset?: number;
   /** Row cap, byte cap, statement timeout and allowed functions: the same limits as the pipeline's. */
-  readonly settings: Pick<Settings, "rowLimit" | "resultByteLimit" | "statementTimeoutMilliseconds" | "allowedFunctions">;
+  readonly settings: Pick<
+    Settings,
+    "rowLimit" | "resultByteLimit" | "statementTimeoutMilliseconds" | "allowedFunctions"
+  >;
   readonly abortSignal?: AbortSignal;
 }
 
