@@ -14,7 +14,9 @@ test("keeps the conversation in a thread that survives a reload, can be renamed,
   const result = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
   await expect(result).toBeVisible({ timeout: 45_000 });
   const count = await result.getByRole("table").getByRole("cell").first().textContent();
-  await expect(conversations.getByRole("button", { name: question })).toBeVisible();
+  // Earlier tests of this role may have left threads with the same title: this one is the current one.
+  const current = conversations.getByRole("listitem").filter({ has: page.locator('[aria-current="true"]') });
+  await expect(current.getByRole("button", { name: question, exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\?thread=[0-9a-f-]{36}$/);
 
   // Thumbs up: the pair becomes a verified example.
@@ -43,18 +45,19 @@ test("keeps the conversation in a thread that survives a reload, can be renamed,
   await expect(page.locator(".turn-user")).toHaveText([question, "which customers are from Berlin?"]);
 
   // Rename, then start a new conversation and reopen the renamed one from the list.
-  await conversations.getByRole("button", { name: `Rename “${question}”` }).click();
-  await conversations.getByLabel("New title").fill("Customer counts");
+  const title = `Customer counts ${Date.now()}`;
+  await current.getByRole("button", { name: `Rename “${question}”` }).click();
+  await conversations.getByLabel("New title").fill(title);
   await conversations.getByRole("button", { name: "Save" }).click();
-  await expect(conversations.getByRole("button", { name: "Customer counts" })).toBeVisible();
+  await expect(conversations.getByRole("button", { name: title, exact: true })).toBeVisible();
   await conversations.getByRole("button", { name: "New conversation" }).click();
   await expect(page.locator(".turn-user")).toHaveCount(0);
-  await conversations.getByRole("button", { name: "Customer counts" }).click();
+  await conversations.getByRole("button", { name: title, exact: true }).click();
   await expect(page.locator(".turn-user")).toHaveCount(2);
 
   // Delete it: gone from the list and from the page.
-  await conversations.getByRole("button", { name: "Delete “Customer counts”" }).click();
-  await expect(conversations.getByRole("button", { name: "Customer counts" })).toHaveCount(0);
+  await conversations.getByRole("button", { name: `Delete “${title}”` }).click();
+  await expect(conversations.getByRole("button", { name: title, exact: true })).toHaveCount(0);
   await expect(page.locator(".turn-user")).toHaveCount(0);
   await page.screenshot({ path: "/tmp/nlq-web-history.png", fullPage: true });
 });

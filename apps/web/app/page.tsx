@@ -4,8 +4,8 @@ import Link from "next/link";
 import { SignInForm } from "../components/sign-in-form";
 import { SignOutButton } from "../components/sign-out-button";
 import { Workspace } from "../components/workspace";
+import { pageSuggestions } from "../lib/page-suggestions";
 import { sessionCookieName } from "../lib/session-cookie";
-import { readSuggestedQuestions } from "../lib/suggested-questions";
 import { currentWebUser, dataSourceKey } from "../lib/web-user";
 
 /** Read the session and the suggestions on every request. */
@@ -32,7 +32,7 @@ export default async function HomePage() {
         ) : null}
       </header>
       {user ? (
-        <Workspace suggestions={readSuggestedQuestions()} history={service.metadataUrl !== undefined} />
+        <Workspace suggestions={await pageSuggestions(user, service)} history={service.metadataUrl !== undefined} />
       ) : (
         <SignInForm
           dataSource={service.databaseUrl ? dataSourceKey(service.databaseUrl) : "(DATABASE_URL is not set)"}

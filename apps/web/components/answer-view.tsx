@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { planChart } from "../lib/chart-kind";
+import { planChart } from "../lib/chart-plan";
 import type { AnswerData, AnswerField, ErrorData } from "../lib/chat-message";
 import { modelLabel } from "../lib/model-label";
 import { ErrorView } from "./error-view";
@@ -53,7 +53,7 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ErrorData | undefined>();
   const [saved, setSaved] = useState<string | undefined>();
-  const plan = planChart(shown.fields, shown.rows.length);
+  const plan = planChart(shown.fields, shown.rows);
 
   async function rerun() {
     setBusy(true);
@@ -157,7 +157,9 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
         ) : null}
         {saved ? <span role="status">{saved}</span> : null}
       </div>
-      {plan.kind !== "none" ? <ResultChart rows={shown.rows} fields={shown.fields} plan={plan} /> : null}
+      {plan.kind !== "none" ? (
+        <ResultChart key={`${shown.sql}-${plan.kind}`} rows={shown.rows} fields={shown.fields} plan={plan} />
+      ) : null}
       <ResultTable
         fields={shown.fields}
         rows={shown.rows}

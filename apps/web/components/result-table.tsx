@@ -1,7 +1,8 @@
 "use client";
 
-import { isNumericType } from "../lib/chart-kind";
+import { columnRole, isNumericType } from "../lib/chart-plan";
 import type { AnswerField } from "../lib/chat-message";
+import { formatValue } from "../lib/format-value";
 
 export interface ResultTableProps {
   readonly fields: readonly AnswerField[];
@@ -22,6 +23,8 @@ export function ResultTable({ fields, rows, truncated, truncatedBy, totalRows }:
     name: field.name,
     position,
     className: isNumericType(field.dataTypeId) ? "numeric" : undefined,
+    field,
+    role: columnRole(field),
   }));
   return (
     <div className="result">
@@ -61,9 +64,14 @@ export function ResultTable({ fields, rows, truncated, truncatedBy, totalRows }:
                 <tr key={rowNumber}>
                   {columns.map((column) => {
                     const value = row[column.position] ?? null;
+                    const shown = formatValue(value, column.field, column.role);
                     return (
-                      <td key={column.key} className={column.className}>
-                        {value === null ? <span className="null">NULL</span> : value}
+                      <td
+                        key={column.key}
+                        className={column.className}
+                        {...(shown !== value && value !== null ? { title: value } : {})}
+                      >
+                        {shown === null ? <span className="null">NULL</span> : shown}
                       </td>
                     );
                   })}
