@@ -7,7 +7,17 @@ import { FeedbackButtons } from "./feedback-buttons";
 import { StepList } from "./step-list";
 
 /** One reply: the live steps, then the answer or the error. */
-export function AssistantTurn({ message }: { readonly message: NlqUIMessage }) {
+export interface AssistantTurnProps {
+  readonly message: NlqUIMessage;
+  /** The user pressed Stop during this reply. */
+  readonly stopped?: boolean;
+  /** Asks the same question again (absent while another question runs). */
+  readonly onRetry?: (() => void) | undefined;
+  /** Puts the question back into the box to reword it. */
+  readonly onRephrase?: () => void;
+}
+
+export function AssistantTurn({ message, stopped = false, onRetry, onRephrase }: AssistantTurnProps) {
   const steps = message.parts.flatMap((part) =>
     part.type === "data-step" ? [{ id: part.id ?? part.data.label, ...part.data }] : [],
   );
@@ -22,7 +32,14 @@ export function AssistantTurn({ message }: { readonly message: NlqUIMessage }) {
       {answer?.type === "data-answer" && turn?.type === "data-turn" ? (
         <FeedbackButtons turnId={turn.data.id} initial={turn.data.feedback ?? null} />
       ) : null}
-      {error?.type === "data-error" ? <ErrorView error={error.data} /> : null}
+      {error?.type === "data-error" && !(stopped && error.data.code === "57014") ? (
+        <ErrorView error={error.data} {...(onRetry ? { onRetry } : {})} {...(onRephrase ? { onRephrase } : {})} />
+      ) : null}
+      {stopped && answer === undefined ? (
+        <p className="stopped" role="status">
+          Stopped
+        </p>
+      ) : null}
     </article>
   );
 }

@@ -36,7 +36,7 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error, clearError } = useChat<NlqUIMessage>({
+  const { messages, sendMessage, status, stop, error, clearError, setMessages } = useChat<NlqUIMessage>({
     transport,
     ...(threadId ? { id: threadId } : {}),
     ...(initialMessages ? { messages: initialMessages } : {}),
@@ -53,9 +53,28 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
     }
   }, [messages, onThread]);
   const [question, setQuestion] = useState("");
+  const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
+  const [transportFailed, setTransportFailed] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
+  const lastAsked = useRef("");
   const busy = status === "submitted" || status === "streaming";
+
+  // A request that never reached an answer (network down, server gone): the question goes back into the box, the
+  // unanswered turn is removed, and the page says what happened in words, not the browser's "Failed to fetch".
+  useEffect(() => {
+    if (!error) return;
+    setTransportFailed(true);
+    setQuestion((current) => (current.trim() === "" ? lastAsked.current : current));
+    setMessages((current) => {
+      const lastUser = current.findLastIndex((message) => message.role === "user");
+      const answered = current
+        .slice(lastUser + 1)
+        .some((message) => message.parts.some((part) => part.type === "data-answer" || part.type === "data-error"));
+      return lastUser >= 0 && !answered ? current.slice(0, lastUser) : current;
+    });
+    clearError();
+  }, [error, clearError, setMessages]);
 
   useEffect(() => {
     if (messages.length > 0) endRef.current?.scrollIntoView({ behavior: "smooth", block: "end" });
@@ -65,9 +84,22 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
     const trimmed = text.trim();
     if (trimmed === "" || busy) return;
     if (error) clearError();
+    setTransportFailed(false);
+    lastAsked.current = trimmed;
     void sendMessage({ text: trimmed });
     setQuestion("");
     inputRef.current?.focus();
+  }
+
+  function rephrase(text: string) {
+    setQuestion(text);
+    inputRef.current?.focus();
+  }
+
+  function stopAnswer() {
+    const last = messages.at(-1);
+    if (last) setStopped((current) => new Set(current).add(last.id));
+    void stop();
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -91,26 +123,37 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
             it got there.
           </p>
         ) : null}
-        {messages.map((message) =>
-          message.role === "user" ? (
-            <div key={message.id} className="turn turn-user">
-              <p className="question">
-                {message.parts.map((part) => (part.type === "text" ? part.text : "")).join("")}
-              </p>
-            </div>
-          ) : (
-            <AssistantTurn key={message.id} message={message} />
-          ),
-        )}
+        {messages.map((message, position) => {
+          if (message.role === "user") {
+            return (
+              <div key={message.id} className="turn turn-user">
+                <p className="question">{textOf(message)}</p>
+                {stopped.has(message.id) && messages[position + 1] === undefined ? <StoppedMarker /> : null}
+              </div>
+            );
+          }
+          const asked = textOf(messages[position - 1]);
+          return (
+            <AssistantTurn
+              key={message.id}
+              message={message}
+              stopped={stopped.has(message.id)}
+              onRetry={busy ? undefined : () => ask(asked)}
+              onRephrase={() => rephrase(asked)}
+            />
+          );
+        })}
         {status === "submitted" ? (
           <p className="waiting" role="status">
             Sending the question…
           </p>
         ) : null}
-        {error ? (
+        {transportFailed ? (
           <div className="error-box" role="alert">
-            <p className="error-title">The chat request failed</p>
-            <p>{error.message}</p>
+            <p className="error-title">The question could not be sent</p>
+            <p>
+              The server did not answer. Your question is still in the box below: ask again when the connection is back.
+            </p>
           </div>
         ) : null}
         <div ref={endRef} />
@@ -134,7 +177,7 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
             aria-describedby="composer-hint"
           />
           {busy ? (
-            <button type="button" className="button button-secondary" onClick={() => void stop()}>
+            <button type="button" className="button button-secondary" onClick={stopAnswer}>
               Stop
             </button>
           ) : (
@@ -148,5 +191,18 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
         </p>
       </form>
     </div>
+  );
+}
+
+function textOf(message: NlqUIMessage | undefined): string {
+  return (message?.parts ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+/** Shown under a question or reply the user stopped. */
+export function StoppedMarker() {
+  return (
+    <p className="stopped" role="status">
+      Stopped
+    </p>
   );
 }

@@ -32,7 +32,8 @@ export function FeedbackButtons({ turnId, initial }: { readonly turnId: string; 
   }
 
   return (
-    <div className="feedback" role="group" aria-label="Was this answer right?">
+    <fieldset className="feedback">
+      <legend className="visually-hidden">Was this answer right?</legend>
       <button
         type="button"
         className="button button-secondary feedback-button"
@@ -54,6 +55,6 @@ export function FeedbackButtons({ turnId, initial }: { readonly turnId: string; 
           {note}
         </span>
       ) : null}
-    </div>
+    </fieldset>
   );
 }

@@ -47,7 +47,7 @@ export function ResultTable({ fields, rows, truncated, truncatedBy, totalRows }:
       </p>
       {fields.length > 0 ? (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-        <div className="table-scroll" tabIndex={0} role="region" aria-label="Rows">
+        <section className="table-scroll" tabIndex={0} aria-label="Rows">
           <table className="result-table">
             <thead>
               <tr>
@@ -79,7 +79,7 @@ export function ResultTable({ fields, rows, truncated, truncatedBy, totalRows }:
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       ) : null}
     </div>
   );

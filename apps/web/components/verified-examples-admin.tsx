@@ -97,9 +97,7 @@ export function VerifiedExamplesAdmin({ administrator }: { readonly administrato
             ) : (
               <>
                 <p className="example-question">{example.question}</p>
-                <pre className="sql-code" tabIndex={0} aria-label={`SQL of “${example.question}”`}>
-                  {example.sql}
-                </pre>
+                <pre className="sql-code example-sql">{example.sql}</pre>
                 <p className="example-meta">
                   {example.source} by <code>{example.verifiedBy}</code>
                 </p>
