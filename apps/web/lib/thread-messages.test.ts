@@ -44,4 +44,31 @@ describe("messagesOfThread", () => {
     const compacted = compactMessagesForRequest(messages);
     expect(JSON.stringify(compacted)).not.toContain('"rows":[["1"]]');
   });
+
+  it("offers the rows the history did not keep as more rows to load", () => {
+    const [, reply] = messagesOfThread([
+      {
+        id: "t1",
+        question: "list",
+        sql: "SELECT 1",
+        reply: {
+          answer: {
+            question: "list",
+            sql: "SELECT 1",
+            fields: [],
+            rows: [],
+            truncated: false,
+            storedRows: 200,
+            confidence: 1,
+            model: { id: "m", scripted: false },
+            elapsedMilliseconds: 1,
+            candidates: 1,
+            languageModelCalls: 1,
+          },
+        },
+        feedback: null,
+      },
+    ]);
+    expect(reply?.parts[0]).toMatchObject({ type: "data-answer", data: { truncated: true, truncatedBy: "rows" } });
+  });
 });

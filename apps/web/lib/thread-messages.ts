@@ -5,7 +5,7 @@ export interface StoredTurn {
   readonly id: string;
   readonly question: string;
   readonly sql: string | null;
-  readonly reply: { readonly answer?: AnswerData; readonly error?: ErrorData };
+  readonly reply: { readonly answer?: AnswerData & { readonly storedRows?: number }; readonly error?: ErrorData };
   readonly feedback: "up" | "down" | null;
 }
 
@@ -13,8 +13,15 @@ export interface StoredTurn {
 export function messagesOfThread(turns: readonly StoredTurn[]): NlqUIMessage[] {
   return turns.flatMap((turn): NlqUIMessage[] => {
     const parts: NlqUIMessage["parts"] = [];
-    if (turn.reply.answer) parts.push({ type: "data-answer", id: "answer", data: turn.reply.answer });
-    else if (turn.reply.error) parts.push({ type: "data-error", id: "error", data: turn.reply.error });
+    const answer = turn.reply.answer;
+    if (answer) {
+      // The history kept only the first rows: the page offers the rest as "load more" (a read-only re-run).
+      const data: AnswerData =
+        answer.storedRows !== undefined && !answer.truncated
+          ? { ...answer, truncated: true, truncatedBy: "rows" }
+          : answer;
+      parts.push({ type: "data-answer", id: "answer", data });
+    } else if (turn.reply.error) parts.push({ type: "data-error", id: "error", data: turn.reply.error });
     parts.push({ type: "data-turn", id: "turn", data: { id: turn.id, feedback: turn.feedback } });
     return [
       { id: `${turn.id}-question`, role: "user", parts: [{ type: "text", text: turn.question }] },
