@@ -64,5 +64,5 @@ test("refuses edited SQL that writes, with its SQLSTATE, and keeps the answer", 
   // Still one answer, and the customers are all there.
   await page.getByRole("button", { name: "Cancel" }).click();
   await replaceSql(page, result, "SELECT count(*) FROM customers");
-  await expect(result.getByRole("table").getByRole("cell").first()).toHaveText("1500");
+  await expect(result.getByRole("table").getByRole("cell").first()).toHaveText("1,500");
 });

@@ -22,6 +22,8 @@ interface OpenThread {
 export function Workspace({ suggestions, history }: WorkspaceProps) {
   const [threads, setThreads] = useState<ThreadSummary[]>([]);
   const [open, setOpen] = useState<OpenThread>({ key: "new" });
+  /** The thread the chat is in: the reopened one, or the one the server made for a new conversation. */
+  const [currentId, setCurrentId] = useState<string | undefined>();
   const [loadFailure, setLoadFailure] = useState<string | undefined>();
 
   const refresh = useCallback(async () => {
@@ -36,11 +38,13 @@ export function Workspace({ suggestions, history }: WorkspaceProps) {
     if (!response?.ok) {
       setLoadFailure("That conversation cannot be opened (it was deleted, or belongs to another role).");
       setOpen({ key: `new-${Date.now()}` });
+      setCurrentId(undefined);
       window.history.replaceState(null, "", "/");
       return;
     }
     const body = (await response.json()) as { thread: ThreadData; turns: StoredTurn[] };
     setOpen({ key: body.thread.id, id: body.thread.id, messages: messagesOfThread(body.turns) });
+    setCurrentId(body.thread.id);
     window.history.replaceState(null, "", `/?thread=${encodeURIComponent(body.thread.id)}`);
   }, []);
 
@@ -52,6 +56,7 @@ export function Workspace({ suggestions, history }: WorkspaceProps) {
 
   const onThread = useCallback(
     (thread: ThreadData) => {
+      setCurrentId(thread.id);
       window.history.replaceState(null, "", `/?thread=${encodeURIComponent(thread.id)}`);
       void refresh();
     },
@@ -61,6 +66,7 @@ export function Workspace({ suggestions, history }: WorkspaceProps) {
   function startNew() {
     setLoadFailure(undefined);
     setOpen({ key: `new-${Date.now()}` });
+    setCurrentId(undefined);
     window.history.replaceState(null, "", "/");
   }
 
@@ -75,7 +81,7 @@ export function Workspace({ suggestions, history }: WorkspaceProps) {
 
   async function remove(id: string) {
     await fetch(`/api/threads/${encodeURIComponent(id)}`, { method: "DELETE" });
-    if (open.id === id) startNew();
+    if (currentId === id) startNew();
     await refresh();
   }
 
@@ -84,7 +90,7 @@ export function Workspace({ suggestions, history }: WorkspaceProps) {
       {history ? (
         <ThreadList
           threads={threads}
-          currentId={open.id}
+          currentId={currentId}
           onNew={startNew}
           onOpen={(id) => void reopen(id)}
           onRename={(id, title) => void rename(id, title)}
