@@ -32,6 +32,8 @@ for (const size of [
   { name: "phone", width: 390, height: 844 },
 ]) {
   test(`every state is axe clean on ${size.name}, light and dark`, async ({ page }) => {
+    // Two colour schemes × four states, each with an axe run and a scripted answer.
+    test.setTimeout(240_000);
     await page.setViewportSize({ width: size.width, height: size.height });
     for (const colorScheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme });
