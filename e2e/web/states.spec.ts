@@ -138,3 +138,19 @@ test("charts follow the column roles and the chart type can be switched", async 
   await expect(result.getByRole("figure", { name: "Line chart of revenue by month" })).toBeVisible();
   await expect(result.getByRole("table").getByRole("cell").nth(1)).toHaveText(/^\d{1,3}(,\d{3})*(\.\d{1,2})?$/);
 });
+
+test("the SQL editor, the conversations list and the verified examples page are axe clean", async ({ page }) => {
+  await signIn(page);
+  await ask(page, "how many customers are there?");
+  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
+  await expect(result).toBeVisible({ timeout: 45_000 });
+  await result.getByRole("button", { name: "Edit SQL" }).click();
+  await expect(result.getByRole("textbox", { name: "Edit the SQL" })).toBeVisible();
+  await expectNoAxeViolations(page, "SQL editor");
+  await page.getByRole("button", { name: "Right" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved as a verified example" })).toBeVisible();
+  await page.goto("/examples");
+  await expect(page.getByRole("heading", { name: "Verified examples" })).toBeVisible();
+  await expect(page.getByRole("listitem").first()).toBeVisible();
+  await expectNoAxeViolations(page, "verified examples");
+});
