@@ -150,7 +150,7 @@ test("the SQL editor, the conversations list and the verified examples page are 
   await page.getByRole("button", { name: "Right" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved as a verified example" })).toBeVisible();
   await page.goto("/examples");
-  await expect(page.getByRole("heading", { name: "Verified examples" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Verified examples", exact: true })).toBeVisible();
   await expect(page.getByRole("listitem").first()).toBeVisible();
   await expectNoAxeViolations(page, "verified examples");
 });
