@@ -1,7 +1,11 @@
 import { expect, test } from "@playwright/test";
+import { signIn } from "./sign-in";
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
 
 test("asks a question and sees the steps, the SQL, the rows and the scripted label", async ({ page }) => {
-  await page.goto("/");
   await expect(page.getByRole("heading", { name: /nlq/ })).toBeVisible();
   await expect(page.getByRole("list", { name: "Suggested questions" })).toBeVisible();
 
@@ -21,7 +25,7 @@ test("asks a question and sees the steps, the SQL, the rows and the scripted lab
   await expect(result.getByTestId("row-count")).toHaveText("1 row");
   const table = result.getByRole("table");
   await expect(table.getByRole("columnheader")).toHaveText(["customers"]);
-  await expect(table.getByRole("cell").first()).toHaveText(/^[1-9]\d*$/);
+  await expect(table.getByRole("cell").first()).toHaveText(/^[1-9][\d,]*$/);
 
   await page.screenshot({ path: "/tmp/nlq-web.png", fullPage: true });
 });
@@ -29,7 +33,6 @@ test("asks a question and sees the steps, the SQL, the rows and the scripted lab
 test("keeps earlier turns, charts a time series and shows an unanswerable question with its SQLSTATE", async ({
   page,
 }) => {
-  await page.goto("/");
   const suggestions = page.getByRole("list", { name: "Suggested questions" });
   await suggestions.getByRole("button", { name: "show the monthly revenue trend over the last 12 months" }).click();
 

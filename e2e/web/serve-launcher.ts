@@ -34,6 +34,8 @@ const launcher = spawn(process.execPath, [path.join(repositoryRoot, "apps", "pro
     NLQ_METADATA_URL: "",
     NLQ_HOME: home,
     NLQ_MODEL: "scripted:fixtures/demo-model.json",
+    // The tests sign in as database roles (nlq start would otherwise turn on single-user mode for the demo).
+    NLQ_WEB_SINGLE_USER: "off",
     NLQ_WEB_PORT: process.env.NLQ_E2E_WEB_PORT ?? "3100",
     NLQ_PROXY_PORT: process.env.NLQ_E2E_PROXY_PORT ?? "6500",
     // Below Linux's ephemeral range (32768–60999): a fixed port inside it can be held for a moment by any outgoing

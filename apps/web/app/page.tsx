@@ -1,18 +1,43 @@
-import { Chat } from "../components/chat";
-import { readSuggestedQuestions } from "../lib/suggested-questions";
+import { loadServiceSettings } from "@nlq/engine";
+import { cookies } from "next/headers";
+import Link from "next/link";
+import { SignInForm } from "../components/sign-in-form";
+import { SignOutButton } from "../components/sign-out-button";
+import { Workspace } from "../components/workspace";
+import { pageSuggestions } from "../lib/page-suggestions";
+import { sessionCookieName } from "../lib/session-cookie";
+import { currentWebUser, dataSourceKey } from "../lib/web-user";
 
-/** Read the suggestions on every request: the demo fixture may change without a rebuild. */
+/** Read the session and the suggestions on every request. */
 export const dynamic = "force-dynamic";
 
-export default function HomePage() {
+export default async function HomePage() {
+  const service = loadServiceSettings(process.env);
+  const user = await currentWebUser((await cookies()).get(sessionCookieName)?.value, service);
   return (
     <main className="page">
       <header className="page-header">
         <h1>
           nlq <span className="page-header-subtitle">ask your PostgreSQL database in plain language</span>
         </h1>
+        {user ? (
+          <div className="page-header-user">
+            <span data-testid="signed-in-role">
+              {user.singleUser ? "single-user mode as " : "signed in as "}
+              <code>{user.role}</code>
+            </span>
+            <Link href="/examples">Verified examples</Link>
+            {user.singleUser ? null : <SignOutButton />}
+          </div>
+        ) : null}
       </header>
-      <Chat suggestions={readSuggestedQuestions()} />
+      {user ? (
+        <Workspace suggestions={await pageSuggestions(user, service)} history={service.metadataUrl !== undefined} />
+      ) : (
+        <SignInForm
+          dataSource={service.databaseUrl ? dataSourceKey(service.databaseUrl) : "(DATABASE_URL is not set)"}
+        />
+      )}
     </main>
   );
 }

@@ -1,15 +1,100 @@
 "use client";
 
-import { planChart } from "../lib/chart-kind";
-import type { AnswerData } from "../lib/chat-message";
+import { useState } from "react";
+import { planChart } from "../lib/chart-plan";
+import type { AnswerData, AnswerField, ErrorData } from "../lib/chat-message";
 import { modelLabel } from "../lib/model-label";
+import { ErrorView } from "./error-view";
 import { ResultChart } from "./result-chart";
 import { ResultTable } from "./result-table";
 import { SqlBlock } from "./sql-block";
+import { SqlEditor } from "./sql-editor";
 
-/** An answered question: provenance first (model, confidence), then the SQL, a chart when it fits, the rows. */
+/** The result on screen: the answer's, or a re-run's (edited SQL, more pages). */
+interface ShownResult {
+  readonly sql: string;
+  readonly fields: readonly AnswerField[];
+  readonly rows: ReadonlyArray<ReadonlyArray<string | null>>;
+  readonly truncated: boolean;
+  readonly truncatedBy?: "rows" | "bytes";
+  /** Rows of the whole result, once a re-run or "load more" counted them. */
+  readonly totalRows?: number;
+  readonly edited: boolean;
+}
+
+interface RunResponse {
+  readonly sql: string;
+  readonly fields: AnswerField[];
+  readonly rows: Array<Array<string | null>>;
+  readonly truncated: boolean;
+  readonly truncatedBy?: "rows" | "bytes";
+  readonly totalRows: number;
+}
+
+async function runSql(sql: string, offset: number): Promise<RunResponse | ErrorData> {
+  try {
+    const response = await fetch("/api/sql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sql, offset }),
+    });
+    const body = (await response.json()) as RunResponse | { error: ErrorData };
+    return "error" in body ? body.error : body;
+  } catch {
+    return { code: "08006", name: "TransportError", message: "The server cannot be reached. Try again." };
+  }
+}
+
+/** An answered question: provenance, the SQL (editable, re-run as the same role), a chart when it fits, the rows. */
 export function AnswerView({ answer }: { readonly answer: AnswerData }) {
-  const plan = planChart(answer.fields, answer.rows.length);
+  const [shown, setShown] = useState<ShownResult>({ ...answer, edited: false });
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(answer.sql);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<ErrorData | undefined>();
+  const [saved, setSaved] = useState<string | undefined>();
+  const plan = planChart(shown.fields, shown.rows);
+
+  async function rerun() {
+    setBusy(true);
+    setFailure(undefined);
+    setSaved(undefined);
+    const result = await runSql(draft, 0);
+    setBusy(false);
+    if ("code" in result) {
+      setFailure(result);
+      return;
+    }
+    setShown({ ...result, edited: result.sql !== answer.sql });
+    setEditing(false);
+  }
+
+  async function loadMore() {
+    setBusy(true);
+    setFailure(undefined);
+    const result = await runSql(shown.sql, shown.rows.length);
+    setBusy(false);
+    if ("code" in result) {
+      setFailure(result);
+      return;
+    }
+    setShown({
+      ...shown,
+      rows: [...shown.rows, ...result.rows],
+      truncated: result.truncated,
+      totalRows: result.totalRows,
+    });
+  }
+
+  async function saveCorrection() {
+    const response = await fetch("/api/verified-examples", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ question: answer.question, sql: shown.sql }),
+    }).catch(() => undefined);
+    setSaved(response?.ok ? "Saved as a verified example." : "The example could not be saved; try again.");
+  }
+
   return (
     <section className="answer" aria-label="Result">
       <div className="answer-meta">
@@ -28,21 +113,71 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
         )}
         <span className="badge badge-quiet">
           {answer.candidates} {answer.candidates === 1 ? "candidate" : "candidates"}
-          {answer.candidates > 1
+          {answer.candidates > 1 && answer.clusters !== undefined
             ? ` · ${answer.clusters} ${answer.clusters === 1 ? "result" : "distinct results"}`
             : ""}{" "}
           · {answer.elapsedMilliseconds} ms
         </span>
+        {shown.edited ? <span className="badge badge-warning">your edited SQL</span> : null}
       </div>
       {answer.explanation ? <p className="explanation">{answer.explanation}</p> : null}
-      <SqlBlock sql={answer.sql} />
-      {plan.kind !== "none" ? <ResultChart rows={answer.rows} fields={answer.fields} plan={plan} /> : null}
+      {editing ? (
+        <div className="sql-edit">
+          <SqlEditor initialSql={shown.sql} onChange={setDraft} label="Edit the SQL" onRun={() => void rerun()} />
+          <div className="answer-actions">
+            <button type="button" className="button button-primary" disabled={busy} onClick={() => void rerun()}>
+              {busy ? "Running…" : "Run read-only"}
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <SqlBlock sql={shown.sql} />
+      )}
+      {failure ? <ErrorView error={failure} /> : null}
+      <div className="answer-actions">
+        {editing ? null : (
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              setDraft(shown.sql);
+              setEditing(true);
+            }}
+          >
+            Edit SQL
+          </button>
+        )}
+        <form method="post" action="/api/export" className="inline-form">
+          <input type="hidden" name="sql" value={shown.sql} />
+          <button type="submit" className="button button-secondary">
+            Download CSV
+          </button>
+        </form>
+        {shown.edited ? (
+          <button type="button" className="button button-secondary" onClick={() => void saveCorrection()}>
+            Save as verified example
+          </button>
+        ) : null}
+        {saved ? <span role="status">{saved}</span> : null}
+      </div>
+      {plan.kind !== "none" ? (
+        <ResultChart key={`${shown.sql}-${plan.kind}`} rows={shown.rows} fields={shown.fields} plan={plan} />
+      ) : null}
       <ResultTable
-        fields={answer.fields}
-        rows={answer.rows}
-        truncated={answer.truncated}
-        {...(answer.truncatedBy === undefined ? {} : { truncatedBy: answer.truncatedBy })}
+        fields={shown.fields}
+        rows={shown.rows}
+        truncated={shown.truncated}
+        {...(shown.truncatedBy === undefined ? {} : { truncatedBy: shown.truncatedBy })}
+        {...(shown.totalRows === undefined ? {} : { totalRows: shown.totalRows })}
       />
+      {shown.truncated && shown.truncatedBy !== "bytes" ? (
+        <button type="button" className="button button-secondary" disabled={busy} onClick={() => void loadMore()}>
+          {busy ? "Loading…" : "Load more rows"}
+        </button>
+      ) : null}
     </section>
   );
 }

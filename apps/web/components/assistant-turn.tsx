@@ -3,21 +3,43 @@
 import type { NlqUIMessage } from "../lib/chat-message";
 import { AnswerView } from "./answer-view";
 import { ErrorView } from "./error-view";
+import { FeedbackButtons } from "./feedback-buttons";
 import { StepList } from "./step-list";
 
 /** One reply: the live steps, then the answer or the error. */
-export function AssistantTurn({ message }: { readonly message: NlqUIMessage }) {
+export interface AssistantTurnProps {
+  readonly message: NlqUIMessage;
+  /** The user pressed Stop during this reply. */
+  readonly stopped?: boolean;
+  /** Asks the same question again (absent while another question runs). */
+  readonly onRetry?: (() => void) | undefined;
+  /** Puts the question back into the box to reword it. */
+  readonly onRephrase?: () => void;
+}
+
+export function AssistantTurn({ message, stopped = false, onRetry, onRephrase }: AssistantTurnProps) {
   const steps = message.parts.flatMap((part) =>
     part.type === "data-step" ? [{ id: part.id ?? part.data.label, ...part.data }] : [],
   );
   const answer = message.parts.find((part) => part.type === "data-answer");
   const error = message.parts.find((part) => part.type === "data-error");
+  const turn = message.parts.find((part) => part.type === "data-turn");
   const finished = answer !== undefined || error !== undefined;
   return (
     <article className="turn turn-assistant" aria-label="Answer">
       {steps.length > 0 ? <StepList steps={steps} finished={finished} /> : null}
       {answer?.type === "data-answer" ? <AnswerView answer={answer.data} /> : null}
-      {error?.type === "data-error" ? <ErrorView error={error.data} /> : null}
+      {answer?.type === "data-answer" && turn?.type === "data-turn" ? (
+        <FeedbackButtons turnId={turn.data.id} initial={turn.data.feedback ?? null} />
+      ) : null}
+      {error?.type === "data-error" && !(stopped && error.data.code === "57014") ? (
+        <ErrorView error={error.data} {...(onRetry ? { onRetry } : {})} {...(onRephrase ? { onRephrase } : {})} />
+      ) : null}
+      {stopped && answer === undefined ? (
+        <p className="stopped" role="status">
+          Stopped
+        </p>
+      ) : null}
     </article>
   );
 }

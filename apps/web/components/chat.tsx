@@ -3,7 +3,7 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
-import type { NlqUIMessage } from "../lib/chat-message";
+import type { NlqUIMessage, ThreadData } from "../lib/chat-message";
 import { compactMessagesForRequest } from "../lib/compact-messages";
 import { AssistantTurn } from "./assistant-turn";
 import { SuggestionChips } from "./suggestion-chips";
@@ -11,25 +11,70 @@ import { SuggestionChips } from "./suggestion-chips";
 export interface ChatProps {
   /** Questions offered as clickable chips. */
   readonly suggestions: readonly string[];
+  /** The stored thread this conversation continues (a reopened one); none for a new conversation. */
+  readonly threadId?: string;
+  /** The messages of a reopened thread. */
+  readonly initialMessages?: NlqUIMessage[];
+  /** Called when the server kept the conversation in a thread (the first answer of a new conversation). */
+  readonly onThread?: (thread: ThreadData) => void;
 }
 
 /** The conversation: earlier turns stay visible above the composer. */
-export function Chat({ suggestions }: ChatProps) {
+export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatProps) {
+  const threadRef = useRef<string | undefined>(threadId);
   const transport = useMemo(
     () =>
       new DefaultChatTransport<NlqUIMessage>({
         api: "/api/chat",
         prepareSendMessagesRequest: ({ id, messages }) => ({
-          body: { id, messages: compactMessagesForRequest(messages) },
+          body: {
+            id,
+            messages: compactMessagesForRequest(messages),
+            ...(threadRef.current ? { threadId: threadRef.current } : {}),
+          },
         }),
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error, clearError } = useChat<NlqUIMessage>({ transport });
+  const { messages, sendMessage, status, stop, error, clearError, setMessages } = useChat<NlqUIMessage>({
+    transport,
+    ...(threadId ? { id: threadId } : {}),
+    ...(initialMessages ? { messages: initialMessages } : {}),
+  });
+
+  useEffect(() => {
+    for (const message of messages) {
+      for (const part of message.parts) {
+        if (part.type === "data-thread" && threadRef.current !== part.data.id) {
+          threadRef.current = part.data.id;
+          onThread?.(part.data);
+        }
+      }
+    }
+  }, [messages, onThread]);
   const [question, setQuestion] = useState("");
+  const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
+  const [transportFailed, setTransportFailed] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
+  const lastAsked = useRef("");
   const busy = status === "submitted" || status === "streaming";
+
+  // A request that never reached an answer (network down, server gone): the question goes back into the box, the
+  // unanswered turn is removed, and the page says what happened in words, not the browser's "Failed to fetch".
+  useEffect(() => {
+    if (!error) return;
+    setTransportFailed(true);
+    setQuestion((current) => (current.trim() === "" ? lastAsked.current : current));
+    setMessages((current) => {
+      const lastUser = current.findLastIndex((message) => message.role === "user");
+      const answered = current
+        .slice(lastUser + 1)
+        .some((message) => message.parts.some((part) => part.type === "data-answer" || part.type === "data-error"));
+      return lastUser >= 0 && !answered ? current.slice(0, lastUser) : current;
+    });
+    clearError();
+  }, [error, clearError, setMessages]);
 
   useEffect(() => {
     if (messages.length > 0) endRef.current?.scrollIntoView({ behavior: "smooth", block: "end" });
@@ -39,9 +84,22 @@ export function Chat({ suggestions }: ChatProps) {
     const trimmed = text.trim();
     if (trimmed === "" || busy) return;
     if (error) clearError();
+    setTransportFailed(false);
+    lastAsked.current = trimmed;
     void sendMessage({ text: trimmed });
     setQuestion("");
     inputRef.current?.focus();
+  }
+
+  function rephrase(text: string) {
+    setQuestion(text);
+    inputRef.current?.focus();
+  }
+
+  function stopAnswer() {
+    const last = messages.at(-1);
+    if (last) setStopped((current) => new Set(current).add(last.id));
+    void stop();
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -65,26 +123,37 @@ export function Chat({ suggestions }: ChatProps) {
             it got there.
           </p>
         ) : null}
-        {messages.map((message) =>
-          message.role === "user" ? (
-            <div key={message.id} className="turn turn-user">
-              <p className="question">
-                {message.parts.map((part) => (part.type === "text" ? part.text : "")).join("")}
-              </p>
-            </div>
-          ) : (
-            <AssistantTurn key={message.id} message={message} />
-          ),
-        )}
+        {messages.map((message, position) => {
+          if (message.role === "user") {
+            return (
+              <div key={message.id} className="turn turn-user">
+                <p className="question">{textOf(message)}</p>
+                {stopped.has(message.id) && messages[position + 1] === undefined ? <StoppedMarker /> : null}
+              </div>
+            );
+          }
+          const asked = textOf(messages[position - 1]);
+          return (
+            <AssistantTurn
+              key={message.id}
+              message={message}
+              stopped={stopped.has(message.id)}
+              onRetry={busy ? undefined : () => ask(asked)}
+              onRephrase={() => rephrase(asked)}
+            />
+          );
+        })}
         {status === "submitted" ? (
           <p className="waiting" role="status">
             Sending the question…
           </p>
         ) : null}
-        {error ? (
+        {transportFailed ? (
           <div className="error-box" role="alert">
-            <p className="error-title">The chat request failed</p>
-            <p>{error.message}</p>
+            <p className="error-title">The question could not be sent</p>
+            <p>
+              The server did not answer. Your question is still in the box below: ask again when the connection is back.
+            </p>
           </div>
         ) : null}
         <div ref={endRef} />
@@ -108,7 +177,7 @@ export function Chat({ suggestions }: ChatProps) {
             aria-describedby="composer-hint"
           />
           {busy ? (
-            <button type="button" className="button button-secondary" onClick={() => void stop()}>
+            <button type="button" className="button button-secondary" onClick={stopAnswer}>
               Stop
             </button>
           ) : (
@@ -122,5 +191,18 @@ export function Chat({ suggestions }: ChatProps) {
         </p>
       </form>
     </div>
+  );
+}
+
+function textOf(message: NlqUIMessage | undefined): string {
+  return (message?.parts ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+/** Shown under a question or reply the user stopped. */
+export function StoppedMarker() {
+  return (
+    <p className="stopped" role="status">
+      Stopped
+    </p>
   );
 }

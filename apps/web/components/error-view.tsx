@@ -15,7 +15,15 @@ const titles: Record<string, string> = {
 };
 
 /** A failed question: what happened, its SQLSTATE, and the SQL when there was one. */
-export function ErrorView({ error }: { readonly error: ErrorData }) {
+export interface ErrorViewProps {
+  readonly error: ErrorData;
+  /** Offers "Retry" (the same question again). */
+  readonly onRetry?: () => void;
+  /** Offers "Rephrase" (the question back into the box). */
+  readonly onRephrase?: () => void;
+}
+
+export function ErrorView({ error, onRetry, onRephrase }: ErrorViewProps) {
   const title = titles[error.code] ?? (error.sql ? "The SQL failed" : "The question failed");
   return (
     <div className="error-box" role="alert">
@@ -26,6 +34,20 @@ export function ErrorView({ error }: { readonly error: ErrorData }) {
       {error.detail ? <p className="error-extra">Detail: {error.detail}</p> : null}
       {error.hint ? <p className="error-extra">Hint: {error.hint}</p> : null}
       {error.sql ? <SqlBlock sql={error.sql} label="SQL that failed" /> : null}
+      {onRetry || onRephrase ? (
+        <div className="answer-actions">
+          {onRetry ? (
+            <button type="button" className="button button-secondary" onClick={onRetry}>
+              Retry
+            </button>
+          ) : null}
+          {onRephrase ? (
+            <button type="button" className="button button-secondary" onClick={onRephrase}>
+              Rephrase
+            </button>
+          ) : null}
+        </div>
+      ) : null}
     </div>
   );
 }

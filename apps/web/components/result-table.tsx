@@ -1,7 +1,8 @@
 "use client";
 
-import { isNumericType } from "../lib/chart-kind";
+import { columnRole, isNumericType } from "../lib/chart-plan";
 import type { AnswerField } from "../lib/chat-message";
+import { formatValue } from "../lib/format-value";
 
 export interface ResultTableProps {
   readonly fields: readonly AnswerField[];
@@ -10,22 +11,27 @@ export interface ResultTableProps {
   readonly truncated: boolean;
   /** Which cap cut it (`bytes` is shown as "truncated: byte limit"). Default: the row cap. */
   readonly truncatedBy?: "rows" | "bytes";
+  /** Rows of the whole result, when counted. */
+  readonly totalRows?: number;
 }
 
 /** The rows, header from the field names; NULL is shown distinctly; numbers are right-aligned. */
-export function ResultTable({ fields, rows, truncated, truncatedBy }: ResultTableProps) {
+export function ResultTable({ fields, rows, truncated, truncatedBy, totalRows }: ResultTableProps) {
   // Result columns and rows have no identity besides their position, which never changes for one answer.
   const columns = fields.map((field, position) => ({
     key: `column-${position}`,
     name: field.name,
     position,
     className: isNumericType(field.dataTypeId) ? "numeric" : undefined,
+    field,
+    role: columnRole(field),
   }));
   return (
     <div className="result">
       <p className="result-count">
         <span data-testid="row-count">
           {rows.length} {rows.length === 1 ? "row" : "rows"}
+          {totalRows !== undefined && totalRows !== rows.length ? ` of ${totalRows}` : ""}
         </span>
         {truncated ? (
           truncatedBy === "bytes" ? (
@@ -40,7 +46,8 @@ export function ResultTable({ fields, rows, truncated, truncatedBy }: ResultTabl
         ) : null}
       </p>
       {fields.length > 0 ? (
-        <div className="table-scroll">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        <section className="table-scroll" tabIndex={0} aria-label="Rows">
           <table className="result-table">
             <thead>
               <tr>
@@ -57,9 +64,14 @@ export function ResultTable({ fields, rows, truncated, truncatedBy }: ResultTabl
                 <tr key={rowNumber}>
                   {columns.map((column) => {
                     const value = row[column.position] ?? null;
+                    const shown = formatValue(value, column.field, column.role);
                     return (
-                      <td key={column.key} className={column.className}>
-                        {value === null ? <span className="null">NULL</span> : value}
+                      <td
+                        key={column.key}
+                        className={column.className}
+                        {...(shown !== value && value !== null ? { title: value } : {})}
+                      >
+                        {shown === null ? <span className="null">NULL</span> : shown}
                       </td>
                     );
                   })}
@@ -67,7 +79,7 @@ export function ResultTable({ fields, rows, truncated, truncatedBy }: ResultTabl
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       ) : null}
     </div>
   );

@@ -2,10 +2,11 @@ import type { Answer, AnswerQuestionOptions, QueryExecutor, QueryLog } from "@nl
 import { DEFAULT_MAX_QUESTION_LENGTH, NlqError } from "@nlq/engine";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { answerData } from "./answer-data";
-import type { NlqUIMessage } from "./chat-message";
-import { presetFromBody, previousTurnsFromBody, questionFromBody } from "./chat-request";
+import { maximumPreviousTurns, type NlqUIMessage } from "./chat-message";
+import { presetFromBody, previousTurnsFromBody, questionFromBody, threadIdFromBody } from "./chat-request";
 import { errorData } from "./error-data";
 import { createStepTracker } from "./step-tracker";
+import type { StoredReply, ThreadRecorder } from "./thread-recorder";
 
 /** The asking user's database session for one question. */
 export interface ChatSession {
@@ -27,6 +28,16 @@ export interface ChatDependencies {
   openSession(abortSignal: AbortSignal): Promise<ChatSession>;
   /** Where finished questions are logged; none by default. */
   queryLog?: QueryLog;
+  /**
+   * Where the user's conversation is kept (the metadata store); none by default (the browser's turns are the
+   * follow-up context). With it, the stored thread's turns are the context and each reply is recorded.
+   */
+  threads?: ThreadRecorder;
+  /**
+   * Verified question–SQL pairs similar to the question, passed to the engine as few-shot demonstrations
+   * (`AnswerQuestionOptions.verifiedExamples`); none by default.
+   */
+  verifiedExamples?: (question: string) => Promise<ReadonlyArray<{ readonly question: string; readonly sql: string }>>;
   /** Logs failures that are not typed @nlq/engine errors (default `console.error`). */
   logError?: (error: unknown) => void;
 }
@@ -61,12 +72,14 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
   let loaded: LoadedSettings;
   let question: string;
   let previousTurns: ReturnType<typeof previousTurnsFromBody>;
+  let threadId: string | undefined;
   try {
     loaded = loadRequestSettings(dependencies, presetFromBody(body));
     // `NLQ_MAX_QUESTION_LENGTH`; the default when the settings cannot be read (the answer stream then reports why).
     const maximumLength = loaded.settings?.maxQuestionLength ?? DEFAULT_MAX_QUESTION_LENGTH;
     question = questionFromBody(body, maximumLength);
     previousTurns = previousTurnsFromBody(body, maximumLength);
+    threadId = threadIdFromBody(body);
   } catch (error) {
     const data = errorData(error instanceof NlqError ? error : new NlqError("The request body is not a chat request."));
     return Response.json({ error: data }, { status: 400 });
@@ -78,13 +91,40 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
       const tracker = createStepTracker();
       let session: ChatSession | undefined;
       let failed = true;
+      let thread: Awaited<ReturnType<ThreadRecorder["open"]>> | undefined;
+      const record = async (reply: StoredReply) => {
+        if (!thread || !dependencies.threads) return;
+        try {
+          const turnId = await dependencies.threads.record(thread.id, question, reply);
+          if (turnId) writer.write({ type: "data-turn", id: "turn", data: { id: turnId } });
+        } catch (error) {
+          logError(error);
+        }
+      };
       try {
+        if (dependencies.threads) {
+          try {
+            thread = await dependencies.threads.open(threadId, question, maximumPreviousTurns);
+            writer.write({ type: "data-thread", id: "thread", data: { id: thread.id, title: thread.title } });
+          } catch (error) {
+            // History is a convenience: a store failure must not keep the question from being answered.
+            logError(error);
+          }
+        }
         if (loaded.settings === undefined) throw loaded.error;
         const settings = loaded.settings;
+        const turns = thread ? thread.previousTurns : previousTurns;
+        const examples = dependencies.verifiedExamples
+          ? await dependencies.verifiedExamples(question).catch((error: unknown) => {
+              logError(error);
+              return [];
+            })
+          : [];
         session = await dependencies.openSession(request.signal);
         const answer = await dependencies.answer({
           question,
-          ...(previousTurns.length > 0 ? { previousTurns } : {}),
+          ...(turns.length > 0 ? { previousTurns: turns } : {}),
+          ...(examples.length > 0 ? { verifiedExamples: examples } : {}),
           session: session.executor,
           transactionStatus: "idle",
           settings,
@@ -97,11 +137,16 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
         });
         failed = false;
         for (const part of tracker.finish("done")) writer.write(part);
-        writer.write({ type: "data-answer", id: "answer", data: answerData(answer, tracker.languageModelCalls) });
+        const data = answerData(answer, tracker.languageModelCalls);
+        writer.write({ type: "data-answer", id: "answer", data });
+        await record({ answer: data });
       } catch (error) {
         if (!(error instanceof NlqError)) logError(error);
         for (const part of tracker.finish("failed")) writer.write(part);
-        writer.write({ type: "data-error", id: "error", data: errorData(error) });
+        const data = errorData(error);
+        writer.write({ type: "data-error", id: "error", data });
+        // A question the user stopped is not kept.
+        if (!request.signal.aborted) await record({ error: data, question });
       } finally {
         session?.release(failed);
       }

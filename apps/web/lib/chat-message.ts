@@ -37,10 +37,10 @@ export interface AnswerData {
   readonly truncatedBy?: "rows" | "bytes";
   /** How sure the selection is, 0..1 (`Answer.confidence`); absent when one candidate was written. */
   readonly confidence?: number;
-  /** How the confidence was computed (`Answer.selection.basis`). */
-  readonly confidenceBasis: string;
-  /** Distinct results among the candidates that ran. */
-  readonly clusters: number;
+  /** How the confidence was computed (`Answer.selection.basis`); absent in answers stored before it existed. */
+  readonly confidenceBasis?: string;
+  /** Distinct results among the candidates that ran; absent in answers stored before it existed. */
+  readonly clusters?: number;
   readonly model: { readonly id: string; readonly scripted: boolean };
   readonly explanation?: string;
   readonly elapsedMilliseconds: number;
@@ -58,10 +58,25 @@ export interface ErrorData {
   readonly hint?: string;
 }
 
+/** The thread this conversation is kept in (sent once the first question created it). */
+export interface ThreadData {
+  readonly id: string;
+  readonly title: string;
+}
+
+/** The stored turn of a reply: its id is what thumbs up/down refer to. */
+export interface TurnData {
+  readonly id: string;
+  /** The user's feedback so far (a reopened thread). */
+  readonly feedback?: "up" | "down" | null;
+}
+
 export type NlqDataParts = {
   step: StepData;
   answer: AnswerData;
   error: ErrorData;
+  thread: ThreadData;
+  turn: TurnData;
 };
 
 export type NlqUIMessage = UIMessage<unknown, NlqDataParts>;

@@ -81,3 +81,11 @@ function answerSqlOf(parts: ReadonlyArray<{ type: string; data?: unknown }>): st
   const sql = (answer?.data as { sql?: unknown } | undefined)?.sql;
   return typeof sql === "string" && sql.trim() !== "" ? sql : undefined;
 }
+
+const threadBody = z.object({ threadId: z.string().uuid() }).loose();
+
+/** The thread the question continues (`threadId` in the body), or undefined for a new conversation. */
+export function threadIdFromBody(body: unknown): string | undefined {
+  const parsed = threadBody.safeParse(body);
+  return parsed.success ? parsed.data.threadId : undefined;
+}

@@ -1,65 +1,22 @@
-import { createPgExecutor, type MetadataStore, openMetadataStore, withCatalogIndex } from "@nlq/adapters";
+import { createPgExecutor, VerifiedExampleStore, WebThreadStore, withCatalogIndex } from "@nlq/adapters";
 import { answerQuestion, loadServiceSettings, loadSettings, type QueryLog, type ServiceSettings } from "@nlq/engine";
-import type pg from "pg";
 import type { ChatDependencies } from "./chat-handler";
-import { createWebPool, openPoolSession } from "./pg-session";
+import { openPoolSession } from "./pg-session";
 import { resolveScriptedModelPaths } from "./scripted-model-paths";
-
-/** Process-wide resources, kept on `globalThis` so dev-mode reloads do not open a new pool each time. */
-interface WebResources {
-  pool?: pg.Pool;
-  metadataStore?: Promise<MetadataStore | undefined>;
-}
-const globalScope = globalThis as { __nlqWeb?: WebResources };
-globalScope.__nlqWeb ??= {};
-const resources: WebResources = globalScope.__nlqWeb;
-
-/** How long the first question waits for the metadata store before answering without a query log. */
-const metadataOpenTimeoutMilliseconds = 15_000;
-
-function withTimeout<T>(work: Promise<T>, milliseconds: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${milliseconds} ms`)), milliseconds);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
-function pool(service: ServiceSettings): pg.Pool {
-  resources.pool ??= createWebPool({ connectionString: service.databaseUrl, maximumConnections: service.webPoolSize });
-  return resources.pool;
-}
-
-/**
- * The metadata store named by `NLQ_METADATA_URL` (`nlq start` always hands one over). A store that cannot be opened
- * is logged once and the app answers without query log and catalog index rather than failing every question.
- */
-function metadataStore(service: ServiceSettings): Promise<MetadataStore | undefined> {
-  if (service.metadataUrl === undefined) return Promise.resolve(undefined);
-  resources.metadataStore ??= withTimeout(
-    openMetadataStore({ settings: service }),
-    metadataOpenTimeoutMilliseconds,
-  ).catch((error: unknown) => {
-    console.error("nlq web: cannot open the metadata store, questions are not logged and use no catalog index", error);
-    return undefined;
-  });
-  return resources.metadataStore;
-}
+import { similarExamples } from "./similar-examples";
+import { createThreadRecorder } from "./thread-recorder";
+import { webMetadataStore, webPool } from "./web-resources";
+import type { WebUser } from "./web-user";
 
 /**
  * The real dependencies of the chat route: core's pipeline, `DATABASE_URL`, `NLQ_*` settings, and with a metadata
  * store its query log and catalog index — each question uses the index `nlq index` built for its database (live
- * introspection when there is none).
+ * introspection when there is none). Each question runs on a connection of `user`'s pool (authenticated as the user's
+ * own role, so the catalog, retrieval and the SQL see what that role may read); without a user, on `DATABASE_URL`'s
+ * pool. With a metadata store and a user, the user's threads are kept there and verified examples of the data source
+ * similar to the question are passed to the engine.
  */
-export async function defaultChatDependencies(): Promise<ChatDependencies> {
+export async function defaultChatDependencies(user?: WebUser): Promise<ChatDependencies> {
   let service: ServiceSettings;
   try {
     service = loadServiceSettings(process.env);
@@ -73,7 +30,7 @@ export async function defaultChatDependencies(): Promise<ChatDependencies> {
       openSession: () => Promise.reject(error),
     };
   }
-  const store = await metadataStore(service);
+  const store = await webMetadataStore(service);
   const log: QueryLog | undefined = store?.queryLog;
   const upstreamUrl = service.databaseUrl;
   return {
@@ -87,7 +44,16 @@ export async function defaultChatDependencies(): Promise<ChatDependencies> {
         ...(preset === undefined ? {} : { NLQ_PRESET: preset }),
       }),
     openSession: (abortSignal) =>
-      openPoolSession(pool(service), (connection) => createPgExecutor(connection), abortSignal),
+      openPoolSession(user?.pool ?? webPool(service), (connection) => createPgExecutor(connection), abortSignal),
     ...(log ? { queryLog: log } : {}),
+    ...(store && user
+      ? {
+          threads: createThreadRecorder(new WebThreadStore(store.database), user),
+          verifiedExamples: async (question: string) =>
+            similarExamples(question, await new VerifiedExampleStore(store.database).list(user.dataSource)).map(
+              (example) => ({ question: example.question, sql: example.sql }),
+            ),
+        }
+      : {}),
   };
 }

@@ -15,11 +15,21 @@ export function errorData(error: unknown): ErrorData {
     return {
       code: error.code,
       name: error.name,
-      message: error.message,
+      message: withoutServerPaths(error.message),
       ...(typeof context.sql === "string" && context.sql !== "" ? { sql: context.sql } : {}),
-      ...(typeof context.detail === "string" && context.detail !== "" ? { detail: context.detail } : {}),
-      ...(typeof context.hint === "string" && context.hint !== "" ? { hint: context.hint } : {}),
+      ...(typeof context.detail === "string" && context.detail !== ""
+        ? { detail: withoutServerPaths(context.detail) }
+        : {}),
+      ...(typeof context.hint === "string" && context.hint !== "" ? { hint: withoutServerPaths(context.hint) } : {}),
     };
   }
   return { code: internalErrorCode, name: "InternalError", message: "The question failed with an internal error." };
+}
+
+/** An absolute file path of the server (two or more segments, optionally a `file://` URL), e.g. `/srv/nlq/fixtures/a.json`. */
+const serverPath = /(?:file:\/\/|(?<![\w.:/]))\/(?:[\w.@+-]+\/)+([\w.@+-]+)/g;
+
+/** The text with each absolute server path reduced to its file name: the page never learns the server's layout. */
+export function withoutServerPaths(text: string): string {
+  return text.replace(serverPath, (_match, fileName: string) => fileName);
 }

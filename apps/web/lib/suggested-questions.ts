@@ -1,35 +1,16 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-
-/** Questions offered when the demo fixture is missing. */
-export const fallbackQuestions: readonly string[] = [
-  "how many customers are there?",
-  "which products sell best?",
-  "what was the revenue per month?",
-];
 
 /** Most suggestion chips shown. */
 const maximumSuggestions = 6;
 
 /**
- * The suggested questions: the recorded questions of the demo fixture (`fixtures/demo-model.json`, found
- * in the working directory or a parent, so it works from `apps/web` and from the repository root), in
- * file order without duplicates or the `*` fallback; `fallbackQuestions` when there is no fixture.
+ * The distinct recorded questions of a scripted-model fixture (`responses[].question`), in file order, without
+ * duplicates or the `*` fallback; empty for a malformed fixture.
  */
-export function readSuggestedQuestions(startDirectory = process.cwd()): string[] {
-  const file = findUpwards(startDirectory, path.join("fixtures", "demo-model.json"));
-  if (file === undefined) return [...fallbackQuestions];
-  try {
-    return questionsOfFixture(JSON.parse(readFileSync(/* turbopackIgnore: true */ file, "utf8")));
-  } catch {
-    return [...fallbackQuestions];
-  }
-}
-
-/** The distinct recorded questions of a scripted-model fixture (`responses[].question`). */
 export function questionsOfFixture(fixture: unknown): string[] {
   const responses = (fixture as { responses?: unknown } | null)?.responses;
-  if (!Array.isArray(responses)) return [...fallbackQuestions];
+  if (!Array.isArray(responses)) return [];
   const seen = new Set<string>();
   const questions: string[] = [];
   for (const response of responses) {
@@ -41,7 +22,7 @@ export function questionsOfFixture(fixture: unknown): string[] {
     seen.add(key);
     questions.push(trimmed);
   }
-  return questions.length > 0 ? questions.slice(0, maximumSuggestions) : [...fallbackQuestions];
+  return questions.slice(0, maximumSuggestions);
 }
 
 /** The first `relativePath` that exists in `directory` or one of its parents. */

@@ -13,3 +13,34 @@ export class ChatRequestError extends NlqError {
     super(message, { code: "42601" });
   }
 }
+
+/**
+ * PostgreSQL refused the sign-in (wrong password, no such role, or pg_hba.conf). The message does not say which, so it
+ * tells nobody whether a role exists. SQLSTATE 28P01 or 28000, as PostgreSQL reported it.
+ */
+export class SignInRejectedError extends NlqError {
+  constructor(code: string, options: { cause?: unknown } = {}) {
+    super("PostgreSQL did not accept this user name and password.", { code, ...options });
+  }
+}
+
+/** The request needs a signed-in user and has none (no session cookie, or the session expired). SQLSTATE 28000. */
+export class SignInRequiredError extends NlqError {
+  constructor() {
+    super("Sign in with your PostgreSQL user name and password.", { code: "28000" });
+  }
+}
+
+/** A state-changing request came from another site (CSRF). SQLSTATE 42501 (insufficient_privilege). */
+export class CrossOriginRequestError extends NlqError {
+  constructor() {
+    super("The request did not come from this site.", { code: "42501" });
+  }
+}
+
+/** Only administrators (PostgreSQL superuser or CREATEROLE) may change verified examples. SQLSTATE 42501. */
+export class InsufficientPrivilegeError extends NlqError {
+  constructor() {
+    super("Only an administrator role (superuser or CREATEROLE) may change verified examples.", { code: "42501" });
+  }
+}

@@ -22,6 +22,20 @@ export {
   openMetadataStore,
   redactUrl,
 } from "./metadata/open-metadata-store";
+export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
+export type { WebThreadRow, WebTurnRow } from "./metadata/schema/web-threads";
+export {
+  type NewVerifiedExample,
+  type VerifiedExampleSource,
+  VerifiedExampleStore,
+} from "./metadata/verified-example-store";
+export {
+  type NewTurn,
+  type ThreadOwner,
+  type ThreadSummary,
+  type ThreadWithTurns,
+  WebThreadStore,
+} from "./metadata/web-thread-store";
 export { createPgExecutor } from "./postgres/pg-executor";
 export { ValueIndexStore } from "./value-index/value-index-store";
 export { createVectorStore } from "./vector-stores/create-vector-store";

@@ -83,6 +83,8 @@ describe("startLauncher", () => {
       expect(webEnvironment.NLQ_METADATA_URL).toBe(summary.metadata.location);
       expect(webEnvironment.NLQ_SOMETHING).toBe("kept");
       expect(path.basename(webEnvironment.NLQ_MIGRATIONS_DIR ?? "")).toBe("migrations");
+      // The embedded demo has one role and no passwords: its web app asks no sign-in.
+      expect(webEnvironment.NLQ_WEB_SINGLE_USER).toBe("on");
 
       // The web app's URLs lead to the right stores.
       expect(

@@ -175,6 +175,8 @@ async function start(
       environment: {
         ...dependencies.environment,
         DATABASE_URL: database.url,
+        // The embedded demo has one role and no passwords: its web app asks no sign-in unless the user says otherwise.
+        ...(database.embedded && !dependencies.environment.NLQ_WEB_SINGLE_USER ? { NLQ_WEB_SINGLE_USER: "on" } : {}),
         // The web app's bundle cannot find the migrations relative to its sources: say where they are.
         NLQ_MIGRATIONS_DIR: metadataMigrationsFolder(settings.migrationsDirectory),
         ...(metadataUrl === undefined ? {} : { NLQ_METADATA_URL: metadataUrl }),

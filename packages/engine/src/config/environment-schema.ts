@@ -124,6 +124,8 @@ const serviceVariables = {
   NLQ_QDRANT_API_KEY: textVariable,
   NLQ_QDRANT_COLLECTION_PREFIX: textVariable,
   NLQ_WEB_POOL_SIZE: wholeNumberVariable(10, 1),
+  NLQ_WEB_SINGLE_USER: switchVariable(false),
+  NLQ_WEB_SESSION_IDLE_MINUTES: wholeNumberVariable(30, 1),
   NLQ_PROXY_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
   NLQ_PROXY_PORT: portVariable(6_432),
   NLQ_WEB_PORT: portVariable(3_000),

@@ -51,6 +51,13 @@ export interface ServiceSettings {
   readonly qdrant: QdrantSettings;
   /** `NLQ_WEB_POOL_SIZE`: the web app's most concurrent database connections (questions). Default 10. */
   readonly webPoolSize: number;
+  /**
+   * `NLQ_WEB_SINGLE_USER`: the web app asks no sign-in and answers every question as `DATABASE_URL`'s role (the demo
+   * of `nlq start`). Default false: each user signs in as a PostgreSQL role.
+   */
+  readonly webSingleUser: boolean;
+  /** `NLQ_WEB_SESSION_IDLE_MINUTES`: a signed-in web session (and its connections) ends after this idle time. Default 30. */
+  readonly webSessionIdleMinutes: number;
   /** `NLQ_PROXY_HOST`: interface `nlq proxy` listens on. Default `127.0.0.1`. */
   readonly proxyHost: string;
   /** `NLQ_PROXY_PORT`: the proxy's port (0 picks a free one). Default 6432. */
@@ -104,6 +111,8 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
       collectionPrefix: values.NLQ_QDRANT_COLLECTION_PREFIX,
     },
     webPoolSize: values.NLQ_WEB_POOL_SIZE,
+    webSingleUser: values.NLQ_WEB_SINGLE_USER,
+    webSessionIdleMinutes: values.NLQ_WEB_SESSION_IDLE_MINUTES,
     proxyHost: values.NLQ_PROXY_HOST,
     proxyPort: values.NLQ_PROXY_PORT,
     webPort: values.NLQ_WEB_PORT,

@@ -7,3 +7,5 @@ export * from "./embeddings";
 export * from "./llm-cache";
 export * from "./query-log";
 export * from "./value-index";
+export * from "./verified-examples";
+export * from "./web-threads";

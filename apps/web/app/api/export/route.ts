@@ -1,0 +1,48 @@
+import { loadSettings } from "@nlq/engine";
+import { authorizeRequest, errorResponse } from "../../../lib/authorize-request";
+import { exportCsv } from "../../../lib/export-csv";
+import { resolveScriptedModelPaths } from "../../../lib/scripted-model-paths";
+import { openUserSession } from "../../../lib/user-session";
+import { ChatRequestError } from "../../../lib/web-errors";
+
+/**
+ * Downloads the full result of `sql` (a form field) as CSV, streamed through a cursor as the signed-in role, read-only,
+ * not cut by the display row cap. A form POST, so the browser saves the stream as it arrives.
+ */
+export async function POST(request: Request): Promise<Response> {
+  const authorization = await authorizeRequest(request);
+  if (!authorization.user) return authorization.response;
+  let sql: string;
+  try {
+    const form = await request.formData();
+    const value = form.get("sql");
+    if (typeof value !== "string" || value.trim() === "") throw new ChatRequestError("Send the SQL to export.");
+    sql = value;
+  } catch (error) {
+    return errorResponse(error);
+  }
+  let session: Awaited<ReturnType<typeof openUserSession>>;
+  try {
+    session = await openUserSession(authorization.user, request.signal);
+  } catch (error) {
+    return errorResponse(error);
+  }
+  try {
+    const stream = await exportCsv({
+      session: session.executor,
+      sql,
+      settings: loadSettings(resolveScriptedModelPaths(process.env)),
+      abortSignal: request.signal,
+      onDone: (failed) => session.release(failed),
+    });
+    return new Response(stream, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": 'attachment; filename="nlq-result.csv"',
+        "Cache-Control": "no-store",
+      },
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

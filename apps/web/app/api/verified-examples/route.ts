@@ -1,0 +1,60 @@
+import { loadSettings, runReadOnly } from "@nlq/engine";
+import { z } from "zod";
+import { validatedSql } from "../../../lib/run-edited-sql";
+import { resolveScriptedModelPaths } from "../../../lib/scripted-model-paths";
+import { openUserSession } from "../../../lib/user-session";
+import { ChatRequestError } from "../../../lib/web-errors";
+import { withWorkspace } from "../../../lib/workspace-request";
+
+/** The verified examples of the user's data source, most recently changed first. */
+export function GET(request: Request): Promise<Response> {
+  return withWorkspace(request, async ({ user, examples }) =>
+    Response.json({
+      examples: (await examples.list(user.dataSource)).map((example) => ({
+        id: example.id,
+        question: example.question,
+        sql: example.sql,
+        source: example.source,
+        verifiedBy: example.verifiedBy,
+        updatedAt: example.updatedAt,
+      })),
+    }),
+  );
+}
+
+const correctedBody = z.object({
+  question: z.string().trim().min(1).max(4000),
+  sql: z.string().trim().min(1).max(100_000),
+});
+
+/**
+ * Saves a question with SQL the user corrected (and re-ran) as a verified example: `{ question, sql }`. The SQL is
+ * validated as the signed-in role first, like any candidate.
+ */
+export function POST(request: Request): Promise<Response> {
+  return withWorkspace(request, async ({ user, examples }) => {
+    const parsed = correctedBody.safeParse(await request.json().catch(() => undefined));
+    if (!parsed.success) throw new ChatRequestError("Send the question and its SQL.");
+    const settings = loadSettings(resolveScriptedModelPaths(process.env));
+    const session = await openUserSession(user);
+    let sql: string;
+    let failed = true;
+    try {
+      sql = await runReadOnly(
+        { session: session.executor, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds },
+        (query) => validatedSql(query, parsed.data.sql, settings.allowedFunctions),
+      );
+      failed = false;
+    } finally {
+      session.release(failed);
+    }
+    const example = await examples.save({
+      dataSource: user.dataSource,
+      question: parsed.data.question,
+      sql,
+      source: "corrected",
+      verifiedBy: user.role,
+    });
+    return Response.json({ id: example.id });
+  });
+}

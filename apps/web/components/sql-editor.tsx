@@ -1,0 +1,55 @@
+"use client";
+
+import { PostgreSQL, sql as sqlLanguage } from "@codemirror/lang-sql";
+import { basicSetup, EditorView } from "codemirror";
+import { useEffect, useRef } from "react";
+
+export interface SqlEditorProps {
+  readonly initialSql: string;
+  /** Called with the text on every change. */
+  readonly onChange: (sql: string) => void;
+  /** Accessible name of the editor. */
+  readonly label: string;
+  /** Ctrl/Cmd+Enter. */
+  readonly onRun?: () => void;
+}
+
+/** A CodeMirror 6 editor with PostgreSQL highlighting. */
+export function SqlEditor({ initialSql, onChange, label, onRun }: SqlEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const changeRef = useRef(onChange);
+  const runRef = useRef(onRun);
+  changeRef.current = onChange;
+  runRef.current = onRun;
+
+  useEffect(() => {
+    if (!host.current) return;
+    const view = new EditorView({
+      doc: initialSql,
+      parent: host.current,
+      extensions: [
+        basicSetup,
+        sqlLanguage({ dialect: PostgreSQL }),
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ "aria-label": label }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) changeRef.current(update.state.doc.toString());
+        }),
+        EditorView.domEventHandlers({
+          keydown: (event) => {
+            if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              runRef.current?.();
+              return true;
+            }
+            return false;
+          },
+        }),
+      ],
+    });
+    return () => view.destroy();
+    // The editor owns its text after the first render.
+  }, [initialSql, label]);
+
+  return <div className="sql-editor" ref={host} />;
+}

@@ -1,0 +1,131 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+
+interface VerifiedExample {
+  readonly id: string;
+  readonly question: string;
+  readonly sql: string;
+  readonly source: string;
+  readonly verifiedBy: string;
+  readonly updatedAt: string;
+}
+
+/** Lists the data source's verified examples; administrators edit and delete them. */
+export function VerifiedExamplesAdmin({ administrator }: { readonly administrator: boolean }) {
+  const [examples, setExamples] = useState<VerifiedExample[] | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const [editing, setEditing] = useState<{ id: string; question: string; sql: string } | undefined>();
+
+  const load = useCallback(async () => {
+    const response = await fetch("/api/verified-examples").catch(() => undefined);
+    if (!response?.ok) {
+      setFailure("The verified examples cannot be loaded.");
+      return;
+    }
+    setExamples(((await response.json()) as { examples: VerifiedExample[] }).examples);
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function change(method: "PATCH" | "DELETE", id: string, body?: unknown) {
+    setFailure(undefined);
+    const response = await fetch(`/api/verified-examples/${encodeURIComponent(id)}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    }).catch(() => undefined);
+    if (!response?.ok) {
+      const message = ((await response?.json().catch(() => undefined)) as { error?: { message?: string } } | undefined)
+        ?.error?.message;
+      setFailure(message ?? "The change was not saved.");
+      return;
+    }
+    setEditing(undefined);
+    await load();
+  }
+
+  return (
+    <section className="examples" aria-labelledby="examples-title">
+      <h2 id="examples-title">Verified examples</h2>
+      <p className="sign-in-note">
+        Question–SQL pairs users accepted. Similar questions on this database get them as worked examples.
+        {administrator ? "" : " Only an administrator role (superuser or CREATEROLE) may change them."}
+      </p>
+      {failure ? (
+        <p className="error-box" role="alert">
+          {failure}
+        </p>
+      ) : null}
+      {examples === undefined ? <p role="status">Loading…</p> : null}
+      {examples?.length === 0 ? <p>No verified examples yet: give an answer a thumbs up.</p> : null}
+      <ul className="examples-list">
+        {examples?.map((example) => (
+          <li key={example.id} className="example">
+            {editing?.id === example.id ? (
+              <form
+                className="example-edit"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  void change("PATCH", example.id, { question: editing.question, sql: editing.sql });
+                }}
+              >
+                <label htmlFor={`question-${example.id}`}>Question</label>
+                <input
+                  id={`question-${example.id}`}
+                  value={editing.question}
+                  onChange={(event) => setEditing({ ...editing, question: event.target.value })}
+                />
+                <label htmlFor={`sql-${example.id}`}>SQL</label>
+                <textarea
+                  id={`sql-${example.id}`}
+                  rows={5}
+                  className="sql-code"
+                  value={editing.sql}
+                  onChange={(event) => setEditing({ ...editing, sql: event.target.value })}
+                />
+                <div className="example-actions">
+                  <button type="submit" className="button button-primary">
+                    Save
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => setEditing(undefined)}>
+                    Cancel
+                  </button>
+                </div>
+              </form>
+            ) : (
+              <>
+                <p className="example-question">{example.question}</p>
+                <pre className="sql-code example-sql">{example.sql}</pre>
+                <p className="example-meta">
+                  {example.source} by <code>{example.verifiedBy}</code>
+                </p>
+                {administrator ? (
+                  <div className="example-actions">
+                    <button
+                      type="button"
+                      className="button button-secondary"
+                      aria-label={`Edit “${example.question}”`}
+                      onClick={() => setEditing({ id: example.id, question: example.question, sql: example.sql })}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-secondary"
+                      aria-label={`Delete “${example.question}”`}
+                      onClick={() => void change("DELETE", example.id)}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                ) : null}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

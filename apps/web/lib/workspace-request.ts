@@ -1,0 +1,64 @@
+import { type MetadataStore, VerifiedExampleStore, WebThreadStore } from "@nlq/adapters";
+import { loadServiceSettings, NlqError } from "@nlq/engine";
+import { authorizeRequest, errorResponse } from "./authorize-request";
+import { webMetadataStore } from "./web-resources";
+import type { WebUser } from "./web-user";
+
+/** The metadata store is not configured or cannot be opened: history and examples are unavailable. SQLSTATE 55000. */
+export class HistoryUnavailableError extends NlqError {
+  constructor() {
+    super("History and verified examples need the metadata store (NLQ_METADATA_URL), which is not available.", {
+      code: "55000",
+    });
+  }
+}
+
+/** What a history or verified-example route works with: the user and the stores, scoped to them by the routes. */
+export interface Workspace {
+  readonly user: WebUser;
+  readonly store: MetadataStore;
+  readonly threads: WebThreadStore;
+  readonly examples: VerifiedExampleStore;
+}
+
+/**
+ * Runs a history/examples route: authorizes the request (sign-in, same origin for changes), opens the stores, and
+ * turns a thrown typed error into its JSON response (503 when the metadata store is unavailable).
+ */
+export async function withWorkspace(
+  request: Request,
+  handle: (workspace: Workspace) => Promise<Response>,
+): Promise<Response> {
+  const authorization = await authorizeRequest(request);
+  if (!authorization.user) return authorization.response;
+  try {
+    const store = await webMetadataStore(loadServiceSettings(process.env));
+    if (!store) return Response.json({ error: errorDataOf(new HistoryUnavailableError()) }, { status: 503 });
+    return await handle({
+      user: authorization.user,
+      store,
+      threads: new WebThreadStore(store.database),
+      examples: new VerifiedExampleStore(store.database),
+    });
+  } catch (error) {
+    if (!(error instanceof NlqError)) console.error("nlq web: request failed", error);
+    return errorResponse(error);
+  }
+}
+
+function errorDataOf(error: NlqError) {
+  return { code: error.code, name: error.name, message: error.message };
+}
+
+/** Whether the user's role may curate verified examples: PostgreSQL superuser or CREATEROLE, asked as that role. */
+export async function isAdministrator(user: WebUser): Promise<boolean> {
+  const result = await user.pool.query<{ administrator: boolean }>(
+    "SELECT coalesce(bool_or(rolsuper OR rolcreaterole), false) AS administrator FROM pg_catalog.pg_roles WHERE rolname = current_user",
+  );
+  return result.rows[0]?.administrator === true;
+}
+
+/** A 404 with a typed error body. */
+export function notFound(what: string): Response {
+  return Response.json({ error: { code: "42704", name: "NotFound", message: `No such ${what}.` } }, { status: 404 });
+}

@@ -1,0 +1,63 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./sign-in";
+
+test("keeps the conversation in a thread that survives a reload, can be renamed, taught and deleted", async ({
+  page,
+}) => {
+  await signIn(page);
+  const conversations = page.getByRole("navigation", { name: "Conversations" });
+  await expect(conversations.getByRole("button", { name: "New conversation" })).toBeVisible();
+
+  const question = "how many customers are there?";
+  await page.getByLabel("Your question").fill(question);
+  await page.getByLabel("Your question").press("Enter");
+  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
+  await expect(result).toBeVisible({ timeout: 45_000 });
+  const count = await result.getByRole("table").getByRole("cell").first().textContent();
+  // Earlier tests of this role may have left threads with the same title: this one is the current one.
+  const current = conversations.getByRole("listitem").filter({ has: page.locator('[aria-current="true"]') });
+  await expect(current.getByRole("button", { name: question, exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\?thread=[0-9a-f-]{36}$/);
+
+  // Thumbs up: the pair becomes a verified example.
+  await page.getByRole("button", { name: "Right" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved as a verified example" })).toBeVisible();
+
+  // A reload reopens the thread: question, SQL, rows and the feedback are back.
+  await page.reload();
+  const reopened = page.getByRole("article", { name: "Answer" });
+  await expect(reopened).toHaveCount(1);
+  await expect(page.locator(".turn-user")).toHaveText([question]);
+  await expect(
+    reopened.getByRole("region", { name: "Result" }).getByRole("table").getByRole("cell").first(),
+  ).toHaveText(count ?? "");
+  await expect(page.getByRole("button", { name: "Right" })).toHaveAttribute("aria-pressed", "true");
+
+  // A follow-up in the reopened thread stays in it.
+  await page.getByLabel("Your question").fill("which customers are from Berlin?");
+  await page.getByLabel("Your question").press("Enter");
+  await expect(
+    page.getByRole("article", { name: "Answer" }).nth(1).getByRole("region", { name: "Result" }),
+  ).toBeVisible({
+    timeout: 45_000,
+  });
+  await page.reload();
+  await expect(page.locator(".turn-user")).toHaveText([question, "which customers are from Berlin?"]);
+
+  // Rename, then start a new conversation and reopen the renamed one from the list.
+  const title = `Customer counts ${Date.now()}`;
+  await current.getByRole("button", { name: `Rename “${question}”` }).click();
+  await conversations.getByLabel("New title").fill(title);
+  await conversations.getByRole("button", { name: "Save" }).click();
+  await expect(conversations.getByRole("button", { name: title, exact: true })).toBeVisible();
+  await conversations.getByRole("button", { name: "New conversation" }).click();
+  await expect(page.locator(".turn-user")).toHaveCount(0);
+  await conversations.getByRole("button", { name: title, exact: true }).click();
+  await expect(page.locator(".turn-user")).toHaveCount(2);
+
+  // Delete it: gone from the list and from the page.
+  await conversations.getByRole("button", { name: `Delete “${title}”` }).click();
+  await expect(conversations.getByRole("button", { name: title, exact: true })).toHaveCount(0);
+  await expect(page.locator(".turn-user")).toHaveCount(0);
+  await page.screenshot({ path: "/tmp/nlq-web-history.png", fullPage: true });
+});
