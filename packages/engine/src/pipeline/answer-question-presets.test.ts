@@ -176,6 +176,19 @@ describe("answerQuestion with several generators", () => {
     expect(answer.selection.basis).toBe("2 of 3 candidates returned this result");
   });
 
+  it("counts a failed candidate against self-consistency's agreement too", async () => {
+    const { model } = scriptedByStep({
+      "generate-candidate": sql(countAll),
+      "generate-divide-and-conquer": () => "no query here",
+      "generate-query-plan": sql(countFrench),
+    });
+    const answer = await ask({ model, settings: settingsWith(threeGenerators) });
+    expect(answer.sql).toBe(countAll);
+    expect(answer.selection).toMatchObject({ selector: "self-consistency", candidates: 3, executed: 2, clusters: 2 });
+    expect(answer.confidence).toBeCloseTo(1 / 3);
+    expect(answer.selection.basis).toBe("1 of 3 candidates returned this result (the largest of 2 clusters)");
+  });
+
   it("asks the pairwise selection agent when results differ: its choice beats the majority", async () => {
     const { model, steps } = scriptedByStep({
       "generate-candidate": sql(countAll),

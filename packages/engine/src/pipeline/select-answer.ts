@@ -72,6 +72,7 @@ export async function selectAnswer(options: SelectAnswerOptions): Promise<Select
   } else {
     const selectOptions = {
       candidates: executed,
+      written,
       clusters,
       schema: options.schema,
       catalog: options.catalog,

@@ -24,6 +24,11 @@ export interface CandidateCluster {
 export interface SelectCandidateOptions {
   /** Every executed candidate, in candidate order. */
   readonly candidates: readonly ExecutedCandidate[];
+  /**
+   * Candidates written, failed ones included (the denominator of agreement: a candidate that failed agrees with
+   * nothing). Default: `candidates.length`.
+   */
+  readonly written?: number;
   /** The candidates grouped by result, largest first (ties: the cluster whose first member came first). */
   readonly clusters: readonly CandidateCluster[];
   /** The schema the generators saw (rendered selected catalog). */

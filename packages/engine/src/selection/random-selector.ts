@@ -6,14 +6,15 @@ import type { CandidateSelector, SelectionOutcome } from "./candidate-selector";
  */
 export const randomSelector: CandidateSelector = {
   name: "random",
-  async select({ candidates, clusters, random }): Promise<SelectionOutcome> {
+  async select({ candidates, clusters, random, written }): Promise<SelectionOutcome> {
     const drawn = candidates[Math.min(candidates.length - 1, Math.floor(random() * candidates.length))]!;
     const cluster = clusters.find((each) => each.members.includes(drawn)) ?? clusters[0]!;
     const size = cluster.members.length;
+    const total = Math.max(1, written ?? candidates.length);
     return {
       cluster,
-      confidence: size / Math.max(1, candidates.length),
-      basis: `drawn at random; ${size} of ${candidates.length} candidates returned this result`,
+      confidence: size / total,
+      basis: `drawn at random; ${size} of ${total} candidates returned this result`,
     };
   },
 };

@@ -9,17 +9,18 @@ export function largestCluster(clusters: readonly CandidateCluster[]): Candidate
 /**
  * Self-consistency (Wang et al. 2022, CHASE-SQL's baseline): the largest cluster of equal results wins; equal sizes go
  * to the cluster whose first member came first (the earliest candidate). No model call. Confidence: the winning
- * cluster's share of the executed candidates.
+ * cluster's share of the candidates written (`written`; failed ones count against it).
  */
 export const selfConsistencySelector: CandidateSelector = {
   name: "self-consistency",
-  async select({ candidates, clusters }): Promise<SelectionOutcome> {
+  async select({ candidates, clusters, written }): Promise<SelectionOutcome> {
     const cluster = largestCluster(clusters);
     const size = cluster.members.length;
+    const total = Math.max(1, written ?? candidates.length);
     return {
       cluster,
-      confidence: size / Math.max(1, candidates.length),
-      basis: `${size} of ${candidates.length} candidates returned this result (the largest of ${clusters.length} clusters)`,
+      confidence: size / total,
+      basis: `${size} of ${total} candidates returned this result (the largest of ${clusters.length} clusters)`,
     };
   },
 };
