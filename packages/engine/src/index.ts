@@ -97,7 +97,14 @@ export { defaultLearnedRetrievalModel, readLearnedRetrievalModel } from "./retri
 export { createLearnedColumnPreselection } from "./retrieval/learned/learned-column-preselection";
 export { type CandidateFeatures, LearnedColumnRanker } from "./retrieval/learned/learned-column-ranker";
 export { denseFeatureNames, questionTerms } from "./retrieval/learned/learned-features";
-export { createQuestionColumnRanking } from "./retrieval/learned/learned-question-ranking";
+export { createQuestionColumnRanking, type QuestionRankingSteps } from "./retrieval/learned/learned-question-ranking";
+export { createStructureExpansion, type StructureExpansionOptions } from "./retrieval/learned/structure-expansion";
+export {
+  type ColumnValueHit,
+  columnValueVotes,
+  fuseValueVotes,
+  type ValueVoteFusionOptions,
+} from "./retrieval/learned/value-vote-fusion";
 export {
   type LearnedRetrievalModel,
   learnedModelToJson,
