@@ -1,4 +1,4 @@
-import type { ColumnValueHit, LearnedRetrievalModel, SchemaColumn, ValueIndex } from "@nlq/engine";
+import type { ColumnValueHit, LearnedRetrievalModel, SchemaColumn, ValueIndex, ValueVoteFusionOptions } from "@nlq/engine";
 import {
   createQuestionColumnRanking,
   heuristicKeywords,
@@ -29,7 +29,11 @@ export async function rankQuestionsWithLearnedModel(
   questions: readonly string[],
   model: LearnedRetrievalModel,
   budget: number,
-  steps: { readonly valueIndex?: ValueIndex; readonly structure?: boolean } = {},
+  steps: {
+    readonly valueIndex?: ValueIndex;
+    readonly valueFusion?: ValueVoteFusionOptions;
+    readonly structure?: boolean;
+  } = {},
 ): Promise<{ rankings: number[][]; milliseconds: number[] }> {
   const ranking = createQuestionColumnRanking(corpus, model, { links: inferKeyLinks(corpus) });
   const positions = new Map(corpus.map((column, position) => [schemaColumnKey(column).toLowerCase(), position]));
@@ -38,7 +42,7 @@ export async function rankQuestionsWithLearnedModel(
   for (const question of questions) {
     const started = performance.now();
     const valueHits = steps.valueIndex ? await questionValueHits(steps.valueIndex, question, positions) : undefined;
-    rankings.push(ranking.rank(question, budget, { valueHits, structure: steps.structure }));
+    rankings.push(ranking.rank(question, budget, { valueHits, valueFusion: steps.valueFusion, structure: steps.structure }));
     milliseconds.push(performance.now() - started);
   }
   return { rankings, milliseconds };

@@ -1,5 +1,11 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import type { CrushSelectionOptions, LearnedRetrievalModel, ValueIndex, Vector } from "@nlq/engine";
+import type {
+  CrushSelectionOptions,
+  LearnedRetrievalModel,
+  ValueIndex,
+  ValueVoteFusionOptions,
+  Vector,
+} from "@nlq/engine";
 import {
   buildSchemaGraph,
   ColumnVectorIndex,
@@ -77,6 +83,8 @@ export interface RetrievalBenchmarkOptions {
   readonly learnedModel?: LearnedRetrievalModel;
   /** Values of the corpus's columns, required by the `+values` modes (e.g. `buildWarehouseValueIndex`). */
   readonly valueIndex?: ValueIndex;
+  /** Fusion parameters of the `+values` modes. Default `fuseValueVotes`'s. */
+  readonly valueFusion?: ValueVoteFusionOptions;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -134,6 +142,7 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
           ? learned
           : await rankQuestionsWithLearnedModel(options.corpus, questionTexts, learnedModel, largestBudget, {
               valueIndex: steps.values ? options.valueIndex : undefined,
+              valueFusion: options.valueFusion,
               structure: steps.structure,
             });
       medianMilliseconds[mode] = ranked.milliseconds.length === 0 ? 0 : percentile(ranked.milliseconds, 50);

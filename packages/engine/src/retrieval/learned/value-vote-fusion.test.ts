@@ -31,7 +31,7 @@ describe("fuseValueVotes", () => {
   });
 
   it("brings in a value column the ranking did not have, and leaves the ranking alone without hits", () => {
-    expect(fuseValueVotes([0, 1], [{ keyword: "x", column: 9, similarity: 1 }], 3)).toEqual([0, 9, 1]);
+    expect(fuseValueVotes([0, 1], [{ keyword: "x", column: 9, similarity: 1 }], 3)).toEqual([0, 1, 9]);
     expect(fuseValueVotes([0, 1, 2], [], 2)).toEqual([0, 1]);
   });
 
