@@ -139,7 +139,11 @@ export function registerBenchRetrievalCommand(bench: Command): void {
       "also run question+learned+values: index the corpus columns' values from a Spider warehouse directory " +
         "(databases/<db>/schema.sql and data/*.csv, e.g. ../shared/data/spider-warehouse)",
     )
-    .option("--structure", "also run the structure step (question+learned+structure, with --values +values+structure)", false)
+    .option(
+      "--structure",
+      "also run the structure step (question+learned+structure, with --values +values+structure)",
+      false,
+    )
     .option("--learned-model <file>", "learnt retrieval model artefact (default: the shipped retrieval-model-v1.json)")
     .addHelpText(
       "after",

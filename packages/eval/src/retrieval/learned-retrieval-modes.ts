@@ -1,4 +1,10 @@
-import type { ColumnValueHit, LearnedRetrievalModel, SchemaColumn, ValueIndex, ValueVoteFusionOptions } from "@nlq/engine";
+import type {
+  ColumnValueHit,
+  LearnedRetrievalModel,
+  SchemaColumn,
+  ValueIndex,
+  ValueVoteFusionOptions,
+} from "@nlq/engine";
 import {
   createQuestionColumnRanking,
   heuristicKeywords,
@@ -42,7 +48,9 @@ export async function rankQuestionsWithLearnedModel(
   for (const question of questions) {
     const started = performance.now();
     const valueHits = steps.valueIndex ? await questionValueHits(steps.valueIndex, question, positions) : undefined;
-    rankings.push(ranking.rank(question, budget, { valueHits, valueFusion: steps.valueFusion, structure: steps.structure }));
+    rankings.push(
+      ranking.rank(question, budget, { valueHits, valueFusion: steps.valueFusion, structure: steps.structure }),
+    );
     milliseconds.push(performance.now() - started);
   }
   return { rankings, milliseconds };

@@ -1,7 +1,13 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseCsvRecords } from "@nlq/adapters";
-import { type SchemaColumn, schemaColumnKey, selectColumnValues, type ValueIndex, ValueIndexBuilder } from "@nlq/engine";
+import {
+  type SchemaColumn,
+  schemaColumnKey,
+  selectColumnValues,
+  type ValueIndex,
+  ValueIndexBuilder,
+} from "@nlq/engine";
 
 interface WarehouseColumn {
   readonly name: string;
