@@ -31,7 +31,8 @@ const rotterdam: ValueMatch = {
   editSimilarity: 1,
 };
 const question = "What is the salary of each employee in Rotterdam?";
-const names = (columns: { table: string; column: string }[]) => columns.map(({ table, column }) => `${table}.${column}`);
+const names = (columns: { table: string; column: string }[]) =>
+  columns.map(({ table, column }) => `${table}.${column}`);
 
 describe("createLearnedColumnPreselection", () => {
   it("lets a value the question names vote for its column", () => {
@@ -45,10 +46,12 @@ describe("createLearnedColumnPreselection", () => {
     expect(rank(question, [rotterdam])).toEqual(rank(question));
   });
 
-  it("pulls in the join keys between selected tables with the structure step", () => {
-    const without = names(createLearnedColumnPreselection(catalog, { columns: 4 })(question, [rotterdam]));
+  it("pulls in the join keys between selected tables (structure step, on by default)", () => {
+    const without = names(
+      createLearnedColumnPreselection(catalog, { columns: 4, structure: false })(question, [rotterdam]),
+    );
     expect(without.filter((name) => name.endsWith("office_id"))).not.toHaveLength(2);
-    const rank = createLearnedColumnPreselection(catalog, { columns: 4, structure: true });
+    const rank = createLearnedColumnPreselection(catalog, { columns: 4 });
     const ranked = names(rank(question, [rotterdam]));
     expect(ranked).toContain("public.employee.office_id");
     expect(ranked).toContain("public.office.office_id");
