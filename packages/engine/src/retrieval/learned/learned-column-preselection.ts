@@ -1,6 +1,6 @@
 import type { Catalog } from "../../catalog/catalog-types";
-import type { ValueMatch } from "../retrieve";
 import { catalogSchemaColumns } from "../crush/crush-preselector";
+import type { ValueMatch } from "../retrieve";
 import { defaultLearnedRetrievalModel } from "./default-learned-model";
 import { createQuestionColumnRanking } from "./learned-question-ranking";
 import type { LearnedRetrievalModel } from "./learned-retrieval-model";

@@ -26,8 +26,8 @@ export function columnValueVotes(hits: readonly ColumnValueHit[], minSimilarity 
   const columnsByKeyword = new Map<string, Map<number, number>>();
   for (const hit of hits) {
     if (hit.similarity < minSimilarity) continue;
-    let columns = columnsByKeyword.get(hit.keyword);
-    if (!columns) columnsByKeyword.set(hit.keyword, (columns = new Map()));
+    const columns = columnsByKeyword.get(hit.keyword) ?? new Map<number, number>();
+    columnsByKeyword.set(hit.keyword, columns);
     columns.set(hit.column, Math.max(columns.get(hit.column) ?? 0, hit.similarity));
   }
   const votes = new Map<number, number>();
