@@ -61,7 +61,17 @@ describe("nlq bench retrieval", () => {
 
   it("--structure adds the structure step's mode with its latency", async () => {
     const result = JSON.parse(
-      await run("--corpus", corpus, "--questions", questions, "--no-evidence", "--budgets", "2", "--structure", "--json"),
+      await run(
+        "--corpus",
+        corpus,
+        "--questions",
+        questions,
+        "--no-evidence",
+        "--budgets",
+        "2",
+        "--structure",
+        "--json",
+      ),
     );
     expect(Object.keys(result["question+learned+structure"])).toEqual(["2"]);
     expect(Object.keys(result.medianMilliseconds)).toEqual(["question+learned", "question+learned+structure"]);
