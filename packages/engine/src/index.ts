@@ -109,13 +109,20 @@ export { defaultLearnedRetrievalModel, readLearnedRetrievalModel } from "./retri
 export { createLearnedColumnPreselection } from "./retrieval/learned/learned-column-preselection";
 export { type CandidateFeatures, LearnedColumnRanker } from "./retrieval/learned/learned-column-ranker";
 export { denseFeatureNames, questionTerms } from "./retrieval/learned/learned-features";
-export { createQuestionColumnRanking } from "./retrieval/learned/learned-question-ranking";
+export { createQuestionColumnRanking, type QuestionRankingSteps } from "./retrieval/learned/learned-question-ranking";
 export {
   type LearnedRetrievalModel,
   learnedModelToJson,
   learnedRetrievalModelFormat,
   parseLearnedRetrievalModel,
 } from "./retrieval/learned/learned-retrieval-model";
+export { createStructureExpansion, type StructureExpansionOptions } from "./retrieval/learned/structure-expansion";
+export {
+  type ColumnValueHit,
+  columnValueVotes,
+  fuseValueVotes,
+  type ValueVoteFusionOptions,
+} from "./retrieval/learned/value-vote-fusion";
 export { type ColumnSegment, hashColumnSegment } from "./retrieval/values/column-segment";
 export { editSimilarity } from "./retrieval/values/edit-similarity";
 export {

@@ -36,6 +36,7 @@ export {
   type RetrievalMode,
   runRetrievalBenchmark,
 } from "./retrieval/run-retrieval-benchmark";
+export { buildWarehouseValueIndex, parseWarehouseSchema } from "./retrieval/warehouse-value-index";
 export { median, percentile } from "./statistics";
 export { formatValueResults } from "./value-index/format-value-results";
 export { runValueBenchmark } from "./value-index/run-value-benchmark";

@@ -50,12 +50,31 @@ describe("nlq bench retrieval", () => {
       "question+learned",
       "crush+learned",
       "learnedMedianMilliseconds",
+      "medianMilliseconds",
     ]);
     expect(result.questions).toBe(3);
     expect(Object.keys(result["question+learned"])).toEqual(["2", "4"]);
     expect(typeof result.learnedMedianMilliseconds).toBe("number");
     expect(Object.keys(result.crush)).toEqual(["2", "4"]);
     expect(result.crush["4"]).toBe(1);
+  });
+
+  it("--structure adds the structure step's mode with its latency", async () => {
+    const result = JSON.parse(
+      await run(
+        "--corpus",
+        corpus,
+        "--questions",
+        questions,
+        "--no-evidence",
+        "--budgets",
+        "2",
+        "--structure",
+        "--json",
+      ),
+    );
+    expect(Object.keys(result["question+learned+structure"])).toEqual(["2"]);
+    expect(Object.keys(result.medianMilliseconds)).toEqual(["question+learned", "question+learned+structure"]);
   });
 
   it("leaves out CRUSH without --hallucinated, evidence modes with --no-evidence, learnt ones with --no-learned", async () => {

@@ -10,6 +10,7 @@ import {
   type SchemaColumn,
 } from "@nlq/engine";
 import {
+  buildWarehouseValueIndex,
   defaultRetrievalBudgets,
   type RetrievalBenchmarkResult,
   type RetrievalMode,
@@ -58,6 +59,8 @@ interface BenchRetrievalOptions {
   readonly json: boolean;
   readonly learned: boolean;
   readonly learnedModel?: string;
+  readonly values?: string;
+  readonly structure: boolean;
 }
 
 function parseBudgets(text: string): number[] {
@@ -76,6 +79,7 @@ export function retrievalResultJson(result: RetrievalBenchmarkResult): Record<st
     ...(result.learnedMedianMilliseconds === undefined
       ? {}
       : { learnedMedianMilliseconds: result.learnedMedianMilliseconds }),
+    ...(result.medianMilliseconds === undefined ? {} : { medianMilliseconds: result.medianMilliseconds }),
   };
 }
 
@@ -86,10 +90,11 @@ export function formatRetrievalReport(
   header: string,
   published: keyof typeof publishedRetrievalRecall | undefined,
 ): string {
-  const columns = ["method", ...budgets.map((budget) => `r@${budget}`)];
+  const columns = ["method", ...budgets.map((budget) => `r@${budget}`), "p50 ms"];
   const rows: string[][] = Object.entries(result.recall).map(([mode, recall]) => [
     mode,
     ...budgets.map((budget) => recall?.[String(budget)]?.toFixed(3) ?? ""),
+    result.medianMilliseconds?.[mode as RetrievalMode]?.toFixed(2) ?? "",
   ]);
   if (published) {
     for (const [method, values] of Object.entries(publishedRetrievalRecall[published])) {
@@ -99,6 +104,7 @@ export function formatRetrievalReport(
           const position = publishedBudgets.indexOf(budget);
           return position === -1 ? "-" : values[position]!.toFixed(2);
         }),
+        "",
       ]);
     }
   }
@@ -128,6 +134,16 @@ export function registerBenchRetrievalCommand(bench: Command): void {
     .option("--budgets <list>", "budgets k, comma separated", defaultRetrievalBudgets.join(","))
     .option("--json", "print exactly one JSON object with the figures", false)
     .option("--no-learned", "skip the learnt-model modes (question+learned, crush+learned)")
+    .option(
+      "--values <warehouse>",
+      "also run question+learned+values: index the corpus columns' values from a Spider warehouse directory " +
+        "(databases/<db>/schema.sql and data/*.csv, e.g. ../shared/data/spider-warehouse)",
+    )
+    .option(
+      "--structure",
+      "also run the structure step (question+learned+structure, with --values +values+structure)",
+      false,
+    )
     .option("--learned-model <file>", "learnt retrieval model artefact (default: the shipped retrieval-model-v1.json)")
     .addHelpText(
       "after",
@@ -151,6 +167,12 @@ export function registerBenchRetrievalCommand(bench: Command): void {
         if (options.hallucinated && options.evidence) modes.push("crush+evidence");
         if (options.learned) modes.push("question+learned");
         if (options.learned && options.hallucinated) modes.push("crush+learned");
+        if (options.values) modes.push("question+learned+values");
+        if (options.structure) modes.push("question+learned+structure");
+        if (options.values && options.structure) modes.push("question+learned+values+structure");
+        const values = options.values ? await buildWarehouseValueIndex(options.values, corpus) : undefined;
+        if (values && !options.json)
+          process.stdout.write(`value index: ${values.values} values of ${values.columns} corpus columns\n`);
         const learnedModel = options.learnedModel ? readLearnedRetrievalModel(options.learnedModel) : undefined;
         const started = performance.now();
         const result = await runRetrievalBenchmark({
@@ -160,6 +182,7 @@ export function registerBenchRetrievalCommand(bench: Command): void {
           modes,
           budgets,
           learnedModel,
+          ...(values ? { valueIndex: values.index } : {}),
         });
         if (options.json) {
           process.stdout.write(`${JSON.stringify(retrievalResultJson(result))}\n`);

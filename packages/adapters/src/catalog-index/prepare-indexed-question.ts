@@ -172,7 +172,7 @@ interface IndexedDataSource {
     readonly storedSampleValues: StoredSampleValues;
   }>;
   /** The learnt column ranking over the whole indexed catalog, built on the first question that needs it. */
-  rankColumns?: (question: string) => { table: string; column: string }[];
+  rankColumns?: ReturnType<typeof createLearnedColumnPreselection>;
   /** CRUSH's retriever over the whole indexed catalog (every column embedded once), built on the first question that needs it. */
   crushRetriever?: Promise<SchemaRetriever>;
 }

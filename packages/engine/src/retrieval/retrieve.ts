@@ -19,6 +19,8 @@ export interface ValueMatch {
   readonly value: string;
   /** The matched column itself (schema, table and column unquoted). */
   readonly source: ValueColumn;
+  /** 1 − normalised edit distance between keyword and value (1 = exact, case-insensitive). */
+  readonly editSimilarity?: number;
 }
 
 /** What retrieval found for one question, in the order it ran. Schema selection consumes it. */
@@ -57,8 +59,14 @@ export interface RetrieverOptions {
   readonly contextIndex?: CatalogContextIndex;
   /** CRUSH (`createCrushPreselector`), run for large catalogs. Default none. */
   readonly crush?: SchemaPreselector;
-  /** The learnt question-only ranking (`createLearnedColumnPreselection`), run for large catalogs. Default none. */
-  readonly rankColumns?: (question: string) => readonly { readonly table: string; readonly column: string }[];
+  /**
+   * The learnt question-only ranking (`createLearnedColumnPreselection`), run for large catalogs, given the value
+   * matches found above (visible ones only) for its value-aware fusion. Default none.
+   */
+  readonly rankColumns?: (
+    question: string,
+    values?: readonly ValueMatch[],
+  ) => readonly { readonly table: string; readonly column: string }[];
   /** Catalogs above this many columns are large: CRUSH and the learnt ranking run for them. Default 300. */
   readonly largeCatalogColumns?: number;
 }
@@ -110,7 +118,7 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
         return { keywords, values, context: contextHits, ranked: [] };
       }
       const crush = options.crush ? await options.crush({ catalog, keywords, context }) : undefined;
-      const ranked = (options.rankColumns?.(context.question) ?? []).filter((column) =>
+      const ranked = (options.rankColumns?.(context.question, values) ?? []).filter((column) =>
         readableTables.has(column.table),
       );
       return { keywords, values, context: contextHits, ...(crush ? { crush } : {}), ranked };
@@ -138,6 +146,7 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
         column: match.column.column,
         value: match.value,
         source: match.column,
+        editSimilarity: match.editSimilarity,
       })),
     );
     context.emit({

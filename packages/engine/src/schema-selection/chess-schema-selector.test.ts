@@ -301,4 +301,22 @@ describe("CHESS schema selector", () => {
     expect(asked).toEqual(["Biggest venue?"]);
     expect(selected.catalog.tables.map((entry) => entry.name)).toEqual(["stadium"]);
   });
+
+  it("passes the value index's matches to the learnt ranking (value-aware fusion)", async () => {
+    const { resolveModel } = mockSteps({ "extract-keywords": { keywords: ["Netherlands"] } });
+    const builder = new ValueIndexBuilder();
+    builder.addColumn({ schema: "public", table: "singer", column: "country" }, ["France", "Netherlands"]);
+    const received: Array<{ column: string; value: string; editSimilarity?: number }[]> = [];
+    const selector = createChessSchemaSelector({
+      steps: schemaSelectionPresets.none,
+      preselectAboveColumns: 5,
+      valueIndex: builder.build(),
+      rankColumns: (_question, values = []) => {
+        received.push(values.map(({ column, value, editSimilarity }) => ({ column, value, editSimilarity })));
+        return [];
+      },
+    });
+    await selector.select({ catalog, context: contextFor("Singers from the Netherlands?", resolveModel) });
+    expect(received).toEqual([[{ column: "country", value: "Netherlands", editSimilarity: 1 }]]);
+  });
 });

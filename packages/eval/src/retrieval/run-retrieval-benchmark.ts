@@ -1,8 +1,15 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import type { CrushSelectionOptions, LearnedRetrievalModel, Vector } from "@nlq/engine";
+import type {
+  CrushSelectionOptions,
+  LearnedRetrievalModel,
+  ValueIndex,
+  ValueVoteFusionOptions,
+  Vector,
+} from "@nlq/engine";
 import {
   buildSchemaGraph,
   ColumnVectorIndex,
+  ConfigurationError,
   defaultLearnedRetrievalModel,
   defaultProbeQuestionWeight,
   embedTexts,
@@ -30,7 +37,10 @@ export type RetrievalMode =
   | "question+evidence"
   | "crush+evidence"
   | "question+learned"
-  | "crush+learned";
+  | "crush+learned"
+  | "question+learned+values"
+  | "question+learned+structure"
+  | "question+learned+values+structure";
 
 export const retrievalModes: readonly RetrievalMode[] = [
   "question",
@@ -39,7 +49,18 @@ export const retrievalModes: readonly RetrievalMode[] = [
   "crush+evidence",
   "question+learned",
   "crush+learned",
+  "question+learned+values",
+  "question+learned+structure",
+  "question+learned+values+structure",
 ];
+
+/** The learnt question-only modes with their optional steps (value-aware fusion, structure expansion). */
+const learnedStepModes = {
+  "question+learned": { values: false, structure: false },
+  "question+learned+values": { values: true, structure: false },
+  "question+learned+structure": { values: false, structure: true },
+  "question+learned+values+structure": { values: true, structure: true },
+} as const;
 
 /** The budgets of CRUSH4SQL Table 2. */
 export const defaultRetrievalBudgets: readonly number[] = [3, 5, 10, 20, 30, 50, 100];
@@ -60,6 +81,10 @@ export interface RetrievalBenchmarkOptions {
   readonly includeDatabase?: boolean;
   /** Learnt retrieval model of the `+learned` modes. Default: the shipped one (`defaultLearnedRetrievalModel`). */
   readonly learnedModel?: LearnedRetrievalModel;
+  /** Values of the corpus's columns, required by the `+values` modes (e.g. `buildWarehouseValueIndex`). */
+  readonly valueIndex?: ValueIndex;
+  /** Fusion parameters of the `+values` modes. Default `fuseValueVotes`'s. */
+  readonly valueFusion?: ValueVoteFusionOptions;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -69,6 +94,8 @@ export interface RetrievalBenchmarkResult {
   readonly recall: Partial<Record<RetrievalMode, Record<string, number>>>;
   /** Median milliseconds per question of the learnt question-only ranking (embed + search + re-rank), when run. */
   readonly learnedMedianMilliseconds?: number;
+  /** Median milliseconds per question of each learnt mode (with its value look-ups and steps). */
+  readonly medianMilliseconds?: Partial<Record<RetrievalMode, number>>;
 }
 
 function queryText(question: RetrievalQuestion, withEvidence: boolean): string {
@@ -99,20 +126,30 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
     : [];
   // The question and crush modes share their query texts: each variant (± evidence) is embedded once.
   const queryVectorsByVariant = new Map<boolean, Vector[]>();
-  const learned = modes.some((mode) => mode.endsWith("+learned"))
-    ? rankQuestionsWithLearnedModel(
-        options.corpus,
-        options.questions.map((question) => question.question),
-        options.learnedModel ?? defaultLearnedRetrievalModel(),
-        largestBudget,
-      )
-    : undefined;
+  const learnedModel = options.learnedModel ?? defaultLearnedRetrievalModel();
+  const questionTexts = options.questions.map((question) => question.question);
+  const learned =
+    modes.includes("question+learned") || modes.includes("crush+learned")
+      ? await rankQuestionsWithLearnedModel(options.corpus, questionTexts, learnedModel, largestBudget)
+      : undefined;
+  const medianMilliseconds: Partial<Record<RetrievalMode, number>> = {};
   for (const mode of modes) {
-    if (mode === "question+learned" && learned) {
+    if (mode in learnedStepModes) {
+      const steps = learnedStepModes[mode as keyof typeof learnedStepModes];
+      if (steps.values && !options.valueIndex) throw new ConfigurationError(`mode ${mode} needs a value index`);
+      const ranked =
+        mode === "question+learned" && learned
+          ? learned
+          : await rankQuestionsWithLearnedModel(options.corpus, questionTexts, learnedModel, largestBudget, {
+              valueIndex: steps.values ? options.valueIndex : undefined,
+              valueFusion: options.valueFusion,
+              structure: steps.structure,
+            });
+      medianMilliseconds[mode] = ranked.milliseconds.length === 0 ? 0 : percentile(ranked.milliseconds, 50);
       recall[mode] = meanRecallByBudget(
         options.questions.map((question, position) => ({
           gold: question.gold,
-          retrieved: learned.rankings[position]!.map((column) => keys[column]!),
+          retrieved: ranked.rankings[position]!.map((column) => keys[column]!),
         })),
         budgets,
       );
@@ -155,6 +192,7 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
     ...(learned
       ? { learnedMedianMilliseconds: learned.milliseconds.length === 0 ? 0 : percentile(learned.milliseconds, 50) }
       : {}),
+    ...(Object.keys(medianMilliseconds).length > 0 ? { medianMilliseconds } : {}),
   };
 }
 

@@ -3,3 +3,5 @@ export * from "./learned-column-ranker";
 export * from "./learned-features";
 export * from "./learned-question-ranking";
 export * from "./learned-retrieval-model";
+export * from "./structure-expansion";
+export * from "./value-vote-fusion";

@@ -2,9 +2,24 @@ import { SparseVectorIndex } from "../context/sparse-vector-index";
 import { createCatalogEmbeddingModel } from "../crush/catalog-embedding-model";
 import { rankScores } from "../crush/dense-column-ranking";
 import { type SchemaColumn, schemaColumnText } from "../crush/schema-column";
+import { type ColumnLink, inferKeyLinks } from "../crush/schema-graph";
 import { LearnedColumnRanker } from "./learned-column-ranker";
 import { questionTerms } from "./learned-features";
 import type { LearnedRetrievalModel } from "./learned-retrieval-model";
+import { createStructureExpansion, type StructureExpansionOptions } from "./structure-expansion";
+import { type ColumnValueHit, fuseValueVotes, type ValueVoteFusionOptions } from "./value-vote-fusion";
+
+/** Optional steps after the question-only ranking (`QuestionColumnRanking.rank`). */
+export interface QuestionRankingSteps {
+  /** Value-index hits of the question's keywords: value-aware fusion (`fuseValueVotes`). Default none. */
+  readonly valueHits?: readonly ColumnValueHit[];
+  readonly valueFusion?: ValueVoteFusionOptions;
+  /** Pull in the join keys of well-ranked tables (`createStructureExpansion`). Default off. */
+  readonly structure?: boolean;
+}
+
+/** Ranked columns a fusion step looks at: the learnt model's candidate pool size. */
+const fusionPool = 300;
 
 /** Question-only column ranking over one catalog (what `nlq bench retrieval` measures and the selector uses). */
 export interface QuestionColumnRanking {
@@ -12,8 +27,8 @@ export interface QuestionColumnRanking {
   readonly modelVersion: string | undefined;
   /** Cosine of the question to every column under the offline catalog embedder, in column order. */
   similarities(question: string): Float64Array;
-  /** Column indexes, best first, at most `limit`. */
-  rank(question: string, limit: number): number[];
+  /** Column indexes, best first, at most `limit`; value fusion, then structure, when `steps` ask for them. */
+  rank(question: string, limit: number, steps?: QuestionRankingSteps): number[];
 }
 
 /**
@@ -24,6 +39,7 @@ export interface QuestionColumnRanking {
 export function createQuestionColumnRanking(
   columns: readonly SchemaColumn[],
   model?: LearnedRetrievalModel,
+  structure: { readonly links?: readonly ColumnLink[]; readonly options?: StructureExpansionOptions } = {},
 ): QuestionColumnRanking {
   const embeddingModel = createCatalogEmbeddingModel(columns);
   const index = new SparseVectorIndex(
@@ -31,12 +47,24 @@ export function createQuestionColumnRanking(
   );
   const ranker = new LearnedColumnRanker(columns, model);
   const similarities = (question: string) => index.similarities(embeddingModel.embedText(question));
+  let expand: ReturnType<typeof createStructureExpansion> | undefined;
+  const baseRank = (question: string, limit: number) => {
+    const scores = similarities(question);
+    return model ? ranker.rank(questionTerms(question), scores, limit) : rankScores(scores, limit);
+  };
   return {
     modelVersion: model?.version,
     similarities,
-    rank(question, limit) {
-      const scores = similarities(question);
-      return model ? ranker.rank(questionTerms(question), scores, limit) : rankScores(scores, limit);
+    rank(question, limit, steps = {}) {
+      const fuse = (steps.valueHits?.length ?? 0) > 0;
+      if (!fuse && !steps.structure) return baseRank(question, limit);
+      let ranking = baseRank(question, Math.max(limit, fusionPool));
+      if (fuse) ranking = fuseValueVotes(ranking, steps.valueHits!, ranking.length, steps.valueFusion);
+      if (steps.structure) {
+        expand ??= createStructureExpansion(columns, structure.links ?? inferKeyLinks(columns), structure.options);
+        ranking = expand(ranking, limit);
+      }
+      return ranking.slice(0, limit);
     },
   };
 }
