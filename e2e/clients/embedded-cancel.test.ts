@@ -104,8 +104,10 @@ describe("cancel through the proxy on embedded PostgreSQL", () => {
       expect(modelSignals[0]?.aborted).toBe(false);
       await sendCancel(proxy.address.port, processId, secretKey);
       expect(await asking).toMatchObject({ code: "57014" });
-      expect(modelSignals).toHaveLength(1);
-      expect(modelSignals[0]?.aborted).toBe(true);
+      // The default preset's three generators call the model concurrently: every call that started is aborted (a
+      // generator that had not reached its call yet stops before making it).
+      expect(modelSignals.length).toBeGreaterThanOrEqual(1);
+      expect(modelSignals.every((signal) => signal.aborted)).toBe(true);
       expect((await client.query("select count(*)::int as customers from customers")).rows).toEqual([{ customers: 1 }]);
     } finally {
       await client.end();

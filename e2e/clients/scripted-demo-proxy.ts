@@ -26,8 +26,8 @@ export interface ScriptedDemoProxy {
 
 /**
  * Starts a proxy in front of a fresh test database holding a small `customers` table, answering questions with the
- * real `answerQuestion` and `NLQ_MODEL=scripted:fixtures/demo-model.json`, counting how often the pipeline asked the
- * model.
+ * real `answerQuestion`, `NLQ_MODEL=scripted:fixtures/demo-model.json` and the `fast` preset, counting how often the
+ * pipeline asked the model.
  */
 export async function startScriptedDemoProxy(prefix: string): Promise<ScriptedDemoProxy> {
   const database = await createTestDatabase(
@@ -35,7 +35,8 @@ export async function startScriptedDemoProxy(prefix: string): Promise<ScriptedDe
     "create table customers (customer_id int primary key, first_name text not null, city text);" +
       "insert into customers values (1, 'Ada', 'London'), (2, 'Blaise', 'Paris'), (3, 'Carl', 'Berlin');",
   );
-  const settings = loadSettings({ NLQ_MODEL: `scripted:${demoModelFixture}` });
+  // The `fast` preset (one candidate): one model call per answered question, so the tests can count generations.
+  const settings = loadSettings({ NLQ_MODEL: `scripted:${demoModelFixture}`, NLQ_PRESET: "fast" });
   let calls = 0;
   const proxy = await startTestProxy(
     (options) =>

@@ -195,7 +195,7 @@ describe("nlq eval --questions", () => {
       },
       { input: 100, output: 10 },
     );
-    const result = await runEval(["--questions", questions(), "--url", database.url, "--json"], {
+    const result = await runEval(["--questions", questions(), "--url", database.url, "--json", "--preset", "fast"], {
       resolveModel: () => ({ model, id: "mock:gold", scripted: false }),
     });
     expect(result.exitCode).toBeFalsy();
@@ -206,6 +206,11 @@ describe("nlq eval --questions", () => {
       order: { questions: 1, ex: 1, setEx: 1 },
     });
     expect(report.perQuestion).toMatchObject({ llmCalls: 1, inputTokens: 100, outputTokens: 10 });
+    // The default preset (balanced) writes three candidates: three calls per question.
+    const balanced = await runEval(["--questions", questions(), "--url", database.url, "--json"], {
+      resolveModel: () => ({ model, id: "mock:gold", scripted: false }),
+    });
+    expect(JSON.parse(balanced.stdout)).toMatchObject({ ex: 1, perQuestion: { llmCalls: 3, inputTokens: 300 } });
   });
 
   it("scores an engine whose model answers wrong SQL 0 and says when the model is a scripted replay", async () => {

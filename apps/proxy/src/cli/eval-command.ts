@@ -21,6 +21,7 @@ interface EvalOptions {
   readonly url?: string;
   readonly json: boolean;
   readonly limit?: string;
+  readonly preset?: string;
   readonly selectorData?: string;
 }
 
@@ -107,6 +108,7 @@ export function registerEvalCommand(program: Command, output: EvalCommandOutput 
     )
     .option("--url <url>", "PostgreSQL connection URL holding the data (env: DATABASE_URL)")
     .option("--limit <count>", "only the first <count> questions")
+    .option("--preset <preset>", "with --questions: fast, balanced or max, or a preset .json file (env: NLQ_PRESET)")
     .option(
       "--selector-data <file>",
       "with --candidates: also write pairwise selection-agent training examples (JSONL) from correct/incorrect clusters",
@@ -148,7 +150,10 @@ Example:
       try {
         await client.connect();
         const session = createPgExecutor(client, { name: "nlq-eval" });
-        const settings = loadSettings(environment);
+        // A flag is one more way to set its variable: the same schema checks it.
+        const settings = loadSettings(
+          options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset },
+        );
         const execute = evaluation.createEvaluationExecutor({
           session,
           statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
