@@ -1,6 +1,7 @@
 import { connect } from "node:net";
 import { testServerUrl } from "@nlq/adapters/testing";
 import { type Answer, type AnswerQuestionOptions, loadSettings, type QueryResult, type ResultField } from "@nlq/engine";
+import { singleCandidateSelection } from "@nlq/engine/testing";
 import {
   encodeCancelRequest,
   type ProxyServer,
@@ -46,14 +47,7 @@ export function answerFrom(question: string, sql: string, result: QueryResult, s
     sql,
     result,
     truncated: false,
-    selection: {
-      selector: "single",
-      candidates: 1,
-      executed: 1,
-      clusters: 1,
-      chosenCluster: 0,
-      basis: "one candidate was written: nothing to compare",
-    },
+    selection: singleCandidateSelection,
     model: { id: scripted ? "scripted:test.json" : "test:fake", scripted },
     candidates: [{ generator: "test", sample: 0, sql, revisions: 0, ok: true, rows: result.rows.length }],
     calls: [],

@@ -1,5 +1,6 @@
 import type { Answer, AnswerQuestionOptions, QueryExecutor } from "@nlq/engine";
 import { DatabaseError } from "@nlq/engine";
+import { singleCandidateSelection } from "@nlq/engine/testing";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import { describe, expect, it } from "vitest";
 import { type ChatDependencies, handleChatRequest } from "./chat-handler";
@@ -18,14 +19,7 @@ const answer: Answer = {
     command: "SELECT 1",
   },
   truncated: false,
-  selection: {
-    selector: "single",
-    candidates: 1,
-    executed: 1,
-    clusters: 1,
-    chosenCluster: 0,
-    basis: "one candidate was written: nothing to compare",
-  },
+  selection: singleCandidateSelection,
   model: { id: "scripted:x", scripted: true },
   candidates: [],
   calls: [],

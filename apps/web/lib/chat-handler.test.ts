@@ -1,5 +1,6 @@
 import type { Answer, AnswerQuestionOptions, QueryExecutor } from "@nlq/engine";
 import { CancelledError, DatabaseError, ModelConfigurationError } from "@nlq/engine";
+import { singleCandidateSelection } from "@nlq/engine/testing";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import { describe, expect, it } from "vitest";
 import { type ChatDependencies, type ChatSession, handleChatRequest } from "./chat-handler";
@@ -19,14 +20,7 @@ const countAnswer: Answer = {
     command: "SELECT 1",
   },
   truncated: false,
-  selection: {
-    selector: "single",
-    candidates: 1,
-    executed: 1,
-    clusters: 1,
-    chosenCluster: 0,
-    basis: "one candidate was written: nothing to compare",
-  },
+  selection: singleCandidateSelection,
   model: { id: "scripted:fixtures/demo-model.json", scripted: true },
   candidates: [
     { generator: "one-shot", sample: 0, sql: "SELECT count(*) FROM customers", revisions: 0, ok: true, rows: 1 },

@@ -1,4 +1,5 @@
 import type { Answer } from "@nlq/engine";
+import { singleCandidateSelection } from "@nlq/engine/testing";
 import type { BackendMessage } from "pg-protocol/dist/messages";
 import { Parser } from "pg-protocol/dist/parser";
 import { describe, expect, it } from "vitest";
@@ -13,14 +14,7 @@ const answer: Answer = {
     command: "SELECT 1",
   },
   truncated: false,
-  selection: {
-    selector: "single",
-    candidates: 1,
-    executed: 1,
-    clusters: 1,
-    chosenCluster: 0,
-    basis: "one candidate was written: nothing to compare",
-  },
+  selection: singleCandidateSelection,
   model: { id: "openai:gpt-4o-mini", scripted: false },
   candidates: [],
   calls: [],

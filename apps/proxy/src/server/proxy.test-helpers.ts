@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { testServerUrl } from "@nlq/adapters/testing";
 import type { Answer, AnswerQuestionOptions } from "@nlq/engine";
+import { singleCandidateSelection } from "@nlq/engine/testing";
 import pg from "pg";
 import { serialize } from "pg-protocol";
 import type { BackendMessage } from "pg-protocol/dist/messages";
@@ -27,14 +28,7 @@ export async function answerWith(options: AnswerQuestionOptions, sql: string): P
     sql,
     result,
     truncated: false,
-    selection: {
-      selector: "single",
-      candidates: 1,
-      executed: 1,
-      clusters: 1,
-      chosenCluster: 0,
-      basis: "one candidate was written: nothing to compare",
-    },
+    selection: singleCandidateSelection,
     model: { id: "test:fake", scripted: false },
     candidates: [{ generator: "test", sample: 0, sql, revisions: 0, ok: true, rows: result.rows.length }],
     calls: [],

@@ -4,3 +4,4 @@ export { cappedResult, executedCandidate } from "./executed-candidate";
 export { mockTextModel } from "./mock-text-model";
 export { oneEventOfEachType } from "./one-event-of-each-type";
 export { type RecordedCall, recordingStepContext } from "./recording-step-context";
+export { singleCandidateSelection } from "./single-candidate-selection";
