@@ -4,13 +4,15 @@
 import { spawn } from "node:child_process";
 
 const [command, ...commandArguments] = process.argv.slice(2);
-const child = spawn(command, commandArguments, { stdio: "inherit" });
+// The signal handlers are in place before the command starts: a SIGTERM that arrives as soon as the command prints
+// (the launcher may stop it at once) must reach the command, not end this watchdog with the default action.
+let child;
 
 function endGroup(signal) {
   try {
     process.kill(-process.pid, signal);
   } catch {
-    child.kill(signal);
+    child?.kill(signal);
   }
 }
 
@@ -19,6 +21,7 @@ process.on("disconnect", () => endGroup("SIGTERM"));
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
   process.on(signal, () => child.kill(signal));
 }
+child = spawn(command, commandArguments, { stdio: "inherit" });
 child.on("error", (error) => {
   console.error(`cannot start ${command}: ${error.message}`);
   process.exit(127);
