@@ -1,6 +1,4 @@
 import {
-  type PromptExample,
-  type PromptTurn,
   postgresqlInstructions,
   postgresqlReasoningInstructions,
   renderHint,
@@ -8,6 +6,7 @@ import {
   renderPreviousTurns,
   renderSqlAnswerFormat,
   renderVerifiedExamples,
+  type SqlGenerationPromptOptions,
 } from "./generation-prompt-sections";
 
 /**
@@ -16,15 +15,7 @@ import {
  * optimise it, all in one call. The paper's demonstration (BIRD's financial database) is kept, in PostgreSQL.
  * Output: `sqlCandidateOutputSchema`, the working in `reasoning`.
  */
-export interface DivideAndConquerPromptOptions {
-  /** The selected schema rendered as DDL, in this sample's order. */
-  readonly schema: string;
-  readonly question: string;
-  readonly hint?: string;
-  readonly previousTurns?: readonly PromptTurn[];
-  /** Verified question–SQL pairs of this database. Default: none (section omitted). */
-  readonly examples?: readonly PromptExample[];
-}
+export type DivideAndConquerPromptOptions = SqlGenerationPromptOptions;
 
 export const divideAndConquerSystemPrompt =
   "You are an experienced PostgreSQL database expert who solves text-to-SQL tasks by recursive divide and conquer. Answer only with the requested JSON object.";

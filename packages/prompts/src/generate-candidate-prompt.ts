@@ -1,29 +1,18 @@
 import {
-  type PromptExample,
-  type PromptTurn,
   postgresqlInstructions,
   renderHint,
   renderInstructions,
   renderPreviousTurns,
   renderSqlAnswerFormat,
   renderVerifiedExamples,
+  type SqlGenerationPromptOptions,
 } from "./generation-prompt-sections";
 
 /**
  * One-shot candidate generation with chain of thought, after CHESS appendix C (Figure 11, generate_candidate_query),
  * adapted to PostgreSQL. Output: `sqlCandidateOutputSchema`.
  */
-export interface GenerateCandidatePromptOptions {
-  /** The database schema rendered as DDL (see the engine's `renderSchema`). */
-  readonly schema: string;
-  readonly question: string;
-  /** Optional evidence or hint from the user; "(none)" when empty. */
-  readonly hint?: string;
-  /** Earlier turns of the conversation, oldest first, so follow-ups ("and in 2024?") resolve. Default: none (section omitted). */
-  readonly previousTurns?: readonly PromptTurn[];
-  /** Verified question–SQL pairs of this database, shown as demonstrations. Default: none (section omitted). */
-  readonly examples?: readonly PromptExample[];
-}
+export type GenerateCandidatePromptOptions = SqlGenerationPromptOptions;
 
 export const generateCandidateSystemPrompt =
   "You are a data science expert who writes correct, read-only PostgreSQL queries. Answer only with the requested JSON object.";

@@ -1,6 +1,5 @@
 import {
   type PromptExample,
-  type PromptTurn,
   postgresqlInstructions,
   renderExamplePairs,
   renderHint,
@@ -8,6 +7,7 @@ import {
   renderPreviousTurns,
   renderSqlAnswerFormat,
   renderVerifiedExamples,
+  type SqlGenerationPromptOptions,
 } from "./generation-prompt-sections";
 
 /**
@@ -15,16 +15,9 @@ import {
  * learning with the examples synthesised for this question as demonstrations, together with any verified examples of
  * the database, then the selected schema and the question. Output: `sqlCandidateOutputSchema`.
  */
-export interface GenerateFromExamplesPromptOptions {
-  /** The selected schema rendered as DDL, in this sample's order. */
-  readonly schema: string;
-  readonly question: string;
-  readonly hint?: string;
-  readonly previousTurns?: readonly PromptTurn[];
+export interface GenerateFromExamplesPromptOptions extends SqlGenerationPromptOptions {
   /** Examples synthesised for this question (`synthesize-examples`). */
   readonly syntheticExamples: readonly PromptExample[];
-  /** Verified question–SQL pairs of this database. Default: none (section omitted). */
-  readonly examples?: readonly PromptExample[];
 }
 
 export const generateFromExamplesSystemPrompt =

@@ -17,6 +17,19 @@ export interface PromptExample {
 }
 
 /** What the database's administrator requires of every query; adapted from CHESS/CHASE-SQL (SQLite) to PostgreSQL. */
+/** What every SQL-writing prompt (one-shot, divide-and-conquer, query plan, few-shot from examples) is given. */
+export interface SqlGenerationPromptOptions {
+  /** The selected schema rendered as DDL (the engine's `renderSchema`), in this sample's order. */
+  readonly schema: string;
+  readonly question: string;
+  /** Optional evidence or hint from the user; "(none)" when empty. */
+  readonly hint?: string;
+  /** Earlier turns of the conversation, oldest first, so follow-ups resolve. Default: none (section omitted). */
+  readonly previousTurns?: readonly PromptTurn[];
+  /** Verified question–SQL pairs of this database, shown as demonstrations. Default: none (section omitted). */
+  readonly examples?: readonly PromptExample[];
+}
+
 export const postgresqlInstructions: readonly string[] = [
   "Write exactly one read-only SELECT statement (WITH … SELECT is allowed) in the PostgreSQL dialect. Never modify data.",
   "Only output the information asked in the question. If the question asks for a specific column, only include that column in the SELECT clause, nothing more.",

@@ -1,6 +1,4 @@
 import {
-  type PromptExample,
-  type PromptTurn,
   postgresqlInstructions,
   postgresqlReasoningInstructions,
   renderHint,
@@ -8,6 +6,7 @@ import {
   renderPreviousTurns,
   renderSqlAnswerFormat,
   renderVerifiedExamples,
+  type SqlGenerationPromptOptions,
 } from "./generation-prompt-sections";
 
 /**
@@ -16,15 +15,7 @@ import {
  * matching, filtering, joining, counting — and deliver the final output columns), then write the query.
  * The paper's demonstration (BIRD's restaurant database) is kept, in PostgreSQL. Output: `sqlCandidateOutputSchema`.
  */
-export interface QueryPlanPromptOptions {
-  /** The selected schema rendered as DDL, in this sample's order. */
-  readonly schema: string;
-  readonly question: string;
-  readonly hint?: string;
-  readonly previousTurns?: readonly PromptTurn[];
-  /** Verified question–SQL pairs of this database. Default: none (section omitted). */
-  readonly examples?: readonly PromptExample[];
-}
+export type QueryPlanPromptOptions = SqlGenerationPromptOptions;
 
 export const queryPlanSystemPrompt =
   "You are an experienced PostgreSQL database expert who plans a query the way the database engine executes it before writing it. Answer only with the requested JSON object.";
