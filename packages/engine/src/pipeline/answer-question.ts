@@ -128,14 +128,8 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
       catalog: selected,
       context: generationContext,
     });
-    candidates.splice(
-      0,
-      candidates.length,
-      ...generation.records.map((record, index) => {
-        const cluster = selection.clusterOf.get(index);
-        return cluster === undefined ? record : { ...record, cluster };
-      }),
-    );
+    // Each candidate that ran learns its cluster (records and candidates share the candidate order).
+    for (const [index, cluster] of selection.clusterOf) candidates[index] = { ...candidates[index]!, cluster };
     const chosen = selection.chosen;
     const rows = chosen.result.result.rows.length;
     const confidence = selection.confidence;
