@@ -123,6 +123,41 @@ describe("pairwise selector", () => {
     await expect(createPairwiseSelector().select(never.options)).rejects.toThrow(ModelOutputError);
   });
 
+  it("runs comparisons concurrently up to the preset's concurrency, each with the sample number of its pair", async () => {
+    let running = 0;
+    let most = 0;
+    const { options, calls } = await selectionSetup(
+      inOrder(dearest, cheapest, byCategory),
+      async (_, prompt) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running -= 1;
+        return { answer: shown(prompt, "A") === cheapest.sql ? "A" : "B" };
+      },
+      { NLQ_CONCURRENCY: "2" },
+    );
+    const outcome = await createPairwiseSelector().select(options);
+    expect(calls).toHaveLength(6);
+    expect(most).toBe(2);
+    expect(outcome.cluster.representative.sql).toBe(cheapest.sql);
+    expect(outcome.confidence).toBe(1);
+    const sequential = await selectionSetup(
+      inOrder(dearest, cheapest, byCategory),
+      async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return { answer: "A" };
+      },
+      { NLQ_CONCURRENCY: "1" },
+    );
+    most = 0;
+    await createPairwiseSelector().select(sequential.options);
+    expect(most).toBe(1);
+  });
+
   it("makes no call for one cluster", async () => {
     const { options, calls } = await selectionSetup([cheapest, cheapestAgain], () => ({ answer: "A" }));
     const outcome = await createPairwiseSelector().select(options);

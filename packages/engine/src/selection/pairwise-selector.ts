@@ -1,4 +1,5 @@
 import { selectCandidateOutputSchema, selectCandidateSystemPrompt } from "@nlq/prompts";
+import pLimit from "p-limit";
 import { ModelOutputError } from "../errors";
 import { loadSqlParser } from "../sql/validate-sql";
 import { bestCluster } from "./best-cluster";
@@ -19,7 +20,9 @@ function affordableClusters(calls: number, clusters: number): number {
  * the union of the two queries' tables and columns (`candidateSchemaUnion`; the whole selected schema when that cannot
  * be extracted), each shown with a preview of its result. Each answer gives its winner one point. Pairs of equal
  * results are never asked: they are one cluster. Calls: m·(m−1) for m clusters (`pairwiseCallCount`); one cluster is
- * chosen without a call. Calls of one question run one after another (the budget counts each before it starts).
+ * chosen without a call. Calls run concurrently up to the preset's `concurrency`, each sample number
+ * fixed by its pair's position (so a cached or scripted answer does not depend on timing); the budget counts each call
+ * before it starts, and the number of clusters compared is fixed beforehand to what the budget can pay for.
  *
  * Winner: most points; ties go to the larger cluster, then to the earlier first member (`bestCluster`).
  * Confidence: the winner's pairwise win rate, points / comparisons it took part in (2·(m−1)).
@@ -51,13 +54,16 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
       await loadSqlParser();
       const points = clusters.map(() => 0);
       const unanswered: ModelOutputError[] = [];
-      let sample = 0;
+      const pairs: Array<readonly [number, number]> = [];
       for (let first = 0; first < clusters.length; first++) {
         for (let second = first + 1; second < clusters.length; second++) {
-          for (const [a, b] of [
-            [first, second],
-            [second, first],
-          ] as const) {
+          pairs.push([first, second], [second, first]);
+        }
+      }
+      const limit = pLimit(context.settings.concurrency);
+      await Promise.all(
+        pairs.map(([a, b], sample) =>
+          limit(async () => {
             context.throwIfCancelled();
             const output = await context
               .runModelStep({
@@ -73,7 +79,7 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
                   candidateB: clusters[b]!.representative,
                   previewRows: options.previewRows,
                 }),
-                sample: sample++,
+                sample,
               })
               .catch((error: unknown) => {
                 // One unreadable answer costs that comparison, not the question.
@@ -82,9 +88,10 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
                 return undefined;
               });
             if (output !== undefined) points[output.answer === "A" ? a : b]! += 1;
-          }
-        }
-      }
+          }),
+        ),
+      );
+      const sample = pairs.length;
       const comparisons = 2 * (clusters.length - 1);
       if (unanswered.length === sample) throw unanswered.at(-1)!;
       const { cluster, position } = bestCluster(clusters, (_, index) => points[index]!);

@@ -27,13 +27,13 @@ export function mockTextResult(
 
 /**
  * Test helper: an AI SDK `MockLanguageModelV3` (no real model) answering every call with `answer`, or with what
- * `answer(call)` returns (it may record the call or throw). Tokens default to 1 in, 1 out.
+ * `answer(call)` returns or resolves to (it may record the call, wait, or throw). Tokens default to 1 in, 1 out.
  */
 export function mockTextModel(
-  answer: string | ((call: LanguageModelV3CallOptions) => string),
+  answer: string | ((call: LanguageModelV3CallOptions) => string | Promise<string>),
   tokens?: MockTokenCounts,
 ): MockLanguageModelV3 {
   return new MockLanguageModelV3({
-    doGenerate: async (call) => mockTextResult(typeof answer === "string" ? answer : answer(call), tokens),
+    doGenerate: async (call) => mockTextResult(typeof answer === "string" ? answer : await answer(call), tokens),
   });
 }

@@ -42,11 +42,11 @@ export function promptText(call: LanguageModelV3CallOptions): string {
 
 /**
  * Selection options over `candidates` (clustered for real) with a step context whose every step is answered by
- * `answer(step, prompt)`; `calls` records each call's step and prompt in order.
+ * `answer(step, prompt)` (a value or a promise of one); `calls` records each call's step and prompt in order.
  */
 export async function selectionSetup(
   candidates: readonly ExecutedCandidate[],
-  answer: (step: string, prompt: string) => unknown,
+  answer: (step: string, prompt: string) => unknown | Promise<unknown>,
   environment: Record<string, string> = {},
 ) {
   const calls: Array<{ step: string; prompt: string }> = [];
@@ -57,7 +57,7 @@ export async function selectionSetup(
       model: mockTextModel((call) => {
         const prompt = promptText(call);
         calls.push({ step, prompt });
-        return JSON.stringify(answer(step, prompt));
+        return Promise.resolve(answer(step, prompt)).then((output) => JSON.stringify(output));
       }),
       id: "mock:selector",
       scripted: false,
