@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { Command } from "commander";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerAskCommand } from "./ask-command";
+import { describeCalls, registerAskCommand } from "./ask-command";
 import { formatTable } from "./format-table";
 
 const fixture = "apps/proxy/src/cli/fixtures/ask-command-model.json";
@@ -144,6 +144,23 @@ describe("nlq ask", () => {
     expect(refused.stderr).toMatch(/only read-only queries are allowed, not DropStmt \(SQLSTATE 25006\)/);
     const noUrl = await runAsk(["anything"], {});
     expect(noUrl.stderr).toBe("nlq ask: no database: pass --url postgresql://… or set DATABASE_URL\n");
+  });
+});
+
+describe("describeCalls", () => {
+  it("counts calls, tokens, cache hits and failed calls per step", () => {
+    const call = { model: "openai:gpt-4o-mini", scripted: false, latencyMilliseconds: 10 };
+    expect(
+      describeCalls([
+        { ...call, step: "generate-candidate", inputTokens: 100, outputTokens: 20 },
+        { ...call, step: "select-candidate", inputTokens: 50, outputTokens: 5, failure: "unreadable-output" },
+        { ...call, step: "select-candidate", inputTokens: 50, outputTokens: 5, cached: true },
+      ]),
+    ).toEqual([
+      "model calls: 3, 200+30 tokens",
+      "  generate-candidate: 1 call, 100+20 tokens",
+      "  select-candidate: 2 calls, 100+10 tokens, 1 from the cache, 1 failed",
+    ]);
   });
 });
 

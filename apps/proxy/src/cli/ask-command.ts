@@ -53,14 +53,18 @@ export function formatAnswer(answer: Answer): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** `model calls: 7 (…)` then one line per step: calls, tokens in + out, cache hits. Nothing when no model was called. */
+/**
+ * `model calls: 7 (…)` then one line per step: calls, tokens in + out, cache hits, failed calls. Nothing when no model
+ * was called.
+ */
 export function describeCalls(calls: Answer["calls"]): string[] {
   if (calls.length === 0) return [];
-  const bySteps = new Map<string, { calls: number; cached: number; input: number; output: number }>();
+  const bySteps = new Map<string, { calls: number; cached: number; failed: number; input: number; output: number }>();
   for (const call of calls) {
-    const step = bySteps.get(call.step) ?? { calls: 0, cached: 0, input: 0, output: 0 };
+    const step = bySteps.get(call.step) ?? { calls: 0, cached: 0, failed: 0, input: 0, output: 0 };
     step.calls += 1;
     if (call.cached) step.cached += 1;
+    if (call.failure !== undefined) step.failed += 1;
     step.input += call.inputTokens;
     step.output += call.outputTokens;
     bySteps.set(call.step, step);
@@ -71,7 +75,7 @@ export function describeCalls(calls: Answer["calls"]): string[] {
     `model calls: ${calls.length}, ${input}+${output} tokens`,
     ...[...bySteps].map(
       ([step, figures]) =>
-        `  ${step}: ${figures.calls} ${figures.calls === 1 ? "call" : "calls"}, ${figures.input}+${figures.output} tokens${figures.cached > 0 ? `, ${figures.cached} from the cache` : ""}`,
+        `  ${step}: ${figures.calls} ${figures.calls === 1 ? "call" : "calls"}, ${figures.input}+${figures.output} tokens${figures.cached > 0 ? `, ${figures.cached} from the cache` : ""}${figures.failed > 0 ? `, ${figures.failed} failed` : ""}`,
     ),
   ];
 }

@@ -34,6 +34,23 @@ describe("describeEvent", () => {
     });
   });
 
+  it("says when a model call failed", () => {
+    expect(
+      describeEvent({
+        type: "llm-call-end",
+        call: {
+          step: "select-candidate",
+          model: "openai:gpt-4o-mini",
+          scripted: false,
+          failure: "unreadable-output",
+          inputTokens: 900,
+          outputTokens: 12,
+          latencyMilliseconds: 700,
+        },
+      }),
+    ).toBe("model call select-candidate: openai:gpt-4o-mini, failed (unreadable-output), 900+12 tokens, 700 ms");
+  });
+
   it("labels a model call with the step registry's label", () => {
     expect(describeEvent({ type: "llm-call-start", step: "filter-column" })).toBe(
       `model call filter-column: ${pipelineSteps["filter-column"].label}…`,

@@ -62,7 +62,7 @@ export function describeEvent(event: PipelineEvent): string | undefined {
     case "llm-call-start":
       return `model call ${event.step}: ${pipelineSteps[event.step].label}…`;
     case "llm-call-end":
-      return `model call ${event.call.step}: ${event.call.model}${event.call.scripted ? " (scripted)" : ""}, ${event.call.inputTokens}+${event.call.outputTokens} tokens, ${event.call.latencyMilliseconds} ms`;
+      return `model call ${event.call.step}: ${event.call.model}${event.call.scripted ? " (scripted)" : ""}${event.call.failure === undefined ? "" : `, failed (${event.call.failure})`}, ${event.call.inputTokens}+${event.call.outputTokens} tokens, ${event.call.latencyMilliseconds} ms`;
     default:
       return unhandledEvent(event);
   }

@@ -54,7 +54,7 @@ export function describeProgress(event: PipelineEvent): string | undefined {
         ? undefined
         : `nlq: chose by ${event.selector}, confidence ${event.confidence.toFixed(2)} (${event.basis})`;
     case "llm-call-end":
-      return `nlq: ${event.call.step} by ${event.call.model}${event.call.scripted ? " (scripted replay)" : ""} in ${event.call.latencyMilliseconds} ms`;
+      return `nlq: ${event.call.step} by ${event.call.model}${event.call.scripted ? " (scripted replay)" : ""} ${event.call.failure === undefined ? "in" : `failed (${event.call.failure}) after`} ${event.call.latencyMilliseconds} ms`;
     default:
       return unhandledEvent(event);
   }

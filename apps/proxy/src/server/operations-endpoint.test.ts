@@ -13,7 +13,7 @@ import {
 } from "./proxy.test-helpers";
 import type { ProxyServer } from "./proxy-server";
 
-/** Answers with `select 42`, after one scripted model call; a question containing "fail" fails with 42P01. */
+/** Answers with `select 42`, after one model call and one whose output was unreadable; a question containing "fail" fails with 42P01. */
 const answerer: Answerer = async (options) => {
   if (options.question.includes("fail")) throw new NlqError("no such table", { code: "42P01" });
   options.onEvent?.({ type: "llm-call-start", step: "generate-candidate" });
@@ -26,6 +26,19 @@ const answerer: Answerer = async (options) => {
       inputTokens: 120,
       outputTokens: 30,
       latencyMilliseconds: 250,
+    },
+  });
+  options.onEvent?.({ type: "llm-call-start", step: "select-candidate" });
+  options.onEvent?.({
+    type: "llm-call-end",
+    call: {
+      step: "select-candidate",
+      model: "test:fake",
+      scripted: false,
+      failure: "unreadable-output",
+      inputTokens: 80,
+      outputTokens: 5,
+      latencyMilliseconds: 100,
     },
   });
   return answerWith(options, "select 42 as answer");
@@ -118,6 +131,14 @@ describe("the operations endpoint", () => {
     expect(sample(text, 'nlq_errors_total{sqlstate="42P01"}')).toBe(1);
     expect(sample(text, 'nlq_question_duration_seconds_count{outcome="answered"}')).toBe(1);
     expect(sample(text, 'nlq_llm_calls_total{step="generate-candidate",model="test:fake"}')).toBe(1);
+    expect(sample(text, 'nlq_llm_calls_total{step="select-candidate",model="test:fake"}')).toBe(1);
+    expect(
+      sample(
+        text,
+        'nlq_llm_call_failures_total{step="select-candidate",model="test:fake",failure="unreadable-output"}',
+      ),
+    ).toBe(1);
+    expect(sample(text, 'nlq_llm_call_failures_total{step="generate-candidate",model="test:fake"')).toBeUndefined();
     expect(sample(text, 'nlq_llm_tokens_total{step="generate-candidate",model="test:fake",direction="input"}')).toBe(
       120,
     );

@@ -57,8 +57,14 @@ export class ProxyMetrics {
   });
   readonly #llmCalls = new Counter({
     name: "nlq_llm_calls_total",
-    help: "Successful language-model calls, by pipeline step and model.",
+    help: "Language-model calls (failed ones included), by pipeline step and model.",
     labelNames: ["step", "model"] as const,
+    registers: [this.registry],
+  });
+  readonly #llmCallFailures = new Counter({
+    name: "nlq_llm_call_failures_total",
+    help: 'Language-model calls that failed, by pipeline step, model and failure ("unreadable-output", "call-failed", "cancelled").',
+    labelNames: ["step", "model", "failure"] as const,
     registers: [this.registry],
   });
   readonly #llmTokens = new Counter({
@@ -111,6 +117,9 @@ export class ProxyMetrics {
               const { step, model, inputTokens, outputTokens, latencyMilliseconds } = event.call;
               this.#stepDuration.observe({ step, model }, latencyMilliseconds / 1000);
               this.#llmCalls.inc({ step, model });
+              if (event.call.failure !== undefined) {
+                this.#llmCallFailures.inc({ step, model, failure: event.call.failure });
+              }
               this.#llmTokens.inc({ step, model, direction: "input" }, inputTokens);
               this.#llmTokens.inc({ step, model, direction: "output" }, outputTokens);
             }

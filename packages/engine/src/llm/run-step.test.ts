@@ -39,7 +39,9 @@ describe("runStep", () => {
     expect(model.doGenerateCalls[0]?.temperature).toBe(0);
   });
 
-  it("throws ModelOutputError when the output does not match the schema", async () => {
+  it("throws ModelOutputError when the output does not match the schema, after accounting for the failed call", async () => {
+    const calls: LlmCallRecord[] = [];
+    const budget = new LlmBudget({ maxCalls: 5, deadlineMilliseconds: 60_000 });
     const attempt = runStep({
       step: "generate-candidate",
       model: mockModel('{"reasoning": 1}'),
@@ -47,8 +49,49 @@ describe("runStep", () => {
       schema: sqlCandidateOutputSchema,
       prompt: "p",
       question: "q",
+      budget,
+      onCall: (call) => calls.push(call),
     });
     await expect(attempt).rejects.toBeInstanceOf(ModelOutputError);
+    expect(calls).toEqual([
+      expect.objectContaining({
+        step: "generate-candidate",
+        failure: "unreadable-output",
+        inputTokens: 120,
+        outputTokens: 30,
+      }),
+    ]);
+    expect(budget.tokensUsed).toBe(150);
+  });
+
+  it("accounts for a call the provider failed, and for one cancelled while it ran", async () => {
+    const calls: LlmCallRecord[] = [];
+    const base = {
+      step: "fix-candidate" as const,
+      modelId: "mock:model",
+      schema: sqlCandidateOutputSchema,
+      prompt: "p",
+      question: "q",
+      maxRetries: 0,
+      onCall: (call: LlmCallRecord) => calls.push(call),
+    };
+    const broken = mockTextModel(() => {
+      throw new Error("503 upstream overloaded");
+    });
+    await expect(runStep({ ...base, model: broken })).rejects.toBeInstanceOf(ModelCallError);
+    const controller = new AbortController();
+    // A provider aborts its request when the signal fires; the mock does what its fetch would.
+    const slow = mockTextModel(async () => {
+      controller.abort();
+      throw new DOMException("This operation was aborted", "AbortError");
+    });
+    await expect(runStep({ ...base, model: slow, abortSignal: controller.signal })).rejects.toBeInstanceOf(
+      CancelledError,
+    );
+    expect(calls.map((call) => [call.step, call.failure, call.inputTokens])).toEqual([
+      ["fix-candidate", "call-failed", 0],
+      ["fix-candidate", "cancelled", 0],
+    ]);
   });
 
   it("enforces the call budget", async () => {

@@ -28,7 +28,10 @@ export interface RunStepOptions<OUTPUT> {
   readonly question: string;
   /** Call and deadline budget shared by the whole question; optional. */
   readonly budget?: LlmBudget;
-  /** Receives the accounting record after a successful call. */
+  /**
+   * Receives the accounting record of every call that reached the model: after a successful one, and before the error
+   * of one that failed (`record.failure` says how; its tokens are the provider's where it reported them, else 0).
+   */
   readonly onCall?: (record: LlmCallRecord) => void;
   /** Provider retries on transient errors (default 2; scripted models 0). */
   readonly maxRetries?: number;
@@ -67,21 +70,26 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
   if (options.budget) signals.push(AbortSignal.timeout(Math.max(1, options.budget.remainingMilliseconds())));
   const abortSignal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
   const started = performance.now();
-  const finish = (
-    output: OUTPUT,
-    usage: { inputTokens?: number; outputTokens?: number } | undefined,
-  ): StepResult<OUTPUT> => {
+  type Usage = { inputTokens?: number; outputTokens?: number } | undefined;
+  const record = (usage: Usage, failure?: LlmCallRecord["failure"]): LlmCallRecord => {
     const call: LlmCallRecord = {
       step: options.step,
       model: options.modelId,
       scripted,
+      ...(failure === undefined ? {} : { failure }),
       inputTokens: usage?.inputTokens ?? 0,
       outputTokens: usage?.outputTokens ?? 0,
       latencyMilliseconds: Math.round(performance.now() - started),
     };
     options.budget?.recordTokens(call.inputTokens + call.outputTokens);
     options.onCall?.(call);
-    return { output, call };
+    return call;
+  };
+  const finish = (output: OUTPUT, usage: Usage): StepResult<OUTPUT> => ({ output, call: record(usage) });
+  /** Records a call that failed and returns `error`, for the caller to throw. */
+  const failed = (error: Error, failure: NonNullable<LlmCallRecord["failure"]>, usage?: Usage): Error => {
+    record(usage, failure);
+    return error;
   };
   try {
     const result = await generateText({
@@ -96,31 +104,37 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
     });
     return finish(result.output as OUTPUT, result.usage);
   } catch (error) {
-    if (options.abortSignal?.aborted) throw new CancelledError(undefined, { cause: error });
+    if (options.abortSignal?.aborted) throw failed(new CancelledError(undefined, { cause: error }), "cancelled");
     if (abortSignal?.aborted) {
-      throw new CancelledError(`canceling statement due to the question's deadline (step "${options.step}")`, {
-        cause: error,
-      });
+      throw failed(
+        new CancelledError(`canceling statement due to the question's deadline (step "${options.step}")`, {
+          cause: error,
+        }),
+        "cancelled",
+      );
     }
     if (NoObjectGeneratedError.isInstance(error) || NoOutputGeneratedError.isInstance(error)) {
       const text = (error as { text?: string }).text ?? "";
+      const usage = (error as { usage?: Usage }).usage;
       const recovered = recoverJsonOutput(text, options.schema);
-      if (recovered !== undefined)
-        return finish(recovered, (error as { usage?: { inputTokens?: number; outputTokens?: number } }).usage);
-      throw new ModelOutputError(
-        `model output for step "${options.step}" does not match its schema: ${error.message}`,
-        {
+      if (recovered !== undefined) return finish(recovered, usage);
+      throw failed(
+        new ModelOutputError(`model output for step "${options.step}" does not match its schema: ${error.message}`, {
           step: options.step,
           output: text,
           cause: error,
-        },
+        }),
+        "unreadable-output",
+        usage,
       );
     }
-    const nlqError = findNlqError(error);
-    if (nlqError) throw nlqError;
-    throw new ModelCallError(`language-model call for step "${options.step}" failed: ${(error as Error).message}`, {
-      step: options.step,
-      cause: error,
-    });
+    throw failed(
+      findNlqError(error) ??
+        new ModelCallError(`language-model call for step "${options.step}" failed: ${(error as Error).message}`, {
+          step: options.step,
+          cause: error,
+        }),
+      "call-failed",
+    );
   }
 }

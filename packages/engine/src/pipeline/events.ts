@@ -200,7 +200,10 @@ export interface LlmCallStartEvent {
   readonly step: StepName;
 }
 
-/** A language-model call succeeded; a failed call emits no end (the error ends the stage). */
+/**
+ * A language-model call ended: every `llm-call-start` that reached the model (or the response cache) gets one, a failed
+ * call too (`call.failure` set), so counts and tokens include what failed.
+ */
 export interface LlmCallEndEvent {
   readonly type: "llm-call-end";
   readonly call: LlmCallRecord;
@@ -215,6 +218,12 @@ export interface LlmCallRecord {
   readonly scripted: boolean;
   /** True when the response came from the response cache (an identical earlier call): no model was called. */
   readonly cached?: boolean;
+  /**
+   * Set when the call failed: its output did not match the step's schema (`unreadable-output`), the provider call
+   * errored (`call-failed`), or it was cancelled or ran past the question's deadline (`cancelled`). Tokens are the
+   * provider's figures where it reported them, else 0.
+   */
+  readonly failure?: "unreadable-output" | "call-failed" | "cancelled";
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly latencyMilliseconds: number;

@@ -205,7 +205,8 @@ describe("evaluateCandidatePool", () => {
     });
     expect(outcomes[0]!.selections.pairwise!.error).toMatch(/select-candidate/);
     const report = summarizePool(outcomes, { id: "mock:bad", scripted: false });
-    expect(report.selectors.pairwise).toMatchObject({ ex: 0, failures: 1, llmCalls: 0 });
+    // Both comparisons (A/B and B/A) reached the model and came back unreadable: they cost calls and count.
+    expect(report.selectors.pairwise).toMatchObject({ ex: 0, failures: 1, llmCalls: 2 });
     expect(report.selectors["self-consistency"].ex).toBe(1);
   });
 });

@@ -46,7 +46,7 @@ export interface PresetQuestionMeasurement {
    * questions included.
    */
   readonly callsByStep: Readonly<Record<string, number>>;
-  /** Calls that reached the model but did not complete (the engine emitted no `llm-call-end` for them). */
+  /** Calls that reached the model but did not complete (failed, or never ended because the question failed). */
   readonly failedCalls: number;
   /** Characters sent per step (system + prompt messages, recorded by the wrapper around the model). */
   readonly charactersByStep: Readonly<Record<string, number>>;
@@ -145,7 +145,7 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
             origin: "bench",
             resolveModel,
             onEvent: (event) => {
-              if (event.type === "llm-call-end") completed += 1;
+              if (event.type === "llm-call-end" && event.call.failure === undefined) completed += 1;
             },
           });
           const elapsedMilliseconds = performance.now() - started;
