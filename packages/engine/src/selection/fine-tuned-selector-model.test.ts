@@ -85,6 +85,11 @@ describe("a fine-tuned selection model", () => {
     expect(resolveStepModel(settings, "select-candidate")).toMatchObject({ id: fineTuned, scripted: false });
     expect(resolveStepModel(settings, "generate-candidate")).toMatchObject({ id: scripted, scripted: true });
     expect(resolveStepModel(settings, "fix-candidate")).toMatchObject({ id: scripted, scripted: true });
+    // The alias covers the unit tester's steps too; the full step name sets the pairwise agent only.
+    expect(resolveStepModel(settings, "generate-unit-tests").id).toBe(fineTuned);
+    const pairwiseOnly = loadSettings({ NLQ_MODEL: scripted, NLQ_MODEL_SELECT_CANDIDATE: fineTuned });
+    expect(resolveStepModel(pairwiseOnly, "select-candidate").id).toBe(fineTuned);
+    expect(resolveStepModel(pairwiseOnly, "generate-unit-tests").id).toBe(scripted);
 
     const requests = stubOpenAi();
     const { outcome, calls } = await pairwiseOverTwoClusters(settings);
