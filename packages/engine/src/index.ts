@@ -56,7 +56,7 @@ export { extractSql } from "./generation/extract-sql";
 export { type GeneratorName, generatorByName, generatorNames } from "./generation/generator-registry";
 export { renderSchemaForSample } from "./generation/sample-schema";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
-export { createStepContext } from "./llm/step-context";
+export { createStepContext, type StepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";
 export { readScriptedFixture, type ScriptedFixture } from "./models/scripted-fixture";
 export type {
@@ -77,8 +77,14 @@ export {
   type PipelineEventType,
   unhandledEvent,
 } from "./pipeline/events";
+export type { GeneratedCandidates } from "./pipeline/generate-candidates";
 export { checkQuestionLength, DEFAULT_MAX_QUESTION_LENGTH } from "./pipeline/question-length";
 export type { SchemaSelector } from "./pipeline/schema-selector";
+export {
+  type QuestionCandidates,
+  type WriteQuestionCandidatesOptions,
+  writeQuestionCandidates,
+} from "./pipeline/write-question-candidates";
 export { seededRandom } from "./random/seeded-random";
 export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
 export {

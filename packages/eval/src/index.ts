@@ -2,6 +2,7 @@
 // commands load it lazily; bench/ scripts import it too.
 
 export { type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
+export { collectSelectorData, type SelectorDataOutcome } from "./execution/collect-selector-data";
 export { buildDefogPool } from "./execution/defog-pool/build-defog-pool";
 export { defaultDefogDirectory, loadDefogDatabases } from "./execution/defog-pool/load-defog-databases";
 export { evaluateCandidatePool } from "./execution/evaluate-candidate-pool";
@@ -13,6 +14,7 @@ export { type ModelSelectorFigure, type PoolReport, summarizePool } from "./exec
 export { modelSelectorNames, selectionModel } from "./execution/pool-selection";
 export { type QuestionReport, summarizeQuestions } from "./execution/question-report";
 export { readQuestionFile } from "./execution/question-set";
+export { type SelectorDataReport, summarizeSelectorData } from "./execution/selector-data-report";
 export { type SelectorTrainingExample, selectorTrainingExamples } from "./execution/selector-training-examples";
 export { readFixtureQuestions } from "./presets/fixture-questions";
 export { formatPresetResults } from "./presets/format-preset-results";

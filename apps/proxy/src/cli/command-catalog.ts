@@ -54,6 +54,13 @@ export const commandCatalog: readonly CatalogCommand[] = [
     register: async (program) => (await import("./eval-command")).registerEvalCommand(program),
   },
   {
+    name: "selector-data",
+    arguments: "",
+    summary:
+      "selection-agent training data: the engine's candidates for questions with gold SQL, as labelled A/B pairs",
+    register: async (program) => (await import("./selector-data-command")).registerSelectorDataCommand(program),
+  },
+  {
     name: "bench",
     arguments: "",
     summary: "run a benchmark and print its figures (retrieval, values, prompt-size)",

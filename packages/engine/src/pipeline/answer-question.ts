@@ -1,34 +1,24 @@
-import { type Catalog, countColumns } from "../catalog/catalog-types";
-import { introspectCatalog } from "../catalog/introspect-catalog";
-import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
-import { CancelledError, NlqError, UnanswerableQuestionError } from "../errors";
+import { CancelledError, NlqError } from "../errors";
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
-import { fetchSampleValues } from "../schema/sample-values";
-import { loadFunctionPolicy } from "../sql/load-function-policy";
 import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
-import { generateCandidates } from "./generate-candidates";
 import { checkQuestionLength } from "./question-length";
 import { selectAnswer } from "./select-answer";
+import { writeQuestionCandidates } from "./write-question-candidates";
 
 function shorten(text: string, length = 600): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > length ? `${flat.slice(0, length)}…` : flat;
 }
 
-function joinHints(...hints: Array<string | undefined>): string | undefined {
-  const present = hints.map((hint) => hint?.trim()).filter((hint): hint is string => Boolean(hint));
-  return present.length > 0 ? present.join("\n") : undefined;
-}
-
 /**
  * Answers one question on the asking user's session as the preset in `settings` says (`settings.preset`): catalog →
  * optional schema selection (retrieval and CHESS SS, from the caller) → generation (every generator × samples,
- * `generate-candidates.ts`) → fixing (β = `maxFixAttempts`) → selection (execution clusters, then the configured
- * selector, `select-answer.ts`). Every statement runs read-only on `options.session` and the
- * session is left as it was. Emits progress events in order, records the trace to `options.queryLog` (success and
- * failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires). A question longer than
- * `settings.maxQuestionLength` fails with `QuestionTooLongError` before any work, and is not logged.
+ * `generate-candidates.ts`) → fixing (β = `maxFixAttempts`), these in `writeQuestionCandidates` → selection
+ * (execution clusters, then the configured selector, `select-answer.ts`). Every statement runs read-only on
+ * `options.session` and the session is left as it was. Emits progress events in order, records the trace to
+ * `options.queryLog` (success and failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires).
+ * A question longer than `settings.maxQuestionLength` fails with `QuestionTooLongError` before any work, and is not logged.
  */
 export async function answerQuestion(options: AnswerQuestionOptions): Promise<Answer> {
   checkQuestionLength(options.question, options.settings.maxQuestionLength);
@@ -44,12 +34,6 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     resolveModel: options.resolveModel,
     cache: options.llmCache,
   });
-  const scope = {
-    session: options.session,
-    transactionStatus: options.transactionStatus ?? "idle",
-    statementTimeoutMilliseconds: options.settings.statementTimeoutMilliseconds,
-    abortSignal: options.abortSignal,
-  };
   let model: { id: string; scripted: boolean } | undefined;
   const record = async (
     entry: Omit<
@@ -77,47 +61,18 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
   try {
     context.emit({ type: "pipeline-start", question: options.question });
     model = context.modelForStep("generate-candidate");
-    context.throwIfCancelled();
-    context.emit({ type: "catalog-start" });
-    // One read-only scope loads what the question needs from the database: the function policy (always, under the
-    // asking role and its search path) and the catalog (unless the index supplied it).
-    const { policy, catalog } = await runReadOnly(scope, async (query) => ({
-      policy: await loadFunctionPolicy(query, options.settings.allowedFunctions),
-      catalog: options.catalog ?? (await fetchSampleValues(query, await introspectCatalog(query))),
-    }));
-    context.emit({
-      type: "catalog-end",
-      tables: catalog.tables.length,
-      columns: countColumns(catalog),
-      source: options.catalog ? "index" : "introspection",
-    });
-    if (catalog.tables.length === 0) {
-      throw new UnanswerableQuestionError("the asking role cannot read any table or view in this database", {
-        question: options.question,
-      });
-    }
-    context.throwIfCancelled();
-    let selected: Catalog = catalog;
-    let hint = options.hint;
-    if (options.schemaSelector) {
-      context.emit({ type: "schema-start", tables: catalog.tables.length, columns: countColumns(catalog) });
-      const selection = await options.schemaSelector.select({ catalog, context });
-      selected = selection.catalog;
-      hint = joinHints(options.hint, selection.hint);
-      context.emit({ type: "schema-end", tables: selected.tables.length, columns: countColumns(selected) });
-    }
-    const generationContext = hint === options.hint ? context : { ...context, hint };
-    const generation = await generateCandidates({
-      catalog: selected,
-      fullCatalog: catalog,
+    const {
+      selected,
       context: generationContext,
+      generation,
+    } = await writeQuestionCandidates({
+      context,
+      session: options.session,
+      transactionStatus: options.transactionStatus,
+      catalog: options.catalog,
+      schemaSelector: options.schemaSelector,
       previousTurns: options.previousTurns,
-      examples: options.verifiedExamples ?? [],
-      policy,
-      execute: (sql) =>
-        runReadOnly(scope, (query) =>
-          queryWithRowLimit(query, sql, options.settings.rowLimit, options.settings.resultByteLimit),
-        ),
+      verifiedExamples: options.verifiedExamples,
     });
     candidates.push(...generation.records);
     if (generation.executed.length === 0) throw generation.firstError;

@@ -23,6 +23,8 @@ export interface SelectorTrainingOptions {
   readonly clusterCorrect: readonly boolean[];
   /** The question's catalog (the schema union is taken from it). */
   readonly catalog: Catalog;
+  /** The hint the pairwise selector would show with the question (the user's, plus retrieval's). Default: none. */
+  readonly hint?: string;
   /** Seeded randomness deciding which side the correct candidate is shown on. */
   readonly random: () => number;
 }
@@ -53,6 +55,7 @@ export function selectorTrainingExamples(options: SelectorTrainingOptions): Sele
           catalog: options.catalog,
           schema,
           question: question.question,
+          hint: options.hint,
           candidateA: a,
           candidateB: b,
         }),

@@ -1,0 +1,101 @@
+import { type Catalog, countColumns } from "../catalog/catalog-types";
+import { introspectCatalog } from "../catalog/introspect-catalog";
+import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
+import { UnanswerableQuestionError } from "../errors";
+import type { StepContext } from "../llm/step-context";
+import { fetchSampleValues } from "../schema/sample-values";
+import { loadFunctionPolicy } from "../sql/load-function-policy";
+import type { AnswerQuestionOptions } from "./answer";
+import { type GeneratedCandidates, generateCandidates } from "./generate-candidates";
+
+export interface WriteQuestionCandidatesOptions
+  extends Pick<
+    AnswerQuestionOptions,
+    "session" | "transactionStatus" | "catalog" | "schemaSelector" | "previousTurns" | "verifiedExamples"
+  > {
+  /**
+   * The question's step context (`createStepContext`): question, user's hint, settings, budget, cancellation, events
+   * and the record of model calls.
+   */
+  readonly context: StepContext;
+}
+
+/** What the stages before selection produced for one question. */
+export interface QuestionCandidates {
+  /** Everything the asking role may read (the index's catalog or live introspection). */
+  readonly catalog: Catalog;
+  /** The catalog the generators wrote against (the schema selector's subset, or `catalog`). */
+  readonly selected: Catalog;
+  /**
+   * The context generation ran with, and selection must run with: the question's own, with the schema selector's
+   * hint (retrieved values, descriptions) joined to the user's.
+   */
+  readonly context: StepContext;
+  /** Every candidate, what happened to it, and the ones that ran (possibly none: `generation.firstError` says why). */
+  readonly generation: GeneratedCandidates;
+}
+
+function joinHints(...hints: Array<string | undefined>): string | undefined {
+  const present = hints.map((hint) => hint?.trim()).filter((hint): hint is string => Boolean(hint));
+  return present.length > 0 ? present.join("\n") : undefined;
+}
+
+/**
+ * The live path of one question up to, and not including, selection: function policy and catalog (from the caller's
+ * index or introspection) → optional schema selection (retrieval and CHESS SS) → generation (the preset's generators ×
+ * samples) → fixing → execution, all read-only on `options.session` as the asking role. `answerQuestion` continues
+ * with `selectAnswer`; `nlq selector-data` labels the candidates against gold SQL instead. Emits the catalog, schema
+ * and candidate events; throws `UnanswerableQuestionError` when the role can read no table, and `CancelledError` on a
+ * cancel. A question none of whose candidates ran is returned, not thrown (`generation.executed` is empty).
+ */
+export async function writeQuestionCandidates(options: WriteQuestionCandidatesOptions): Promise<QuestionCandidates> {
+  const { context } = options;
+  const settings = context.settings;
+  const scope = {
+    session: options.session,
+    transactionStatus: options.transactionStatus ?? "idle",
+    statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
+    abortSignal: context.abortSignal,
+  };
+  context.throwIfCancelled();
+  context.emit({ type: "catalog-start" });
+  // One read-only scope loads what the question needs from the database: the function policy (always, under the
+  // asking role and its search path) and the catalog (unless the index supplied it).
+  const { policy, catalog } = await runReadOnly(scope, async (query) => ({
+    policy: await loadFunctionPolicy(query, settings.allowedFunctions),
+    catalog: options.catalog ?? (await fetchSampleValues(query, await introspectCatalog(query))),
+  }));
+  context.emit({
+    type: "catalog-end",
+    tables: catalog.tables.length,
+    columns: countColumns(catalog),
+    source: options.catalog ? "index" : "introspection",
+  });
+  if (catalog.tables.length === 0) {
+    throw new UnanswerableQuestionError("the asking role cannot read any table or view in this database", {
+      question: context.question,
+    });
+  }
+  context.throwIfCancelled();
+  let selected: Catalog = catalog;
+  let hint = context.hint;
+  if (options.schemaSelector) {
+    context.emit({ type: "schema-start", tables: catalog.tables.length, columns: countColumns(catalog) });
+    const selection = await options.schemaSelector.select({ catalog, context });
+    selected = selection.catalog;
+    hint = joinHints(context.hint, selection.hint);
+    context.emit({ type: "schema-end", tables: selected.tables.length, columns: countColumns(selected) });
+  }
+  const generationContext = hint === context.hint ? context : { ...context, hint };
+  const generation = await generateCandidates({
+    catalog: selected,
+    fullCatalog: catalog,
+    context: generationContext,
+    previousTurns: options.previousTurns,
+    examples: options.verifiedExamples ?? [],
+    policy,
+    execute: (sql) =>
+      runReadOnly(scope, (query) => queryWithRowLimit(query, sql, settings.rowLimit, settings.resultByteLimit)),
+  });
+  return { catalog, selected, context: generationContext, generation };
+}
