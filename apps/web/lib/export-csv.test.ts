@@ -35,7 +35,7 @@ describe("csvField", () => {
   });
 
   it("prefixes text that a spreadsheet would evaluate with a quote, and leaves numbers alone", () => {
-    expect(csvField("=HYPERLINK(\"http://x\")")).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvField("+1+1")).toBe("'+1+1");
     expect(csvField("-2+3")).toBe("'-2+3");
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
