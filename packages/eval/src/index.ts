@@ -2,6 +2,11 @@
 // commands load it lazily; bench/ scripts import it too.
 
 export { type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
+export {
+  type CompareVerifiedExamplesOptions,
+  compareVerifiedExamples,
+  type VerifiedExampleComparison,
+} from "./execution/compare-verified-examples";
 export { buildDefogPool } from "./execution/defog-pool/build-defog-pool";
 export { defaultDefogDirectory, loadDefogDatabases } from "./execution/defog-pool/load-defog-databases";
 export { evaluateCandidatePool } from "./execution/evaluate-candidate-pool";
@@ -14,6 +19,12 @@ export { modelSelectorNames, selectionModel } from "./execution/pool-selection";
 export { type QuestionReport, summarizeQuestions } from "./execution/question-report";
 export { readQuestionFile } from "./execution/question-set";
 export { type SelectorTrainingExample, selectorTrainingExamples } from "./execution/selector-training-examples";
+export {
+  exampleSql,
+  splitForVerifiedExamples,
+  type VerifiedExampleSplit,
+  verifiedExamplesFrom,
+} from "./execution/verified-example-split";
 export { readFixtureQuestions } from "./presets/fixture-questions";
 export { formatPresetResults } from "./presets/format-preset-results";
 export { type PresetFigures, summarizePresets } from "./presets/preset-report";
