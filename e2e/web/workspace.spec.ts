@@ -62,7 +62,7 @@ test("refuses edited SQL that writes, with its SQLSTATE, and keeps the answer", 
   await expect(result.getByRole("alert")).toContainText("SQLSTATE");
   await expect(result.getByTestId("row-count")).toHaveText("1 row");
   // Still one answer, and the customers are all there.
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
   await replaceSql(page, result, "SELECT count(*) FROM customers");
   await expect(result.getByRole("table").getByRole("cell").first()).toHaveText("1,500");
 });

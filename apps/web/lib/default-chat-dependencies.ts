@@ -1,9 +1,15 @@
 import { createPgExecutor, VerifiedExampleStore, WebThreadStore, withCatalogIndex } from "@nlq/adapters";
-import { answerQuestion, loadServiceSettings, loadSettings, type QueryLog, type ServiceSettings } from "@nlq/engine";
+import {
+  answerQuestion,
+  loadServiceSettings,
+  loadSettings,
+  type QueryLog,
+  type ServiceSettings,
+  similarExamples,
+} from "@nlq/engine";
 import type { ChatDependencies } from "./chat-handler";
 import { openPoolSession } from "./pg-session";
 import { resolveScriptedModelPaths } from "./scripted-model-paths";
-import { similarExamples } from "./similar-examples";
 import { createThreadRecorder } from "./thread-recorder";
 import { webMetadataStore, webPool } from "./web-resources";
 import type { WebUser } from "./web-user";

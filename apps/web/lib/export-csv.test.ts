@@ -33,6 +33,18 @@ describe("csvField", () => {
     expect(csvField("two\nlines")).toBe('"two\nlines"');
     expect(csvField(null)).toBe("");
   });
+
+  it("prefixes text that a spreadsheet would evaluate with a quote, and leaves numbers alone", () => {
+    expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvField("+1+1")).toBe("'+1+1");
+    expect(csvField("-2+3")).toBe("'-2+3");
+    expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(csvField("\t=1")).toBe("'\t=1");
+    expect(csvField("\r=1")).toBe(`"'\r=1"`);
+    expect(csvField("a=1")).toBe("a=1");
+    expect(csvField("-12.5", true)).toBe("-12.5");
+    expect(csvField("-Infinity", true)).toBe("-Infinity");
+  });
 });
 
 describe("runEditedSql", () => {
@@ -91,6 +103,19 @@ describe("exportCsv", () => {
     expect(done).toEqual([false]);
     // The session is usable again: the cursor and its transaction are gone.
     expect((await client.query("SELECT count(*) FROM pg_cursors")).rows[0].count).toBe("0");
+  });
+
+  it("guards text cells and the header against formulas but keeps negative numbers as numbers", async () => {
+    const stream = await exportCsv({
+      session: createPgExecutor(client),
+      sql: `SELECT -id AS "=delta", -id::numeric / 2 AS half, '=1+1' AS formula, '-' || label AS dashed, -1.5::float8 AS ratio
+            FROM item WHERE id = 1`,
+      settings,
+      onDone: () => undefined,
+    });
+    const lines = (await new Response(stream).text()).split("\r\n");
+    expect(lines[0]).toBe("'=delta,half,formula,dashed,ratio");
+    expect(lines[1]).toBe("-1,-0.50000000000000000000,'=1+1,'-item 1,-1.5");
   });
 
   it("throws a validation error before sending anything", async () => {

@@ -1,18 +1,28 @@
 import { type QueryExecutor, runReadOnly, type Settings } from "@nlq/engine";
+import { isNumericType } from "./chart-plan";
 import { validatedSql } from "./run-edited-sql";
 
 /** Rows fetched from the cursor per round trip. */
 const fetchSize = 1_000;
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, quote, line break or edge spaces; NULL is empty. */
-export function csvField(value: string | null): string {
+/** The first characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
+const formulaStart = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote, line break or edge spaces; NULL is empty. A text
+ * value beginning with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so a spreadsheet shows it as
+ * text instead of evaluating it (CSV formula injection); a value of a `numeric` column (a negative number) is left as
+ * it is.
+ */
+export function csvField(value: string | null, numeric = false): string {
   if (value === null) return "";
-  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  const text = !numeric && formulaStart.test(value) ? `'${value}` : value;
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** One CSV line ending in CRLF. */
-export function csvLine(values: ReadonlyArray<string | null>): string {
-  return `${values.map(csvField).join(",")}\r\n`;
+/** One CSV line ending in CRLF; `numericColumns[i]` marks column i as numbers (not guarded against formulas). */
+export function csvLine(values: ReadonlyArray<string | null>, numericColumns: readonly boolean[] = []): string {
+  return `${values.map((value, column) => csvField(value, numericColumns[column] === true)).join(",")}\r\n`;
 }
 
 export interface ExportCsvOptions {
@@ -45,6 +55,7 @@ export async function exportCsv(options: ExportCsvOptions): Promise<ReadableStre
     failReady = reject;
   });
   let started = false;
+  let numericColumns: boolean[] = [];
 
   const work = runReadOnly(
     {
@@ -60,12 +71,13 @@ export async function exportCsv(options: ExportCsvOptions): Promise<ReadableStre
         const batch = await query(`FETCH FORWARD ${fetchSize} FROM nlq_export`);
         if (!started) {
           started = true;
+          numericColumns = batch.fields.map((field) => isNumericType(field.dataTypeId));
           signalReady?.();
           await writer.write(encoder.encode(csvLine(batch.fields.map((field) => field.name))));
         }
         if (batch.rows.length === 0) break;
         let text = "";
-        for (const row of batch.rows) text += csvLine(row);
+        for (const row of batch.rows) text += csvLine(row, numericColumns);
         await writer.ready;
         await writer.write(encoder.encode(text));
       }

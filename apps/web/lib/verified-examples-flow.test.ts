@@ -1,10 +1,9 @@
 import { type MetadataStore, openMetadataStore, VerifiedExampleStore } from "@nlq/adapters";
-import type { AnswerQuestionOptions, QueryExecutor } from "@nlq/engine";
+import { type AnswerQuestionOptions, type QueryExecutor, similarExamples } from "@nlq/engine";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleChatRequest } from "./chat-handler";
 import type { NlqUIMessage } from "./chat-message";
-import { similarExamples } from "./similar-examples";
 
 // Feedback that teaches, from the store to the engine: a pair accepted on one data source is passed as a verified
 // example with the next similar question on that data source, and not with unrelated questions or other databases.

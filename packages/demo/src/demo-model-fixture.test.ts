@@ -26,6 +26,7 @@ const fixtureSchema = z.object({
         step: sqlSteps,
         question: z.string().min(1),
         sample: z.number().int().nonnegative().optional(),
+        promptContains: z.string().min(1).optional(),
         output: sqlOutput,
       }),
       z.object({
@@ -54,7 +55,7 @@ const scriptedQueries = fixture.responses.flatMap((response) =>
       ? response.output.examples.map((example) => ({ question: `(synthetic) ${example.question}`, sql: example.sql }))
       : [
           {
-            question: `${response.step}#${response.sample ?? "*"} ${response.question}`,
+            question: `${response.step}#${response.sample ?? "*"}${"promptContains" in response && response.promptContains ? "+example" : ""} ${response.question}`,
             sql: extractSql(response.output.sql),
           },
         ],
@@ -90,7 +91,7 @@ describe("fixtures/demo-model.json", () => {
     expect(unanswerable[0]?.output.reasoning).toMatch(/no|cannot/i);
     const normalized = fixture.responses.map(
       (response) =>
-        `${response.step}:${response.sample ?? "*"}:${response.question.toLowerCase().replace(/[?.!\s]+$/, "")}`,
+        `${response.step}:${response.sample ?? "*"}:${"promptContains" in response ? response.promptContains : ""}:${response.question.toLowerCase().replace(/[?.!\s]+$/, "")}`,
     );
     expect(new Set(normalized).size).toBe(normalized.length);
     // Fallbacks: the scripted fixer keeps the original query (empty `sql`), so an empty result is the answer; the
@@ -127,6 +128,41 @@ describe("fixtures/demo-model.json", () => {
       expect(fallback, `${sample.step} ${sample.question}`).toBeDefined();
       const sqlOf = (output: unknown) => extractSql(sqlOutput.parse(output).sql);
       expect(sqlOf(sample.output)).not.toBe(sqlOf(fallback?.output));
+    }
+  });
+});
+
+describe("entries conditioned on the prompt (promptContains)", () => {
+  const conditional = fixture.responses.flatMap((response) =>
+    "promptContains" in response && response.promptContains !== undefined ? [response] : [],
+  );
+  it("answer a question that also has an unconditioned answer, with a different query", () => {
+    expect(conditional.length).toBeGreaterThanOrEqual(4);
+    for (const entry of conditional) {
+      const fallback = fixture.responses.find(
+        (response) =>
+          response.step === entry.step &&
+          response.question === entry.question &&
+          response.sample === entry.sample &&
+          !("promptContains" in response && response.promptContains !== undefined),
+      );
+      expect(fallback, `${entry.step} ${entry.question}`).toBeDefined();
+      const sqlOf = (output: unknown) => extractSql(sqlOutput.parse(output).sql);
+      expect(sqlOf(entry.output)).not.toBe(sqlOf(fallback?.output));
+    }
+  });
+  it("wait for a verified example whose question and SQL another scripted question answers with", () => {
+    // The condition is the example as the generation prompts render it: "Question: …\nSQL:\n<its SQL>".
+    for (const entry of conditional) {
+      const [, question, sql] = /^Question: (.+)\nSQL:\n([\s\S]+)$/.exec(entry.promptContains ?? "") ?? [];
+      const answered = fixture.responses.find(
+        (response) =>
+          response.step === "generate-candidate" &&
+          response.question === question &&
+          "sql" in response.output &&
+          response.output.sql.startsWith(sql ?? "\u0000"),
+      );
+      expect(answered, entry.promptContains).toBeDefined();
     }
   });
 });
@@ -169,6 +205,41 @@ describe("every scripted SQL answers on the loaded demo database (PostgreSQL)", 
     const result = await client.query(sql);
     expect(Number(result.rows[0].customers)).toBe(customersInDataset);
     expect(customersInDataset).toBe(1500);
+  });
+});
+
+describe("entries conditioned on the prompt (promptContains)", () => {
+  const conditional = fixture.responses.flatMap((response) =>
+    "promptContains" in response && response.promptContains !== undefined ? [response] : [],
+  );
+  it("answer a question that also has an unconditioned answer, with a different query", () => {
+    expect(conditional.length).toBeGreaterThanOrEqual(4);
+    for (const entry of conditional) {
+      const fallback = fixture.responses.find(
+        (response) =>
+          response.step === entry.step &&
+          response.question === entry.question &&
+          response.sample === entry.sample &&
+          !("promptContains" in response && response.promptContains !== undefined),
+      );
+      expect(fallback, `${entry.step} ${entry.question}`).toBeDefined();
+      const sqlOf = (output: unknown) => extractSql(sqlOutput.parse(output).sql);
+      expect(sqlOf(entry.output)).not.toBe(sqlOf(fallback?.output));
+    }
+  });
+  it("wait for a verified example whose question and SQL another scripted question answers with", () => {
+    // The condition is the example as the generation prompts render it: "Question: …\nSQL:\n<its SQL>".
+    for (const entry of conditional) {
+      const [, question, sql] = /^Question: (.+)\nSQL:\n([\s\S]+)$/.exec(entry.promptContains ?? "") ?? [];
+      const answered = fixture.responses.find(
+        (response) =>
+          response.step === "generate-candidate" &&
+          response.question === question &&
+          "sql" in response.output &&
+          response.output.sql.startsWith(sql ?? "\u0000"),
+      );
+      expect(answered, entry.promptContains).toBeDefined();
+    }
   });
 });
 

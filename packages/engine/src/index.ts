@@ -47,6 +47,7 @@ export {
   QuestionTooLongError,
   UnanswerableQuestionError,
 } from "./errors";
+export { questionSimilarity, questionWords, similarExamples } from "./examples/similar-examples";
 export type {
   CandidateGenerator,
   GenerateCandidateOptions,

@@ -3,6 +3,11 @@
 
 export { type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
 export { collectSelectorData, type SelectorDataOutcome } from "./execution/collect-selector-data";
+export {
+  type CompareVerifiedExamplesOptions,
+  compareVerifiedExamples,
+  type VerifiedExampleComparison,
+} from "./execution/compare-verified-examples";
 export { buildDefogPool } from "./execution/defog-pool/build-defog-pool";
 export { defaultDefogDirectory, loadDefogDatabases } from "./execution/defog-pool/load-defog-databases";
 export { evaluateCandidatePool } from "./execution/evaluate-candidate-pool";
@@ -16,6 +21,12 @@ export { type QuestionReport, summarizeQuestions } from "./execution/question-re
 export { readQuestionFile } from "./execution/question-set";
 export { type SelectorDataReport, summarizeSelectorData } from "./execution/selector-data-report";
 export { type SelectorTrainingExample, selectorTrainingExamples } from "./execution/selector-training-examples";
+export {
+  exampleSql,
+  splitForVerifiedExamples,
+  type VerifiedExampleSplit,
+  verifiedExamplesFrom,
+} from "./execution/verified-example-split";
 export { readFixtureQuestions } from "./presets/fixture-questions";
 export { formatPresetResults } from "./presets/format-preset-results";
 export { type PresetFigures, summarizePresets } from "./presets/preset-report";

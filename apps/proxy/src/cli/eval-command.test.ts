@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
-import { mockTextModel } from "@nlq/engine/testing";
+import { mockTextModel, promptText } from "@nlq/engine/testing";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EvalCommandOutput, registerEvalCommand } from "./eval-command";
@@ -236,5 +236,120 @@ describe("nlq eval --questions", () => {
       resolveModel: () => ({ model, id: "mock:count", scripted: false }),
     });
     expect(JSON.parse(result.stdout)).toMatchObject({ questions: 1, ex: 1, categories: { count: { ex: 1 } } });
+  });
+});
+
+describe("nlq eval --questions --compare-verified-examples", () => {
+  // Two pairs of similar questions with the same gold: whichever of a pair lands in the example half teaches the other.
+  const pairs = [
+    { id: "count-1", question: "How many items are there?", gold: "SELECT count(*) FROM items" },
+    { id: "count-2", question: "How many items do we have?", gold: "SELECT count(*) FROM items" },
+    {
+      id: "cheap-1",
+      question: "Names of items under 20?",
+      gold: "SELECT name FROM items WHERE price < 20 ORDER BY name",
+    },
+    {
+      id: "cheap-2",
+      question: "Item names under 20, please",
+      gold: "SELECT name FROM items WHERE price < 20 ORDER BY name",
+    },
+  ].map((pair) => ({ ...pair, schema: "shop" }));
+
+  /** A mock model that copies the first verified example's SQL from its prompt, or answers wrong without one. */
+  function copyingModel(prompts: string[]) {
+    return mockTextModel((call) => {
+      const prompt = promptText(call);
+      prompts.push(prompt);
+      const example = /Verified examples on this database[^\n]*\nExample 1\)\nQuestion: [^\n]*\nSQL:\n([^\n]+)/.exec(
+        prompt,
+      );
+      return JSON.stringify({ reasoning: "mock", sql: example?.[1] ?? "SELECT 0" });
+    });
+  }
+
+  it("answers the held-out half without and with the other half's similar pairs; only the second run's prompts hold them", async () => {
+    const prompts: string[] = [];
+    const model = copyingModel(prompts);
+    const result = await runEval(
+      [
+        "--questions",
+        file("pairs.jsonl", pairs),
+        "--url",
+        database.url,
+        "--json",
+        "--preset",
+        "fast",
+        "--compare-verified-examples",
+        "--split-seed",
+        "3",
+      ],
+      { resolveModel: () => ({ model, id: "mock:copy", scripted: false }) },
+    );
+    expect(result.exitCode).toBeFalsy();
+    const report = JSON.parse(result.stdout);
+    expect(report.seed).toBe(3);
+    expect(report.split.exampleIds).toHaveLength(2);
+    expect(report.split.heldOutIds).toHaveLength(2);
+    expect(report.note).toBeUndefined();
+    const heldOut = pairs.filter((pair) => report.split.heldOutIds.includes(pair.id));
+    const partnerOf = (pair: (typeof pairs)[number]) =>
+      pairs.find((other) => other !== pair && other.id.split("-")[0] === pair.id.split("-")[0])!;
+    const taught = heldOut.filter((pair) => report.split.exampleIds.includes(partnerOf(pair).id));
+    expect(taught.length).toBeGreaterThan(0);
+    expect(report.questionsWithExamples).toBe(taught.length);
+    expect(report.withoutExamples).toMatchObject({ questions: 2, ex: 0 });
+    expect(report.withExamples).toMatchObject({ questions: 2, ex: taught.length / 2 });
+    expect(report.difference.ex).toBeCloseTo(taught.length / 2);
+    expect(report.questionsGivenExamples).toMatchObject({
+      questions: taught.length,
+      withoutExamples: { ex: 0 },
+      withExamples: { ex: 1 },
+    });
+
+    // fast: one generation call per question, the run without examples first.
+    expect(prompts).toHaveLength(4);
+    for (const prompt of prompts.slice(0, 2)) expect(prompt).not.toContain("Verified examples on this database");
+    for (const pair of taught) {
+      const partner = partnerOf(pair);
+      const prompt = prompts.slice(2).find((text) => text.includes(`Question:\n${pair.question}`))!;
+      expect(prompt).toContain(`Verified examples on this database`);
+      expect(prompt).toContain(`Question: ${partner.question}\nSQL:\n${partner.gold}`);
+    }
+    // A held-out question is never shown its own gold pair, and example-half questions are never answered.
+    for (const prompt of prompts)
+      for (const id of report.split.exampleIds)
+        expect(prompt).not.toContain(`Question:\n${pairs.find((pair) => pair.id === id)!.question}`);
+  });
+
+  it("prints both figures and the difference, and says a scripted model's figures measure nothing", async () => {
+    const model = copyingModel([]);
+    const result = await runEval(
+      [
+        "--questions",
+        file("pairs.jsonl", pairs),
+        "--url",
+        database.url,
+        "--preset",
+        "fast",
+        "--compare-verified-examples",
+        "--split-seed",
+        "3",
+      ],
+      { resolveModel: () => ({ model, id: "scripted:copy.json", scripted: true }) },
+    );
+    expect(result.stdout).toContain("model: scripted:copy.json (scripted replay, not a language model)");
+    expect(result.stdout).toMatch(/without examples\s+\| 2\s+\| 0\.0%/);
+    expect(result.stdout).toMatch(/with examples\s+\| 2\s+\| (50|100)\.0%/);
+    expect(result.stdout).toMatch(/difference: EX \+(50|100)\.0 points/);
+    expect(result.stdout).toContain("note: scripted replay, not a language model: its answers are recorded");
+    const misuse = await runEval([
+      "--candidates",
+      file("pairs.jsonl", pairs),
+      "--url",
+      database.url,
+      "--compare-verified-examples",
+    ]);
+    expect(misuse.stderr).toContain("--compare-verified-examples needs --questions FILE");
   });
 });

@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { createPgExecutor } from "@nlq/adapters";
 import { loadSettings, seededRandom } from "@nlq/engine";
-import type { PoolReport, QuestionReport } from "@nlq/eval";
+import type { PoolReport, QuestionReport, VerifiedExampleComparison } from "@nlq/eval";
 import type { Command } from "commander";
 import pg from "pg";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
@@ -23,6 +23,8 @@ interface EvalOptions {
   readonly limit?: string;
   readonly preset?: string;
   readonly selectorData?: string;
+  readonly compareVerifiedExamples: boolean;
+  readonly splitSeed: string;
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -89,6 +91,33 @@ export function formatQuestionReport(report: QuestionReport): string {
   ].join("\n")}\n`;
 }
 
+const points = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} points`;
+
+/** The verified-example comparison as text: EX of the held-out half without and with examples, and the difference. */
+export function formatVerifiedExampleComparison(report: VerifiedExampleComparison): string {
+  const row = (label: string, figure: QuestionReport) => [
+    label,
+    String(figure.questions),
+    percent(figure.ex),
+    percent(figure.setEx),
+    `${figure.perQuestion.inputTokens.toFixed(0)} input tokens per question`,
+  ];
+  const given = report.questionsGivenExamples;
+  return `${[
+    `model: ${report.model.id}${report.model.scripted ? " (scripted replay, not a language model)" : ""}`,
+    `split (seed ${report.seed}): ${report.split.exampleIds.length} questions as verified examples, ${report.split.heldOutIds.length} held out; ${report.questionsWithExamples} held-out questions were given at least one similar example`,
+    formatTable(
+      ["held-out half", "questions", "EX", "set EX", ""],
+      [row("without examples", report.withoutExamples), row("with examples", report.withExamples)],
+    ),
+    `difference: EX ${points(report.difference.ex)}, set EX ${points(report.difference.setEx)}`,
+    `on the ${given.questions} scored questions given examples: EX ${percent(given.withoutExamples.ex)} without, ${percent(given.withExamples.ex)} with`,
+    `engine or SQL failures: ${report.withoutExamples.failures} without, ${report.withExamples.failures} with`,
+    ...(report.note === undefined ? [] : [`note: ${report.note}`]),
+    ...goldErrorLines(report.withoutExamples),
+  ].join("\n")}\n`;
+}
+
 /**
  * `nlq eval --candidates FILE | --questions FILE --url URL [--json]`: execution accuracy. Candidate pools are scored
  * per source and by the selectors (oracle, random, self-consistency; the pairwise agent and the unit tester when a
@@ -113,6 +142,12 @@ export function registerEvalCommand(program: Command, output: EvalCommandOutput 
       "--selector-data <file>",
       "with --candidates: also write pairwise selection-agent training examples (JSONL) from correct/incorrect clusters",
     )
+    .option(
+      "--compare-verified-examples",
+      "with --questions: split the questions in two halves (seeded, per schema), answer one half with and without the other half's question–gold pairs as verified examples, report EX both ways",
+      false,
+    )
+    .option("--split-seed <seed>", "seed of the --compare-verified-examples split", "1")
     .option("--json", "print the report as JSON", false)
     .addHelpText(
       "after",
@@ -128,8 +163,14 @@ reported, and a scripted model is named as such. --selector-data writes CHASE-SQ
 for each pair of a correct and an incorrect result cluster, the exact select-candidate prompt (schema union, both
 queries with results, correct side shuffled) and its answer, one JSON object per line.
 
-Example:
-  nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog`,
+--compare-verified-examples measures what verified examples (thumbs-up or corrected answers in the web app) are
+worth: the held-out half is answered twice, once with no examples and once with the pairs of the example half that the
+web app's similarity (content-word Jaccard, at most 3, at least 0.3, same schema) picks for each question. With a
+scripted model the figures only check the harness.
+
+Examples:
+  nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog
+  NLQ_MODEL=openai:gpt-4o-mini nlq eval --questions questions.jsonl --url postgresql://… --compare-verified-examples`,
     )
     .action(async (options: EvalOptions) => {
       const environment = output.environment ?? process.env;
@@ -143,6 +184,10 @@ Example:
         return fail("pass exactly one of --candidates FILE and --questions FILE");
       if (options.selectorData !== undefined && options.candidates === undefined)
         return fail("--selector-data needs --candidates FILE");
+      if (options.compareVerifiedExamples && options.questions === undefined)
+        return fail("--compare-verified-examples needs --questions FILE");
+      const splitSeed = Number(options.splitSeed);
+      if (!Number.isInteger(splitSeed)) return fail("--split-seed expects a whole number");
       const limit = options.limit === undefined ? Number.POSITIVE_INFINITY : Number(options.limit);
       if (!Number.isInteger(limit) && limit !== Number.POSITIVE_INFINITY) return fail("--limit expects a whole number");
       const evaluation = await import("@nlq/eval");
@@ -208,6 +253,22 @@ Example:
         } else {
           const questions = (await evaluation.readQuestionFile(options.questions!)).slice(0, limit);
           const model = evaluation.generationModel({ settings, resolveModel: output.resolveModel });
+          if (options.compareVerifiedExamples) {
+            const comparison = await evaluation.compareVerifiedExamples({
+              questions,
+              session,
+              execute,
+              settings,
+              resolveModel: output.resolveModel,
+              seed: splitSeed,
+              model,
+              onProgress: (done, total) => progress(done - 1, total),
+            });
+            output.write(
+              options.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatVerifiedExampleComparison(comparison),
+            );
+            return;
+          }
           const outcomes = await evaluation.evaluateQuestions({
             questions,
             session,

@@ -7,6 +7,7 @@ import type {
 } from "@ai-sdk/provider";
 import { ModelCallError } from "../errors";
 import { quotedPrefix } from "../text/quoted-prefix";
+import { promptText } from "./prompt-text";
 import { findScriptedOutput, readScriptedFixture } from "./scripted-fixture";
 
 /** Provider name of scripted models; `LlmCallRecord.scripted` is true for them. */
@@ -38,8 +39,9 @@ function callKey(options: LanguageModelV3CallOptions): ScriptedCallKey {
 
 /**
  * A `LanguageModelV3` that replays recorded responses from a fixture file (see `scripted-fixture.ts`), keyed by
- * pipeline step and question. No language model is involved: answers carry `scripted: true` and say so.
- * The fixture is re-read on every call so edits apply without a restart.
+ * pipeline step and question (and, for entries with `promptContains`, the prompt's text). No language model is
+ * involved: answers carry `scripted: true` and say so. The fixture is re-read on every call so edits apply without a
+ * restart.
  */
 export function createScriptedModel(fixturePath: string): LanguageModelV3 {
   readScriptedFixture(fixturePath);
@@ -47,7 +49,7 @@ export function createScriptedModel(fixturePath: string): LanguageModelV3 {
     options.abortSignal?.throwIfAborted();
     const { fixture, absolutePath } = readScriptedFixture(fixturePath);
     const key = callKey(options);
-    const found = findScriptedOutput(fixture, key.step, key.question, key.sample);
+    const found = findScriptedOutput(fixture, key.step, key.question, key.sample, promptText(options));
     if (!found) {
       throw new ModelCallError(
         `scripted model has no response for step "${key.step}" and question ${quotedPrefix(key.question)} in ${absolutePath}`,

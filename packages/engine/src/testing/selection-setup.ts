@@ -1,7 +1,7 @@
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { Catalog } from "../catalog/catalog-types";
 import { loadSettings } from "../config/settings";
 import { createStepContext } from "../llm/step-context";
+import { promptText } from "../models/prompt-text";
 import { seededRandom } from "../random/seeded-random";
 import { renderSchema } from "../schema/render-schema";
 import type { ExecutedCandidate, SelectCandidateOptions } from "../selection/candidate-selector";
@@ -29,16 +29,7 @@ export const shopCatalog: Catalog = {
   ],
 };
 
-/** The text of a mock call's prompt (system and user messages joined). */
-export function promptText(call: LanguageModelV3CallOptions): string {
-  return call.prompt
-    .map((message) =>
-      typeof message.content === "string"
-        ? message.content
-        : message.content.map((part) => ("text" in part ? part.text : "")).join(""),
-    )
-    .join("\n");
-}
+export { promptText } from "../models/prompt-text";
 
 /**
  * Selection options over `candidates` (clustered for real) with a step context whose every step is answered by

@@ -7,6 +7,7 @@ import {
   type QueryExecutor,
   resolveStepModel,
   type Settings,
+  type VerifiedExample,
 } from "@nlq/engine";
 import type { EvaluationExecutor } from "./execute-for-evaluation";
 import { executeGold, type GoldError, scorePrediction } from "./gold-answer";
@@ -38,6 +39,11 @@ export interface EvaluateQuestionsOptions {
   readonly settings: Settings;
   /** Model of each step; default from `settings`. Tests pass mock models. */
   readonly resolveModel?: AnswerQuestionOptions["resolveModel"];
+  /**
+   * Verified question–SQL pairs passed to the engine with a question (`AnswerQuestionOptions.verifiedExamples`), as
+   * the web app passes the accepted pairs similar to it. Default: none.
+   */
+  readonly verifiedExamples?: (question: GoldQuestion) => readonly VerifiedExample[];
   /** Called after each question (progress). */
   readonly onQuestion?: (outcome: QuestionOutcome, index: number) => void;
 }
@@ -68,8 +74,10 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     try {
       if (question.schema !== undefined)
         await options.session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
+      const examples = options.verifiedExamples?.(question) ?? [];
       const answer = await answerQuestion({
         question: question.question,
+        ...(examples.length > 0 ? { verifiedExamples: examples } : {}),
         hint: question.hint,
         session: options.session,
         settings: options.settings,

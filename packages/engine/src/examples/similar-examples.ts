@@ -1,8 +1,7 @@
-/** A verified question–SQL pair. */
-export interface QuestionSqlPair {
-  readonly question: string;
-  readonly sql: string;
-}
+import type { VerifiedExample } from "../pipeline/answer";
+
+// One similarity for every place that picks verified examples for a question: the web app (examples accepted or
+// corrected by its users) and `nlq eval --compare-verified-examples` (gold pairs of the other half of a question set).
 
 /** Words that say nothing about which data a question wants. */
 const stopWords = new Set(
@@ -35,7 +34,7 @@ export function questionSimilarity(first: string, second: string): number {
  * The pairs most similar to `question` (lexical: Jaccard over content words), best first: at most `limit` (default 3)
  * with similarity ≥ `minimumSimilarity` (default 0.3).
  */
-export function similarExamples<T extends QuestionSqlPair>(
+export function similarExamples<T extends VerifiedExample>(
   question: string,
   examples: readonly T[],
   limit = 3,
