@@ -208,6 +208,8 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
       maxConnections: service.maxConnections,
+      tlsHandshakeTimeoutMilliseconds: service.tlsHandshakeTimeoutMilliseconds,
+      clientLoginTimeoutMilliseconds: service.clientLoginTimeoutMilliseconds,
       ...(service.authQuery === undefined ? {} : { authQuery: service.authQuery }),
     });
     if (server.metricsAddress) {

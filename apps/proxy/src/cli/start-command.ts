@@ -47,7 +47,15 @@ async function runStart(options: { web: boolean }): Promise<number> {
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
-    const { qdrant, metricsListen, maxConnections, clientTls, authQuery } = loadServiceSettings(process.env);
+    const {
+      qdrant,
+      metricsListen,
+      maxConnections,
+      clientTls,
+      tlsHandshakeTimeoutMilliseconds,
+      clientLoginTimeoutMilliseconds,
+      authQuery,
+    } = loadServiceSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),
@@ -70,6 +78,8 @@ async function runStart(options: { web: boolean }): Promise<number> {
           ...(metricsListen === undefined ? {} : { metricsListen }),
           maxConnections,
           ...(clientTls === undefined ? {} : { clientTls }),
+          tlsHandshakeTimeoutMilliseconds,
+          clientLoginTimeoutMilliseconds,
           ...(authQuery === undefined ? {} : { authQuery }),
         });
         if (server.metricsAddress) {

@@ -136,6 +136,8 @@ const serviceVariables = {
   NLQ_TLS_CERT: textVariable,
   NLQ_TLS_KEY: textVariable,
   NLQ_TLS_REQUIRED: switchVariable(false),
+  NLQ_TLS_HANDSHAKE_TIMEOUT_MS: wholeNumberVariable(10_000, 1),
+  NLQ_CLIENT_LOGIN_TIMEOUT_MS: wholeNumberVariable(60_000, 1),
   NLQ_AUTH_QUERY_URL: postgresUrl,
   NLQ_AUTH_QUERY: textVariable.transform(
     (value) => value ?? "SELECT usename, passwd FROM pg_shadow WHERE usename = $1",
