@@ -8,6 +8,8 @@ import { defaultWebDirectory } from "../launcher/web-app-process";
 import { installProcessGuard } from "../server/process-guard";
 import { consoleLogger } from "../server/proxy-logger";
 import { startProxyServer } from "../server/proxy-server";
+import { parseCommandOptions, startOptionsSchema } from "./command-options";
+import { refuseInput } from "./command-output";
 import { proxyAnswerQuestion } from "./proxy-command";
 
 /**
@@ -32,8 +34,15 @@ Environment:
   NLQ_PROXY_PORT      default 6432      NLQ_WEB_PORT       default 3000
   NLQ_EMBEDDED_PORT   default 54320 (the embedded PostgreSQL)`,
     )
-    .action(async (options: { web: boolean }) => {
-      process.exitCode = await runStart({ web: options.web });
+    .action(async (givenOptions: Record<string, unknown>) => {
+      let options: { web: boolean };
+      try {
+        options = parseCommandOptions(startOptionsSchema, givenOptions);
+      } catch (error) {
+        refuseInput("start", error);
+        return;
+      }
+      process.exitCode = await runStart(options);
       // Everything is closed; should a library still hold the event loop, leave anyway.
       setTimeout(() => process.exit(), 3_000).unref();
     });

@@ -16,6 +16,7 @@ import {
   optionalWholeNumberVariable,
   parsedVariable,
   portVariable,
+  quotedValue,
   switchVariable,
   textVariable,
   urlVariable,
@@ -44,10 +45,12 @@ function presetVariable() {
       try {
         return resolvePreset(text);
       } catch (error) {
-        context.addIssue({
-          code: "custom",
-          message: `must be ${builtInPresetNames.join(", ")} or a preset .json file: ${(error as Error).message}`,
-        });
+        const expected = `must be ${builtInPresetNames.join(", ")} or a preset .json file`;
+        // An unknown name says no more than the expectation; a preset file says what is wrong with it.
+        const message = text.trim().endsWith(".json")
+          ? `${expected}: ${(error as Error).message}`
+          : `${expected}, got ${quotedValue(text.trim())}`;
+        context.addIssue({ code: "custom", message });
         return z.NEVER;
       }
     })
