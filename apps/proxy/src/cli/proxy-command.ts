@@ -141,7 +141,8 @@ introspection otherwise; each question's trace goes to the store's query log.
 Environment: DATABASE_URL, NLQ_PROXY_HOST, NLQ_PROXY_PORT, NLQ_MODEL (provider:model), NLQ_STATEMENT_TIMEOUT_MS,
 NLQ_ROW_LIMIT, NLQ_METADATA_URL, NLQ_HOME, NLQ_SHUTDOWN_GRACE_MS (SIGTERM: let running statements finish this long,
 then cancel them; default 10000), NLQ_METRICS_PORT (serve GET /metrics and GET /health on this port; default off),
-NLQ_METRICS_HOST (default 127.0.0.1), NLQ_TLS_CERT, NLQ_TLS_KEY, NLQ_TLS_REQUIRED,
+NLQ_METRICS_HOST (default 127.0.0.1), NLQ_TLS_CERT, NLQ_TLS_KEY, NLQ_TLS_REQUIRED, NLQ_TLS_HANDSHAKE_TIMEOUT_MS
+(default 10000), NLQ_CLIENT_LOGIN_TIMEOUT_MS (a client that has not logged in by then is disconnected; default 60000),
 NLQ_AUTH_QUERY_URL and NLQ_AUTH_QUERY (the proxy authenticates clients itself with SCRAM-SHA-256, PgBouncer-style)`,
     )
     .action(async (givenOptions: Record<string, unknown>) => {
