@@ -147,6 +147,11 @@ describe("every command refuses a bad option value before any work (exit 2, nami
       () => ["bench", "presets", "--url", unreachableUrl, "--presets", "fast,turbo"],
       'nlq bench presets: --presets must be fast, balanced, max or a preset .json file, got "turbo"',
     ],
+    [
+      "bench presets: no preset",
+      () => ["bench", "presets", "--url", unreachableUrl, "--presets", " , "],
+      "nlq bench presets: --presets must name at least one preset, e.g. fast,balanced,max",
+    ],
   ];
 
   it.each(cases)("%s", async (_, argv, message) => {

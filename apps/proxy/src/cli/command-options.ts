@@ -248,7 +248,12 @@ export const benchPresetsOptionsSchema = z.object({
         .map((name) => name.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(variableFlag("NLQ_PRESET")).min(1, "must name at least one preset, e.g. fast,balanced,max")),
+    .pipe(
+      z.array(variableFlag("NLQ_PRESET")).superRefine((presets, context) => {
+        if (presets.length === 0)
+          context.addIssue({ code: "custom", message: "must name at least one preset, e.g. fast,balanced,max" });
+      }),
+    ),
   json: z.boolean().optional(),
 });
 
