@@ -3,7 +3,7 @@
 
 export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
 export { introspectCatalog } from "./catalog/introspect-catalog";
-export { configurationVariableNames } from "./config/environment-schema";
+export { configurationVariableNames, environmentSchema } from "./config/environment-schema";
 export {
   type BuiltInPresetName,
   builtInPresetNames,
@@ -20,6 +20,11 @@ export {
   type ServiceSettings,
 } from "./config/service-settings";
 export { loadSettings, type Settings } from "./config/settings";
+export {
+  optionalPortVariable,
+  optionalWholeNumberVariable,
+  parsedVariable,
+} from "./config/variable-schemas";
 export type {
   QueryExecutor,
   QueryOptions,

@@ -22,7 +22,8 @@ import {
 } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
-import { checkDatabaseUrl, checkQuestionText, USAGE_EXIT_CODE, UsageError } from "./cli-input";
+import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
+import { askOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 import { formatTable } from "./format-table";
 import { describeEvent } from "./progress-line";
@@ -78,14 +79,6 @@ export function describeCalls(calls: Answer["calls"]): string[] {
         `  ${step}: ${figures.calls} ${figures.calls === 1 ? "call" : "calls"}, ${figures.input}+${figures.output} tokens${figures.cached > 0 ? `, ${figures.cached} from the cache` : ""}${figures.failed > 0 ? `, ${figures.failed} failed` : ""}`,
     ),
   ];
-}
-
-interface AskOptions {
-  readonly url?: string;
-  readonly preset?: string;
-  readonly json: boolean;
-  readonly hint?: string;
-  readonly quiet: boolean;
 }
 
 /**
@@ -150,27 +143,33 @@ Environment:
 Example:
   NLQ_MODEL=scripted:fixtures/demo-model.json nlq ask "how many customers are there?" --url postgresql://postgres@127.0.0.1:5432/postgres`,
     )
-    .action(async (questionArgument: string, options: AskOptions) => {
+    .action(async (questionArgument: string, givenOptions: Record<string, unknown>) => {
       const environment = output.environment ?? process.env;
       const fail = (message: string, exitCode = 1) => {
         output.writeError(`nlq ask: ${message}\n`);
         process.exitCode = exitCode;
       };
       // Inputs are checked before any work: nothing connects and no model is called for a bad one.
+      let options: ReturnType<typeof askOptionsSchema.parse>;
       let question: string;
       let url: string;
       let settings: Settings;
       let service: ServiceSettings;
       try {
-        question = checkQuestionText(questionArgument);
-        const givenUrl = options.url ?? environment.DATABASE_URL;
+        options = parseCommandOptions(
+          askOptionsSchema,
+          { ...givenOptions, question: questionArgument },
+          { question: "the question" },
+        );
+        question = options.question;
+        service = loadServiceSettings(environment);
+        const givenUrl = options.url ?? service.databaseUrl;
         if (!givenUrl) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
         url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
         // A flag is one more way to set its variable: the same schema checks it.
         settings = loadSettings(
           options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset },
         );
-        service = loadServiceSettings(environment);
         checkQuestionLength(question, settings.maxQuestionLength);
       } catch (error) {
         const refusedInput = error instanceof UsageError || error instanceof QuestionTooLongError;

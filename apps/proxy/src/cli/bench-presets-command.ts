@@ -1,5 +1,9 @@
 import path from "node:path";
+import { loadServiceSettings } from "@nlq/engine";
 import type { Command } from "commander";
+import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
+import { benchPresetsOptionsSchema, parseCommandOptions } from "./command-options";
+import { describeCommandError } from "./command-output";
 
 // The benchmark harness lives in @nlq/eval and is loaded only when this command runs.
 const DEFAULT_FIXTURE = path.resolve(import.meta.dirname, "../../../../fixtures/demo-model.json");
@@ -7,14 +11,6 @@ const DEFAULT_FIXTURE = path.resolve(import.meta.dirname, "../../../../fixtures/
 function displayPath(file: string): string {
   const relative = path.relative(process.cwd(), path.resolve(file));
   return relative.startsWith("..") || path.isAbsolute(relative) ? path.resolve(file) : relative;
-}
-
-interface BenchPresetsOptions {
-  readonly url?: string;
-  readonly fixture: string;
-  readonly model?: string;
-  readonly presets: string;
-  readonly json?: boolean;
 }
 
 /** `nlq bench presets`: LLM calls, prompt tokens, candidates, clusters and selector calls per preset on the demo. */
@@ -35,21 +31,29 @@ export function registerBenchPresetsCommand(bench: Command): void {
 Prerequisite: the demo data loaded, e.g.
   createdb nlq_demo && nlq demo load --url postgresql://postgres@127.0.0.1:5432/nlq_demo`,
     )
-    .action(async (options: BenchPresetsOptions) => {
-      const url = options.url ?? process.env.NLQ_DEMO_URL ?? process.env.DATABASE_URL;
-      if (!url) {
-        process.stderr.write("nlq bench presets: no database: pass --url postgresql://… (the demo database)\n");
-        process.exitCode = 2;
+    .action(async (givenOptions: Record<string, unknown>) => {
+      // Inputs are checked before any work: nothing connects and no fixture is read for a bad one.
+      let options: ReturnType<typeof benchPresetsOptionsSchema.parse>;
+      let url: string;
+      try {
+        options = parseCommandOptions(benchPresetsOptionsSchema, givenOptions);
+        const service = loadServiceSettings(process.env);
+        const givenUrl = options.url ?? service.demoUrl ?? service.databaseUrl;
+        if (givenUrl === undefined)
+          throw new UsageError("no database: pass --url postgresql://… (the demo database) or set NLQ_DEMO_URL");
+        const source =
+          options.url !== undefined ? "--url" : service.demoUrl !== undefined ? "NLQ_DEMO_URL" : "DATABASE_URL";
+        url = checkDatabaseUrl(givenUrl, source);
+      } catch (error) {
+        process.stderr.write(`nlq bench presets: ${describeCommandError(error)}\n`);
+        process.exitCode = error instanceof UsageError ? USAGE_EXIT_CODE : 1;
         return;
       }
       const { formatPresetResults, readFixtureQuestions, runPresetBenchmark, summarizePresets } = await import(
         "@nlq/eval"
       );
       const questions = readFixtureQuestions(options.fixture);
-      const presets = options.presets
-        .split(",")
-        .map((name) => name.trim())
-        .filter(Boolean);
+      const presets = options.presets;
       const results = await runPresetBenchmark({
         url,
         questions,

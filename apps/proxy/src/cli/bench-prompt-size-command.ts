@@ -1,22 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
+import { benchPromptSizeOptionsSchema, parseCommandOptions } from "./command-options";
+import { refuseInput } from "./command-output";
 
 // The benchmark harness lives in @nlq/eval and is loaded only when this command runs.
 const DEFAULT_PROMPT_SIZE_RESULTS_FILE = path.resolve(
   import.meta.dirname,
   "../../../../packages/eval/src/prompt-size/RESULTS.md",
 );
-
-interface BenchPromptSizeOptions {
-  readonly url: string;
-  readonly metadataDirectory?: string;
-  readonly questionsFile?: string;
-  readonly questions: string;
-  readonly crushBudget: string;
-  readonly output: string;
-  readonly write: boolean;
-}
 
 /** `nlq bench prompt-size`: generation prompt tokens, whole Spider warehouse vs after schema selection; retrieval latency. */
 export function registerBenchPromptSizeCommand(bench: Command): void {
@@ -45,14 +37,21 @@ export function registerBenchPromptSizeCommand(bench: Command): void {
 Prerequisites: the warehouse loaded (bench/spider-warehouse/README.md) and indexed:
   nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse`,
     )
-    .action(async (options: BenchPromptSizeOptions) => {
+    .action(async (givenOptions: Record<string, unknown>) => {
+      let options: ReturnType<typeof benchPromptSizeOptionsSchema.parse>;
+      try {
+        options = parseCommandOptions(benchPromptSizeOptionsSchema, givenOptions);
+      } catch (error) {
+        refuseInput("bench prompt-size", error);
+        return;
+      }
       const { runPromptSizeBenchmark, formatPromptSizeResults } = await import("@nlq/eval");
       const result = await runPromptSizeBenchmark({
         url: options.url,
         metadataDirectory: options.metadataDirectory,
         questionsFile: options.questionsFile,
-        questions: Number(options.questions),
-        crushBudget: Number(options.crushBudget),
+        questions: options.questions,
+        crushBudget: options.crushBudget,
         onProgress: (done, total) => {
           if (done % 20 === 0 || done === total) process.stderr.write(`… ${done}/${total} questions\n`);
         },

@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { quotedPrefix } from "@nlq/engine";
 import { Command } from "commander";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recogniseRetrievalCorpus, registerBenchRetrievalCommand } from "./bench-retrieval-command";
@@ -98,10 +99,21 @@ describe("nlq bench retrieval", () => {
     expect(recogniseRetrievalCorpus("/data/other.jsonl", [])).toBeUndefined();
   });
 
-  it("fails with a clear message for bad budgets and missing files", async () => {
-    await expect(run("--corpus", corpus, "--questions", questions, "--budgets", "0,x")).rejects.toThrow(/--budgets/);
-    await expect(run("--corpus", join(fixtures, "absent.jsonl"), "--questions", questions)).rejects.toThrow(
-      /cannot read/,
+  it("refuses bad budgets and missing files before reading anything (usage error, exit 2)", async () => {
+    let errors = "";
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      errors += chunk.toString();
+      return true;
+    });
+    const previousExitCode = process.exitCode;
+    try {
+      await run("--corpus", join(fixtures, "absent.jsonl"), "--questions", questions, "--budgets", "0,x");
+      expect(process.exitCode).toBe(2);
+    } finally {
+      process.exitCode = previousExitCode;
+    }
+    expect(errors).toBe(
+      `nlq bench retrieval: --corpus must be an existing file, got ${quotedPrefix(join(fixtures, "absent.jsonl"))}; --budgets must be comma-separated whole numbers ≥ 1, got "0,x"\n`,
     );
   });
 });

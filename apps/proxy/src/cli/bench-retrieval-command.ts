@@ -4,7 +4,6 @@ import {
   createCatalogEmbeddingModel,
   defaultLearnedRetrievalModel,
   loadSettings,
-  NlqError,
   readLearnedRetrievalModel,
   resolveEmbeddingModel,
   type SchemaColumn,
@@ -19,6 +18,8 @@ import {
   runRetrievalBenchmark,
 } from "@nlq/eval";
 import type { Command } from "commander";
+import { benchRetrievalOptionsSchema, parseCommandOptions } from "./command-options";
+import { refuseInput } from "./command-output";
 import { formatTable } from "./format-table";
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -48,27 +49,6 @@ export function recogniseRetrievalCorpus(
   if (name.startsWith("birdunion") || columns.length === 798) return "BirdUnion";
   if (name.startsWith("spiderunion") || columns.length === 4503) return "SpiderUnion";
   return undefined;
-}
-
-interface BenchRetrievalOptions {
-  readonly corpus: string;
-  readonly questions: string;
-  readonly hallucinated: boolean;
-  readonly evidence: boolean;
-  readonly budgets: string;
-  readonly json: boolean;
-  readonly learned: boolean;
-  readonly learnedModel?: string;
-  readonly values?: string;
-  readonly structure: boolean;
-}
-
-function parseBudgets(text: string): number[] {
-  const budgets = text.split(",").map((part) => Number(part.trim()));
-  if (budgets.length === 0 || budgets.some((budget) => !Number.isInteger(budget) || budget <= 0)) {
-    throw new NlqError(`--budgets expects positive integers separated by commas, got "${text}"`, { code: "22023" });
-  }
-  return budgets;
 }
 
 /** The `--json` object: `{"questions": N, "<mode>": {"<budget>": recall, ...}, ...}` with the modes that ran. */
@@ -150,9 +130,16 @@ export function registerBenchRetrievalCommand(bench: Command): void {
       "\nEmbeddings: NLQ_EMBEDDING_MODEL=provider:model (openai:text-embedding-3-small, google:…, ollama:…," +
         " openai-compatible:…); unset or builtin → the offline embedder with IDF weights from the corpus.",
     )
-    .action(async (options: BenchRetrievalOptions, command: Command) => {
+    .action(async (givenOptions: Record<string, unknown>, command: Command) => {
+      let options: ReturnType<typeof benchRetrievalOptionsSchema.parse>;
       try {
-        const budgets = parseBudgets(options.budgets);
+        options = parseCommandOptions(benchRetrievalOptionsSchema, givenOptions);
+      } catch (error) {
+        refuseInput("bench retrieval", error);
+        return;
+      }
+      try {
+        const budgets = options.budgets;
         const corpus = await readRetrievalCorpus(options.corpus);
         const questions = await readRetrievalQuestions(options.questions);
         const settings = loadSettings(process.env);

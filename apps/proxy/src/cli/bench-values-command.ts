@@ -1,5 +1,7 @@
 import path from "node:path";
 import type { Command } from "commander";
+import { benchValuesOptionsSchema, parseCommandOptions } from "./command-options";
+import { refuseInput } from "./command-output";
 
 // The benchmark harness lives in @nlq/eval and is loaded only when this command runs, so other commands
 // (`nlq proxy`, `nlq start`) do not pay for it at start-up.
@@ -7,25 +9,6 @@ const DEFAULT_VALUE_RESULTS_FILE = path.resolve(
   import.meta.dirname,
   "../../../../packages/eval/src/value-index/RESULTS.md",
 );
-
-interface BenchValuesOptions {
-  readonly levels: string;
-  readonly keywords: string;
-  readonly bruteForceKeywords: string;
-  readonly bruteForceSeconds: string;
-  readonly pgTrgmMax: string;
-  readonly databaseUrl?: string;
-  readonly spiderDirectory?: string;
-  readonly output?: string;
-  readonly write: boolean;
-}
-
-function positiveIntegers(text: string, option: string): number[] {
-  const numbers = text.split(",").map((part) => Number(part.trim().replaceAll("_", "")));
-  if (numbers.some((number) => !Number.isInteger(number) || number < 0))
-    throw new Error(`${option} expects integers, got ${text}`);
-  return numbers;
-}
 
 /** `nlq bench values`: value index build throughput, memory, latency and recall vs brute force and pg_trgm. */
 export function registerBenchValuesCommand(bench: Command): void {
@@ -41,24 +24,27 @@ export function registerBenchValuesCommand(bench: Command): void {
     .option("--spider-directory <path>", "spider-warehouse/databases directory with the real values")
     .option("--output <file>", "Markdown snippet to write", DEFAULT_VALUE_RESULTS_FILE)
     .option("--no-write", "print only, do not write the snippet")
-    .action(async (options: BenchValuesOptions) => {
-      const [keywords] = positiveIntegers(options.keywords, "--keywords");
-      const [bruteForceKeywords] = positiveIntegers(options.bruteForceKeywords, "--brute-force-keywords");
-      const [bruteForceSeconds] = positiveIntegers(options.bruteForceSeconds, "--brute-force-seconds");
-      const [pgTrgmMaxLevel] = positiveIntegers(options.pgTrgmMax, "--pg-trgm-max");
+    .action(async (givenOptions: Record<string, unknown>) => {
+      let options: ReturnType<typeof benchValuesOptionsSchema.parse>;
+      try {
+        options = parseCommandOptions(benchValuesOptionsSchema, givenOptions);
+      } catch (error) {
+        refuseInput("bench values", error);
+        return;
+      }
       const { runValueBenchmark, formatValueResults, writeValueResults } = await import("@nlq/eval");
       const result = await runValueBenchmark({
-        levels: positiveIntegers(options.levels, "--levels"),
-        keywords,
-        bruteForceKeywords,
-        bruteForceSeconds,
-        pgTrgmMaxLevel,
+        levels: options.levels,
+        keywords: options.keywords,
+        bruteForceKeywords: options.bruteForceKeywords,
+        bruteForceSeconds: options.bruteForceSeconds,
+        pgTrgmMaxLevel: options.pgTrgmMax,
         serverUrl: options.databaseUrl,
         spiderDirectory: options.spiderDirectory,
         log: (line) => process.stderr.write(`${line}\n`),
       });
       process.stdout.write(`${formatValueResults(result)}\n`);
-      if (options.write && options.output) {
+      if (options.write) {
         writeValueResults(options.output, result, `nlq bench values ${process.argv.slice(4).join(" ")}`.trim());
         process.stderr.write(`wrote ${options.output}\n`);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDatabaseUrl, checkQuestionText, redactedUrl, UsageError } from "./cli-input";
+import { checkDatabaseUrl, redactedUrl, UsageError } from "./cli-input";
 
 describe("checkDatabaseUrl", () => {
   it("accepts postgres:// and postgresql:// URLs with a host", () => {
@@ -27,13 +27,5 @@ describe("checkDatabaseUrl", () => {
       'DATABASE_URL must be a postgresql://user@host:port/database URL, got "mysql://admin:***@db/app"',
     );
     expect(redactedUrl("admin:hunter2@db")).toBe('"admin:***@db"');
-  });
-});
-
-describe("checkQuestionText", () => {
-  it("trims a question and refuses an empty one", () => {
-    expect(checkQuestionText("  how many?  ")).toBe("how many?");
-    expect(() => checkQuestionText("")).toThrow(UsageError);
-    expect(() => checkQuestionText(" \t\n ")).toThrow(/the question is empty/);
   });
 });

@@ -1,7 +1,6 @@
 import { NlqError, quotedPrefix } from "@nlq/engine";
 
-/** Exit code of a command refused for its input (bad option value, empty question), as commander's usage errors. */
-export const USAGE_EXIT_CODE = 2;
+export { USAGE_EXIT_CODE } from "./usage-exit-code";
 
 /**
  * A command-line input is unusable (a `--url` that is not a PostgreSQL URL, an empty question). Reported before any
@@ -31,28 +30,32 @@ export function redactedUrl(text: string): string {
 }
 
 /**
- * Checks a database URL before anything connects: a `postgres://` or `postgresql://` URL with a host (node-postgres
- * would otherwise read `not-a-url` as a path below the host `base` and fail with `getaddrinfo ENOTFOUND base`).
- * `source` names where it came from (`--url`, `DATABASE_URL`). Throws `UsageError` naming the URL, password redacted.
+ * What is wrong with a database URL, as the end of a sentence that starts with its source (`must be a postgresql://…
+ * URL, got "…"`, `names no host: "…"`), password redacted; undefined for a `postgres://` or `postgresql://` URL with
+ * a host (node-postgres would otherwise read `not-a-url` as a path below the host `base` and fail with
+ * `getaddrinfo ENOTFOUND base`).
  */
-export function checkDatabaseUrl(text: string, source: string): string {
-  const expected = `${source} must be a postgresql://user@host:port/database URL, got ${redactedUrl(text)}`;
+export function databaseUrlProblem(text: string): string | undefined {
+  const expected = `must be a postgresql://user@host:port/database URL, got ${redactedUrl(text)}`;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(expected);
+    return expected;
   }
-  if (!postgresProtocols.has(url.protocol)) throw new UsageError(expected);
+  if (!postgresProtocols.has(url.protocol)) return expected;
   if (url.hostname === "" && !url.searchParams.has("host")) {
-    throw new UsageError(`${source} names no host: ${redactedUrl(text)} (e.g. postgresql://user@127.0.0.1:5432/db)`);
+    return `names no host: ${redactedUrl(text)} (e.g. postgresql://user@127.0.0.1:5432/db)`;
   }
-  return text;
+  return undefined;
 }
 
-/** Checks a question before any work: not empty nor only spaces. Returns it trimmed; throws `UsageError`. */
-export function checkQuestionText(question: string): string {
-  const trimmed = question.trim();
-  if (trimmed === "") throw new UsageError('the question is empty: nlq ask "how many customers are there?"');
-  return trimmed;
+/**
+ * Checks a database URL before anything connects (`databaseUrlProblem`). `source` names where it came from (`--url`,
+ * `DATABASE_URL`). Throws `UsageError` naming the source and the URL, password redacted.
+ */
+export function checkDatabaseUrl(text: string, source: string): string {
+  const problem = databaseUrlProblem(text);
+  if (problem !== undefined) throw new UsageError(`${source} ${problem}`);
+  return text;
 }

@@ -1,5 +1,5 @@
 import { NlqError } from "@nlq/engine";
-import { UsageError } from "./cli-input";
+import { USAGE_EXIT_CODE, UsageError } from "./cli-input";
 
 /** Where a command writes; tests pass their own sinks. */
 export interface CommandOutput {
@@ -23,4 +23,10 @@ export function describeCommandError(error: unknown): string {
   if (error instanceof UsageError) return error.message;
   if (error instanceof NlqError) return `${error.message} (SQLSTATE ${error.code})`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Refuses the command's input: `nlq <command>: <message>` on stderr, exit code `USAGE_EXIT_CODE`. */
+export function refuseInput(command: string, error: unknown, output: CommandOutput = standardOutput): void {
+  output.writeError(`nlq ${command}: ${describeCommandError(error)}\n`);
+  process.exitCode = USAGE_EXIT_CODE;
 }

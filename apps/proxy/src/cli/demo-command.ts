@@ -7,8 +7,9 @@ import {
   renderDemoSql,
 } from "@nlq/demo";
 import { loadServiceSettings } from "@nlq/engine";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
+import { demoLoadOptionsSchema, demoSqlOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 
 /** Where `nlq demo` writes; tests pass their own sinks. */
@@ -34,9 +35,10 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
     )
     .option("--schema <schema>", "schema to create the tables in (created if missing)", "public")
     .option("--replace", "drop existing demo tables in the schema first", false)
-    .option("--anchor-date <date>", anchorDateHelp, parseAnchorDate, DEFAULT_DEMO_ANCHOR_DATE)
-    .action(async (options: { url?: string; schema: string; replace: boolean; anchorDate: string }) => {
+    .option("--anchor-date <date>", anchorDateHelp, DEFAULT_DEMO_ANCHOR_DATE)
+    .action(async (givenOptions: Record<string, unknown>) => {
       try {
+        const options = parseCommandOptions(demoLoadOptionsSchema, givenOptions);
         const service = loadServiceSettings(process.env);
         const givenUrl = options.url ?? service.demoUrl ?? service.databaseUrl;
         if (givenUrl === undefined) {
@@ -76,8 +78,16 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
     )
     .option("--schema <schema>", "schema to create the tables in (created if missing)", "public")
     .option("--replace", "start with DROP TABLE IF EXISTS for every demo table", false)
-    .option("--anchor-date <date>", anchorDateHelp, parseAnchorDate, DEFAULT_DEMO_ANCHOR_DATE)
-    .action((options: { schema: string; replace: boolean; anchorDate: string }) => {
+    .option("--anchor-date <date>", anchorDateHelp, DEFAULT_DEMO_ANCHOR_DATE)
+    .action((givenOptions: Record<string, unknown>) => {
+      let options: ReturnType<typeof demoSqlOptionsSchema.parse>;
+      try {
+        options = parseCommandOptions(demoSqlOptionsSchema, givenOptions);
+      } catch (error) {
+        output.writeError(`nlq demo sql: ${describeCommandError(error)}\n`);
+        process.exitCode = USAGE_EXIT_CODE;
+        return;
+      }
       const dataset = generateDemoDataset({ anchorDate: options.anchorDate });
       output.write(renderDemoSql(dataset, { schema: options.schema, replace: options.replace }));
     });
@@ -85,18 +95,3 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
 
 const anchorDateHelp =
   'the data set\'s "today" (YYYY-MM-DD): orders run from 2022-01-01 to the day before; pass today\'s date so questions about "this year" stay answerable';
-
-/** Validates `--anchor-date`: a real calendar date after 2022-06-30 (orders start 2022-01-01). */
-export function parseAnchorDate(value: string): string {
-  const parsed = Date.parse(`${value}T00:00:00Z`);
-  if (
-    !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
-    Number.isNaN(parsed) ||
-    new Date(parsed).toISOString().slice(0, 10) !== value
-  ) {
-    throw new InvalidArgumentError("expected a date as YYYY-MM-DD");
-  }
-  if (value <= "2022-06-30")
-    throw new InvalidArgumentError("the demo data starts on 2022-01-01: choose a date after 2022-06-30");
-  return value;
-}

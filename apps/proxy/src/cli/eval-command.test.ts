@@ -174,7 +174,7 @@ describe("nlq eval --candidates", () => {
 
   it("fails clearly without exactly one input", async () => {
     const result = await runEval(["--url", database.url]);
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("exactly one of --candidates FILE and --questions FILE");
   });
 });

@@ -1,9 +1,11 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { createPgExecutor } from "@nlq/adapters";
-import { loadSettings, seededRandom } from "@nlq/engine";
+import { loadServiceSettings, loadSettings, type Settings, seededRandom } from "@nlq/engine";
 import type { PoolReport, QuestionReport, VerifiedExampleComparison } from "@nlq/eval";
 import type { Command } from "commander";
 import pg from "pg";
+import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
+import { evalOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 import { formatTable } from "./format-table";
 
@@ -13,18 +15,6 @@ export interface EvalCommandOutput extends CommandOutput {
   readonly environment?: Record<string, string | undefined>;
   /** Model of each step (tests: mock models). Default: from the settings (`NLQ_MODEL`…). */
   readonly resolveModel?: Parameters<typeof import("@nlq/eval").evaluateQuestions>[0]["resolveModel"];
-}
-
-interface EvalOptions {
-  readonly candidates?: string;
-  readonly questions?: string;
-  readonly url?: string;
-  readonly json: boolean;
-  readonly limit?: string;
-  readonly preset?: string;
-  readonly selectorData?: string;
-  readonly compareVerifiedExamples: boolean;
-  readonly splitSeed: string;
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -172,33 +162,34 @@ Examples:
   nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog
   NLQ_MODEL=openai:gpt-4o-mini nlq eval --questions questions.jsonl --url postgresql://… --compare-verified-examples`,
     )
-    .action(async (options: EvalOptions) => {
+    .action(async (givenOptions: Record<string, unknown>) => {
       const environment = output.environment ?? process.env;
-      const fail = (message: string) => {
+      const fail = (message: string, exitCode = 1) => {
         output.writeError(`nlq eval: ${message}\n`);
-        process.exitCode = 1;
+        process.exitCode = exitCode;
       };
-      const url = options.url ?? environment.DATABASE_URL;
-      if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
-      if ((options.candidates === undefined) === (options.questions === undefined))
-        return fail("pass exactly one of --candidates FILE and --questions FILE");
-      if (options.selectorData !== undefined && options.candidates === undefined)
-        return fail("--selector-data needs --candidates FILE");
-      if (options.compareVerifiedExamples && options.questions === undefined)
-        return fail("--compare-verified-examples needs --questions FILE");
-      const splitSeed = Number(options.splitSeed);
-      if (!Number.isInteger(splitSeed)) return fail("--split-seed expects a whole number");
-      const limit = options.limit === undefined ? Number.POSITIVE_INFINITY : Number(options.limit);
-      if (!Number.isInteger(limit) && limit !== Number.POSITIVE_INFINITY) return fail("--limit expects a whole number");
+      // Inputs are checked before any work: nothing connects and no file is read for a bad one.
+      let options: ReturnType<typeof evalOptionsSchema.parse>;
+      let url: string;
+      let settings: Settings;
+      try {
+        options = parseCommandOptions(evalOptionsSchema, givenOptions);
+        const givenUrl = options.url ?? loadServiceSettings(environment).databaseUrl;
+        if (givenUrl === undefined) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
+        url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
+        // A flag is one more way to set its variable: the same schema checks it.
+        settings = loadSettings(
+          options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset },
+        );
+      } catch (error) {
+        return fail(describeCommandError(error), error instanceof UsageError ? USAGE_EXIT_CODE : 1);
+      }
+      const limit = options.limit ?? Number.POSITIVE_INFINITY;
       const evaluation = await import("@nlq/eval");
       const client = new pg.Client({ connectionString: url });
       try {
         await client.connect();
         const session = createPgExecutor(client, { name: "nlq-eval" });
-        // A flag is one more way to set its variable: the same schema checks it.
-        const settings = loadSettings(
-          options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset },
-        );
         const execute = evaluation.createEvaluationExecutor({
           session,
           statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
@@ -260,7 +251,7 @@ Examples:
               execute,
               settings,
               resolveModel: output.resolveModel,
-              seed: splitSeed,
+              seed: options.splitSeed,
               model,
               onProgress: (done, total) => progress(done - 1, total),
             });

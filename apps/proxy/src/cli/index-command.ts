@@ -23,6 +23,7 @@ import {
 import type { Command } from "commander";
 import pg from "pg";
 import { checkDatabaseUrl, USAGE_EXIT_CODE } from "./cli-input";
+import { indexOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 
 /** Where `nlq index` writes (stdout: the summary; stderr: progress and errors); tests pass their own sinks. */
@@ -31,15 +32,6 @@ export interface IndexCommandOutput extends CommandOutput {
   readonly tty?: boolean;
   /** Environment read for `DATABASE_URL`, `NLQ_METADATA_URL`, `NLQ_EMBEDDING_MODEL`, `NLQ_QDRANT_URL`. Default: process.env. */
   readonly environment?: Record<string, string | undefined>;
-}
-
-interface IndexOptions {
-  readonly url?: string;
-  readonly catalogFiles?: string;
-  readonly schema: string[];
-  readonly force: boolean;
-  readonly values: boolean;
-  readonly embeddings: boolean;
 }
 
 /** Progress on stderr: a redrawn bar with counts and ETA on a TTY, otherwise a plain line at most every 2 s. */
@@ -118,12 +110,18 @@ Environment:
 Example:
   nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse`,
     )
-    .action(async (options: IndexOptions) => {
+    .action(async (givenOptions: Record<string, unknown>) => {
       const environment = output.environment ?? process.env;
       const fail = (message: string, exitCode = 1) => {
         output.writeError(`nlq index: ${message}\n`);
         process.exitCode = exitCode;
       };
+      let options: ReturnType<typeof indexOptionsSchema.parse>;
+      try {
+        options = parseCommandOptions(indexOptionsSchema, givenOptions);
+      } catch (error) {
+        return fail(describeCommandError(error), USAGE_EXIT_CODE);
+      }
       let settings: Settings;
       let service: ServiceSettings;
       try {

@@ -1,6 +1,24 @@
-import { Command } from "commander";
+import { Command, type CommanderError } from "commander";
 import { commandCatalog, commandToRun, registerListing } from "./command-catalog";
 import { nlqVersion } from "./nlq-version";
+import { USAGE_EXIT_CODE } from "./usage-exit-code";
+
+/** commander's errors that are about the command line itself: they exit with `USAGE_EXIT_CODE`, as the commands' own. */
+const usageErrorCodes: ReadonlySet<string> = new Set([
+  "commander.unknownOption",
+  "commander.unknownCommand",
+  "commander.missingArgument",
+  "commander.optionMissingArgument",
+  "commander.missingMandatoryOptionValue",
+  "commander.conflictingOption",
+  "commander.excessArguments",
+  "commander.invalidArgument",
+  "commander.help", // help shown for a missing subcommand (`nlq`, `nlq bench`); `--help` itself exits 0
+]);
+
+function exitAfterCommander(error: CommanderError): never {
+  process.exit(error.exitCode !== 0 && usageErrorCodes.has(error.code) ? USAGE_EXIT_CODE : error.exitCode);
+}
 
 const program = new Command()
   .name("nlq")
@@ -8,7 +26,9 @@ const program = new Command()
     "Natural-language interface to PostgreSQL: start the demo, proxy, ask, load demo data, index, evaluate, benchmark",
   )
   .version(nlqVersion(), "-V, --version", "print the version of nlq")
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Set before the commands are registered: each inherits it.
+  .exitOverride(exitAfterCommander);
 
 // Only the command being run is loaded (its module imports the engine, the AI SDK, the parser…): `nlq --help` and
 // `nlq --version` list the commands from the catalog without importing any of them.

@@ -15,6 +15,8 @@ import { installProcessGuard } from "../server/process-guard";
 import { consoleLogger } from "../server/proxy-logger";
 import { startProxyServer } from "../server/proxy-server";
 import { type UpstreamTlsSettings, upstreamTlsFromUrl } from "../tls/upstream-tls-settings";
+import { parseCommandOptions, parseListenAddress, proxyOptionsSchema } from "./command-options";
+import { refuseInput } from "./command-output";
 
 export interface ProxyCommandOptions {
   /** `--upstream`: upstream PostgreSQL URL; only host and port are used. Default `$DATABASE_URL`. */
@@ -96,13 +98,10 @@ function resolveClientTls(options: ProxyCommandOptions, service: ServiceSettings
 }
 
 function parseListen(listen: string | undefined, service: ServiceSettings): { host: string; port: number } {
-  if (listen !== undefined) {
-    const separator = listen.lastIndexOf(":");
-    if (separator < 0) return { host: "127.0.0.1", port: parsePort(listen, "--listen") };
-    const host = listen.slice(0, separator).replace(/^\[|\]$/g, "") || "127.0.0.1";
-    return { host, port: parsePort(listen.slice(separator + 1), "--listen") };
-  }
-  return { host: service.proxyHost, port: service.proxyPort };
+  if (listen === undefined) return { host: service.proxyHost, port: service.proxyPort };
+  const address = parseListenAddress(listen);
+  if (address === undefined) throw new ConfigurationError(`--listen: "${listen}" is not a port number or host:port`);
+  return address;
 }
 
 function parsePort(text: string, what: string): number {
@@ -142,10 +141,18 @@ introspection otherwise; each question's trace goes to the store's query log.
 Environment: DATABASE_URL, NLQ_PROXY_HOST, NLQ_PROXY_PORT, NLQ_MODEL (provider:model), NLQ_STATEMENT_TIMEOUT_MS,
 NLQ_ROW_LIMIT, NLQ_METADATA_URL, NLQ_HOME, NLQ_SHUTDOWN_GRACE_MS (SIGTERM: let running statements finish this long,
 then cancel them; default 10000), NLQ_METRICS_PORT (serve GET /metrics and GET /health on this port; default off),
-NLQ_METRICS_HOST (default 127.0.0.1), NLQ_TLS_CERT, NLQ_TLS_KEY, NLQ_TLS_REQUIRED,
+NLQ_METRICS_HOST (default 127.0.0.1), NLQ_TLS_CERT, NLQ_TLS_KEY, NLQ_TLS_REQUIRED, NLQ_TLS_HANDSHAKE_TIMEOUT_MS
+(default 10000), NLQ_CLIENT_LOGIN_TIMEOUT_MS (a client that has not logged in by then is disconnected; default 60000),
 NLQ_AUTH_QUERY_URL and NLQ_AUTH_QUERY (the proxy authenticates clients itself with SCRAM-SHA-256, PgBouncer-style)`,
     )
-    .action(async (options: ProxyCommandOptions) => {
+    .action(async (givenOptions: Record<string, unknown>) => {
+      let options: ProxyCommandOptions;
+      try {
+        options = parseCommandOptions(proxyOptionsSchema, givenOptions);
+      } catch (error) {
+        refuseInput("proxy", error);
+        return;
+      }
       process.exitCode = await runProxy(options);
       // Everything is closed; should a library still hold the event loop, leave anyway.
       setTimeout(() => process.exit(), 3_000).unref();
@@ -208,6 +215,8 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
       maxConnections: service.maxConnections,
+      tlsHandshakeTimeoutMilliseconds: service.tlsHandshakeTimeoutMilliseconds,
+      clientLoginTimeoutMilliseconds: service.clientLoginTimeoutMilliseconds,
       ...(service.authQuery === undefined ? {} : { authQuery: service.authQuery }),
     });
     if (server.metricsAddress) {

@@ -166,7 +166,7 @@ describe("nlq selector-data", () => {
 
   it("needs --out, and a model", async () => {
     const missingOut = await run("--url", database.url);
-    expect(missingOut.exitCode).toBe(1);
+    expect(missingOut.exitCode).toBe(2);
     expect(missingOut.stderr).toContain("pass --out FILE");
     let stderr = "";
     const program = new Command().exitOverride();

@@ -5,6 +5,8 @@ import type { SelectorDataReport } from "@nlq/eval";
 import type { Command } from "commander";
 import pg from "pg";
 import { openAskMetadataStore } from "./ask-command";
+import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
+import { parseCommandOptions, selectorDataOptionsSchema } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 
 /** Where `nlq selector-data` writes; tests pass their own sinks, environment and model. */
@@ -13,16 +15,6 @@ export interface SelectorDataCommandOutput extends CommandOutput {
   readonly environment?: Record<string, string | undefined>;
   /** Model of each step (tests: mock models). Default: from the settings (`NLQ_MODEL`…). */
   readonly resolveModel?: Parameters<typeof import("@nlq/eval").collectSelectorData>[0]["resolveModel"];
-}
-
-interface SelectorDataOptions {
-  readonly questions?: string;
-  readonly url?: string;
-  readonly preset?: string;
-  readonly limit?: string;
-  readonly out?: string;
-  readonly seed: string;
-  readonly json: boolean;
 }
 
 /** The report as text: what was generated, clustered and written, what it cost, and the model (labelled when scripted). */
@@ -96,20 +88,25 @@ Example:
   NLQ_MODEL=scripted:fixtures/demo-model.json nlq selector-data --questions demo-gold.jsonl --preset max \\
     --url postgresql://postgres@127.0.0.1:5432/demo --out pairs.jsonl`,
     )
-    .action(async (options: SelectorDataOptions) => {
+    .action(async (givenOptions: Record<string, unknown>) => {
       const environment = output.environment ?? process.env;
-      const fail = (message: string) => {
+      const fail = (message: string, exitCode = 1) => {
         output.writeError(`nlq selector-data: ${message}\n`);
-        process.exitCode = 1;
+        process.exitCode = exitCode;
       };
-      const url = options.url ?? environment.DATABASE_URL;
-      if (!url) return fail("no database: pass --url postgresql://… or set DATABASE_URL");
-      if (options.questions === undefined) return fail("pass --questions FILE (questions with gold SQL)");
-      if (options.out === undefined) return fail("pass --out FILE (where the examples go)");
-      const limit = options.limit === undefined ? Number.POSITIVE_INFINITY : Number(options.limit);
-      if (!Number.isInteger(limit) && limit !== Number.POSITIVE_INFINITY) return fail("--limit expects a whole number");
-      const seed = Number(options.seed);
-      if (!Number.isInteger(seed)) return fail("--seed expects a whole number");
+      // Inputs are checked before any work: nothing connects and no file is read for a bad one.
+      let options: ReturnType<typeof selectorDataOptionsSchema.parse>;
+      let url: string;
+      try {
+        options = parseCommandOptions(selectorDataOptionsSchema, givenOptions);
+        const givenUrl = options.url ?? loadServiceSettings(environment).databaseUrl;
+        if (givenUrl === undefined) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
+        url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
+      } catch (error) {
+        return fail(describeCommandError(error), error instanceof UsageError ? USAGE_EXIT_CODE : 1);
+      }
+      const limit = options.limit ?? Number.POSITIVE_INFINITY;
+      const seed = options.seed;
       const out = options.out;
       let client: pg.Client | undefined;
       let metadataStore: MetadataStore | undefined;

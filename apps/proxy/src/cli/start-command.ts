@@ -8,6 +8,8 @@ import { defaultWebDirectory } from "../launcher/web-app-process";
 import { installProcessGuard } from "../server/process-guard";
 import { consoleLogger } from "../server/proxy-logger";
 import { startProxyServer } from "../server/proxy-server";
+import { parseCommandOptions, startOptionsSchema } from "./command-options";
+import { refuseInput } from "./command-output";
 import { proxyAnswerQuestion } from "./proxy-command";
 
 /**
@@ -32,8 +34,15 @@ Environment:
   NLQ_PROXY_PORT      default 6432      NLQ_WEB_PORT       default 3000
   NLQ_EMBEDDED_PORT   default 54320 (the embedded PostgreSQL)`,
     )
-    .action(async (options: { web: boolean }) => {
-      process.exitCode = await runStart({ web: options.web });
+    .action(async (givenOptions: Record<string, unknown>) => {
+      let options: { web: boolean };
+      try {
+        options = parseCommandOptions(startOptionsSchema, givenOptions);
+      } catch (error) {
+        refuseInput("start", error);
+        return;
+      }
+      process.exitCode = await runStart(options);
       // Everything is closed; should a library still hold the event loop, leave anyway.
       setTimeout(() => process.exit(), 3_000).unref();
     });
@@ -47,7 +56,15 @@ async function runStart(options: { web: boolean }): Promise<number> {
   let launcher: Launcher;
   try {
     const settings = loadSettings(process.env);
-    const { qdrant, metricsListen, maxConnections, clientTls, authQuery } = loadServiceSettings(process.env);
+    const {
+      qdrant,
+      metricsListen,
+      maxConnections,
+      clientTls,
+      tlsHandshakeTimeoutMilliseconds,
+      clientLoginTimeoutMilliseconds,
+      authQuery,
+    } = loadServiceSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),
@@ -70,6 +87,8 @@ async function runStart(options: { web: boolean }): Promise<number> {
           ...(metricsListen === undefined ? {} : { metricsListen }),
           maxConnections,
           ...(clientTls === undefined ? {} : { clientTls }),
+          tlsHandshakeTimeoutMilliseconds,
+          clientLoginTimeoutMilliseconds,
           ...(authQuery === undefined ? {} : { authQuery }),
         });
         if (server.metricsAddress) {

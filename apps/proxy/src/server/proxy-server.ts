@@ -13,9 +13,10 @@ import type { BackendKey, ProxySettings } from "../connection/proxy-connection-o
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
-import { loadClientTls } from "../tls/client-tls";
+import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MILLISECONDS, loadClientTls } from "../tls/client-tls";
 import { createUpstreamConnector } from "../tls/connect-upstream";
 import type { UpstreamTlsSettings } from "../tls/upstream-tls-settings";
+import { DEFAULT_CLIENT_LOGIN_TIMEOUT_MILLISECONDS, watchClientLogin } from "./client-login-timeout";
 import { type OperationsServer, startOperationsServer } from "./operations-server";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
@@ -68,6 +69,17 @@ export interface ProxyServerOptions {
    * 17's direct negotiation is accepted. The files are read when the server is created. Default: none (`N`).
    */
   readonly clientTls?: ClientTlsSettings;
+  /**
+   * How long a client may take to complete its TLS handshake (after `S`, or from its first ClientHello byte) before it
+   * is disconnected, in milliseconds (`NLQ_TLS_HANDSHAKE_TIMEOUT_MS` in the commands). Default 10000.
+   */
+  readonly tlsHandshakeTimeoutMilliseconds?: number;
+  /**
+   * How long a client may take from connecting to sending its StartupMessage (and finishing the proxy's own SCRAM
+   * exchange with `authQuery`) before it is disconnected, in milliseconds (`NLQ_CLIENT_LOGIN_TIMEOUT_MS` in the
+   * commands); a client beyond `maxConnections` gets at most 10 s. Default 60000.
+   */
+  readonly clientLoginTimeoutMilliseconds?: number;
   /** TLS toward the upstream (the upstream URL's `sslmode`, `sslrootcert`). Default: plaintext (`sslmode=disable`). */
   readonly upstreamTls?: UpstreamTlsSettings;
   /**
@@ -113,7 +125,15 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const logger = options.logger ?? consoleLogger;
   const upstreamHost = options.upstreamHost;
   const upstreamPort = options.upstreamPort ?? 5432;
-  const clientTls = options.clientTls === undefined ? undefined : loadClientTls(options.clientTls);
+  const clientTls =
+    options.clientTls === undefined
+      ? undefined
+      : loadClientTls(
+          options.clientTls,
+          options.tlsHandshakeTimeoutMilliseconds ?? DEFAULT_TLS_HANDSHAKE_TIMEOUT_MILLISECONDS,
+        );
+  const clientLoginTimeoutMilliseconds =
+    options.clientLoginTimeoutMilliseconds ?? DEFAULT_CLIENT_LOGIN_TIMEOUT_MILLISECONDS;
   const authSource = options.authQuery === undefined ? undefined : createAuthQuery(options.authQuery, logger);
   const connectUpstream = createUpstreamConnector(
     { host: upstreamHost, port: upstreamPort },
@@ -144,7 +164,8 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const server: Server = createServer((client) => {
     if (connections.size >= maxConnections) {
       metrics.connectionRefused();
-      refuseConnection(client, onCancelRequest);
+      // A refused client only gets an error: it waits at most 10 s for it, less when the login timeout is shorter.
+      refuseConnection(client, onCancelRequest, Math.min(clientLoginTimeoutMilliseconds, 10_000));
       return;
     }
     const connection: ProxyConnection = new ProxyConnection({
@@ -167,6 +188,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           keyByConnection.set(connection, keyOf(key));
         },
         onClose: () => {
+          stopLoginWatch();
           metrics.connectionClosed();
           connections.delete(connection);
           const key = keyByConnection.get(connection);
@@ -176,6 +198,12 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
         },
       },
     });
+    const stopLoginWatch = watchClientLogin(connection, clientLoginTimeoutMilliseconds, () =>
+      logger.warn("client did not log in in time: disconnected", {
+        step: connection.step,
+        timeoutMilliseconds: clientLoginTimeoutMilliseconds,
+      }),
+    );
     connections.add(connection);
     metrics.connectionOpened();
   });

@@ -142,3 +142,27 @@ export async function selectOne(proxy: ProxyServer): Promise<number> {
 export function uniqueName(prefix: string): string {
   return `${prefix}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
+
+/**
+ * Waits until the proxy closes `socket`, collecting what it sent. `closedByProxy` is false when the socket was still
+ * open after `boundMilliseconds` (a generous bound, not a measurement: the test then destroys it itself).
+ */
+export function awaitProxyClose(
+  socket: Socket,
+  boundMilliseconds = 10_000,
+): Promise<{ readonly bytes: Buffer; readonly closedByProxy: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let closedByProxy = true;
+    const timer = setTimeout(() => {
+      closedByProxy = false;
+      socket.destroy();
+    }, boundMilliseconds);
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve({ bytes: Buffer.concat(chunks), closedByProxy });
+    });
+  });
+}

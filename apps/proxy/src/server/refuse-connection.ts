@@ -4,9 +4,6 @@ import { encodeErrorResponse } from "../protocol/backend-messages";
 import { readStartupPacket } from "../protocol/frontend-messages";
 import { MessageFramer } from "../protocol/message-framer";
 
-/** How long a refused client may take to send its startup packet before it is dropped, in milliseconds. */
-const STARTUP_PACKET_TIMEOUT_MILLISECONDS = 10_000;
-
 /** PostgreSQL's own answer when `max_connections` is reached (SQLSTATE 53300, too_many_connections). */
 export const TOO_MANY_CLIENTS = {
   severity: "FATAL",
@@ -18,11 +15,16 @@ export const TOO_MANY_CLIENTS = {
  * Answers a client beyond the connection cap as PostgreSQL does: it reads the startup packet (refusing
  * SSLRequest and GSSENCRequest with `N` first), then sends FATAL 53300 and closes. A CancelRequest is still
  * forwarded (`onCancelRequest`), as PostgreSQL serves cancels whatever the number of sessions. No upstream
- * connection is opened.
+ * connection is opened. A client that has not sent its startup packet after `loginTimeoutMilliseconds`
+ * (`NLQ_CLIENT_LOGIN_TIMEOUT_MS`) is dropped.
  */
-export function refuseConnection(client: Socket, onCancelRequest: (key: BackendKey) => void): void {
+export function refuseConnection(
+  client: Socket,
+  onCancelRequest: (key: BackendKey) => void,
+  loginTimeoutMilliseconds: number,
+): void {
   const framer = new MessageFramer({ inspect: () => true, startup: true });
-  const timer = setTimeout(() => client.destroy(), STARTUP_PACKET_TIMEOUT_MILLISECONDS);
+  const timer = setTimeout(() => client.destroy(), loginTimeoutMilliseconds);
   const finish = (reply?: Buffer) => {
     clearTimeout(timer);
     client.removeAllListeners("data");

@@ -16,6 +16,7 @@ import {
   optionalWholeNumberVariable,
   parsedVariable,
   portVariable,
+  quotedValue,
   switchVariable,
   textVariable,
   urlVariable,
@@ -44,10 +45,12 @@ function presetVariable() {
       try {
         return resolvePreset(text);
       } catch (error) {
-        context.addIssue({
-          code: "custom",
-          message: `must be ${builtInPresetNames.join(", ")} or a preset .json file: ${(error as Error).message}`,
-        });
+        const expected = `must be ${builtInPresetNames.join(", ")} or a preset .json file`;
+        // An unknown name says no more than the expectation; a preset file says what is wrong with it.
+        const message = text.trim().endsWith(".json")
+          ? `${expected}: ${(error as Error).message}`
+          : `${expected}, got ${quotedValue(text.trim())}`;
+        context.addIssue({ code: "custom", message });
         return z.NEVER;
       }
     })
@@ -136,6 +139,8 @@ const serviceVariables = {
   NLQ_TLS_CERT: textVariable,
   NLQ_TLS_KEY: textVariable,
   NLQ_TLS_REQUIRED: switchVariable(false),
+  NLQ_TLS_HANDSHAKE_TIMEOUT_MS: wholeNumberVariable(10_000, 1),
+  NLQ_CLIENT_LOGIN_TIMEOUT_MS: wholeNumberVariable(60_000, 1),
   NLQ_AUTH_QUERY_URL: postgresUrl,
   NLQ_AUTH_QUERY: textVariable.transform(
     (value) => value ?? "SELECT usename, passwd FROM pg_shadow WHERE usename = $1",

@@ -21,6 +21,8 @@ describe("loadServiceSettings", () => {
       metricsListen: undefined,
       maxConnections: 1_000,
       clientTls: undefined,
+      tlsHandshakeTimeoutMilliseconds: 10_000,
+      clientLoginTimeoutMilliseconds: 60_000,
       authQuery: undefined,
     });
   });
@@ -49,6 +51,8 @@ describe("loadServiceSettings", () => {
         NLQ_TLS_CERT: "/etc/nlq/server.crt",
         NLQ_TLS_KEY: " /etc/nlq/server.key ",
         NLQ_TLS_REQUIRED: "on",
+        NLQ_TLS_HANDSHAKE_TIMEOUT_MS: "2500",
+        NLQ_CLIENT_LOGIN_TIMEOUT_MS: "30000",
         NLQ_AUTH_QUERY_URL: "postgresql://nlq_auth@db/postgres",
         NLQ_AUTH_QUERY: "select * from nlq_auth.lookup($1)",
       }),
@@ -69,6 +73,8 @@ describe("loadServiceSettings", () => {
       metricsListen: { host: "0.0.0.0", port: 9_187 },
       maxConnections: 250,
       clientTls: { certificateFile: "/etc/nlq/server.crt", keyFile: "/etc/nlq/server.key", required: true },
+      tlsHandshakeTimeoutMilliseconds: 2_500,
+      clientLoginTimeoutMilliseconds: 30_000,
       authQuery: { url: "postgresql://nlq_auth@db/postgres", query: "select * from nlq_auth.lookup($1)" },
     });
     expect(loadServiceSettings({ NLQ_QDRANT_URL: "  ", NLQ_PROXY_HOST: "" })).toMatchObject({
@@ -102,6 +108,8 @@ describe("loadServiceSettings", () => {
     [{ NLQ_WEB_PORT: "80a" }, 'NLQ_WEB_PORT must be a TCP port number (0-65535), got "80a"'],
     [{ NLQ_METRICS_PORT: "metrics" }, 'NLQ_METRICS_PORT must be a TCP port number (0-65535), got "metrics"'],
     [{ NLQ_TLS_REQUIRED: "sometimes" }, 'NLQ_TLS_REQUIRED must be on or off, got "sometimes"'],
+    [{ NLQ_TLS_HANDSHAKE_TIMEOUT_MS: "0" }, 'NLQ_TLS_HANDSHAKE_TIMEOUT_MS must be a whole number ≥ 1, got "0"'],
+    [{ NLQ_CLIENT_LOGIN_TIMEOUT_MS: "1m" }, 'NLQ_CLIENT_LOGIN_TIMEOUT_MS must be a whole number ≥ 1, got "1m"'],
     [{ NLQ_EMBEDDED_PORT: "-1" }, 'NLQ_EMBEDDED_PORT must be a TCP port number (0-65535), got "-1"'],
     [{ NLQ_QDRANT_URL: "qdrant:6333" }, 'NLQ_QDRANT_URL must be an http:// or https:// URL, got "qdrant:6333"'],
     [

@@ -83,6 +83,17 @@ export interface ServiceSettings {
    * undefined, SSLRequest is answered `N`.
    */
   readonly clientTls: ClientTlsSettings | undefined;
+  /**
+   * `NLQ_TLS_HANDSHAKE_TIMEOUT_MS`: how long a client may take to complete the TLS handshake toward the proxy (after
+   * `S` answers its SSLRequest, or from its first ClientHello byte) before the connection is closed. Default 10000.
+   */
+  readonly tlsHandshakeTimeoutMilliseconds: number;
+  /**
+   * `NLQ_CLIENT_LOGIN_TIMEOUT_MS`: how long a client may take from connecting to sending its StartupMessage (and, with
+   * `NLQ_AUTH_QUERY_URL`, to finishing the proxy's SCRAM exchange) before the connection is closed, as PgBouncer's
+   * `client_login_timeout` and PostgreSQL's `authentication_timeout`. Default 60000.
+   */
+  readonly clientLoginTimeoutMilliseconds: number;
   /** `NLQ_AUTH_QUERY_URL` and `NLQ_AUTH_QUERY`; undefined (authentication passes through) unless the URL is set. */
   readonly authQuery: AuthQuerySettings | undefined;
 }
@@ -126,6 +137,8 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
       values.NLQ_TLS_CERT === undefined || values.NLQ_TLS_KEY === undefined
         ? undefined
         : { certificateFile: values.NLQ_TLS_CERT, keyFile: values.NLQ_TLS_KEY, required: values.NLQ_TLS_REQUIRED },
+    tlsHandshakeTimeoutMilliseconds: values.NLQ_TLS_HANDSHAKE_TIMEOUT_MS,
+    clientLoginTimeoutMilliseconds: values.NLQ_CLIENT_LOGIN_TIMEOUT_MS,
     authQuery:
       values.NLQ_AUTH_QUERY_URL === undefined
         ? undefined

@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect as connectTcp } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestCertificates, type TestCertificates } from "@nlq/adapters/testing";
+import pg from "pg";
+import { serialize } from "pg-protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  answerWith,
+  awaitProxyClose,
+  startTestProxy,
+  upstreamDatabase,
+  upstreamHost,
+  upstreamUser,
+} from "../server/proxy.test-helpers";
+import type { ProxyServer } from "../server/proxy-server";
+import { TLS_HANDSHAKE_RECORD } from "./accept-client-tls";
+
+let directory: string;
+let certificates: TestCertificates;
+let proxy: ProxyServer;
+
+beforeAll(async () => {
+  directory = mkdtempSync(path.join(tmpdir(), "nlq-tls-timeout-"));
+  certificates = createTestCertificates(directory);
+  proxy = await startTestProxy((options) => answerWith(options, "select 1"), {
+    clientTls: { certificateFile: certificates.certificateFile, keyFile: certificates.keyFile, required: false },
+    // The login timeout stays far longer: only the handshake's can close these connections within the bound.
+    tlsHandshakeTimeoutMilliseconds: 300,
+    clientLoginTimeoutMilliseconds: 60_000,
+  });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** The proxy's count of open connections once it reaches `expected` (polled: closing is asynchronous), else its last value. */
+async function connectionCountReaching(expected: number): Promise<number> {
+  for (let attempt = 0; attempt < 100 && proxy.connectionCount !== expected; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return proxy.connectionCount;
+}
+
+describe("TLS handshake timeout (NLQ_TLS_HANDSHAKE_TIMEOUT_MS)", () => {
+  it("closes a client that stalls after its SSLRequest is answered S, freeing its connection slot", async () => {
+    const socket = connectTcp({ host: upstreamHost, port: proxy.address.port });
+    const closed = awaitProxyClose(socket);
+    socket.write(serialize.requestSsl());
+    const { bytes, closedByProxy } = await closed;
+    expect(closedByProxy).toBe(true);
+    expect(bytes.toString("latin1")).toBe("S");
+    expect(await connectionCountReaching(0)).toBe(0);
+  });
+
+  it("closes a client that sends the start of a ClientHello (direct negotiation) and stalls", async () => {
+    const socket = connectTcp({ host: upstreamHost, port: proxy.address.port });
+    const closed = awaitProxyClose(socket);
+    // A TLS record header announcing a 512-byte handshake record, and nothing more.
+    socket.write(Buffer.from([TLS_HANDSHAKE_RECORD, 0x03, 0x01, 0x02, 0x00]));
+    const { bytes, closedByProxy } = await closed;
+    expect(closedByProxy).toBe(true);
+    expect(bytes).toHaveLength(0);
+    expect(await connectionCountReaching(0)).toBe(0);
+  });
+
+  it("still serves clients that complete the handshake", async () => {
+    const client = new pg.Client({
+      host: "localhost",
+      port: proxy.address.port,
+      user: upstreamUser,
+      database: upstreamDatabase,
+      ssl: { ca: readFileSync(certificates.caFile), servername: "localhost" },
+    });
+    await client.connect();
+    try {
+      expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await client.end();
+    }
+  });
+});
