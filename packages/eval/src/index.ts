@@ -1,7 +1,7 @@
 // Public API of @nlq/eval: evaluation and benchmark harnesses, outside the runtime path. The CLI's `nlq bench …`
 // commands load it lazily; bench/ scripts import it too.
 
-export { type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
+export { goldAsCandidatePool, type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
 export { buildDefogPool } from "./execution/defog-pool/build-defog-pool";
 export { defaultDefogDirectory, loadDefogDatabases } from "./execution/defog-pool/load-defog-databases";
 export { evaluateCandidatePool } from "./execution/evaluate-candidate-pool";
@@ -12,16 +12,25 @@ export { createPoolCatalogLoader } from "./execution/pool-catalog";
 export { type ModelSelectorFigure, type PoolReport, summarizePool } from "./execution/pool-report";
 export { modelSelectorNames, selectionModel } from "./execution/pool-selection";
 export { type QuestionReport, summarizeQuestions } from "./execution/question-report";
-export { readQuestionFile } from "./execution/question-set";
+export { type GoldQuestion, readQuestionFile } from "./execution/question-set";
 export { type SelectorTrainingExample, selectorTrainingExamples } from "./execution/selector-training-examples";
+export { type GoldTranslation, translateMysqlGold } from "./execution/translate-mysql-gold";
 export { readFixtureQuestions } from "./presets/fixture-questions";
-export { formatPresetResults } from "./presets/format-preset-results";
+export {
+  demoSetting,
+  formatPresetResults,
+  type PresetResultsSetting,
+  warehouseSetting,
+} from "./presets/format-preset-results";
+export { createGoldScriptedModel, type GoldScript, perturbGold } from "./presets/gold-scripted-model";
 export { type PresetFigures, summarizePresets } from "./presets/preset-report";
 export {
   type PresetMeasurement,
+  type PresetQuestion,
   type PresetQuestionMeasurement,
   runPresetBenchmark,
 } from "./presets/run-preset-benchmark";
+export { prepareWarehousePresetQuestions } from "./presets/warehouse-preset-questions";
 export { formatPromptSizeResults } from "./prompt-size/format-prompt-size-results";
 export { runPromptSizeBenchmark } from "./prompt-size/run-prompt-size-benchmark";
 export {

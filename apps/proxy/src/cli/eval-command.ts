@@ -29,8 +29,10 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 function goldErrorLines(report: { goldErrors: PoolReport["goldErrors"] }): string[] {
   if (report.goldErrors.length === 0) return [];
+  const notScored = new Set(report.goldErrors.filter((error) => !error.scored).map((error) => error.id)).size;
   return [
     "",
+    `gold does not run (not scored): ${notScored} question${notScored === 1 ? "" : "s"}`,
     `gold errors (${report.goldErrors.length}; a question none of whose gold alternatives ran is not scored):`,
     ...report.goldErrors.map((error) => `  ${error.id}${error.scored ? "" : " (not scored)"}: ${error.error}`),
   ];
@@ -101,10 +103,13 @@ export function registerEvalCommand(program: Command, output: EvalCommandOutput 
     .description(
       "execution accuracy of a candidate pool (--candidates) or of the engine on questions with gold SQL (--questions)",
     )
-    .option("--candidates <file>", 'JSONL: {"id","question","schema"?,"gold","candidates":[{"source","sql"}]} per line')
+    .option(
+      "--candidates <file>",
+      'JSONL: {"id","question","schema"?,"gold","candidates":[{"source","sql"}]} per line; or a question CSV (Spider\'s train_queries.csv, defog), scored with its gold as the only candidate',
+    )
     .option(
       "--questions <file>",
-      "JSONL ({question, gold, schema?, category?}) or a defog CSV (question, query, db_name, …)",
+      "JSONL ({question, gold, schema?, category?}), a defog CSV (question, query, db_name, …) or Spider's train_queries.csv (database, question, sql: MySQL gold translated to PostgreSQL)",
     )
     .option("--url <url>", "PostgreSQL connection URL holding the data (env: DATABASE_URL)")
     .option("--limit <count>", "only the first <count> questions")
@@ -127,9 +132,15 @@ With a model configured (NLQ_MODEL or NLQ_MODEL_SELECTION), the CHASE-SQL pairwi
 reported, and a scripted model is named as such. --selector-data writes CHASE-SQL's selection-agent training examples:
 for each pair of a correct and an incorrect result cluster, the exact select-candidate prompt (schema union, both
 queries with results, correct side shuffled) and its answer, one JSON object per line.
+Spider's train_queries.csv (header database,question,sql): each gold query is translated from MySQL to PostgreSQL
+(node-sql-parser; double-quoted strings become literals, names are lower-cased as the warehouse loader writes them)
+and runs with search_path set to the lower-cased database name. A gold that does not translate or does not run is
+counted under "gold does not run" and not scored. --candidates with a CSV scores the gold itself as the only
+candidate: the check that the translated gold runs and scores 100%.
 
 Example:
-  nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog`,
+  nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog
+  nlq eval --candidates ../shared/data/spider-warehouse/train_queries.csv --url postgresql://…/spider_warehouse`,
     )
     .action(async (options: EvalOptions) => {
       const environment = output.environment ?? process.env;
@@ -163,7 +174,11 @@ Example:
           if (!options.json) output.writeError(`… ${index + 1}/${total}\r`);
         };
         if (options.candidates !== undefined) {
-          const questions = evaluation.parseCandidatePool(await readFile(options.candidates, "utf8")).slice(0, limit);
+          const questions = (
+            options.candidates.toLowerCase().endsWith(".csv")
+              ? evaluation.goldAsCandidatePool(await evaluation.readQuestionFile(options.candidates))
+              : evaluation.parseCandidatePool(await readFile(options.candidates, "utf8"))
+          ).slice(0, limit);
           const model = evaluation.selectionModel({ settings, resolveModel: output.resolveModel });
           const loadCatalog = evaluation.createPoolCatalogLoader(session, settings.statementTimeoutMilliseconds);
           const selectorData = options.selectorData;

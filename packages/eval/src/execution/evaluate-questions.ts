@@ -60,7 +60,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
   await loadSqlParser();
   const outcomes: QuestionOutcome[] = [];
   for (const [index, question] of options.questions.entries()) {
-    const gold = await executeGold(question.gold, question.schema, options.execute);
+    const gold = await executeGold(question.gold, question.schema, options.execute, question.goldError);
     const calls: LlmCallRecord[] = [];
     const started = performance.now();
     let sql: string | undefined;
