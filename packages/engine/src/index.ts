@@ -41,6 +41,7 @@ export {
   CancelledError,
   ConfigurationError,
   DatabaseError,
+  ModelCallError,
   ModelConfigurationError,
   NlqError,
   QuestionSyntaxError,

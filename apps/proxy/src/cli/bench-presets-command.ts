@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { PresetQuestionMeasurement } from "@nlq/eval";
 import type { Command } from "commander";
 
 // The benchmark harness lives in @nlq/eval and is loaded only when this command runs.
@@ -14,10 +15,15 @@ interface BenchPresetsOptions {
   readonly fixture: string;
   readonly model?: string;
   readonly presets: string;
+  readonly questions?: string;
+  readonly count: string;
   readonly json?: boolean;
 }
 
-/** `nlq bench presets`: LLM calls, prompt tokens, candidates, clusters and selector calls per preset on the demo. */
+/**
+ * `nlq bench presets`: LLM calls, prompt tokens, candidates, clusters and selector calls per preset — on the demo with
+ * its fixture, or (`--questions train_queries.csv`) on the indexed Spider warehouse with a model scripted from gold.
+ */
 export function registerBenchPresetsCommand(bench: Command): void {
   bench
     .command("presets")
@@ -28,12 +34,23 @@ export function registerBenchPresetsCommand(bench: Command): void {
     .option("--fixture <file>", "scripted fixture whose questions are asked (and replayed)", DEFAULT_FIXTURE)
     .option("--model <provider:model>", "model of every step (default scripted:<fixture>)")
     .option("--presets <names>", "comma list of presets (built-in names or preset .json files)", "fast,balanced,max")
+    .option(
+      "--questions <file>",
+      "Spider's train_queries.csv: ask every n-th question on the indexed warehouse (--url, NLQ_HOME) with a model scripted from gold",
+    )
+    .option("--count <n>", "with --questions: how many questions (every n-th of the file)", "50")
     .option("--json", "print the figures as JSON")
     .addHelpText(
       "after",
       `
 Prerequisite: the demo data loaded, e.g.
-  createdb nlq_demo && nlq demo load --url postgresql://postgres@127.0.0.1:5432/nlq_demo`,
+  createdb nlq_demo && nlq demo load --url postgresql://postgres@127.0.0.1:5432/nlq_demo
+With --questions: the Spider warehouse loaded and indexed (bench/spider-warehouse/README.md), e.g.
+  NLQ_HOME=/tmp/wh nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse
+  NLQ_HOME=/tmp/wh nlq bench presets --url postgresql://postgres@127.0.0.1:5432/spider_warehouse \
+    --questions ../shared/data/spider-warehouse/train_queries.csv --count 50
+Each question runs with search_path set to its database's schema, on the indexed path (CRUSH on balanced and max).
+The model is scripted from each question's gold (not a language model): calls are a floor, accuracy means nothing.`,
     )
     .action(async (options: BenchPresetsOptions) => {
       const url = options.url ?? process.env.NLQ_DEMO_URL ?? process.env.DATABASE_URL;
@@ -42,36 +59,81 @@ Prerequisite: the demo data loaded, e.g.
         process.exitCode = 2;
         return;
       }
-      const { formatPresetResults, readFixtureQuestions, runPresetBenchmark, summarizePresets } = await import(
-        "@nlq/eval"
-      );
-      const questions = readFixtureQuestions(options.fixture);
+      const evaluation = await import("@nlq/eval");
       const presets = options.presets
         .split(",")
         .map((name) => name.trim())
         .filter(Boolean);
-      const results = await runPresetBenchmark({
-        url,
-        questions,
-        presets,
-        // The fixture relative to the current directory when it lies below it (shorter in the report).
-        environment: { NLQ_MODEL: options.model ?? `scripted:${displayPath(options.fixture)}` },
-        onQuestion: (preset, measurement, index) => {
-          const status = measurement.ok ? "answered" : `failed (${measurement.error})`;
-          process.stderr.write(`… ${preset} ${index + 1}/${questions.length}: ${status}\n`);
-        },
-      });
-      const figures = summarizePresets(results);
+      const onQuestion = (total: number) => (preset: string, measurement: PresetQuestionMeasurement, index: number) => {
+        const status = measurement.ok ? "answered" : `failed (${measurement.error})`;
+        const crush = measurement.crush
+          ? measurement.crush.fallbackReason === undefined
+            ? `; crush: ${measurement.crush.columns} columns kept`
+            : `; crush fell back: ${measurement.crush.fallbackReason}`
+          : "";
+        process.stderr.write(`… ${preset} ${index + 1}/${total}: ${status}${crush}\n`);
+      };
+      let results: Awaited<ReturnType<typeof evaluation.runPresetBenchmark>>;
+      let setting = evaluation.demoSetting;
+      if (options.questions !== undefined) {
+        const count = Number(options.count);
+        if (!Number.isInteger(count) || count < 1) {
+          process.stderr.write("nlq bench presets: --count expects a positive whole number\n");
+          process.exitCode = 2;
+          return;
+        }
+        const [{ openMetadataStore }, { loadServiceSettings }] = await Promise.all([
+          import("@nlq/adapters"),
+          import("@nlq/engine"),
+        ]);
+        const metadataStore = await openMetadataStore({ settings: loadServiceSettings(process.env) });
+        try {
+          const warehouse = await evaluation.prepareWarehousePresetQuestions({
+            url,
+            metadataStore,
+            questionsFile: options.questions,
+            count,
+          });
+          process.stderr.write(
+            `… ${warehouse.questions.length} questions of ${warehouse.fileQuestions} (${warehouse.untranslated} whose gold did not translate left out, ${warehouse.goldDoesNotRun} n-th ones whose gold did not run passed over for the next); model scripted from gold\n`,
+          );
+          results = await evaluation.runPresetBenchmark({
+            url,
+            questions: warehouse.questions,
+            presets,
+            metadataStore,
+            environment: {},
+            resolveModel: () => warehouse.model,
+            onQuestion: onQuestion(warehouse.questions.length),
+          });
+        } finally {
+          await metadataStore.close();
+        }
+        setting = evaluation.warehouseSetting;
+      } else {
+        const questions = evaluation.readFixtureQuestions(options.fixture);
+        results = await evaluation.runPresetBenchmark({
+          url,
+          questions,
+          presets,
+          // The fixture relative to the current directory when it lies below it (shorter in the report).
+          environment: { NLQ_MODEL: options.model ?? `scripted:${displayPath(options.fixture)}` },
+          onQuestion: onQuestion(questions.length),
+        });
+      }
+      const figures = evaluation.summarizePresets(results);
       if (options.json) {
-        const model = figures.every((preset) => preset.scripted)
-          ? "scripted replay of recorded answers, not a language model"
-          : "as configured";
+        const model =
+          setting.modelNote ??
+          (figures.every((preset) => preset.scripted)
+            ? "scripted replay of recorded answers, not a language model"
+            : "as configured");
         process.stdout.write(
           `${JSON.stringify({ model, tokens: "approximate: characters / 4", presets: figures }, null, 2)}\n`,
         );
         return;
       }
       const command = `nlq bench presets ${process.argv.slice(4).join(" ")}`.trim();
-      process.stdout.write(formatPresetResults(figures, command));
+      process.stdout.write(evaluation.formatPresetResults(figures, command, setting));
     });
 }
