@@ -1,9 +1,10 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { createPgExecutor } from "@nlq/adapters";
-import { loadSettings, seededRandom } from "@nlq/engine";
+import { createPgExecutor, type MetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
+import { loadServiceSettings, loadSettings, seededRandom } from "@nlq/engine";
 import type { PoolReport, QuestionReport } from "@nlq/eval";
 import type { Command } from "commander";
 import pg from "pg";
+import { openAskMetadataStore } from "./ask-command";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
 import { formatTable } from "./format-table";
 
@@ -137,6 +138,8 @@ Spider's train_queries.csv (header database,question,sql): each gold query is tr
 and runs with search_path set to the lower-cased database name. A gold that does not translate or does not run is
 counted under "gold does not run" and not scored. --candidates with a CSV scores the gold itself as the only
 candidate: the check that the translated gold runs and scores 100%.
+With --questions, a database indexed with nlq index (NLQ_HOME) is answered on the indexed path, as nlq ask does:
+the indexed catalog, and above NLQ_SCHEMA_SELECTION_MIN_COLUMNS the schema selector with CRUSH.
 
 Example:
   nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog
@@ -158,6 +161,7 @@ Example:
       if (!Number.isInteger(limit) && limit !== Number.POSITIVE_INFINITY) return fail("--limit expects a whole number");
       const evaluation = await import("@nlq/eval");
       const client = new pg.Client({ connectionString: url });
+      let metadataStore: MetadataStore | undefined;
       try {
         await client.connect();
         const session = createPgExecutor(client, { name: "nlq-eval" });
@@ -223,12 +227,23 @@ Example:
         } else {
           const questions = (await evaluation.readQuestionFile(options.questions!)).slice(0, limit);
           const model = evaluation.generationModel({ settings, resolveModel: output.resolveModel });
+          // The catalog index (`nlq index` in NLQ_HOME) when there is one, as `nlq ask` uses it: the indexed catalog,
+          // and on large catalogs the schema selector with CRUSH; live introspection otherwise.
+          const service = loadServiceSettings(environment);
+          metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq eval: ${message}\n`));
+          const store = metadataStore;
           const outcomes = await evaluation.evaluateQuestions({
             questions,
             session,
             execute,
             settings,
             resolveModel: output.resolveModel,
+            ...(store
+              ? {
+                  prepareQuestion: () =>
+                    prepareIndexedQuestion({ store, url, session, settings, qdrant: service.qdrant }),
+                }
+              : {}),
             onQuestion: (_, index) => progress(index, questions.length),
           });
           const report = evaluation.summarizeQuestions(outcomes, model);
@@ -238,6 +253,7 @@ Example:
         fail(describeCommandError(error));
       } finally {
         await client.end().catch(() => undefined);
+        await metadataStore?.close().catch(() => undefined);
       }
     });
 }

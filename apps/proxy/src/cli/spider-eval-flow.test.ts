@@ -129,7 +129,7 @@ describe.skipIf(!hasData)("Spider train_queries.csv: nlq eval and the preset ben
     expect(report.goldErrors[0]).toMatchObject({ id: "train_queries-3", scored: false });
   });
 
-  it("bench presets on the indexed slice: CRUSH runs in the live path, max forms two clusters and asks the pairwise agent", async () => {
+  it("bench presets on the indexed slice: CRUSH runs in the live path, max forms two clusters and asks the pairwise agent; nlq eval uses the index too", async () => {
     const environment = { NLQ_HOME: home };
     const indexed = await runCommand(registerIndexCommand, ["index", "--url", database.url], { environment });
     expect(indexed.exitCode, indexed.stderr).toBeFalsy();
@@ -177,5 +177,29 @@ describe.skipIf(!hasData)("Spider train_queries.csv: nlq eval and the preset ben
     } finally {
       await metadataStore.close();
     }
-  }, 120_000);
+
+    // nlq eval --questions takes the same indexed path when NLQ_HOME holds the index: balanced then calls the
+    // selection steps and CRUSH's hallucination besides its three generators (3 calls per question without the index).
+    const store = await openMetadataStore({ settings: loadServiceSettings(environment) });
+    let model: ReturnType<typeof createGoldScriptedModel>;
+    try {
+      ({ model } = await prepareWarehousePresetQuestions({
+        url: database.url,
+        metadataStore: store,
+        questionsFile: csv,
+        count: 6,
+      }));
+    } finally {
+      await store.close();
+    }
+    const evaluated = await runCommand(
+      registerEvalCommand,
+      ["eval", "--questions", csv, "--url", database.url, "--json", "--preset", "balanced"],
+      { environment: { ...environment, NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "0" }, resolveModel: () => model },
+    );
+    expect(evaluated.exitCode, evaluated.stderr).toBeFalsy();
+    const report = JSON.parse(evaluated.stdout);
+    expect(report).toMatchObject({ questions: 5, ex: 1, failures: 0 });
+    expect(report.perQuestion.llmCalls).toBeGreaterThanOrEqual(8);
+  }, 180_000);
 });

@@ -40,6 +40,14 @@ export interface EvaluateQuestionsOptions {
   readonly resolveModel?: AnswerQuestionOptions["resolveModel"];
   /** Called after each question (progress). */
   readonly onQuestion?: (outcome: QuestionOutcome, index: number) => void;
+  /**
+   * The catalog and schema selector of each question, with `search_path` already set to its schema — the CLI passes
+   * `prepareIndexedQuestion` when the metadata store holds the database's index (as `nlq ask` does). Default: none, so
+   * the engine introspects the catalog live.
+   */
+  readonly prepareQuestion?: (
+    question: GoldQuestion,
+  ) => Promise<Pick<AnswerQuestionOptions, "catalog" | "schemaSelector">>;
 }
 
 /** The model that generates SQL, as the report names it (`scripted` when it replays recorded answers). */
@@ -68,7 +76,9 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     try {
       if (question.schema !== undefined)
         await options.session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
+      const prepared = options.prepareQuestion ? await options.prepareQuestion(question) : {};
       const answer = await answerQuestion({
+        ...prepared,
         question: question.question,
         hint: question.hint,
         session: options.session,
