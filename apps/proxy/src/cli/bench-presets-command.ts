@@ -47,7 +47,7 @@ Prerequisite: the demo data loaded, e.g.
   createdb nlq_demo && nlq demo load --url postgresql://postgres@127.0.0.1:5432/nlq_demo
 With --questions: the Spider warehouse loaded and indexed (bench/spider-warehouse/README.md), e.g.
   NLQ_HOME=/tmp/wh nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse
-  NLQ_HOME=/tmp/wh nlq bench presets --url postgresql://postgres@127.0.0.1:5432/spider_warehouse \
+  NLQ_HOME=/tmp/wh nlq bench presets --url postgresql://postgres@127.0.0.1:5432/spider_warehouse \\
     --questions ../shared/data/spider-warehouse/train_queries.csv --count 50
 Each question runs with search_path set to its database's schema, on the indexed path (CRUSH on balanced and max).
 The model is scripted from each question's gold (not a language model): calls are a floor, accuracy means nothing.`,
