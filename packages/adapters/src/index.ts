@@ -7,7 +7,7 @@ export { parseCsvRecords } from "./catalog-files/parse-csv-records";
 export { readCatalogFiles } from "./catalog-files/read-catalog-files";
 export { type CatalogIndexProgress, indexCatalog } from "./catalog-index/index-catalog";
 export { loadCatalog } from "./catalog-index/load-catalog";
-export { prepareIndexedQuestion } from "./catalog-index/prepare-indexed-question";
+export { type IndexedQuestionOptions, prepareIndexedQuestion } from "./catalog-index/prepare-indexed-question";
 export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-line";
 export { withCatalogIndex } from "./catalog-index/with-catalog-index";
 export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres/embedded-postgres-server";

@@ -46,6 +46,7 @@ export {
   CancelledError,
   ConfigurationError,
   DatabaseError,
+  ModelCallError,
   ModelConfigurationError,
   NlqError,
   QuestionSyntaxError,

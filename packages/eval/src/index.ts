@@ -1,7 +1,7 @@
 // Public API of @nlq/eval: evaluation and benchmark harnesses, outside the runtime path. The CLI's `nlq bench …`
 // commands load it lazily; bench/ scripts import it too.
 
-export { type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
+export { goldAsCandidatePool, type PoolQuestion, parseCandidatePool } from "./execution/candidate-pool";
 export { collectSelectorData, type SelectorDataOutcome } from "./execution/collect-selector-data";
 export {
   type CompareVerifiedExamplesOptions,
@@ -18,9 +18,10 @@ export { createPoolCatalogLoader } from "./execution/pool-catalog";
 export { type ModelSelectorFigure, type PoolReport, summarizePool } from "./execution/pool-report";
 export { modelSelectorNames, selectionModel } from "./execution/pool-selection";
 export { type QuestionReport, summarizeQuestions } from "./execution/question-report";
-export { readQuestionFile } from "./execution/question-set";
+export { type GoldQuestion, readQuestionFile } from "./execution/question-set";
 export { type SelectorDataReport, summarizeSelectorData } from "./execution/selector-data-report";
 export { type SelectorTrainingExample, selectorTrainingExamples } from "./execution/selector-training-examples";
+export { type GoldTranslation, translateMysqlGold } from "./execution/translate-mysql-gold";
 export {
   exampleSql,
   splitForVerifiedExamples,
@@ -28,13 +29,21 @@ export {
   verifiedExamplesFrom,
 } from "./execution/verified-example-split";
 export { readFixtureQuestions } from "./presets/fixture-questions";
-export { formatPresetResults } from "./presets/format-preset-results";
+export {
+  demoSetting,
+  formatPresetResults,
+  type PresetResultsSetting,
+  warehouseSetting,
+} from "./presets/format-preset-results";
+export { createGoldScriptedModel, type GoldScript, perturbGold } from "./presets/gold-scripted-model";
 export { type PresetFigures, summarizePresets } from "./presets/preset-report";
 export {
   type PresetMeasurement,
+  type PresetQuestion,
   type PresetQuestionMeasurement,
   runPresetBenchmark,
 } from "./presets/run-preset-benchmark";
+export { prepareWarehousePresetQuestions } from "./presets/warehouse-preset-questions";
 export { formatPromptSizeResults } from "./prompt-size/format-prompt-size-results";
 export { runPromptSizeBenchmark } from "./prompt-size/run-prompt-size-benchmark";
 export {

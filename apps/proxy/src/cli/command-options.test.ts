@@ -182,6 +182,11 @@ describe("every command refuses a bad option value before any work (exit 2, nami
       () => ["bench", "presets", "--url", unreachableUrl, "--presets", " , "],
       "nlq bench presets: --presets must name at least one preset, e.g. fast,balanced,max",
     ],
+    [
+      "bench presets --questions, --count",
+      () => ["bench", "presets", "--url", unreachableUrl, "--questions", missingFile, "--count", "0"],
+      `nlq bench presets: --questions must be an existing file, got "${missingFile}"; --count must be a whole number ≥ 1, got "0"`,
+    ],
   ];
 
   it.each(cases)("%s", async (_, argv, message) => {

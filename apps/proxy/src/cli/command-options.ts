@@ -261,6 +261,8 @@ export const benchPromptSizeOptionsSchema = z.object({
 export const benchPresetsOptionsSchema = z.object({
   url: databaseUrlFlag.optional(),
   fixture: existingFileFlag,
+  questions: existingFileFlag.optional(),
+  count: wholeNumberFlag(1),
   model: variableFlag("NLQ_MODEL").optional(),
   presets: z
     .string()

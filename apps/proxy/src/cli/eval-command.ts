@@ -1,9 +1,10 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { createPgExecutor } from "@nlq/adapters";
+import { createPgExecutor, type MetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
 import { loadServiceSettings, loadSettings, type Settings, seededRandom } from "@nlq/engine";
 import type { PoolReport, QuestionReport, VerifiedExampleComparison } from "@nlq/eval";
 import type { Command } from "commander";
 import pg from "pg";
+import { openAskMetadataStore } from "./ask-command";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
 import { evalOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
@@ -21,8 +22,10 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 function goldErrorLines(report: { goldErrors: PoolReport["goldErrors"] }): string[] {
   if (report.goldErrors.length === 0) return [];
+  const notScored = new Set(report.goldErrors.filter((error) => !error.scored).map((error) => error.id)).size;
   return [
     "",
+    `gold does not run (not scored): ${notScored} question${notScored === 1 ? "" : "s"}`,
     `gold errors (${report.goldErrors.length}; a question none of whose gold alternatives ran is not scored):`,
     ...report.goldErrors.map((error) => `  ${error.id}${error.scored ? "" : " (not scored)"}: ${error.error}`),
   ];
@@ -120,10 +123,13 @@ export function registerEvalCommand(program: Command, output: EvalCommandOutput 
     .description(
       "execution accuracy of a candidate pool (--candidates) or of the engine on questions with gold SQL (--questions)",
     )
-    .option("--candidates <file>", 'JSONL: {"id","question","schema"?,"gold","candidates":[{"source","sql"}]} per line')
+    .option(
+      "--candidates <file>",
+      'JSONL: {"id","question","schema"?,"gold","candidates":[{"source","sql"}]} per line; or a question CSV (Spider\'s train_queries.csv, defog), scored with its gold as the only candidate',
+    )
     .option(
       "--questions <file>",
-      "JSONL ({question, gold, schema?, category?}) or a defog CSV (question, query, db_name, …)",
+      "JSONL ({question, gold, schema?, category?}), a defog CSV (question, query, db_name, …) or Spider's train_queries.csv (database, question, sql: MySQL gold translated to PostgreSQL)",
     )
     .option("--url <url>", "PostgreSQL connection URL holding the data (env: DATABASE_URL)")
     .option("--limit <count>", "only the first <count> questions")
@@ -152,6 +158,13 @@ With a model configured (NLQ_MODEL or NLQ_MODEL_SELECTION), the CHASE-SQL pairwi
 reported, and a scripted model is named as such. --selector-data writes CHASE-SQL's selection-agent training examples:
 for each pair of a correct and an incorrect result cluster, the exact select-candidate prompt (schema union, both
 queries with results, correct side shuffled) and its answer, one JSON object per line.
+Spider's train_queries.csv (header database,question,sql): each gold query is translated from MySQL to PostgreSQL
+(node-sql-parser; double-quoted strings become literals, names are lower-cased as the warehouse loader writes them)
+and runs with search_path set to the lower-cased database name. A gold that does not translate or does not run is
+counted under "gold does not run" and not scored. --candidates with a CSV scores the gold itself as the only
+candidate: the check that the translated gold runs and scores 100%.
+With --questions, a database indexed with nlq index (NLQ_HOME) is answered on the indexed path, as nlq ask does:
+the indexed catalog, and above NLQ_SCHEMA_SELECTION_MIN_COLUMNS the schema selector with CRUSH.
 
 --compare-verified-examples measures what verified examples (thumbs-up or corrected answers in the web app) are
 worth: the held-out half is answered twice, once with no examples and once with the pairs of the example half that the
@@ -160,6 +173,7 @@ scripted model the figures only check the harness.
 
 Examples:
   nlq eval --candidates pool.jsonl --url postgresql://postgres@127.0.0.1:5432/defog
+  nlq eval --candidates ../shared/data/spider-warehouse/train_queries.csv --url postgresql://…/spider_warehouse
   NLQ_MODEL=openai:gpt-4o-mini nlq eval --questions questions.jsonl --url postgresql://… --compare-verified-examples`,
     )
     .action(async (givenOptions: Record<string, unknown>) => {
@@ -187,6 +201,7 @@ Examples:
       const limit = options.limit ?? Number.POSITIVE_INFINITY;
       const evaluation = await import("@nlq/eval");
       const client = new pg.Client({ connectionString: url });
+      let metadataStore: MetadataStore | undefined;
       try {
         await client.connect();
         const session = createPgExecutor(client, { name: "nlq-eval" });
@@ -199,7 +214,11 @@ Examples:
           if (!options.json) output.writeError(`… ${index + 1}/${total}\r`);
         };
         if (options.candidates !== undefined) {
-          const questions = evaluation.parseCandidatePool(await readFile(options.candidates, "utf8")).slice(0, limit);
+          const questions = (
+            options.candidates.toLowerCase().endsWith(".csv")
+              ? evaluation.goldAsCandidatePool(await evaluation.readQuestionFile(options.candidates))
+              : evaluation.parseCandidatePool(await readFile(options.candidates, "utf8"))
+          ).slice(0, limit);
           const model = evaluation.selectionModel({ settings, resolveModel: output.resolveModel });
           const loadCatalog = evaluation.createPoolCatalogLoader(session, settings.statementTimeoutMilliseconds);
           const selectorData = options.selectorData;
@@ -244,6 +263,14 @@ Examples:
         } else {
           const questions = (await evaluation.readQuestionFile(options.questions!)).slice(0, limit);
           const model = evaluation.generationModel({ settings, resolveModel: output.resolveModel });
+          // The catalog index (`nlq index` in NLQ_HOME) when there is one, as `nlq ask` uses it: the indexed catalog,
+          // and on large catalogs the schema selector with CRUSH; live introspection otherwise.
+          const service = loadServiceSettings(environment);
+          metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq eval: ${message}\n`));
+          const store = metadataStore;
+          const prepareQuestion = store
+            ? () => prepareIndexedQuestion({ store, url, session, settings, qdrant: service.qdrant })
+            : undefined;
           if (options.compareVerifiedExamples) {
             const comparison = await evaluation.compareVerifiedExamples({
               questions,
@@ -251,6 +278,7 @@ Examples:
               execute,
               settings,
               resolveModel: output.resolveModel,
+              ...(prepareQuestion ? { prepareQuestion } : {}),
               seed: options.splitSeed,
               model,
               onProgress: (done, total) => progress(done - 1, total),
@@ -266,6 +294,7 @@ Examples:
             execute,
             settings,
             resolveModel: output.resolveModel,
+            ...(prepareQuestion ? { prepareQuestion } : {}),
             onQuestion: (_, index) => progress(index, questions.length),
           });
           const report = evaluation.summarizeQuestions(outcomes, model);
@@ -275,6 +304,7 @@ Examples:
         fail(describeCommandError(error));
       } finally {
         await client.end().catch(() => undefined);
+        await metadataStore?.close().catch(() => undefined);
       }
     });
 }

@@ -15,6 +15,32 @@ export interface PoolQuestion {
   /** Gold SQL, in defog's notation when it uses `{a,b}` or `;` (see `expandGoldAlternatives`). */
   readonly gold: string;
   readonly candidates: readonly PoolCandidate[];
+  /** Why the gold cannot run at all (its translation failed): reported as "gold does not run", never scored. */
+  readonly goldError?: string;
+}
+
+/**
+ * Questions with gold SQL as a pool whose only candidate is the gold itself (source `gold`): the check that each
+ * gold runs and scores 1.0 against itself (`nlq eval --candidates train_queries.csv`). A question whose gold could not
+ * be translated gets no candidate and keeps its `goldError`.
+ */
+export function goldAsCandidatePool(
+  questions: ReadonlyArray<{
+    readonly id: string;
+    readonly question: string;
+    readonly schema?: string;
+    readonly gold: string;
+    readonly goldError?: string;
+  }>,
+): PoolQuestion[] {
+  return questions.map((question) => ({
+    id: question.id,
+    question: question.question,
+    ...(question.schema === undefined ? {} : { schema: question.schema }),
+    gold: question.gold,
+    candidates: question.goldError === undefined ? [{ source: "gold", sql: question.gold }] : [],
+    ...(question.goldError === undefined ? {} : { goldError: question.goldError }),
+  }));
 }
 
 /** A line of an evaluation input file that is not what the format says. SQLSTATE 22023 (invalid parameter value). */

@@ -86,7 +86,7 @@ export async function evaluateCandidatePool(options: EvaluateCandidatePoolOption
   await loadSqlParser();
   const outcomes: PoolQuestionOutcome[] = [];
   for (const [index, question] of options.questions.entries()) {
-    const gold = await executeGold(question.gold, question.schema, options.execute);
+    const gold = await executeGold(question.gold, question.schema, options.execute, question.goldError);
     const runs = new Map<string, EvaluationRun>();
     const candidates = [];
     for (const candidate of question.candidates) {

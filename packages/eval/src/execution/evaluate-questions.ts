@@ -46,6 +46,14 @@ export interface EvaluateQuestionsOptions {
   readonly verifiedExamples?: (question: GoldQuestion) => readonly VerifiedExample[];
   /** Called after each question (progress). */
   readonly onQuestion?: (outcome: QuestionOutcome, index: number) => void;
+  /**
+   * The catalog and schema selector of each question, with `search_path` already set to its schema — the CLI passes
+   * `prepareIndexedQuestion` when the metadata store holds the database's index (as `nlq ask` does). Default: none, so
+   * the engine introspects the catalog live.
+   */
+  readonly prepareQuestion?: (
+    question: GoldQuestion,
+  ) => Promise<Pick<AnswerQuestionOptions, "catalog" | "schemaSelector">>;
 }
 
 /** The model that generates SQL, as the report names it (`scripted` when it replays recorded answers). */
@@ -66,7 +74,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
   await loadSqlParser();
   const outcomes: QuestionOutcome[] = [];
   for (const [index, question] of options.questions.entries()) {
-    const gold = await executeGold(question.gold, question.schema, options.execute);
+    const gold = await executeGold(question.gold, question.schema, options.execute, question.goldError);
     const calls: LlmCallRecord[] = [];
     const started = performance.now();
     let sql: string | undefined;
@@ -75,7 +83,9 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
       if (question.schema !== undefined)
         await options.session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
       const examples = options.verifiedExamples?.(question) ?? [];
+      const prepared = options.prepareQuestion ? await options.prepareQuestion(question) : {};
       const answer = await answerQuestion({
+        ...prepared,
         question: question.question,
         ...(examples.length > 0 ? { verifiedExamples: examples } : {}),
         hint: question.hint,

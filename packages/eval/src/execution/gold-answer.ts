@@ -23,13 +23,16 @@ export interface GoldAnswer {
 
 /**
  * Expands the gold (defog's `{a,b}` and `;` notation, `expandGoldAlternatives`) and runs every alternative.
+ * A `goldError` (the gold could not be translated) is reported as the gold's error without running anything.
  * Needs `loadSqlParser()` to have settled.
  */
 export async function executeGold(
   gold: string,
   schema: string | undefined,
   execute: EvaluationExecutor,
+  goldError?: string,
 ): Promise<GoldAnswer> {
+  if (goldError !== undefined) return { alternatives: [], errors: [{ sql: gold, error: goldError }] };
   const alternatives: GoldAlternative[] = [];
   const errors: GoldError[] = [];
   for (const sql of expandGoldAlternatives(gold)) {

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseCsvRecords } from "@nlq/adapters";
 import { EvaluationInputError } from "./candidate-pool";
+import { translateMysqlGold } from "./translate-mysql-gold";
 
 /** A question with gold SQL, answered by the engine in `nlq eval --questions`. */
 export interface GoldQuestion {
@@ -14,6 +15,10 @@ export interface GoldQuestion {
   readonly category: string;
   /** Extra knowledge passed to the engine as the hint (BIRD's evidence, defog's instructions). */
   readonly hint?: string;
+  /** The gold as the file wrote it, when `gold` is a translation of it (Spider's MySQL gold). */
+  readonly sourceGold?: string;
+  /** Why the gold cannot run at all (its translation failed): reported as "gold does not run", never scored. */
+  readonly goldError?: string;
 }
 
 function optional(value: string | undefined): string | undefined {
@@ -44,6 +49,40 @@ function parseDefogQuestions(csv: string, stem = "q"): GoldQuestion[] {
       ...(hint === undefined ? {} : { hint }),
     };
   });
+}
+
+/**
+ * The Spider warehouse's `train_queries.csv` (`database`, `question`, `sql`; also `db_id`/`query`): gold SQL in
+ * MySQL's dialect, translated to PostgreSQL (`translateMysqlGold`); the schema is the database name lower-cased, as
+ * the warehouse loader names it. A gold that cannot be translated keeps its MySQL text and a `goldError`. Ids are
+ * `<file stem>-<row number>`.
+ */
+function parseSpiderQuestions(header: readonly string[], records: readonly string[][], stem: string): GoldQuestion[] {
+  const column = (...names: string[]) => header.findIndex((name) => names.includes(name));
+  const [database, question, sql] = [column("database", "db_id"), column("question"), column("sql", "query")];
+  return records.map((record, index) => {
+    const source = record[sql] ?? "";
+    const translation = translateMysqlGold(source);
+    return {
+      id: `${stem}-${index + 1}`,
+      question: record[question] ?? "",
+      gold: translation.ok ? translation.sql : source,
+      schema: (record[database] ?? "").toLowerCase(),
+      category: "all",
+      sourceGold: source,
+      ...(translation.ok ? {} : { goldError: translation.error }),
+    };
+  });
+}
+
+/** Whether a CSV header is Spider's (`database`/`db_id`, `question`, `sql`) rather than defog's (`db_name`, `query`). */
+function isSpiderHeader(header: readonly string[]): boolean {
+  return (
+    header.includes("question") &&
+    (header.includes("database") || header.includes("db_id")) &&
+    (header.includes("sql") || header.includes("query")) &&
+    !header.includes("db_name")
+  );
 }
 
 /**
@@ -82,7 +121,10 @@ function parseQuestionLines(jsonl: string): GoldQuestion[] {
   return questions;
 }
 
-/** Reads a question file: `.csv` as defog's CSV, anything else as JSONL. */
+/**
+ * Reads a question file: `.csv` as Spider's `train_queries.csv` when its header says so (gold translated from MySQL),
+ * else as defog's CSV; anything else as JSONL.
+ */
 export async function readQuestionFile(file: string): Promise<GoldQuestion[]> {
   const text = await readFile(file, "utf8");
   if (!file.toLowerCase().endsWith(".csv")) return parseQuestionLines(text);
@@ -90,5 +132,7 @@ export async function readQuestionFile(file: string): Promise<GoldQuestion[]> {
     .split("/")
     .at(-1)!
     .replace(/\.csv$/i, "");
+  const [header, ...records] = parseCsvRecords(text);
+  if (header && isSpiderHeader(header)) return parseSpiderQuestions(header, records, stem);
   return parseDefogQuestions(text, stem);
 }

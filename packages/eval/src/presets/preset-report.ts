@@ -50,6 +50,15 @@ export interface PresetFigures {
   readonly pairwiseSaved: number;
   /** Median wall time per question, milliseconds (every question). */
   readonly elapsedMillisecondsMedian: number;
+  /** Questions where CRUSH ran in the live path and kept columns (`crush-end` without a fallback reason). */
+  readonly crushQuestions: number;
+  /** Questions where CRUSH started but fell back to no picks (its hallucination failed). */
+  readonly crushFallbacks: number;
+  /** Columns CRUSH kept per question where it ran, median; and its budget (the largest seen). */
+  readonly crushColumnsMedian: number;
+  readonly crushBudget: number;
+  /** Columns shown to generation after schema selection (`schema-end`), median over the questions that reported it. */
+  readonly schemaColumnsMedian: number;
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -71,6 +80,9 @@ export function summarizePresets(results: readonly PresetMeasurement[]): PresetF
     }
     const tokens = questions.map((question) => approximateTokens(total(question.charactersByStep)));
     const calls = questions.map((question) => total(question.callsByStep));
+    const crushed = questions.filter(
+      (question) => question.crush !== undefined && question.crush.fallbackReason === undefined,
+    );
     const pairwiseMade = sum(answered.map((question) => question.pairwise?.made ?? 0));
     const pairwiseAllPairs = sum(answered.map((question) => question.pairwise?.allPairs ?? 0));
     return {
@@ -102,6 +114,13 @@ export function summarizePresets(results: readonly PresetMeasurement[]): PresetF
       pairwiseAllPairs,
       pairwiseSaved: pairwiseAllPairs - pairwiseMade,
       elapsedMillisecondsMedian: median(questions.map((question) => question.elapsedMilliseconds)),
+      crushQuestions: crushed.length,
+      crushFallbacks: questions.filter((question) => question.crush?.fallbackReason !== undefined).length,
+      crushColumnsMedian: median(crushed.map((question) => question.crush!.columns)),
+      crushBudget: Math.max(0, ...questions.map((question) => question.crush?.budget ?? 0)),
+      schemaColumnsMedian: median(
+        questions.flatMap((question) => (question.schemaColumns === undefined ? [] : [question.schemaColumns])),
+      ),
     };
   });
 }

@@ -1,7 +1,8 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { createPgExecutor } from "@nlq/adapters";
+import { createPgExecutor, type IndexedQuestionOptions, prepareIndexedQuestion } from "@nlq/adapters";
 import {
   type AnswerQuestionOptions,
+  alwaysQuoteIdentifier,
   answerQuestion,
   builtInPresetNames,
   loadSettings,
@@ -21,8 +22,14 @@ export const selectionSteps: readonly string[] = ["select-candidate", "generate-
 export interface PresetBenchmarkOptions {
   /** A database holding the questions' data (the demo: `nlq demo load`). */
   readonly url: string;
-  /** The questions, asked in order. */
-  readonly questions: readonly string[];
+  /** The questions, asked in order; a question with a `schema` is asked with `search_path` set to it. */
+  readonly questions: ReadonlyArray<string | PresetQuestion>;
+  /**
+   * The metadata store `nlq index` wrote: each question then takes the production path of an indexed database
+   * (`prepareIndexedQuestion`: indexed catalog, CHESS selector, CRUSH on large catalogs). Default: none, so the
+   * catalog is introspected live.
+   */
+  readonly metadataStore?: IndexedQuestionOptions["store"];
   /** Presets measured (built-in names or preset files). Default: every built-in preset. */
   readonly presets?: readonly string[];
   /**
@@ -33,6 +40,20 @@ export interface PresetBenchmarkOptions {
   /** Model of each step; default from the settings (`resolveStepModel`). Tests pass mock models. */
   readonly resolveModel?: AnswerQuestionOptions["resolveModel"];
   readonly onQuestion?: (preset: string, measurement: PresetQuestionMeasurement, index: number) => void;
+}
+
+/** A question asked in one schema (`search_path`), e.g. a Spider question in its database's schema. */
+export interface PresetQuestion {
+  readonly question: string;
+  readonly schema?: string;
+}
+
+/** What CRUSH did for one question (`crush-end`): columns kept, or why it fell back to no picks. */
+export interface CrushMeasurement {
+  readonly budget: number;
+  readonly columns: number;
+  readonly hallucinated: readonly string[];
+  readonly fallbackReason?: string;
 }
 
 /** One question answered with one preset. */
@@ -60,6 +81,10 @@ export interface PresetQuestionMeasurement {
   readonly basis?: string;
   /** Pairwise selection calls cluster pairing makes, and what all-pairs comparisons would make. */
   readonly pairwise?: PairwiseCallCount;
+  /** CRUSH's `crush-start`/`crush-end` in the live path; absent when it did not run (preset, small catalog, no index). */
+  readonly crush?: CrushMeasurement;
+  /** Columns shown to generation (`schema-end`), when the pipeline reported it. */
+  readonly schemaColumns?: number;
   readonly elapsedMilliseconds: number;
 }
 
@@ -123,9 +148,13 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
       const resolveModel = recordingResolver(settings, options.resolveModel, (call) => recorded.push(call));
       const generator = resolveModel("generate-candidate");
       const measurements: PresetQuestionMeasurement[] = [];
-      for (const [index, question] of options.questions.entries()) {
+      for (const [index, entry] of options.questions.entries()) {
+        const { question, schema } = typeof entry === "string" ? { question: entry, schema: undefined } : entry;
         recorded = [];
         let completed = 0;
+        let crushBudget: number | undefined;
+        let crush: CrushMeasurement | undefined;
+        let schemaColumns: number | undefined;
         const started = performance.now();
         let measurement: PresetQuestionMeasurement;
         const counted = () => {
@@ -137,8 +166,17 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
           }
           return { callsByStep, charactersByStep, failedCalls: recorded.length - completed };
         };
+        const observed = () => ({
+          ...(crush === undefined ? {} : { crush }),
+          ...(schemaColumns === undefined ? {} : { schemaColumns }),
+        });
         try {
+          if (schema !== undefined) await session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(schema)}` });
+          const indexed = options.metadataStore
+            ? await prepareIndexedQuestion({ store: options.metadataStore, url: options.url, session, settings })
+            : {};
           const answer = await answerQuestion({
+            ...indexed,
             question,
             session,
             settings,
@@ -146,6 +184,15 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
             resolveModel,
             onEvent: (event) => {
               if (event.type === "llm-call-end" && event.call.failure === undefined) completed += 1;
+              if (event.type === "crush-start") crushBudget = event.budget;
+              if (event.type === "crush-end")
+                crush = {
+                  budget: crushBudget ?? 0,
+                  columns: event.columns,
+                  hallucinated: event.hallucinated,
+                  ...(event.fallbackReason === undefined ? {} : { fallbackReason: event.fallbackReason }),
+                };
+              if (event.type === "schema-end") schemaColumns = event.columns;
             },
           });
           const elapsedMilliseconds = performance.now() - started;
@@ -160,6 +207,7 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
             selector: answer.selection.selector,
             basis: answer.selection.basis,
             pairwise: pairwiseCallCount(executed, clusters),
+            ...observed(),
             elapsedMilliseconds,
           };
         } catch (error) {
@@ -170,8 +218,11 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
             ok: false,
             error: error instanceof NlqError ? `${error.code}: ${message}` : message,
             ...counted(),
+            ...observed(),
             elapsedMilliseconds,
           };
+        } finally {
+          if (schema !== undefined) await session.query({ sql: "RESET search_path" });
         }
         measurements.push(measurement);
         options.onQuestion?.(preset, measurement, index);
