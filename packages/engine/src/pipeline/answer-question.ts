@@ -6,6 +6,7 @@ import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
 import { fetchSampleValues } from "../schema/sample-values";
 import { loadFunctionPolicy } from "../sql/load-function-policy";
+import { summarizeAnswer } from "../summary/summarize-answer";
 import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
 import { generateCandidates } from "./generate-candidates";
 import { checkQuestionLength } from "./question-length";
@@ -25,7 +26,8 @@ function joinHints(...hints: Array<string | undefined>): string | undefined {
  * Answers one question on the asking user's session as the preset in `settings` says (`settings.preset`): catalog →
  * optional schema selection (retrieval and CHESS SS, from the caller) → generation (every generator × samples,
  * `generate-candidates.ts`) → fixing (β = `maxFixAttempts`) → selection (execution clusters, then the configured
- * selector, `select-answer.ts`). Every statement runs read-only on `options.session` and the
+ * selector, `select-answer.ts`) → the plain-language sentence when the preset asks for it (`summarize-answer.ts`; its
+ * failure never fails the answer). Every statement runs read-only on `options.session` and the
  * session is left as it was. Emits progress events in order, records the trace to `options.queryLog` (success and
  * failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires). A question longer than
  * `settings.maxQuestionLength` fails with `QuestionTooLongError` before any work, and is not logged.
@@ -133,6 +135,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     const chosen = selection.chosen;
     const rows = chosen.result.result.rows.length;
     const confidence = selection.confidence;
+    const summary = await summarizeAnswer({ sql: chosen.sql, result: chosen.result, context });
     const answer: Answer = {
       question: options.question,
       sql: chosen.sql,
@@ -143,6 +146,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
       selection: selection.summary,
       model,
       explanation: shorten(generation.reasoning.get(chosen.index) ?? ""),
+      ...(summary === undefined ? {} : { summary }),
       candidates,
       calls: [...context.calls],
       elapsedMilliseconds: elapsed(),
