@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
 
@@ -5,7 +6,9 @@ test.beforeEach(async ({ page }) => {
   await signIn(page);
 });
 
-test("asks a question and sees the steps, the SQL, the rows and the scripted label", async ({ page }) => {
+test("asks a question and sees the steps, the sentence, the SQL, the rows and the scripted labels", async ({
+  page,
+}) => {
   await expect(page.getByRole("heading", { name: /nlq/ })).toBeVisible();
   await expect(page.getByRole("list", { name: "Suggested questions" })).toBeVisible();
 
@@ -26,6 +29,13 @@ test("asks a question and sees the steps, the SQL, the rows and the scripted lab
   const table = result.getByRole("table");
   await expect(table.getByRole("columnheader")).toHaveText(["customers"]);
   await expect(table.getByRole("cell").first()).toHaveText(/^[1-9][\d,]*$/);
+
+  // The plain-language sentence (summarize-answer, on in the default balanced preset), labelled as a scripted replay.
+  const sentence = result.getByTestId("answer-sentence");
+  await expect(sentence).toContainText("Hearth & Harbor has 1,500 customers.");
+  await expect(sentence.getByText("scripted replay", { exact: true })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
 
   await page.screenshot({ path: "/tmp/nlq-web.png", fullPage: true });
 });

@@ -45,7 +45,10 @@ async function runSql(sql: string, offset: number): Promise<RunResponse | ErrorD
   }
 }
 
-/** An answered question: provenance, the SQL (editable, re-run as the same role), a chart when it fits, the rows. */
+/**
+ * An answered question: the plain-language sentence when there is one, provenance, the SQL (editable, re-run as the
+ * same role), a chart when it fits, the rows.
+ */
 export function AnswerView({ answer }: { readonly answer: AnswerData }) {
   const [shown, setShown] = useState<ShownResult>({ ...answer, edited: false });
   const [editing, setEditing] = useState(false);
@@ -97,6 +100,20 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
 
   return (
     <section className="answer" aria-label="Result">
+      {answer.summary && !shown.edited ? (
+        // Model output: rendered as text (React escapes it), never as HTML; hidden once edited SQL replaces the rows.
+        <p className="answer-sentence" data-testid="answer-sentence">
+          {answer.summary.scripted ? (
+            <span
+              className="badge badge-scripted"
+              title="A recorded sentence replayed for demos and tests, not written by a language model"
+            >
+              scripted replay
+            </span>
+          ) : null}
+          <span>{answer.summary.sentence}</span>
+        </p>
+      ) : null}
       <div className="answer-meta">
         {answer.model.scripted ? (
           <span className="badge badge-scripted" title="Recorded responses replayed for demos and tests">

@@ -15,6 +15,15 @@ export function answerData(answer: Answer, languageModelCalls: number): AnswerDa
     clusters: answer.selection.clusters,
     model: { id: answer.model.id, scripted: answer.model.scripted },
     ...(answer.explanation ? { explanation: answer.explanation } : {}),
+    ...(answer.summary
+      ? {
+          summary: {
+            sentence: answer.summary.sentence,
+            model: answer.summary.model,
+            scripted: answer.summary.scripted,
+          },
+        }
+      : {}),
     elapsedMilliseconds: answer.elapsedMilliseconds,
     candidates: answer.candidates.length,
     languageModelCalls: Math.max(languageModelCalls, answer.calls.length),

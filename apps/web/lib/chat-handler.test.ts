@@ -132,6 +132,29 @@ describe("handleChatRequest", () => {
     expect(test.releases).toEqual([false]);
   });
 
+  it("streams the plain-language sentence with the answer, and none when the answer has none", async () => {
+    const summary = { sentence: "There are 42 customers.", model: "scripted:fixtures/demo-model.json", scripted: true };
+    const test = harness(async (options) => {
+      options.onEvent?.({ type: "pipeline-start", question: options.question });
+      options.onEvent?.({ type: "summary-start", rows: 1 });
+      options.onEvent?.({ type: "summary-end", sentence: summary.sentence });
+      options.onEvent?.({ type: "pipeline-end", sql: countAnswer.sql, rows: 1, elapsedMilliseconds: 12 });
+      return { ...countAnswer, summary };
+    });
+    const message = await ask(test.dependencies, "how many customers are there?");
+    const steps = message?.parts.flatMap((part) => (part.type === "data-step" ? [[part.id, part.data.label]] : []));
+    expect(steps).toEqual([
+      ["summary", "Summarized the answer"],
+      ["result", "Ran the query"],
+    ]);
+    const answer = message?.parts.find((part) => part.type === "data-answer");
+    expect(answer?.type === "data-answer" && answer.data.summary).toEqual(summary);
+
+    const without = await ask(harness(async () => countAnswer).dependencies, "how many customers are there?");
+    const plain = without?.parts.find((part) => part.type === "data-answer");
+    expect(plain?.type === "data-answer" && plain.data).not.toHaveProperty("summary");
+  });
+
   it("reports typed errors with their SQLSTATE, closes running steps and discards the session", async () => {
     const test = harness(async (options) => {
       options.onEvent?.({ type: "pipeline-start", question: options.question });

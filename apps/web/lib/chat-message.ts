@@ -43,6 +43,11 @@ export interface AnswerData {
   readonly clusters?: number;
   readonly model: { readonly id: string; readonly scripted: boolean };
   readonly explanation?: string;
+  /**
+   * One plain-language sentence answering the question (`Answer.summary`): plain text, shown as text above the result,
+   * labelled when `scripted`. Absent when the preset does not write one or its model call failed.
+   */
+  readonly summary?: { readonly sentence: string; readonly model: string; readonly scripted: boolean };
   readonly elapsedMilliseconds: number;
   readonly candidates: number;
   readonly languageModelCalls: number;

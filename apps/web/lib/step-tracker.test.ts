@@ -61,10 +61,24 @@ describe("createStepTracker", () => {
       "fix-end → fix-0-1:done",
       "selection-start → selection:running",
       "selection-end → selection:done",
+      "summary-start → summary:running",
+      "summary-end → summary:done",
       "pipeline-end → result:done",
     ]);
     expect(tracker.finish("done")).toEqual([]);
     expect(tracker.languageModelCalls).toBe(1);
+  });
+
+  it("shows the summary step done, and says why when the answer has no sentence", () => {
+    const tracker = createStepTracker();
+    const data = (event: PipelineEvent) => tracker.next(event).map((part) => part.data);
+    expect(data({ type: "summary-start", rows: 3 })).toEqual([{ label: "Summarizing the answer", status: "running" }]);
+    expect(data({ type: "summary-end", sentence: "Three rows." })).toEqual([
+      { label: "Summarized the answer", status: "done" },
+    ]);
+    expect(data({ type: "summary-end", omittedReason: "no scripted response for summarize-answer" })).toEqual([
+      { label: "No plain-language answer", status: "done", detail: "no scripted response for summarize-answer" },
+    ]);
   });
 
   it("labels the new stages, model steps from the step registry", () => {

@@ -220,6 +220,23 @@ export function createStepTracker(): StepTracker {
                 : `confidence ${Math.round(event.confidence * 100)}% (${event.basis}), chosen by ${event.selector}`,
           }),
         ];
+      case "summary-start":
+        return [
+          part(
+            "summary",
+            { label: pipelineSteps["summarize-answer"].label, status: "running" },
+            "Summarized the answer",
+          ),
+        ];
+      case "summary-end":
+        // The sentence itself is shown with the answer; the step only says when there is none, and why.
+        return [
+          part("summary", {
+            label: event.sentence === undefined ? "No plain-language answer" : "Summarized the answer",
+            status: "done",
+            ...(event.omittedReason === undefined ? {} : { detail: shorten(event.omittedReason) }),
+          }),
+        ];
       case "llm-call-start":
         // Model calls happen inside the steps above; the page counts them in the answer instead of listing them.
         return [];

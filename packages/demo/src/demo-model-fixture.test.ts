@@ -36,6 +36,13 @@ const fixtureSchema = z.object({
         output: z.object({ reasoning: z.string().min(20), answer: z.enum(["A", "B"]) }).strict(),
       }),
       z.object({
+        step: z.literal("summarize-answer"),
+        question: z.string().min(1),
+        sample: z.number().int().nonnegative().optional(),
+        // 300: the `summarize-answer` output cap (`maxAnswerSentenceLength` of @nlq/prompts).
+        output: z.object({ answer: z.string().min(20).max(300) }).strict(),
+      }),
+      z.object({
         step: z.literal("synthesize-examples"),
         question: z.string().min(1),
         sample: z.number().int().nonnegative().optional(),
@@ -49,7 +56,7 @@ const fixturePath = fileURLToPath(new URL("../../../fixtures/demo-model.json", i
 const fixture = fixtureSchema.parse(JSON.parse(readFileSync(fixturePath, "utf8")));
 /** Every scripted query (the generators' as `extractSql` recovers them from the scripted answers), by question. */
 const scriptedQueries = fixture.responses.flatMap((response) =>
-  response.step === "select-candidate"
+  response.step === "select-candidate" || response.step === "summarize-answer"
     ? []
     : response.step === "synthesize-examples"
       ? response.output.examples.map((example) => ({ question: `(synthetic) ${example.question}`, sql: example.sql }))
@@ -112,6 +119,19 @@ describe("fixtures/demo-model.json", () => {
       (response) => generationSteps.includes(response.step) && "sql" in response.output && response.output.sql === "",
     );
     expect(new Set(unanswerable.map((response) => response.question)).size).toBe(1);
+  });
+
+  it("scripts one plain-language sentence for every answerable one-shot question, and no fallback sentence", () => {
+    const sentences = fixture.responses.flatMap((response) => (response.step === "summarize-answer" ? [response] : []));
+    const answerableOneShot = fixture.responses.flatMap((response) =>
+      response.step === "generate-candidate" && response.question !== "*" && response.output.sql !== ""
+        ? [response.question]
+        : [],
+    );
+    // A question may have several one-shot entries (one answering only when a verified example reaches the prompt).
+    expect(sentences.map((response) => response.question).sort()).toEqual([...new Set(answerableOneShot)].sort());
+    // One line each: the engine would flatten line breaks anyway, the fixture should not rely on it.
+    for (const response of sentences) expect(response.output.answer).not.toMatch(/[\n\r\t]/);
   });
 
   it("has some samples that deliberately differ from the default answer", () => {
@@ -197,6 +217,25 @@ describe("every scripted SQL answers on the loaded demo database (PostgreSQL)", 
     expect(answerable.some((query) => query.question === "fix-candidate#* which customers are from Berlin?")).toBe(
       true,
     );
+  });
+
+  it("quotes in a scripted sentence only figures of its question or of its query's result on this data", async () => {
+    const sentences = fixture.responses.flatMap((response) => (response.step === "summarize-answer" ? [response] : []));
+    let figuresChecked = 0;
+    for (const response of sentences) {
+      const sql = answerable.find((query) => query.question === `generate-candidate#* ${response.question}`)?.sql;
+      expect(sql, response.question).toBeDefined();
+      const result = await client.query(sql ?? "");
+      const values = new Set(result.rows.flatMap((row) => Object.values(row).map(String)));
+      for (const figure of response.output.answer.match(/\d[\d,]*(?:\.\d+)?/g) ?? []) {
+        figuresChecked += 1;
+        expect(
+          response.question.includes(figure) || values.has(figure.replaceAll(",", "")),
+          `${figure} in "${response.output.answer}"`,
+        ).toBe(true);
+      }
+    }
+    expect(figuresChecked).toBeGreaterThan(0);
   });
 
   it("answers the count question with the size of the customers table", async () => {

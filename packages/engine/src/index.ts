@@ -69,6 +69,7 @@ export { readScriptedFixture, type ScriptedFixture } from "./models/scripted-fix
 export type {
   Answer,
   AnswerQuestionOptions,
+  AnswerSummary,
   CandidateRecord,
   ConversationTurn,
   QueryLog,

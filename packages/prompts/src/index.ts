@@ -11,5 +11,6 @@ export * from "./schema-hallucination-prompt";
 export * from "./schema-selection-prompts";
 export * from "./select-candidate-prompt";
 export * from "./sql-candidate-output";
+export * from "./summarize-answer-prompt";
 export * from "./synthesize-examples-prompt";
 export * from "./unit-test-prompts";

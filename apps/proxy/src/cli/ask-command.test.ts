@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openMetadataStore } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
+import { builtInPresets } from "@nlq/engine";
 import { Command } from "commander";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +72,28 @@ describe("nlq ask", () => {
     );
     expect(result.stderr).toContain("… catalog: 1 tables, 3 columns (live introspection)");
     expect(result.stderr).toContain("… candidate 1: 2 rows");
+  });
+
+  it("prints the plain-language sentence, labelled as a scripted replay, when the preset writes one", async () => {
+    const presetFile = path.join(emptyHome, "fast-with-sentence.json");
+    writeFileSync(
+      presetFile,
+      JSON.stringify({ ...builtInPresets.fast, name: "fast-with-sentence", summarizeAnswer: true }),
+    );
+    const result = await runAsk(["Which products cost more than 5?", "--url", database.url, "--preset", presetFile], {
+      NLQ_MODEL: `scripted:${fixture}`,
+    });
+    expect(result.exitCode).toBeFalsy();
+    expect(result.stdout).toContain(
+      [
+        "(2 rows)",
+        "",
+        "answer: Two products cost more than 5: Blanket at 30.00 and Lamp at 12.50. (scripted replay, not a language model)",
+        "selection: 1 candidate",
+        "model calls: 2, 0+0 tokens",
+      ].join("\n"),
+    );
+    expect(result.stdout).toContain("  summarize-answer: 1 call, 0+0 tokens");
   });
 
   it("prints JSON with --json and reads DATABASE_URL", async () => {

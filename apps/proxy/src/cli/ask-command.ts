@@ -22,6 +22,7 @@ import {
 } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
+import { describeAnswerSentence } from "../question/describe-answer-sentence";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
 import { askOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
@@ -34,7 +35,10 @@ export interface AskCommandOutput extends CommandOutput {
   readonly environment?: Record<string, string | undefined>;
 }
 
-/** The answer as text: SQL, rows as an aligned table, confidence and the model (labelled when scripted). */
+/**
+ * The answer as text: SQL, rows as an aligned table, the plain-language sentence when there is one, confidence and the
+ * model (the sentence and the model labelled when scripted).
+ */
 export function formatAnswer(answer: Answer): string {
   const columns = answer.result.fields.map((field) => field.name);
   const lines = [
@@ -47,6 +51,7 @@ export function formatAnswer(answer: Answer): string {
     lines.push(`(cut at ${answer.result.rows.length} rows: ${limit})`);
   }
   lines.push("");
+  if (answer.summary) lines.push(describeAnswerSentence(answer.summary));
   lines.push(`selection: ${describeSelection(answer.selection, answer.confidence)}`);
   lines.push(...describeCalls(answer.calls));
   lines.push(`model: ${answer.model.id}${answer.model.scripted ? " (scripted replay, not a language model)" : ""}`);

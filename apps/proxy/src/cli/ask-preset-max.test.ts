@@ -63,9 +63,13 @@ describe("nlq ask --preset max", () => {
       "  generate-from-examples: 3 calls",
       "  fix-candidate: 1 call",
       "  select-candidate: 2 calls",
+      "  summarize-answer: 1 call",
     ]) {
       expect(stdout).toContain(line);
     }
+    expect(stdout).toContain(
+      "answer: These are the customers whose city is Berlin, however its capitals or spaces were typed. (scripted replay, not a language model)",
+    );
     expect(stdout).toContain("(scripted replay, not a language model)");
     expect(stderr).toMatch(/candidate 7: fixing, attempt 1 \(42703: column "town" does not exist\)/);
   }, 60_000);

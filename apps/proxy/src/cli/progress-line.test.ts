@@ -28,6 +28,8 @@ describe("describeEvent", () => {
       "fix-end": undefined,
       "selection-start": "selection: 2 distinct results among 3 candidates, choosing by pairwise",
       "selection-end": "selection: chosen by pairwise, confidence 0.75 (won 3 of 4 pairwise comparisons)",
+      "summary-start": undefined,
+      "summary-end": undefined,
       "llm-call-start": "model call generate-candidate: Writing SQL…",
       "llm-call-end": "model call generate-candidate: scripted:demo.json (scripted), 120+30 tokens, 5 ms",
       "pipeline-end": undefined,
@@ -49,6 +51,12 @@ describe("describeEvent", () => {
         },
       }),
     ).toBe("model call select-candidate: openai:gpt-4o-mini, failed (unreadable-output), 900+12 tokens, 700 ms");
+  });
+
+  it("says why an answer has no plain-language sentence (the sentence itself is printed with the answer)", () => {
+    expect(describeEvent({ type: "summary-end", omittedReason: "no scripted response" })).toBe(
+      "answer sentence: none (no scripted response)",
+    );
   });
 
   it("labels a model call with the step registry's label", () => {

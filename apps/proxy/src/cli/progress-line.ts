@@ -59,6 +59,10 @@ export function describeEvent(event: PipelineEvent): string | undefined {
       return event.confidence === undefined
         ? undefined
         : `selection: chosen by ${event.selector}, confidence ${event.confidence.toFixed(2)} (${event.basis})`;
+    case "summary-start":
+      return undefined;
+    case "summary-end":
+      return event.omittedReason === undefined ? undefined : `answer sentence: none (${event.omittedReason})`;
     case "llm-call-start":
       return `model call ${event.step}: ${pipelineSteps[event.step].label}…`;
     case "llm-call-end":

@@ -56,6 +56,17 @@ describe("encodeAnswer", () => {
     expect(notices[2]).toMatch(/truncated to the first 1 rows \(NLQ_ROW_LIMIT\)/);
   });
 
+  it("sends the plain-language sentence after the SQL, labelled when a scripted replay wrote it", () => {
+    const summary = { sentence: "There are 2 orders.", model: "scripted:demo.json", scripted: true };
+    const notices = parseAll(encodeAnswer({ ...answer, summary }, "I"))
+      .filter((message) => message.name === "notice")
+      .map((message) => message.message);
+    expect(notices).toEqual([
+      "nlq: SELECT count(*) FROM orders",
+      "nlq: answer: There are 2 orders. (scripted replay, not a language model)",
+    ]);
+  });
+
   it("says when the byte limit cut the answer and its statement was cancelled", () => {
     const messages = parseAll(encodeAnswer({ ...answer, truncated: true, truncatedBy: "bytes" }, "I"));
     const notices = messages.filter((message) => message.name === "notice").map((message) => message.message);

@@ -7,6 +7,7 @@ import {
   encodeRowDescription,
   type ReadyStatus,
 } from "../protocol/backend-messages";
+import { describeAnswerSentence } from "../question/describe-answer-sentence";
 
 /**
  * The backend messages that answer a question on the wire: NOTICEs (the chosen SQL, where it came
@@ -33,7 +34,7 @@ export function appendAnswerRows(messages: Buffer[], answer: Answer): void {
 }
 
 /**
- * The NOTICEs that go before an answer's rows: the chosen SQL, a scripted replay, truncation (of `rowCount` rows,
+ * The NOTICEs that go before an answer's rows: the chosen SQL, the plain-language sentence, a scripted replay, truncation (of `rowCount` rows,
  * default the answer's own).
  */
 export function encodeAnswerNotices(answer: Answer, rowCount = answer.result.rows.length): Buffer[] {
@@ -47,6 +48,15 @@ export function encodeAnswerNotices(answer: Answer, rowCount = answer.result.row
       detail: `model ${answer.model.id}; ${selection}${answer.explanation ? `; ${answer.explanation}` : ""}`,
     }),
   );
+  if (answer.summary) {
+    messages.push(
+      encodeNoticeResponse({
+        severity: "NOTICE",
+        code: "00000",
+        message: `nlq: ${describeAnswerSentence(answer.summary)}`,
+      }),
+    );
+  }
   if (answer.model.scripted) {
     messages.push(
       encodeNoticeResponse({

@@ -63,6 +63,8 @@ describe("describeProgress", () => {
       "fix-end": undefined,
       "selection-start": "nlq: choosing among 2 distinct results of 3 candidates (pairwise)",
       "selection-end": "nlq: chose by pairwise, confidence 0.75 (won 3 of 4 pairwise comparisons)",
+      "summary-start": undefined,
+      "summary-end": undefined,
       "llm-call-start": undefined,
       "llm-call-end": "nlq: generate-candidate by scripted:demo.json (scripted replay) in 5 ms",
       "pipeline-end": undefined,

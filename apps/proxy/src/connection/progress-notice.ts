@@ -53,6 +53,11 @@ export function describeProgress(event: PipelineEvent): string | undefined {
       return event.confidence === undefined
         ? undefined
         : `nlq: chose by ${event.selector}, confidence ${event.confidence.toFixed(2)} (${event.basis})`;
+    case "summary-start":
+      return undefined;
+    case "summary-end":
+      // The sentence itself goes with the answer's NOTICEs; only its absence is progress worth a line.
+      return event.omittedReason === undefined ? undefined : `nlq: no answer sentence (${event.omittedReason})`;
     case "llm-call-end":
       return `nlq: ${event.call.step} by ${event.call.model}${event.call.scripted ? " (scripted replay)" : ""} ${event.call.failure === undefined ? "in" : `failed (${event.call.failure}) after`} ${event.call.latencyMilliseconds} ms`;
     default:

@@ -26,6 +26,10 @@ describe("presets", () => {
     ]);
     expect(builtInPresets.max.selector).toBe("pairwise");
     expect(builtInPresets.fast.crush).toBe(false);
+    // The plain-language sentence costs one call: balanced and max write it, fast (the fewest calls) does not.
+    expect(
+      [builtInPresets.fast, builtInPresets.balanced, builtInPresets.max].map((preset) => preset.summarizeAnswer),
+    ).toEqual([false, true, true]);
     expect(builtInPresets.fast.schemaSelection).toEqual(schemaSelectionPresets.fast);
     expect(builtInPresets.fast.budget.maxLlmCalls).toBeLessThan(builtInPresets.balanced.budget.maxLlmCalls);
     expect(builtInPresets.balanced.budget.maxLlmCalls).toBeLessThan(builtInPresets.max.budget.maxLlmCalls);

@@ -46,6 +46,11 @@ export const presetSchema = z.object({
    * `pairwise`, `unit-tests`, `random`).
    */
   selector: z.string().min(1),
+  /**
+   * Whether the `summarize-answer` step writes a one-sentence plain-language answer after selection (one more model
+   * call per answered question). A preset file written before the step existed leaves it off.
+   */
+  summarizeAnswer: z.boolean().default(false),
   /** Most language-model calls running at once for one question. */
   concurrency: z.number().int().min(1).max(64),
   /** Per-question budgets over all stages. */
@@ -69,11 +74,12 @@ export type GeneratorPlan = Preset["generators"][number];
 /**
  * The built-in presets.
  * - `fast`: CHESS's cheapest configuration — IR + schema selection without filter_column + one one-shot candidate at
- *   temperature 0 + the fixer; no CRUSH, nothing to select.
+ *   temperature 0 + the fixer; no CRUSH, nothing to select, no plain-language sentence (the fewest calls).
  * - `balanced` (default): full CHESS IR + SS, CRUSH on large catalogs, three generators (one-shot, divide-and-conquer,
- *   query plan) one candidate each, the fixer, self-consistency over execution clusters (no extra model calls).
+ *   query plan) one candidate each, the fixer, self-consistency over execution clusters (no extra model calls), then
+ *   one `summarize-answer` call for the plain-language sentence.
  * - `max`: CHASE-SQL — the four generators with several samples each at rising temperatures and shuffled schemas,
- *   the fixer, and the pairwise selection agent over the execution clusters.
+ *   the fixer, the pairwise selection agent over the execution clusters, and the plain-language sentence.
  */
 export const builtInPresets = {
   fast: {
@@ -84,6 +90,7 @@ export const builtInPresets = {
     generators: [{ generator: "one-shot", samples: 1, temperature: 0 }],
     fix: true,
     selector: "self-consistency",
+    summarizeAnswer: false,
     concurrency: 1,
     budget: { maxLlmCalls: 12, maxTokens: 0, deadlineMilliseconds: 60_000 },
     stepModels: {},
@@ -100,6 +107,7 @@ export const builtInPresets = {
     ],
     fix: true,
     selector: "self-consistency",
+    summarizeAnswer: true,
     concurrency: 3,
     budget: { maxLlmCalls: 24, maxTokens: 0, deadlineMilliseconds: 120_000 },
     stepModels: {},
@@ -117,6 +125,7 @@ export const builtInPresets = {
     ],
     fix: true,
     selector: "pairwise",
+    summarizeAnswer: true,
     concurrency: 4,
     budget: { maxLlmCalls: 80, maxTokens: 0, deadlineMilliseconds: 300_000 },
     stepModels: {},

@@ -22,6 +22,7 @@ describe("loadSettings", () => {
       selector: "self-consistency",
       concurrency: 3,
       crush: true,
+      summarizeAnswer: true,
       unitTestCount: 5,
       temperature: 0,
       maxLlmCalls: 24,

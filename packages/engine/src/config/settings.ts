@@ -54,6 +54,8 @@ export interface Settings {
   readonly concurrency: number;
   /** CRUSH4SQL on large indexed catalogs (from the preset). */
   readonly crush: boolean;
+  /** The `summarize-answer` step's one-sentence plain-language answer (from the preset). */
+  readonly summarizeAnswer: boolean;
   /** `NLQ_UNIT_TESTS`: unit tests the CHESS unit tester writes per question (k; one evaluation call each). Default 5. */
   readonly unitTestCount: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of the steps that are not generators (generators: the preset's), 0–2. Default 0. */
@@ -111,6 +113,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     selector: values.NLQ_SELECTOR ?? preset.selector,
     concurrency: values.NLQ_CONCURRENCY ?? preset.concurrency,
     crush: preset.crush,
+    summarizeAnswer: preset.summarizeAnswer,
     unitTestCount: values.NLQ_UNIT_TESTS,
     temperature: values.NLQ_TEMPERATURE,
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS ?? preset.budget.maxLlmCalls,

@@ -46,6 +46,19 @@ export class LlmBudget {
     return Math.max(0, this.deadline - this.now());
   }
 
+  /**
+   * Why no further call is possible (the calls or tokens are used up, the deadline has passed), or undefined while one
+   * is. For optional steps that skip rather than fail when the budget is spent.
+   */
+  spentReason(): string | undefined {
+    if (this.used >= this.maxCalls) return `the language-model call budget is spent (${this.maxCalls} calls)`;
+    if (this.maxTokens > 0 && this.tokens >= this.maxTokens) {
+      return `the language-model token budget is spent (${this.tokens} of ${this.maxTokens} tokens)`;
+    }
+    if (this.remainingMilliseconds() <= 0) return "the question's deadline has passed";
+    return undefined;
+  }
+
   /** Takes one call from the budget; throws `ModelCallError` when calls or tokens run out, `CancelledError` past the deadline. */
   reserve(step: string): void {
     if (this.used >= this.maxCalls) {

@@ -67,8 +67,9 @@ function scriptedByStep(answers: Record<string, (call: LanguageModelV3CallOption
 
 const sql = (text: string) => () => JSON.stringify({ reasoning: "because", sql: text });
 
+/** Balanced with these generators; without the plain-language sentence unless `overrides` asks for it (tested below). */
 function settingsWith(generators: GeneratorPlan[], overrides: Partial<Settings> = {}): Settings {
-  return { ...loadSettings({ NLQ_PRESET: "balanced" }), generators, ...overrides };
+  return { ...loadSettings({ NLQ_PRESET: "balanced" }), generators, summarizeAnswer: false, ...overrides };
 }
 
 const threeGenerators: GeneratorPlan[] = [
@@ -342,5 +343,61 @@ describe("answerQuestion with several generators", () => {
     ).rejects.toBeInstanceOf(CancelledError);
     expect(signals).toHaveLength(2);
     expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+});
+
+describe("answerQuestion's plain-language sentence (summarize-answer)", () => {
+  const generators = {
+    "generate-candidate": sql(countAll),
+    "generate-divide-and-conquer": sql(countAll),
+    "generate-query-plan": sql(countFrench),
+  };
+
+  it("asks for the sentence after selection with the chosen SQL and its rows, and returns it with the answer", async () => {
+    const prompts: string[] = [];
+    const { model, steps } = scriptedByStep({
+      ...generators,
+      "summarize-answer": (call) => {
+        prompts.push(promptOf(call));
+        return JSON.stringify({ answer: "There are 3 customers." });
+      },
+    });
+    const events: PipelineEvent[] = [];
+    const answer = await ask({ model, settings: settingsWith(threeGenerators, { summarizeAnswer: true }), events });
+    expect(answer.summary).toEqual({ sentence: "There are 3 customers.", model: "mock:model", scripted: false });
+    expect(steps.at(-1)).toBe("summarize-answer");
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain(countAll);
+    expect(prompts[0]).not.toContain(countFrench);
+    const order = events.map((event) => event.type).filter((type) => !type.startsWith("llm-call"));
+    expect(order.slice(-4)).toEqual(["selection-end", "summary-start", "summary-end", "pipeline-end"]);
+    expect(answer.calls.map((call) => call.step)).toContain("summarize-answer");
+  });
+
+  it("still returns the answer, without a sentence, when the summarize-answer call fails", async () => {
+    const { model, steps } = scriptedByStep(generators);
+    const events: PipelineEvent[] = [];
+    const answer = await ask({ model, settings: settingsWith(threeGenerators, { summarizeAnswer: true }), events });
+    expect(steps).toContain("summarize-answer");
+    expect(answer.sql).toBe(countAll);
+    expect(answer.result.rows).toEqual([["3"]]);
+    expect(answer).not.toHaveProperty("summary");
+    expect(events.find((event) => event.type === "summary-end")).toMatchObject({
+      omittedReason: expect.stringContaining("no answer for step summarize-answer"),
+    });
+  });
+
+  it("skips the call when the generators spent the question's call budget", async () => {
+    const { model, steps } = scriptedByStep({
+      ...generators,
+      "summarize-answer": () => JSON.stringify({ answer: "There are 3 customers." }),
+    });
+    const answer = await ask({
+      model,
+      settings: settingsWith(threeGenerators, { summarizeAnswer: true, maxLlmCalls: 3 }),
+    });
+    expect(steps).not.toContain("summarize-answer");
+    expect(answer.sql).toBe(countAll);
+    expect(answer).not.toHaveProperty("summary");
   });
 });

@@ -1,6 +1,7 @@
 import { CancelledError, NlqError } from "../errors";
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
+import { summarizeAnswer } from "../summary/summarize-answer";
 import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
 import { checkQuestionLength } from "./question-length";
 import { selectAnswer } from "./select-answer";
@@ -14,11 +15,12 @@ function shorten(text: string, length = 600): string {
 /**
  * Answers one question on the asking user's session as the preset in `settings` says (`settings.preset`): catalog →
  * optional schema selection (retrieval and CHESS SS, from the caller) → generation (every generator × samples,
- * `generate-candidates.ts`) → fixing (β = `maxFixAttempts`), these in `writeQuestionCandidates` → selection
- * (execution clusters, then the configured selector, `select-answer.ts`). Every statement runs read-only on
- * `options.session` and the session is left as it was. Emits progress events in order, records the trace to
- * `options.queryLog` (success and failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires).
- * A question longer than `settings.maxQuestionLength` fails with `QuestionTooLongError` before any work, and is not logged.
+ * `generate-candidates.ts`) → fixing (β = `maxFixAttempts`), these in `writeQuestionCandidates` → selection (execution clusters, then the configured
+ * selector, `select-answer.ts`) → the plain-language sentence when the preset asks for it (`summarize-answer.ts`; its
+ * failure never fails the answer). Every statement runs read-only on `options.session` and the
+ * session is left as it was. Emits progress events in order, records the trace to `options.queryLog` (success and
+ * failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires). A question longer than
+ * `settings.maxQuestionLength` fails with `QuestionTooLongError` before any work, and is not logged.
  */
 export async function answerQuestion(options: AnswerQuestionOptions): Promise<Answer> {
   checkQuestionLength(options.question, options.settings.maxQuestionLength);
@@ -88,6 +90,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     const chosen = selection.chosen;
     const rows = chosen.result.result.rows.length;
     const confidence = selection.confidence;
+    const summary = await summarizeAnswer({ sql: chosen.sql, result: chosen.result, context });
     const answer: Answer = {
       question: options.question,
       sql: chosen.sql,
@@ -98,6 +101,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
       selection: selection.summary,
       model,
       explanation: shorten(generation.reasoning.get(chosen.index) ?? ""),
+      ...(summary === undefined ? {} : { summary }),
       candidates,
       calls: [...context.calls],
       elapsedMilliseconds: elapsed(),

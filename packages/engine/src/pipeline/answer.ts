@@ -134,9 +134,27 @@ export interface Answer {
   readonly model: { readonly id: string; readonly scripted: boolean };
   /** The model's reasoning or assumptions, short. */
   readonly explanation?: string;
+  /**
+   * One plain-language sentence answering the question from the result (the `summarize-answer` step). Absent when the
+   * preset switches the step off, its budget was spent or its call failed: no other text stands in for it.
+   */
+  readonly summary?: AnswerSummary;
   readonly candidates: readonly CandidateRecord[];
   readonly calls: readonly LlmCallRecord[];
   readonly elapsedMilliseconds: number;
+}
+
+/**
+ * The `summarize-answer` step's sentence. Model output, so hostile text: plain text (no control or bidirectional
+ * formatting characters, whitespace collapsed), trimmed, at most `maxAnswerSentenceLength` characters; surfaces show
+ * it as text, never as HTML or markup, and label it when `scripted`.
+ */
+export interface AnswerSummary {
+  readonly sentence: string;
+  /** The model that wrote it (`provider:model`; it may differ from `Answer.model` through `stepModels`). */
+  readonly model: string;
+  /** True when the sentence is a scripted replay of a recorded response, not a language model's. */
+  readonly scripted: boolean;
 }
 
 /** Receives one finished (or failed) question with its full trace. Implemented by the metadata store. */

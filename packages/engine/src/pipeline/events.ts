@@ -3,7 +3,7 @@ import type { StepName } from "../steps/step-registry";
 /**
  * Typed progress events of the pipeline, named noun-verb: every stage opens with `<stage>-start` and closes with
  * `<stage>-end`, in the papers' order — pipeline, catalog, keywords → values → context → crush (retrieval), schema
- * (selection), candidate and fix (generation and fixing), selection — plus one `llm-call-start`/`llm-call-end` pair
+ * (selection), candidate and fix (generation and fixing), selection, then summary (the plain-language sentence) — plus one `llm-call-start`/`llm-call-end` pair
  * around every language-model call. An error may leave a start without its end: surfaces close whatever is still
  * open when the question ends.
  *
@@ -31,6 +31,8 @@ export type PipelineEvent =
   | FixEndEvent
   | SelectionStartEvent
   | SelectionEndEvent
+  | SummaryStartEvent
+  | SummaryEndEvent
   | LlmCallStartEvent
   | LlmCallEndEvent;
 
@@ -192,6 +194,24 @@ export interface SelectionEndEvent {
   readonly selector: string;
   /** How the confidence was computed. */
   readonly basis: string;
+}
+
+/**
+ * The `summarize-answer` step begins: one plain-language sentence about the chosen result (when the preset's
+ * `summarizeAnswer` is on).
+ */
+export interface SummaryStartEvent {
+  readonly type: "summary-start";
+  /** Rows of the chosen result (the prompt shows at most the first 20 of them). */
+  readonly rows: number;
+}
+
+export interface SummaryEndEvent {
+  readonly type: "summary-end";
+  /** The sentence, as `Answer.summary.sentence` holds it (plain text, capped); absent when there is none. */
+  readonly sentence?: string;
+  /** Why there is no sentence: the budget was spent, or the call failed (no scripted response, bad output, …). */
+  readonly omittedReason?: string;
 }
 
 /** A language-model call of `step` begins (its label: `pipelineSteps[step].label`). */

@@ -20,6 +20,7 @@ describe("step registry", () => {
       "select-candidate",
       "generate-unit-tests",
       "evaluate-unit-tests",
+      "summarize-answer",
     ]);
     for (const step of stepNames) {
       expect(pipelineSteps[step].label.length).toBeGreaterThan(0);

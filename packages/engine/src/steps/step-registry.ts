@@ -75,6 +75,11 @@ export const pipelineSteps = {
     label: "Testing the candidates",
     variableAliases: ["SELECTION"],
   },
+  "summarize-answer": {
+    paper: "nlq: a one-sentence plain-language answer (issue 11); not from a paper",
+    label: "Summarizing the answer",
+    variableAliases: ["SUMMARIZE"],
+  },
 } as const satisfies Record<string, StepDefinition>;
 
 export interface StepDefinition {

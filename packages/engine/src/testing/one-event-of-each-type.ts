@@ -35,6 +35,8 @@ export const oneEventOfEachType: { readonly [TYPE in PipelineEventType]: Extract
     selector: "pairwise",
     basis: "won 3 of 4 pairwise comparisons",
   },
+  "summary-start": { type: "summary-start", rows: 4 },
+  "summary-end": { type: "summary-end", sentence: "Four cities in France are listed." },
   "llm-call-start": { type: "llm-call-start", step: "generate-candidate" },
   "llm-call-end": {
     type: "llm-call-end",

@@ -90,7 +90,8 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
         ...(examples.length > 0 ? { verifiedExamples: examples } : {}),
         hint: question.hint,
         session: options.session,
-        settings: options.settings,
+        // Execution accuracy scores the SQL: the plain-language sentence would be one more call per question for nothing.
+        settings: { ...options.settings, summarizeAnswer: false },
         origin: "eval",
         resolveModel: options.resolveModel,
         onEvent: (event) => {

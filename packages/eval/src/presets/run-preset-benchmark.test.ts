@@ -113,6 +113,8 @@ describe("runPresetBenchmark", () => {
       "synthesize-examples": 3,
       "generate-from-examples": 3,
       "select-candidate": 2,
+      // The plain-language sentence (balanced and max): the call is made and measured even though this mock fails it.
+      "summarize-answer": 1,
     });
     expect(maximum.pairwise).toEqual({ made: 2, allPairs: 90, differingPairs: 42 });
 

@@ -1,0 +1,71 @@
+import { summarizeAnswerOutputSchema, summarizeAnswerPrompt, summarizeAnswerSystemPrompt } from "@nlq/prompts";
+import type { CappedResult } from "../database/read-only-session";
+import { CancelledError } from "../errors";
+import type { StepContext } from "../llm/step-context";
+import type { AnswerSummary } from "../pipeline/answer";
+import { resultPreview } from "../selection/result-preview";
+import { plainSentence } from "./plain-sentence";
+
+/** Rows of the chosen result the `summarize-answer` prompt shows (long cells are cut by `resultPreview`). */
+export const summaryPreviewRows = 20;
+
+export interface SummarizeAnswerOptions {
+  /** The chosen SQL, as executed. */
+  readonly sql: string;
+  /** Its result on the asking user's session: the only rows the prompt shows (the first `summaryPreviewRows`). */
+  readonly result: CappedResult;
+  readonly context: StepContext;
+}
+
+function shortReason(error: unknown): string {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}
+
+/**
+ * The `summarize-answer` step: one plain-language sentence that answers the question from the chosen result, written
+ * by the step's model from the question, the SQL and the first rows (or "nothing matched" for no rows). Runs only when
+ * `settings.summarizeAnswer` is on (the preset's `summarizeAnswer`), emitting `summary-start` and `summary-end`.
+ *
+ * The sentence is optional, never a reason to fail an answered question: when the budget is already spent the call is
+ * not made, and when the call fails (no response, bad output, the deadline) there is no sentence and `summary-end`
+ * says why — no other text stands in for the model's. Only the client's cancel propagates (`CancelledError`). The
+ * model's text is cleaned by `plainSentence` (plain, one line, capped).
+ */
+export async function summarizeAnswer(options: SummarizeAnswerOptions): Promise<AnswerSummary | undefined> {
+  const { context, result } = options;
+  if (!context.settings.summarizeAnswer) return undefined;
+  context.throwIfCancelled();
+  context.emit({ type: "summary-start", rows: result.result.rows.length });
+  const spent = context.budget.spentReason();
+  if (spent) {
+    context.emit({ type: "summary-end", omittedReason: spent });
+    return undefined;
+  }
+  try {
+    const output = await context.runModelStep({
+      step: "summarize-answer",
+      schema: summarizeAnswerOutputSchema,
+      system: summarizeAnswerSystemPrompt,
+      prompt: summarizeAnswerPrompt({
+        question: context.question,
+        sql: options.sql,
+        result: resultPreview(result, summaryPreviewRows),
+      }),
+    });
+    const sentence = plainSentence(output.answer);
+    if (!sentence) {
+      context.emit({ type: "summary-end", omittedReason: "the model's sentence held no text" });
+      return undefined;
+    }
+    const model = context.modelForStep("summarize-answer");
+    context.emit({ type: "summary-end", sentence });
+    return { sentence, model: model.id, scripted: model.scripted };
+  } catch (error) {
+    if (context.abortSignal?.aborted) {
+      throw error instanceof CancelledError ? error : new CancelledError(undefined, { cause: error });
+    }
+    context.emit({ type: "summary-end", omittedReason: shortReason(error) });
+    return undefined;
+  }
+}
