@@ -142,6 +142,7 @@ describe("runSchemaSelectionBenchmark", () => {
     expect(offered.pooledRecall).toBeCloseTo(14 / 15, 10);
     expect(offered.allGoldKept).toBeCloseTo(2 / 3, 10);
     expect(result.summary["crush-recorded"]!["gold-steps"].meanColumns).toBeCloseTo((6 + 4 + 4) / 3, 10);
+    expect(result.summary["crush-recorded"]!["gold-steps"].medianColumns).toBe(4);
     const markdown = formatSchemaSelectionResults(result, "nlq bench schema-selection");
     expect(markdown).toContain("No language model is involved");
     expect(markdown).toContain("Recorded hallucinations CRUSH could not use (its output schema rejected them");

@@ -15,6 +15,7 @@ import {
 } from "@nlq/engine";
 import { createScriptedSelectionModel } from "../prompt-size/scripted-selection-model";
 import type { RetrievalQuestion } from "../retrieval/retrieval-benchmark-data";
+import { median } from "../statistics";
 import { catalogFromRetrievalCorpus } from "./retrieval-corpus-catalog";
 
 /**
@@ -83,6 +84,8 @@ export interface SchemaSelectionSummary {
   readonly allGoldKept: number;
   readonly meanTables: number;
   readonly meanColumns: number;
+  /** Median columns (a step whose answer names nothing offered keeps the whole offer, which lifts the mean). */
+  readonly medianColumns: number;
   readonly maxCalls: number;
 }
 
@@ -171,6 +174,7 @@ function summarize(questions: readonly SchemaSelectionQuestionResult[], variant:
       allGoldKept: mean((row) => (row.measured.goldKept.length === row.gold ? 1 : 0)),
       meanTables: mean((row) => row.measured.tables),
       meanColumns: mean((row) => row.measured.columns),
+      medianColumns: count === 0 ? 0 : median(rows.map((row) => row.measured.columns)),
       maxCalls: Math.max(0, ...rows.map((row) => row.measured.calls)),
     };
   }
