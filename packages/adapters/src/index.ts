@@ -5,7 +5,13 @@ export type { ExternalDescriptions } from "./catalog-files/external-descriptions
 export { parseCsv } from "./catalog-files/parse-csv";
 export { parseCsvRecords } from "./catalog-files/parse-csv-records";
 export { readCatalogFiles } from "./catalog-files/read-catalog-files";
+export { embedCatalogContext } from "./catalog-index/catalog-context-vectors";
 export { type CatalogIndexProgress, indexCatalog } from "./catalog-index/index-catalog";
+export {
+  createIndexedSchemaSelector,
+  type IndexedSchemaSelectorOptions,
+  type IndexedSelectorRankers,
+} from "./catalog-index/indexed-schema-selector";
 export { loadCatalog } from "./catalog-index/load-catalog";
 export { type IndexedQuestionOptions, prepareIndexedQuestion } from "./catalog-index/prepare-indexed-question";
 export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-line";

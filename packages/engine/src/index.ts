@@ -159,7 +159,7 @@ export {
   selectColumnValues,
   type ValueSelectionOptions,
 } from "./retrieval/values/value-selection";
-export { createValueVisibility, visibleValues } from "./retrieval/values/visible-values";
+export { createValueVisibility, type ValueVisibility, visibleValues } from "./retrieval/values/visible-values";
 export { alwaysQuoteIdentifier, quoteIdentifier } from "./schema/quote-identifier";
 export { renderSchema } from "./schema/render-schema";
 export { fetchSampleValues } from "./schema/sample-values";

@@ -59,6 +59,14 @@ export {
   runRetrievalBenchmark,
 } from "./retrieval/run-retrieval-benchmark";
 export { buildWarehouseValueIndex, parseWarehouseSchema } from "./retrieval/warehouse-value-index";
+export { formatSchemaSelectionResults } from "./schema-selection/format-schema-selection-results";
+export { catalogFromRetrievalCorpus } from "./schema-selection/retrieval-corpus-catalog";
+export {
+  type HallucinationVariant,
+  hallucinationVariants,
+  runSchemaSelectionBenchmark,
+  type SchemaSelectionBenchmarkResult,
+} from "./schema-selection/run-schema-selection-benchmark";
 export { median, percentile } from "./statistics";
 export { formatValueResults } from "./value-index/format-value-results";
 export { runValueBenchmark } from "./value-index/run-value-benchmark";

@@ -63,7 +63,7 @@ export const commandCatalog: readonly CatalogCommand[] = [
   {
     name: "bench",
     arguments: "",
-    summary: "run a benchmark and print its figures (retrieval, values, prompt-size)",
+    summary: "run a benchmark and print its figures (retrieval, values, prompt-size, schema-selection, presets)",
     register: async (program) => (await import("./bench-command")).registerBenchCommand(program),
   },
 ];

@@ -1,24 +1,19 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import type { QueryExecutor, VectorPoint, VectorStore } from "@nlq/engine";
+import type { QueryExecutor, VectorStore } from "@nlq/engine";
 import {
   type Catalog,
   catalogCollectionName,
-  columnContextText,
-  columnPointId,
-  embedTexts,
   fetchSampleValues,
   introspectCatalog,
   runReadOnly,
-  type TableInfo,
-  tableContextText,
   tableKey,
-  tablePointId,
 } from "@nlq/engine";
 import type { ExternalDescriptions } from "../catalog-files/external-descriptions";
 import { mergeExternalDescriptions } from "../catalog-files/merge-external-descriptions";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { indexDatabaseValues } from "../value-index/index-database-values";
 import { ValueIndexStore } from "../value-index/value-index-store";
+import { embedTableContext, ensureContextCollection } from "./catalog-context-vectors";
 import { CatalogIndexStore } from "./catalog-index-store";
 import { tableFingerprint } from "./table-fingerprint";
 import { countRowsExactly, fetchTableStatistics } from "./table-statistics";
@@ -132,10 +127,9 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
     if (options.vectorStore && options.embeddingModel) {
       if (!collectionReady) {
         collectionReady = true;
-        const [probe] = await embedTexts(options.embeddingModel, ["dimensions"]);
-        await options.vectorStore.ensureCollection({ collection, dimensions: probe!.length });
+        await ensureContextCollection(options.vectorStore, options.embeddingModel, collection);
       }
-      await embedTable(options.vectorStore, options.embeddingModel, collection, sampled);
+      await embedTableContext(options.vectorStore, options.embeddingModel, collection, sampled);
     }
     if (options.values !== false) {
       await deleteValueColumns(table.schema, table.name, new Set(table.columns.map((column) => column.name)));
@@ -176,27 +170,6 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
     unchanged,
     removed: removed.length,
   };
-}
-
-async function embedTable(
-  vectorStore: VectorStore,
-  embeddingModel: EmbeddingModelV3,
-  collection: string,
-  table: TableInfo,
-): Promise<void> {
-  const key = tableKey(table);
-  const texts = [tableContextText(table), ...table.columns.map((column) => columnContextText(table, column))];
-  const vectors = await embedTexts(embeddingModel, texts);
-  const points: VectorPoint[] = [
-    { id: tablePointId(key), vector: vectors[0]!, payload: { kind: "table", table: key, text: texts[0] } },
-    ...table.columns.map((column, position) => ({
-      id: columnPointId(key, column.name),
-      vector: vectors[position + 1]!,
-      payload: { kind: "column" as const, table: key, column: column.name, text: texts[position + 1] },
-    })),
-  ];
-  await vectorStore.delete({ collection, filter: { table: key } });
-  await vectorStore.upsert({ collection, points });
 }
 
 async function deletePointsQuietly(vectorStore: VectorStore, collection: string, table: string): Promise<void> {

@@ -12,17 +12,9 @@ import type {
 import {
   catalogCollectionName,
   countColumns,
-  createCatalogSchemaRetriever,
-  createChessSchemaSelector,
-  createCrushPreselector,
-  createLearnedColumnPreselection,
-  createOfflineEmbeddingModel,
   createValueVisibility,
   DEFAULT_LSH_PARAMETERS,
-  defaultCrushBudget,
   loadSettings,
-  resolveEmbeddingModel,
-  type SchemaRetriever,
   type SchemaSelectionSteps,
   type StoredSampleValues,
   storedSampleValuesOf,
@@ -35,6 +27,7 @@ import { createVectorStore } from "../vector-stores/create-vector-store";
 import { createMetadataVectorPersistence } from "../vector-stores/metadata-vector-persistence";
 import { CatalogIndexStore } from "./catalog-index-store";
 import { findIndexedDataSource } from "./find-indexed-data-source";
+import { createIndexedSchemaSelector, type IndexedSelectorRankers } from "./indexed-schema-selector";
 import { restrictToRole } from "./load-catalog";
 
 export interface IndexedQuestionOptions {
@@ -121,43 +114,25 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     throw error;
   });
   const { valueIndex, vectorStore, storedSampleValues } = await indexed.retrieval;
-  const learnedRetrieval = options.learnedRetrieval ?? settings.learnedRetrieval;
-  if (learnedRetrieval) indexed.rankColumns ??= createLearnedColumnPreselection(indexed.catalog);
-  const crush = options.crush ?? settings.crush;
-  if (crush) {
-    indexed.crushRetriever ??= createCatalogSchemaRetriever(indexed.catalog, createOfflineEmbeddingModel()).catch(
-      (error: unknown) => {
-        indexed.crushRetriever = undefined;
-        throw error;
-      },
-    );
-  }
-  const schemaSelector = createChessSchemaSelector({
-    steps: options.steps ?? settings.schemaSelection,
+  const schemaSelector = await createIndexedSchemaSelector({
+    catalog: indexed.catalog,
+    settings,
+    rankers: indexed,
+    ...(options.steps ? { steps: options.steps } : {}),
+    minimumColumns,
+    ...(options.learnedRetrieval === undefined ? {} : { learnedRetrieval: options.learnedRetrieval }),
+    ...(options.crush === undefined ? {} : { crush: options.crush }),
+    ...(options.crushBudget === undefined ? {} : { crushBudget: options.crushBudget }),
     valueIndex,
     valueVisibility: createValueVisibility({ session: options.session, transactionStatus: options.transactionStatus }),
     storedSampleValues,
-    ...(learnedRetrieval ? { rankColumns: indexed.rankColumns } : {}),
-    ...(crush
-      ? {
-          preselect: createCrushPreselector({
-            retriever: await indexed.crushRetriever!,
-            budget: options.crushBudget ?? defaultCrushBudget,
-          }),
-        }
-      : {}),
-    // Retrieval narrows (CRUSH, learnt ranking, values, descriptions) every catalog that gets a selector at all.
-    preselectAboveColumns: minimumColumns,
-    contextRetrieval: {
-      vectorStore,
-      collection: catalogCollectionName(dataSource.id),
-      embeddingModel: options.embeddingModel ?? resolveEmbeddingModel(settings.embeddingModel, settings),
-    },
+    contextVectors: { vectorStore, collection: catalogCollectionName(dataSource.id) },
+    ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}),
   });
   return { catalog, schemaSelector };
 }
 
-interface IndexedDataSource {
+interface IndexedDataSource extends IndexedSelectorRankers {
   /** Changes whenever `nlq index` rewrote or removed a table: `<tables>/<latest indexed_at>`. */
   readonly stamp: string;
   /** The whole indexed catalog, before any role's privileges are applied. */
@@ -171,10 +146,6 @@ interface IndexedDataSource {
     readonly vectorStore: VectorStore;
     readonly storedSampleValues: StoredSampleValues;
   }>;
-  /** The learnt column ranking over the whole indexed catalog, built on the first question that needs it. */
-  rankColumns?: ReturnType<typeof createLearnedColumnPreselection>;
-  /** CRUSH's retriever over the whole indexed catalog (every column embedded once), built on the first question that needs it. */
-  crushRetriever?: Promise<SchemaRetriever>;
 }
 
 /**
