@@ -13,14 +13,17 @@ const fixtures = join(
 const corpus = join(fixtures, "library.corpus.jsonl");
 const questions = join(fixtures, "library.questions.jsonl");
 
-async function run(...args: string[]): Promise<{ output: string; errors: string }> {
+async function run(...args: string[]): Promise<{ output: string; errors: string; exitCode: number }> {
   let output = "";
   let errors = "";
   vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
     output += chunk.toString();
     return true;
   });
-  vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    errors += chunk.toString();
+    return true;
+  });
   const program = new Command().name("nlq").exitOverride();
   const bench = program.command("bench").exitOverride();
   registerBenchSchemaSelectionCommand(bench);
@@ -30,12 +33,16 @@ async function run(...args: string[]): Promise<{ output: string; errors: string 
         errors += text;
       },
     });
+  const previousExitCode = process.exitCode;
+  process.exitCode = 0;
   try {
     await program.parseAsync(["node", "nlq", "bench", "schema-selection", ...args]);
   } catch {
     // exitOverride: the error text is in `errors`
   }
-  return { output, errors };
+  const exitCode = Number(process.exitCode ?? 0);
+  process.exitCode = previousExitCode;
+  return { output, errors, exitCode };
 }
 
 describe("nlq bench schema-selection", () => {
@@ -69,7 +76,8 @@ describe("nlq bench schema-selection", () => {
   });
 
   it("rejects an unknown variant", async () => {
-    const { errors } = await run("--corpus", corpus, "--questions", questions, "--variants", "crush-magic");
+    const { errors, exitCode } = await run("--corpus", corpus, "--questions", questions, "--variants", "crush-magic");
     expect(errors).toContain('unknown variant "crush-magic"');
+    expect(exitCode).toBe(2);
   });
 });

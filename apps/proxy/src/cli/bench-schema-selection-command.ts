@@ -1,17 +1,11 @@
 import { writeFile } from "node:fs/promises";
-import { loadSettings, NlqError } from "@nlq/engine";
+import { loadSettings } from "@nlq/engine";
 import type { HallucinationVariant } from "@nlq/eval";
 import type { Command } from "commander";
 import { defaultRetrievalDataDirectory } from "./bench-retrieval-command";
-
-interface BenchSchemaSelectionOptions {
-  readonly corpus: string;
-  readonly questions: string;
-  readonly limit?: string;
-  readonly evidence: boolean;
-  readonly variants?: string;
-  readonly perQuestion?: string;
-}
+import { USAGE_EXIT_CODE, UsageError } from "./cli-input";
+import { benchSchemaSelectionOptionsSchema, parseCommandOptions } from "./command-options";
+import { describeCommandError } from "./command-output";
 
 /**
  * `nlq bench schema-selection`: gold columns kept by the live schema selection (the selector an indexed question gets,
@@ -47,8 +41,10 @@ export function registerBenchSchemaSelectionCommand(bench: Command): void {
         "NLQ_SCHEMA_SELECTION_MIN_COLUMNS, NLQ_LEARNED_RETRIEVAL, NLQ_EMBEDDING_MODEL); the crush-* variants run CRUSH " +
         "whatever the preset says, question-only runs without it.",
     )
-    .action(async (options: BenchSchemaSelectionOptions, command: Command) => {
+    .action(async (givenOptions: Record<string, unknown>) => {
       try {
+        // Inputs are checked before any work: no file is read for a bad one.
+        const options = parseCommandOptions(benchSchemaSelectionOptionsSchema, givenOptions);
         const {
           formatSchemaSelectionResults,
           hallucinationVariants,
@@ -56,15 +52,11 @@ export function registerBenchSchemaSelectionCommand(bench: Command): void {
           readRetrievalQuestions,
           runSchemaSelectionBenchmark,
         } = await import("@nlq/eval");
-        const variants = options.variants?.split(",").map((name) => name.trim());
+        const variants = options.variants;
         for (const name of variants ?? [])
           if (!hallucinationVariants.includes(name as HallucinationVariant))
-            throw new NlqError(`--variants: unknown variant "${name}" (${hallucinationVariants.join(", ")})`, {
-              code: "22023",
-            });
-        const limit = options.limit === undefined ? undefined : Number(options.limit);
-        if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0))
-          throw new NlqError(`--limit expects a positive integer, got "${options.limit}"`, { code: "22023" });
+            throw new UsageError(`--variants: unknown variant "${name}" (${hallucinationVariants.join(", ")})`);
+        const limit = options.limit;
         const corpus = await readRetrievalCorpus(options.corpus);
         const questions = (await readRetrievalQuestions(options.questions)).slice(0, limit);
         const result = await runSchemaSelectionBenchmark({
@@ -88,9 +80,8 @@ export function registerBenchSchemaSelectionCommand(bench: Command): void {
         const invocation = `nlq bench schema-selection ${process.argv.slice(4).join(" ")}`.trim();
         process.stdout.write(formatSchemaSelectionResults(result, invocation));
       } catch (error) {
-        command.error(`nlq bench schema-selection: ${error instanceof Error ? error.message : String(error)}`, {
-          exitCode: 1,
-        });
+        process.stderr.write(`nlq bench schema-selection: ${describeCommandError(error)}\n`);
+        process.exitCode = error instanceof UsageError ? USAGE_EXIT_CODE : 1;
       }
     });
 }

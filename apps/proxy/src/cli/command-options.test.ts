@@ -183,6 +183,25 @@ describe("every command refuses a bad option value before any work (exit 2, nami
       "nlq bench presets: --presets must name at least one preset, e.g. fast,balanced,max",
     ],
     [
+      "bench schema-selection --limit, --per-question",
+      () => ["bench", "schema-selection", "--limit", "0", "--per-question", missingFile],
+      `nlq bench schema-selection: --limit must be a whole number ≥ 1, got "0"; --per-question must be a file in an existing directory, got "${missingFile}"`,
+    ],
+    [
+      "bench schema-selection --variants",
+      () => [
+        "bench",
+        "schema-selection",
+        "--corpus",
+        existingFile,
+        "--questions",
+        existingFile,
+        "--variants",
+        "crush-magic",
+      ],
+      'nlq bench schema-selection: --variants: unknown variant "crush-magic" (question-only, crush-no-hallucination, crush-recorded, crush-gold)',
+    ],
+    [
       "bench presets --questions, --count",
       () => ["bench", "presets", "--url", unreachableUrl, "--questions", missingFile, "--count", "0"],
       `nlq bench presets: --questions must be an existing file, got "${missingFile}"; --count must be a whole number ≥ 1, got "0"`,

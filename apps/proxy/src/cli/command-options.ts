@@ -223,6 +223,24 @@ export const selectorDataOptionsSchema = z
     return questions === undefined || out === undefined ? z.NEVER : { ...options, questions, out };
   });
 
+export const benchSchemaSelectionOptionsSchema = z.object({
+  corpus: existingFileFlag,
+  questions: existingFileFlag,
+  limit: wholeNumberFlag(1).optional(),
+  evidence: z.boolean(),
+  /** Names checked against `hallucinationVariants` of @nlq/eval by the command (loaded only when it runs). */
+  variants: z
+    .string()
+    .transform((text) =>
+      text
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .optional(),
+  perQuestion: outputFileFlag.optional(),
+});
+
 export const benchRetrievalOptionsSchema = z.object({
   corpus: existingFileFlag,
   questions: existingFileFlag,
