@@ -44,6 +44,12 @@ describe("goldScriptedAnswer", () => {
     });
     expect(() => goldScriptedAnswer("generate-unit-tests", 0, question, script, "")).toThrow(/no answer for step/);
   });
+
+  it("answers the plain-language sentence with a fixed one that says it is scripted", () => {
+    expect(goldScriptedAnswer("summarize-answer", 0, question, script, "")).toEqual({
+      answer: "Scripted from the gold SQL: the result answers the question.",
+    });
+  });
 });
 
 describe("createGoldScriptedModel", () => {

@@ -52,7 +52,8 @@ function promptText(options: LanguageModelV3CallOptions): string {
  * no-op); select-tables/select-columns with the gold tables and columns; every SQL-writing step with the gold SQL,
  * except `perturbedSample`, which answers `perturbGold`; synthesize-examples with the question and its gold as the one
  * example; fix-candidate with the gold (so a failed or empty gold is kept as it is and the loop stops); the pairwise
- * selection agent picks the candidate that is not the perturbed one. Any other step has no scripted answer.
+ * selection agent picks the candidate that is not the perturbed one; the answer sentence is a fixed one that says it
+ * is scripted. Any other step has no scripted answer.
  */
 export function goldScriptedAnswer(
   step: string,
@@ -89,6 +90,8 @@ export function goldScriptedAnswer(
       return { examples: [{ question, sql: script.sql }] };
     case "fix-candidate":
       return { reasoning: "scripted: the gold SQL", sql: script.sql };
+    case "summarize-answer":
+      return { answer: "Scripted from the gold SQL: the result answers the question." };
     case "select-candidate": {
       const candidateA = prompt.slice(prompt.indexOf("Candidate A"), prompt.indexOf("Candidate B"));
       return {
