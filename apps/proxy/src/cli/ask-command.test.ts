@@ -9,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeCalls, registerAskCommand } from "./ask-command";
 import { formatTable } from "./format-table";
+import { runCommand } from "./run-command.test-helpers";
 
 const fixture = "apps/proxy/src/cli/fixtures/ask-command-model.json";
 let database: TestDatabase;
@@ -27,23 +28,9 @@ afterAll(async () => {
 });
 
 async function runAsk(argumentsList: string[], environment: Record<string, string | undefined>) {
-  let stdout = "";
-  let stderr = "";
-  const program = new Command().exitOverride();
-  registerAskCommand(program, {
-    write: (text) => {
-      stdout += text;
-    },
-    writeError: (text) => {
-      stderr += text;
-    },
+  return runCommand(registerAskCommand, ["ask", ...argumentsList], {
     environment: { NLQ_HOME: emptyHome, ...environment },
   });
-  const previousExitCode = process.exitCode;
-  await program.parseAsync(["node", "nlq", "ask", ...argumentsList]);
-  const exitCode = process.exitCode;
-  process.exitCode = previousExitCode;
-  return { stdout, stderr, exitCode };
 }
 
 describe("nlq ask", () => {

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { generateDemoDataset, loadDemoData } from "@nlq/demo";
-import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAskCommand } from "./ask-command";
+import { runCommand } from "./run-command.test-helpers";
 
 // `nlq ask --preset max` on the demo database with the demo's scripted model (recorded responses, no language model):
 // every generator writes its samples, the fixer repairs the sample that fails on purpose, and the pairwise selection
@@ -25,31 +25,11 @@ afterAll(async () => {
 
 describe("nlq ask --preset max", () => {
   it("runs all generators, the fixer and the pairwise selector, and prints the real confidence and calls per step", async () => {
-    let stdout = "";
-    let stderr = "";
-    const program = new Command().exitOverride();
-    registerAskCommand(program, {
-      write: (text) => {
-        stdout += text;
-      },
-      writeError: (text) => {
-        stderr += text;
-      },
-      environment: { NLQ_HOME: home, NLQ_MODEL: "scripted:fixtures/demo-model.json" },
-    });
-    const previousExitCode = process.exitCode;
-    await program.parseAsync([
-      "node",
-      "nlq",
-      "ask",
-      "which customers are from Berlin?",
-      "--url",
-      database.url,
-      "--preset",
-      "max",
-    ]);
-    const exitCode = process.exitCode;
-    process.exitCode = previousExitCode;
+    const { stdout, stderr, exitCode } = await runCommand(
+      registerAskCommand,
+      ["ask", "which customers are from Berlin?", "--url", database.url, "--preset", "max"],
+      { environment: { NLQ_HOME: home, NLQ_MODEL: "scripted:fixtures/demo-model.json" } },
+    );
     expect(exitCode).toBeFalsy();
     expect(stdout).toMatch(/WHERE lower\(trim\(city\)\) = 'berlin'/);
     expect(stdout).toContain(

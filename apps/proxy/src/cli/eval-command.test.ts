@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { mockTextModel, promptText } from "@nlq/engine/testing";
-import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EvalCommandOutput, registerEvalCommand } from "./eval-command";
+import { runCommand } from "./run-command.test-helpers";
 
 let database: TestDatabase;
 const directory = mkdtempSync(path.join(tmpdir(), "nlq-eval-"));
@@ -30,24 +30,7 @@ function file(name: string, lines: unknown[]): string {
 }
 
 async function runEval(argumentsList: string[], extra: Partial<EvalCommandOutput> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const program = new Command().exitOverride();
-  registerEvalCommand(program, {
-    write: (text) => {
-      stdout += text;
-    },
-    writeError: (text) => {
-      stderr += text;
-    },
-    environment: {},
-    ...extra,
-  });
-  const previousExitCode = process.exitCode;
-  await program.parseAsync(["node", "nlq", "eval", ...argumentsList]);
-  const exitCode = process.exitCode;
-  process.exitCode = previousExitCode;
-  return { stdout, stderr, exitCode };
+  return runCommand(registerEvalCommand, ["eval", ...argumentsList], { environment: {}, ...extra });
 }
 
 const golds = [

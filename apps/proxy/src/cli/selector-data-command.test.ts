@@ -6,6 +6,7 @@ import { generateDemoDataset, loadDemoData } from "@nlq/demo";
 import { Command } from "commander";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCommand } from "./run-command.test-helpers";
 import { registerSelectorDataCommand } from "./selector-data-command";
 
 // `nlq selector-data --preset max` on the demo database with the demo's scripted model (recorded responses, no language
@@ -46,23 +47,9 @@ afterAll(async () => {
 });
 
 async function run(...extra: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const program = new Command().exitOverride();
-  registerSelectorDataCommand(program, {
-    write: (text) => {
-      stdout += text;
-    },
-    writeError: (text) => {
-      stderr += text;
-    },
+  return runCommand(registerSelectorDataCommand, ["selector-data", "--questions", questionsFile, ...extra], {
     environment: { NLQ_HOME: directory, NLQ_MODEL: "scripted:fixtures/demo-model.json" },
   });
-  const previousExitCode = process.exitCode;
-  await program.parseAsync(["node", "nlq", "selector-data", "--questions", questionsFile, ...extra]);
-  const exitCode = process.exitCode;
-  process.exitCode = previousExitCode;
-  return { stdout, stderr, exitCode };
 }
 
 interface Example {

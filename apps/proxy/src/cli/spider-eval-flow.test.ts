@@ -13,11 +13,11 @@ import {
   summarizePresets,
   translateMysqlGold,
 } from "@nlq/eval";
-import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSpiderWarehouse } from "../../../../bench/spider-warehouse/load-spider-warehouse";
 import { registerEvalCommand } from "./eval-command";
 import { registerIndexCommand } from "./index-command";
+import { runCommand } from "./run-command.test-helpers";
 
 /**
  * Spider's train_queries.csv as an `nlq eval` input and the preset benchmark on the warehouse's live path: two Spider
@@ -44,28 +44,12 @@ college_3,Find the name of the department that has the biggest number of student
 college_3,Find the student first and last names and grade points of all enrollments.,"SELECT \`t3\`.\`Fname\`, \`t3\`.\`LName\`, \`t2\`.\`gradepoint\` FROM \`Enrolled_in\` AS \`t1\` JOIN \`Gradeconversion\` AS \`t2\` JOIN \`Student\` AS \`t3\` ON \`t1\`.\`Grade\` = \`t2\`.\`lettergrade\` AND \`t1\`.\`StuID\` = \`t3\`.\`StuID\`"
 `;
 
-async function runCommand(
+async function runFlowCommand(
   register: typeof registerEvalCommand | typeof registerIndexCommand,
   argumentsList: string[],
   extra: { environment: Record<string, string | undefined>; resolveModel?: unknown },
 ) {
-  let stdout = "";
-  let stderr = "";
-  const program = new Command().exitOverride();
-  register(program, {
-    write: (text) => {
-      stdout += text;
-    },
-    writeError: (text) => {
-      stderr += text;
-    },
-    ...extra,
-  } as Parameters<typeof registerEvalCommand>[1]);
-  process.exitCode = undefined;
-  await program.parseAsync(["node", "nlq", ...argumentsList]);
-  const exitCode = process.exitCode;
-  process.exitCode = undefined;
-  return { stdout, stderr, exitCode };
+  return runCommand(register, argumentsList, extra);
 }
 
 describe.skipIf(!hasData)("Spider train_queries.csv: nlq eval and the preset benchmark on the warehouse", () => {
@@ -87,7 +71,7 @@ describe.skipIf(!hasData)("Spider train_queries.csv: nlq eval and the preset ben
   });
 
   it("--candidates: every translated gold that runs scores 100% against itself; the one PostgreSQL refuses is counted apart", async () => {
-    const result = await runCommand(registerEvalCommand, ["eval", "--candidates", csv, "--url", database.url], {
+    const result = await runFlowCommand(registerEvalCommand, ["eval", "--candidates", csv, "--url", database.url], {
       environment: {},
     });
     expect(result.exitCode, result.stderr).toBeFalsy();
@@ -117,7 +101,7 @@ describe.skipIf(!hasData)("Spider train_queries.csv: nlq eval and the preset ben
           }),
       ),
     );
-    const result = await runCommand(
+    const result = await runFlowCommand(
       registerEvalCommand,
       ["eval", "--questions", csv, "--url", database.url, "--json", "--preset", "fast"],
       { environment: {}, resolveModel: () => model },
@@ -131,7 +115,7 @@ describe.skipIf(!hasData)("Spider train_queries.csv: nlq eval and the preset ben
 
   it("bench presets on the indexed slice: CRUSH runs in the live path, max forms two clusters and asks the pairwise agent; nlq eval uses the index too", async () => {
     const environment = { NLQ_HOME: home };
-    const indexed = await runCommand(registerIndexCommand, ["index", "--url", database.url], { environment });
+    const indexed = await runFlowCommand(registerIndexCommand, ["index", "--url", database.url], { environment });
     expect(indexed.exitCode, indexed.stderr).toBeFalsy();
     const metadataStore = await openMetadataStore({ settings: loadServiceSettings(environment) });
     try {
@@ -192,7 +176,7 @@ describe.skipIf(!hasData)("Spider train_queries.csv: nlq eval and the preset ben
     } finally {
       await store.close();
     }
-    const evaluated = await runCommand(
+    const evaluated = await runFlowCommand(
       registerEvalCommand,
       ["eval", "--questions", csv, "--url", database.url, "--json", "--preset", "balanced"],
       { environment: { ...environment, NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "0" }, resolveModel: () => model },

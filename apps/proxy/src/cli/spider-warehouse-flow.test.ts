@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
-import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSpiderWarehouse } from "../../../../bench/spider-warehouse/load-spider-warehouse";
 import { registerAskCommand } from "./ask-command";
 import { registerIndexCommand } from "./index-command";
+import { runCommand } from "./run-command.test-helpers";
 
 /**
  * The warehouse flow of the catalog index: three Spider databases loaded into a throwaway database (one schema each,
@@ -25,29 +25,12 @@ if (!hasData) {
   );
 }
 
-async function runCommand(
+async function runFlowCommand(
   register: typeof registerIndexCommand | typeof registerAskCommand,
   argumentsList: string[],
   environment: Record<string, string | undefined>,
 ) {
-  let stdout = "";
-  let stderr = "";
-  const program = new Command().exitOverride();
-  register(program, {
-    write: (text) => {
-      stdout += text;
-    },
-    writeError: (text) => {
-      stderr += text;
-    },
-    tty: true,
-    environment,
-  });
-  process.exitCode = undefined;
-  await program.parseAsync(["node", "nlq", ...argumentsList]);
-  const exitCode = process.exitCode;
-  process.exitCode = undefined;
-  return { stdout, stderr, exitCode };
+  return runCommand(register, argumentsList, { tty: true, environment });
 }
 
 describe.skipIf(!hasData)("Spider warehouse: nlq index, then nlq ask with a misspelled value", () => {
@@ -77,7 +60,7 @@ describe.skipIf(!hasData)("Spider warehouse: nlq index, then nlq ask with a miss
   });
 
   it("indexes with a progress bar, then retrieves the stored spelling and its column for each question", async () => {
-    const indexed = await runCommand(registerIndexCommand, ["index", "--url", database.url], environment);
+    const indexed = await runFlowCommand(registerIndexCommand, ["index", "--url", database.url], environment);
     expect(indexed.exitCode).toBeUndefined();
     // A redrawn bar: counts, percentage, ETA and the table being indexed.
     expect(indexed.stderr).toContain("\r\u001b[2K[####................] 2/10 20% ETA ");
@@ -105,7 +88,7 @@ describe.skipIf(!hasData)("Spider warehouse: nlq index, then nlq ask with a miss
       },
     ];
     for (const testCase of cases) {
-      const asked = await runCommand(
+      const asked = await runFlowCommand(
         registerAskCommand,
         ["ask", testCase.question, "--url", database.url],
         environment,
