@@ -4,6 +4,8 @@ export interface TargetThroughput {
   readonly tps: number;
   /** tps / direct tps. */
   readonly ratio: number;
+  /** The proxy's CPU time (user + system) per transaction, in microseconds (median over the repetitions). */
+  readonly cpuMicrosecondsPerTransaction: number;
 }
 
 /** One mode × client count: medians over the repetitions. */
@@ -19,6 +21,10 @@ export interface ProxyBenchmarkCell {
 export interface ProxyBenchmarkReport {
   readonly seconds: number;
   readonly repetitions: number;
+  /** What ran as the nlq proxy. */
+  readonly nlqEntryPoint: string;
+  /** One-minute load average when the run started and ended (other work on the machine skews every figure). */
+  readonly loadAverage: { readonly start: number; readonly end: number };
   readonly cells: readonly ProxyBenchmarkCell[];
   /** Per mode at 1 client: median latency through the target minus direct, in microseconds. */
   readonly addedLatencyMicroseconds: Record<string, { nlq: number; pgbouncer?: number }>;
@@ -33,18 +39,18 @@ const ratio = (value: number) => `×${value.toFixed(2)}`;
 /** A Markdown table of the report, as pasted into BENCHMARKS.md. */
 export function formatProxyBenchmark(report: ProxyBenchmarkReport): string {
   const lines = [
-    `pgbench -S, ${report.seconds} s per run, median of ${report.repetitions} interleaved repetitions`,
+    `pgbench -S, ${report.seconds} s per run, median of ${report.repetitions} interleaved repetitions; nlq: ${report.nlqEntryPoint}; load average ${report.loadAverage.start.toFixed(1)} → ${report.loadAverage.end.toFixed(1)}`,
     "",
-    "| mode | clients | direct tps | nlq tps | nlq/direct | PgBouncer tps | PgBouncer/direct | nlq/PgBouncer |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| mode | clients | direct tps | nlq tps | nlq/direct | PgBouncer tps | PgBouncer/direct | nlq/PgBouncer | proxy CPU µs/transaction nlq / PgBouncer |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const cell of report.cells) {
     const bouncer = cell.pgbouncer;
     lines.push(
       `| ${cell.mode} | ${cell.clients} | ${cell.direct.tps.toFixed(0)} | ${cell.nlq.tps.toFixed(0)} | ${ratio(cell.nlq.ratio)} | ${
         bouncer
-          ? `${bouncer.tps.toFixed(0)} | ${ratio(bouncer.ratio)} | ${ratio(cell.nlq.tps / bouncer.tps)}`
-          : "– | – | –"
+          ? `${bouncer.tps.toFixed(0)} | ${ratio(bouncer.ratio)} | ${ratio(cell.nlq.tps / bouncer.tps)} | ${cell.nlq.cpuMicrosecondsPerTransaction.toFixed(1)} / ${bouncer.cpuMicrosecondsPerTransaction.toFixed(1)}`
+          : `– | – | – | ${cell.nlq.cpuMicrosecondsPerTransaction.toFixed(1)} / –`
       } |`,
     );
   }

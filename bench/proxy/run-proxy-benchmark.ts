@@ -5,12 +5,17 @@
  *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres]
  *
  * pgbench -S (select-only) per mode and client count, the three targets interleaved (their order rotates each
- * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; added latency per round trip
- * at 1 client (median latency through the target minus direct); resident memory per idle session of the proxy and of
- * PgBouncer at `--idle-connections` sessions (held against a stub upstream, since the local server allows 100).
- * PgBouncer comes from Debian (`apt-get install pgbouncer`); without it the PgBouncer columns are absent.
+ * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; each proxy's CPU time per
+ * transaction (user + system, from /proc: less sensitive to other load on the machine than tps); added latency per
+ * round trip at 1 client (median latency through the target minus direct); resident memory per idle session of the
+ * proxy and of PgBouncer at `--idle-connections` sessions (held against a stub upstream, since the local server allows
+ * 100). PgBouncer comes from Debian (`apt-get install pgbouncer`); without it the PgBouncer columns are absent.
+ *
+ * nlq is measured as shipped: the runner builds apps/proxy/dist (`npm run build`) and starts the production entry point
+ * (`apps/proxy/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx.
  */
 import { spawnSync } from "node:child_process";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median } from "@nlq/eval";
@@ -48,7 +53,11 @@ const database = `nlq_bench_proxy_${process.pid}`;
 const connection = ["-h", serverHost, "-p", String(serverPort), "-U", user];
 spawnSync("createdb", [...connection, database], { stdio: "inherit" });
 const stopped: Array<() => Promise<void>> = [];
+const loadAverageAtStart = loadavg()[0]!;
 try {
+  log("building apps/proxy/dist (the compiled proxy is what is measured)");
+  const build = spawnSync(process.execPath, [`${repository}scripts/build-cli.mjs`], { stdio: "inherit" });
+  if (build.status !== 0) throw new Error("npm run build failed");
   log(`preparing pgbench data (scale 5) in ${database}`);
   spawnSync("pgbench", [...connection, "-i", "-s", "5", "-q", database], { stdio: "ignore" });
   const nlq = await startNlqProxy(repository, serverPort);
@@ -59,22 +68,27 @@ try {
     bouncer = await startPgBouncer(bouncerExecutable, serverPort, Math.max(...clientCounts));
     stopped.push(() => bouncer!.stop());
   } else log("PgBouncer is not installed (apt-get install pgbouncer): its columns are left out");
-  const targets: Array<{ name: "direct" | "nlq" | "pgbouncer"; host: string; port: number }> = [
-    { name: "direct", host: serverHost, port: serverPort },
-    { name: "nlq", host: "127.0.0.1", port: nlq.port },
-    ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port }] : []),
-  ];
+  const targets: Array<{ name: "direct" | "nlq" | "pgbouncer"; host: string; port: number; process?: ServedProcess }> =
+    [
+      { name: "direct", host: serverHost, port: serverPort },
+      { name: "nlq", host: "127.0.0.1", port: nlq.port, process: nlq },
+      ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port, process: bouncer }] : []),
+    ];
 
-  const runs = new Map<string, PgbenchRun[]>();
+  type MeasuredRun = PgbenchRun & { readonly proxyCpuMicrosecondsPerTransaction: number };
+  const runs = new Map<string, MeasuredRun[]>();
   const key = (mode: string, clients: number, target: string) => `${mode}/${clients}/${target}`;
   for (let repetition = 0; repetition < repetitions; repetition++) {
     for (const mode of modes) {
       for (const clients of clientCounts) {
         const order = targets.map((_, index) => targets[(index + repetition) % targets.length]!);
         for (const target of order) {
-          const run = runPgbench({ ...target, user, database, mode, clients, seconds });
+          const cpuBefore = target.process?.cpuMicroseconds() ?? 0;
+          const measured = runPgbench({ host: target.host, port: target.port, user, database, mode, clients, seconds });
+          const cpu = (target.process?.cpuMicroseconds() ?? 0) - cpuBefore;
+          const run = { ...measured, proxyCpuMicrosecondsPerTransaction: cpu / measured.transactions };
           log(
-            `repetition ${repetition + 1}/${repetitions} ${mode} c=${clients} ${target.name}: ${run.tps.toFixed(0)} tps, ${run.latencyMilliseconds.toFixed(3)} ms`,
+            `repetition ${repetition + 1}/${repetitions} ${mode} c=${clients} ${target.name}: ${run.tps.toFixed(0)} tps, ${run.latencyMilliseconds.toFixed(3)} ms${target.process ? `, ${run.proxyCpuMicrosecondsPerTransaction.toFixed(1)} µs proxy CPU per transaction` : ""} (load ${loadavg()[0]!.toFixed(1)})`,
           );
           const list = runs.get(key(mode, clients, target.name)) ?? [];
           list.push(run);
@@ -83,7 +97,7 @@ try {
       }
     }
   }
-  const medianOf = (mode: string, clients: number, target: string, field: keyof PgbenchRun) =>
+  const medianOf = (mode: string, clients: number, target: string, field: keyof MeasuredRun) =>
     median((runs.get(key(mode, clients, target)) ?? []).map((run) => run[field]));
 
   const cells: ProxyBenchmarkCell[] = [];
@@ -96,8 +110,25 @@ try {
         mode,
         clients,
         direct: { tps: direct },
-        nlq: { tps: nlqTps, ratio: nlqTps / direct },
-        ...(bouncerTps === undefined ? {} : { pgbouncer: { tps: bouncerTps, ratio: bouncerTps / direct } }),
+        nlq: {
+          tps: nlqTps,
+          ratio: nlqTps / direct,
+          cpuMicrosecondsPerTransaction: medianOf(mode, clients, "nlq", "proxyCpuMicrosecondsPerTransaction"),
+        },
+        ...(bouncerTps === undefined
+          ? {}
+          : {
+              pgbouncer: {
+                tps: bouncerTps,
+                ratio: bouncerTps / direct,
+                cpuMicrosecondsPerTransaction: medianOf(
+                  mode,
+                  clients,
+                  "pgbouncer",
+                  "proxyCpuMicrosecondsPerTransaction",
+                ),
+              },
+            }),
       });
     }
   }
@@ -132,6 +163,8 @@ try {
   const report: ProxyBenchmarkReport = {
     seconds,
     repetitions,
+    nlqEntryPoint: "apps/proxy/bin/nlq.mjs running the compiled apps/proxy/dist",
+    loadAverage: { start: loadAverageAtStart, end: loadavg()[0]! },
     cells,
     addedLatencyMicroseconds,
     ...(idle ? { idleConnections: idle } : {}),
