@@ -15,6 +15,8 @@ export interface ProxyBenchmarkCell {
   readonly direct: { readonly tps: number };
   readonly nlq: TargetThroughput;
   readonly pgbouncer?: TargetThroughput;
+  /** The nlq proxy of the `--baseline` checkout (an A/B of a change). */
+  readonly baseline?: TargetThroughput;
 }
 
 /** What `npm run bench:proxy -- --json` prints. */
@@ -23,11 +25,13 @@ export interface ProxyBenchmarkReport {
   readonly repetitions: number;
   /** What ran as the nlq proxy. */
   readonly nlqEntryPoint: string;
+  /** The checkout measured as `baseline`, when `--baseline` was given. */
+  readonly baseline?: string;
   /** One-minute load average when the run started and ended (other work on the machine skews every figure). */
   readonly loadAverage: { readonly start: number; readonly end: number };
   readonly cells: readonly ProxyBenchmarkCell[];
   /** Per mode at 1 client: median latency through the target minus direct, in microseconds. */
-  readonly addedLatencyMicroseconds: Record<string, { nlq: number; pgbouncer?: number }>;
+  readonly addedLatencyMicroseconds: Record<string, { nlq: number; pgbouncer?: number; baseline?: number }>;
   readonly idleConnections?: {
     readonly nlq: IdleConnectionMeasurement;
     readonly pgbouncer?: IdleConnectionMeasurement;
@@ -59,7 +63,23 @@ export function formatProxyBenchmark(report: ProxyBenchmarkReport): string {
     lines.push("", "Added latency per round trip at 1 client (median latency minus direct):");
     for (const [mode, added] of latency) {
       lines.push(
-        `- ${mode}: nlq ${added.nlq.toFixed(0)} µs${added.pgbouncer === undefined ? "" : `, PgBouncer ${added.pgbouncer.toFixed(0)} µs`}`,
+        `- ${mode}: nlq ${added.nlq.toFixed(0)} µs${added.pgbouncer === undefined ? "" : `, PgBouncer ${added.pgbouncer.toFixed(0)} µs`}${added.baseline === undefined ? "" : `, baseline ${added.baseline.toFixed(0)} µs`}`,
+      );
+    }
+  }
+  if (report.baseline !== undefined) {
+    lines.push(
+      "",
+      `Baseline (${report.baseline}), interleaved in the same run:`,
+      "",
+      "| mode | clients | baseline tps | nlq tps | nlq/baseline | proxy CPU µs/transaction nlq / baseline |",
+      "| --- | --- | --- | --- | --- | --- |",
+    );
+    for (const cell of report.cells) {
+      const baseline = cell.baseline;
+      if (baseline === undefined) continue;
+      lines.push(
+        `| ${cell.mode} | ${cell.clients} | ${baseline.tps.toFixed(0)} | ${cell.nlq.tps.toFixed(0)} | ${ratio(cell.nlq.tps / baseline.tps)} | ${cell.nlq.cpuMicrosecondsPerTransaction.toFixed(1)} / ${baseline.cpuMicrosecondsPerTransaction.toFixed(1)} |`,
       );
     }
   }

@@ -2,7 +2,8 @@
  * Pass-through overhead of the nlq proxy against PostgreSQL directly and PgBouncer (session mode), in one run:
  *
  *   npm run bench:proxy [-- --json] [-- --seconds 5 --repetitions 3 --clients 1,8,32 --modes simple,extended,prepared
- *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres]
+ *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres
+ *                                      --baseline /path/to/another/nlq/checkout]
  *
  * pgbench -S (select-only) per mode and client count, the three targets interleaved (their order rotates each
  * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; each proxy's CPU time per
@@ -11,11 +12,15 @@
  * proxy and of PgBouncer at `--idle-connections` sessions (held against a stub upstream, since the local server allows
  * 100). PgBouncer comes from Debian (`apt-get install pgbouncer`); without it the PgBouncer columns are absent.
  *
+ * `--baseline` adds a fourth target, the nlq proxy of another checkout (built there with `npm run build`), interleaved
+ * with the others: an A/B of a change to the proxy in the same conditions (no idle-memory figure for it).
+ *
  * nlq is measured as shipped: the runner builds apps/proxy/dist (`npm run build`) and starts the production entry point
  * (`apps/proxy/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx.
  */
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median } from "@nlq/eval";
@@ -34,6 +39,7 @@ const { values: options } = parseArgs({
     modes: { type: "string", default: "simple,extended,prepared" },
     "idle-connections": { type: "string", default: "1000" },
     json: { type: "boolean", default: false },
+    baseline: { type: "string" },
   },
 });
 
@@ -62,18 +68,24 @@ try {
   spawnSync("pgbench", [...connection, "-i", "-s", "5", "-q", database], { stdio: "ignore" });
   const nlq = await startNlqProxy(repository, serverPort);
   stopped.push(() => nlq.stop());
+  let baseline: ServedProcess | undefined;
+  if (options.baseline !== undefined) {
+    baseline = await startNlqProxy(`${path.resolve(options.baseline)}/`, serverPort);
+    stopped.push(() => baseline!.stop());
+  }
   const bouncerExecutable = findPgBouncer();
   let bouncer: ServedProcess | undefined;
   if (bouncerExecutable) {
     bouncer = await startPgBouncer(bouncerExecutable, serverPort, Math.max(...clientCounts));
     stopped.push(() => bouncer!.stop());
   } else log("PgBouncer is not installed (apt-get install pgbouncer): its columns are left out");
-  const targets: Array<{ name: "direct" | "nlq" | "pgbouncer"; host: string; port: number; process?: ServedProcess }> =
-    [
-      { name: "direct", host: serverHost, port: serverPort },
-      { name: "nlq", host: "127.0.0.1", port: nlq.port, process: nlq },
-      ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port, process: bouncer }] : []),
-    ];
+  type TargetName = "direct" | "nlq" | "pgbouncer" | "baseline";
+  const targets: Array<{ name: TargetName; host: string; port: number; process?: ServedProcess }> = [
+    { name: "direct", host: serverHost, port: serverPort },
+    { name: "nlq", host: "127.0.0.1", port: nlq.port, process: nlq },
+    ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port, process: bouncer }] : []),
+    ...(baseline ? [{ name: "baseline" as const, host: "127.0.0.1", port: baseline.port, process: baseline }] : []),
+  ];
 
   type MeasuredRun = PgbenchRun & { readonly proxyCpuMicrosecondsPerTransaction: number };
   const runs = new Map<string, MeasuredRun[]>();
@@ -106,6 +118,7 @@ try {
       const direct = medianOf(mode, clients, "direct", "tps");
       const nlqTps = medianOf(mode, clients, "nlq", "tps");
       const bouncerTps = bouncer ? medianOf(mode, clients, "pgbouncer", "tps") : undefined;
+      const baselineTps = baseline ? medianOf(mode, clients, "baseline", "tps") : undefined;
       cells.push({
         mode,
         clients,
@@ -129,6 +142,20 @@ try {
                 ),
               },
             }),
+        ...(baselineTps === undefined
+          ? {}
+          : {
+              baseline: {
+                tps: baselineTps,
+                ratio: baselineTps / direct,
+                cpuMicrosecondsPerTransaction: medianOf(
+                  mode,
+                  clients,
+                  "baseline",
+                  "proxyCpuMicrosecondsPerTransaction",
+                ),
+              },
+            }),
       });
     }
   }
@@ -139,6 +166,7 @@ try {
       addedLatencyMicroseconds[mode] = {
         nlq: (medianOf(mode, 1, "nlq", "latencyMilliseconds") - direct) * 1000,
         ...(bouncer ? { pgbouncer: (medianOf(mode, 1, "pgbouncer", "latencyMilliseconds") - direct) * 1000 } : {}),
+        ...(baseline ? { baseline: (medianOf(mode, 1, "baseline", "latencyMilliseconds") - direct) * 1000 } : {}),
       };
     }
   }
@@ -164,6 +192,7 @@ try {
     seconds,
     repetitions,
     nlqEntryPoint: "apps/proxy/bin/nlq.mjs running the compiled apps/proxy/dist",
+    ...(options.baseline === undefined ? {} : { baseline: path.resolve(options.baseline) }),
     loadAverage: { start: loadAverageAtStart, end: loadavg()[0]! },
     cells,
     addedLatencyMicroseconds,
