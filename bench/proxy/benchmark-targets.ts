@@ -131,6 +131,29 @@ export async function startNlqProxy(repository: string, upstreamPort: number): P
   };
 }
 
+/** Starts the bare Node.js TCP relay (`bench/proxy/node-relay.mjs`, the floor of a Node proxy) in front of `upstreamPort`. */
+export async function startNodeRelay(repository: string, upstreamPort: number): Promise<ServedProcess> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [join(repository, "bench/proxy/node-relay.mjs"), String(port), String(upstreamPort)],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
+  try {
+    await waitReady(port);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return {
+    port,
+    pid: child.pid!,
+    residentKibibytes: () => residentKibibytes(child.pid!),
+    cpuMicroseconds: () => cpuMicroseconds(child.pid!),
+    stop: () => stopChild(child),
+  };
+}
+
 /** Where Debian installs PgBouncer (`apt-get install pgbouncer`), or undefined when it is not installed. */
 export function findPgBouncer(): string | undefined {
   for (const candidate of ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"]) {

@@ -17,6 +17,8 @@ export interface ProxyBenchmarkCell {
   readonly pgbouncer?: TargetThroughput;
   /** The nlq proxy of the `--baseline` checkout (an A/B of a change). */
   readonly baseline?: TargetThroughput;
+  /** The bare Node.js relay (`--node-relay`): the floor of a Node proxy. */
+  readonly nodeRelay?: TargetThroughput;
 }
 
 /** What `npm run bench:proxy -- --json` prints. */
@@ -31,7 +33,10 @@ export interface ProxyBenchmarkReport {
   readonly loadAverage: { readonly start: number; readonly end: number };
   readonly cells: readonly ProxyBenchmarkCell[];
   /** Per mode at 1 client: median latency through the target minus direct, in microseconds. */
-  readonly addedLatencyMicroseconds: Record<string, { nlq: number; pgbouncer?: number; baseline?: number }>;
+  readonly addedLatencyMicroseconds: Record<
+    string,
+    { nlq: number; pgbouncer?: number; baseline?: number; nodeRelay?: number }
+  >;
   readonly idleConnections?: {
     readonly nlq: IdleConnectionMeasurement;
     readonly pgbouncer?: IdleConnectionMeasurement;
@@ -63,23 +68,28 @@ export function formatProxyBenchmark(report: ProxyBenchmarkReport): string {
     lines.push("", "Added latency per round trip at 1 client (median latency minus direct):");
     for (const [mode, added] of latency) {
       lines.push(
-        `- ${mode}: nlq ${added.nlq.toFixed(0)} µs${added.pgbouncer === undefined ? "" : `, PgBouncer ${added.pgbouncer.toFixed(0)} µs`}${added.baseline === undefined ? "" : `, baseline ${added.baseline.toFixed(0)} µs`}`,
+        `- ${mode}: nlq ${added.nlq.toFixed(0)} µs${added.pgbouncer === undefined ? "" : `, PgBouncer ${added.pgbouncer.toFixed(0)} µs`}${added.baseline === undefined ? "" : `, baseline ${added.baseline.toFixed(0)} µs`}${added.nodeRelay === undefined ? "" : `, Node relay ${added.nodeRelay.toFixed(0)} µs`}`,
       );
     }
   }
-  if (report.baseline !== undefined) {
+  const others = [
+    { key: "baseline" as const, title: `Baseline (${report.baseline ?? ""})` },
+    { key: "nodeRelay" as const, title: "Bare Node.js relay (bench/proxy/node-relay.mjs)" },
+  ];
+  for (const { key, title } of others) {
+    if (!report.cells.some((cell) => cell[key] !== undefined)) continue;
     lines.push(
       "",
-      `Baseline (${report.baseline}), interleaved in the same run:`,
+      `${title}, interleaved in the same run:`,
       "",
-      "| mode | clients | baseline tps | nlq tps | nlq/baseline | proxy CPU µs/transaction nlq / baseline |",
+      `| mode | clients | ${key} tps | nlq tps | nlq/${key} | proxy CPU µs/transaction nlq / ${key} |`,
       "| --- | --- | --- | --- | --- | --- |",
     );
     for (const cell of report.cells) {
-      const baseline = cell.baseline;
-      if (baseline === undefined) continue;
+      const other = cell[key];
+      if (other === undefined) continue;
       lines.push(
-        `| ${cell.mode} | ${cell.clients} | ${baseline.tps.toFixed(0)} | ${cell.nlq.tps.toFixed(0)} | ${ratio(cell.nlq.tps / baseline.tps)} | ${cell.nlq.cpuMicrosecondsPerTransaction.toFixed(1)} / ${baseline.cpuMicrosecondsPerTransaction.toFixed(1)} |`,
+        `| ${cell.mode} | ${cell.clients} | ${other.tps.toFixed(0)} | ${cell.nlq.tps.toFixed(0)} | ${ratio(cell.nlq.tps / other.tps)} | ${cell.nlq.cpuMicrosecondsPerTransaction.toFixed(1)} / ${other.cpuMicrosecondsPerTransaction.toFixed(1)} |`,
       );
     }
   }

@@ -3,7 +3,7 @@
  *
  *   npm run bench:proxy [-- --json] [-- --seconds 5 --repetitions 3 --clients 1,8,32 --modes simple,extended,prepared
  *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres
- *                                      --baseline /path/to/another/nlq/checkout]
+ *                                      --baseline /path/to/another/nlq/checkout --node-relay]
  *
  * pgbench -S (select-only) per mode and client count, the three targets interleaved (their order rotates each
  * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; each proxy's CPU time per
@@ -14,6 +14,8 @@
  *
  * `--baseline` adds a fourth target, the nlq proxy of another checkout (built there with `npm run build`), interleaved
  * with the others: an A/B of a change to the proxy in the same conditions (no idle-memory figure for it).
+ * `--node-relay` adds a bare Node.js TCP relay (`node-relay.mjs`): the floor any Node proxy pays (event loop, streams,
+ * system calls), to tell it apart from the cost of nlq's own code.
  *
  * nlq is measured as shipped: the runner builds apps/proxy/dist (`npm run build`) and starts the production entry point
  * (`apps/proxy/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx.
@@ -24,7 +26,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median } from "@nlq/eval";
-import { findPgBouncer, type ServedProcess, startNlqProxy, startPgBouncer } from "./benchmark-targets";
+import { findPgBouncer, type ServedProcess, startNlqProxy, startNodeRelay, startPgBouncer } from "./benchmark-targets";
 import { type IdleConnectionMeasurement, measureIdleConnections } from "./idle-connections";
 import { type PgbenchMode, type PgbenchRun, runPgbench } from "./pgbench";
 import { formatProxyBenchmark, type ProxyBenchmarkCell, type ProxyBenchmarkReport } from "./proxy-benchmark-report";
@@ -40,6 +42,7 @@ const { values: options } = parseArgs({
     "idle-connections": { type: "string", default: "1000" },
     json: { type: "boolean", default: false },
     baseline: { type: "string" },
+    "node-relay": { type: "boolean", default: false },
   },
 });
 
@@ -73,18 +76,24 @@ try {
     baseline = await startNlqProxy(`${path.resolve(options.baseline)}/`, serverPort);
     stopped.push(() => baseline!.stop());
   }
+  let relay: ServedProcess | undefined;
+  if (options["node-relay"]) {
+    relay = await startNodeRelay(repository, serverPort);
+    stopped.push(() => relay!.stop());
+  }
   const bouncerExecutable = findPgBouncer();
   let bouncer: ServedProcess | undefined;
   if (bouncerExecutable) {
     bouncer = await startPgBouncer(bouncerExecutable, serverPort, Math.max(...clientCounts));
     stopped.push(() => bouncer!.stop());
   } else log("PgBouncer is not installed (apt-get install pgbouncer): its columns are left out");
-  type TargetName = "direct" | "nlq" | "pgbouncer" | "baseline";
+  type TargetName = "direct" | "nlq" | "pgbouncer" | "baseline" | "nodeRelay";
   const targets: Array<{ name: TargetName; host: string; port: number; process?: ServedProcess }> = [
     { name: "direct", host: serverHost, port: serverPort },
     { name: "nlq", host: "127.0.0.1", port: nlq.port, process: nlq },
     ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port, process: bouncer }] : []),
     ...(baseline ? [{ name: "baseline" as const, host: "127.0.0.1", port: baseline.port, process: baseline }] : []),
+    ...(relay ? [{ name: "nodeRelay" as const, host: "127.0.0.1", port: relay.port, process: relay }] : []),
   ];
 
   type MeasuredRun = PgbenchRun & { readonly proxyCpuMicrosecondsPerTransaction: number };
@@ -116,46 +125,22 @@ try {
   for (const mode of modes) {
     for (const clients of clientCounts) {
       const direct = medianOf(mode, clients, "direct", "tps");
-      const nlqTps = medianOf(mode, clients, "nlq", "tps");
-      const bouncerTps = bouncer ? medianOf(mode, clients, "pgbouncer", "tps") : undefined;
-      const baselineTps = baseline ? medianOf(mode, clients, "baseline", "tps") : undefined;
+      const throughput = (target: TargetName) => {
+        const tps = medianOf(mode, clients, target, "tps");
+        return {
+          tps,
+          ratio: tps / direct,
+          cpuMicrosecondsPerTransaction: medianOf(mode, clients, target, "proxyCpuMicrosecondsPerTransaction"),
+        };
+      };
       cells.push({
         mode,
         clients,
         direct: { tps: direct },
-        nlq: {
-          tps: nlqTps,
-          ratio: nlqTps / direct,
-          cpuMicrosecondsPerTransaction: medianOf(mode, clients, "nlq", "proxyCpuMicrosecondsPerTransaction"),
-        },
-        ...(bouncerTps === undefined
-          ? {}
-          : {
-              pgbouncer: {
-                tps: bouncerTps,
-                ratio: bouncerTps / direct,
-                cpuMicrosecondsPerTransaction: medianOf(
-                  mode,
-                  clients,
-                  "pgbouncer",
-                  "proxyCpuMicrosecondsPerTransaction",
-                ),
-              },
-            }),
-        ...(baselineTps === undefined
-          ? {}
-          : {
-              baseline: {
-                tps: baselineTps,
-                ratio: baselineTps / direct,
-                cpuMicrosecondsPerTransaction: medianOf(
-                  mode,
-                  clients,
-                  "baseline",
-                  "proxyCpuMicrosecondsPerTransaction",
-                ),
-              },
-            }),
+        nlq: throughput("nlq"),
+        ...(bouncer ? { pgbouncer: throughput("pgbouncer") } : {}),
+        ...(baseline ? { baseline: throughput("baseline") } : {}),
+        ...(relay ? { nodeRelay: throughput("nodeRelay") } : {}),
       });
     }
   }
@@ -167,6 +152,7 @@ try {
         nlq: (medianOf(mode, 1, "nlq", "latencyMilliseconds") - direct) * 1000,
         ...(bouncer ? { pgbouncer: (medianOf(mode, 1, "pgbouncer", "latencyMilliseconds") - direct) * 1000 } : {}),
         ...(baseline ? { baseline: (medianOf(mode, 1, "baseline", "latencyMilliseconds") - direct) * 1000 } : {}),
+        ...(relay ? { nodeRelay: (medianOf(mode, 1, "nodeRelay", "latencyMilliseconds") - direct) * 1000 } : {}),
       };
     }
   }
