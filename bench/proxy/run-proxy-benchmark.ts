@@ -3,7 +3,8 @@
  *
  *   npm run bench:proxy [-- --json] [-- --seconds 5 --repetitions 3 --clients 1,8,32 --modes simple,extended,prepared
  *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres
- *                                      --baseline /path/to/another/nlq/checkout --node-relay]
+ *                                      --baseline /path/to/another/nlq/checkout --node-relay
+ *                                      --warm-up-seconds 2]
  *
  * pgbench -S (select-only) per mode and client count, the three targets interleaved (their order rotates each
  * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; each proxy's CPU time per
@@ -16,6 +17,8 @@
  * with the others: an A/B of a change to the proxy in the same conditions (no idle-memory figure for it).
  * `--node-relay` adds a bare Node.js TCP relay (`node-relay.mjs`): the floor any Node proxy pays (event loop, streams,
  * system calls), to tell it apart from the cost of nlq's own code.
+ *
+ * Every proxy first serves each mode for `--warm-up-seconds` (default 2, not counted): figures are steady state.
  *
  * nlq is measured as shipped: the runner builds apps/proxy/dist (`npm run build`) and starts the production entry point
  * (`apps/proxy/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx.
@@ -40,6 +43,7 @@ const { values: options } = parseArgs({
     clients: { type: "string", default: "1,8,32" },
     modes: { type: "string", default: "simple,extended,prepared" },
     "idle-connections": { type: "string", default: "1000" },
+    "warm-up-seconds": { type: "string", default: "2" },
     json: { type: "boolean", default: false },
     baseline: { type: "string" },
     "node-relay": { type: "boolean", default: false },
@@ -95,6 +99,18 @@ try {
     ...(baseline ? [{ name: "baseline" as const, host: "127.0.0.1", port: baseline.port, process: baseline }] : []),
     ...(relay ? [{ name: "nodeRelay" as const, host: "127.0.0.1", port: relay.port, process: relay }] : []),
   ];
+
+  // Each proxy serves every mode once before anything is counted, so that no figure includes V8 compiling nlq's code.
+  const warmUpSeconds = Number(options["warm-up-seconds"]);
+  if (warmUpSeconds > 0) {
+    for (const target of targets.filter((candidate) => candidate.process !== undefined)) {
+      for (const mode of modes) {
+        const clients = Math.max(...clientCounts);
+        runPgbench({ host: target.host, port: target.port, user, database, mode, clients, seconds: warmUpSeconds });
+      }
+    }
+    log(`warmed up each proxy (${warmUpSeconds} s per mode, not counted)`);
+  }
 
   type MeasuredRun = PgbenchRun & { readonly proxyCpuMicrosecondsPerTransaction: number };
   const runs = new Map<string, MeasuredRun[]>();
