@@ -39,7 +39,8 @@ import { toWireError } from "./wire-error";
 
 /**
  * One client connection and its upstream connection. Bytes pass through in both directions as the
- * framers hand them back; the connection looks only at startup packets, simple Query, Parse, Sync
+ * framers hand them back, joined again into one write per received chunk (`CoalescingWriter`: what passes through
+ * unchanged is never split into several writes); the connection looks only at startup packets, simple Query, Parse, Sync
  * (and Bind once a prepared statement holds a question) from the client, and ReadyForQuery,
  * BackendKeyData (and ErrorResponse when it has to) from the server.
  *
