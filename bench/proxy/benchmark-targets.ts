@@ -131,7 +131,7 @@ export async function startNlqProxy(repository: string, upstreamPort: number): P
   };
 }
 
-/** Starts the bare Node.js TCP relay (`bench/proxy/node-relay.mjs`, the floor of a Node proxy) in front of `upstreamPort`. */
+/** Starts the bare Node.js TCP relay (`bench/proxy/node-relay.mjs`: a Node proxy's floor) before `upstreamPort`. */
 export async function startNodeRelay(repository: string, upstreamPort: number): Promise<ServedProcess> {
   const port = await freePort();
   const child = spawn(

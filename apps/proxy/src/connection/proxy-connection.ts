@@ -39,9 +39,9 @@ import { toWireError } from "./wire-error";
 
 /**
  * One client connection and its upstream connection. Bytes pass through in both directions as the
- * framers hand them back, joined again into one write per received chunk (`CoalescingWriter`: what passes through
- * unchanged is never split into several writes); the connection looks only at startup packets, simple Query, Parse, Sync
- * (and Bind once a prepared statement holds a question) from the client, and ReadyForQuery,
+ * framers hand them back, joined again into one write per received chunk (`CoalescingWriter`: what passes
+ * through unchanged is never split into several writes); the connection looks only at startup packets,
+ * simple Query, Parse, Sync (and Bind once a prepared statement holds a question) from the client, and ReadyForQuery,
  * BackendKeyData (and ErrorResponse when it has to) from the server.
  *
  * A simple Query carrying the marker is answered by the injected `answerQuestion` on the upstream
@@ -686,11 +686,11 @@ export class ProxyConnection {
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
 
-  /** Writes to the upstream (joining adjacent pieces of one client chunk); stops reading the client until it drains. */
+  /** Writes to the upstream (joining adjacent pieces of one client chunk); pauses the client until it drains. */
   readonly #toUpstream = new CoalescingWriter(backpressuredWriter(() => this.#upstream, this.#clientPauses));
   readonly #writeUpstream = (bytes: Buffer): void => this.#toUpstream.write(bytes);
 
-  /** Writes to the client (joining adjacent pieces of one upstream chunk); stops reading the upstream until it drains. */
+  /** Writes to the client (joining adjacent pieces of one upstream chunk); pauses the upstream until it drains. */
   readonly #toClient = new CoalescingWriter(backpressuredWriter(() => this.#client, this.#upstreamPauses));
   readonly #writeClient = (bytes: Buffer): void => this.#toClient.write(bytes);
 
