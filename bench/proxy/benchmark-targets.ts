@@ -10,6 +10,8 @@ export interface ServedProcess {
   readonly pid: number;
   /** Resident set size now, in KiB (from /proc). */
   residentKibibytes(): number;
+  /** CPU time the process has used so far (user + system), in microseconds (from /proc). */
+  cpuMicroseconds(): number;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,22 @@ function residentKibibytes(pid: number): number {
   if (!match) throw new Error(`no VmRSS for process ${pid}`);
   return Number(match[1]);
 }
+
+/** Clock ticks per second of /proc/<pid>/stat's times (`getconf CLK_TCK`, 100 on Linux). */
+const clockTicksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
+
+/** User + system CPU time of `pid` so far, in microseconds (/proc/<pid>/stat fields 14 and 15). */
+export function cpuMicroseconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  if (!Number.isFinite(ticks)) throw new Error(`no CPU times in /proc/${pid}/stat`);
+  return (ticks * 1_000_000) / clockTicksPerSecond;
+}
+
+/** What bin/nlq.mjs prints when apps/proxy/dist is missing or stale and it runs the sources through tsx instead. */
+const RUNS_THROUGH_TSX = "running the TypeScript sources through tsx";
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
@@ -66,8 +84,10 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `nlq proxy` (the production entry point, `apps/proxy/bin/nlq.mjs`) in front of `upstreamPort`, with its own
- * throwaway `NLQ_HOME` and without a model (pass-through only).
+ * Starts `nlq proxy` (the production entry point, `apps/proxy/bin/nlq.mjs`, running the compiled apps/proxy/dist) in
+ * front of `upstreamPort`, with its own throwaway `NLQ_HOME` and without a model (pass-through only). Throws when
+ * nlq.mjs fell back to running the TypeScript sources through tsx (dist missing or stale: `npm run build`), so a
+ * figure never silently measures the development path.
  */
 export async function startNlqProxy(repository: string, upstreamPort: number): Promise<ServedProcess> {
   const port = await freePort();
@@ -90,8 +110,38 @@ export async function startNlqProxy(repository: string, upstreamPort: number): P
   );
   try {
     await waitReady(port);
+    if (readFileSync(join(home, "proxy.log"), "utf8").includes(RUNS_THROUGH_TSX)) {
+      throw new Error("nlq ran its TypeScript sources through tsx, not apps/proxy/dist: run npm run build first");
+    }
   } catch (error) {
     process.stderr.write(readFileSync(join(home, "proxy.log"), "utf8"));
+    await stopChild(child);
+    rmSync(home, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    port,
+    pid: child.pid!,
+    residentKibibytes: () => residentKibibytes(child.pid!),
+    cpuMicroseconds: () => cpuMicroseconds(child.pid!),
+    async stop() {
+      await stopChild(child);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts the bare Node.js TCP relay (`bench/proxy/node-relay.mjs`: a Node proxy's floor) before `upstreamPort`. */
+export async function startNodeRelay(repository: string, upstreamPort: number): Promise<ServedProcess> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [join(repository, "bench/proxy/node-relay.mjs"), String(port), String(upstreamPort)],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
+  try {
+    await waitReady(port);
+  } catch (error) {
     await stopChild(child);
     throw error;
   }
@@ -99,10 +149,8 @@ export async function startNlqProxy(repository: string, upstreamPort: number): P
     port,
     pid: child.pid!,
     residentKibibytes: () => residentKibibytes(child.pid!),
-    async stop() {
-      await stopChild(child);
-      rmSync(home, { recursive: true, force: true });
-    },
+    cpuMicroseconds: () => cpuMicroseconds(child.pid!),
+    stop: () => stopChild(child),
   };
 }
 
@@ -166,6 +214,7 @@ export async function startPgBouncer(
     port,
     pid,
     residentKibibytes: () => residentKibibytes(pid),
+    cpuMicroseconds: () => cpuMicroseconds(pid),
     async stop() {
       await stopChild(child);
       rmSync(directory, { recursive: true, force: true });

@@ -17,14 +17,17 @@ export interface PgbenchRun {
   readonly tps: number;
   /** pgbench's `latency average`, in milliseconds. */
   readonly latencyMilliseconds: number;
+  /** Transactions processed in the run (`number of transactions actually processed`). */
+  readonly transactions: number;
 }
 
-/** Reads tps and average latency from pgbench's report; throws when either is missing. */
+/** Reads tps, average latency and the transaction count from pgbench's report; throws when one is missing. */
 export function parsePgbenchReport(report: string): PgbenchRun {
   const tps = /^tps = ([\d.]+)/m.exec(report);
   const latency = /^latency average = ([\d.]+) ms/m.exec(report);
-  if (!tps || !latency) throw new Error(`pgbench printed no tps or latency:\n${report}`);
-  return { tps: Number(tps[1]), latencyMilliseconds: Number(latency[1]) };
+  const transactions = /^number of transactions actually processed: (\d+)/m.exec(report);
+  if (!tps || !latency || !transactions) throw new Error(`pgbench printed no tps, latency or transactions:\n${report}`);
+  return { tps: Number(tps[1]), latencyMilliseconds: Number(latency[1]), transactions: Number(transactions[1]) };
 }
 
 /** One select-only pgbench run (`-S -n`, one thread per two clients at most, the machine has 2 cores). */

@@ -2,19 +2,34 @@
  * Pass-through overhead of the nlq proxy against PostgreSQL directly and PgBouncer (session mode), in one run:
  *
  *   npm run bench:proxy [-- --json] [-- --seconds 5 --repetitions 3 --clients 1,8,32 --modes simple,extended,prepared
- *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres]
+ *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres
+ *                                      --baseline /path/to/another/nlq/checkout --node-relay
+ *                                      --warm-up-seconds 2]
  *
  * pgbench -S (select-only) per mode and client count, the three targets interleaved (their order rotates each
- * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; added latency per round trip
- * at 1 client (median latency through the target minus direct); resident memory per idle session of the proxy and of
- * PgBouncer at `--idle-connections` sessions (held against a stub upstream, since the local server allows 100).
- * PgBouncer comes from Debian (`apt-get install pgbouncer`); without it the PgBouncer columns are absent.
+ * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; each proxy's CPU time per
+ * transaction (user + system, from /proc: less sensitive to other load on the machine than tps); added latency per
+ * round trip at 1 client (median latency through the target minus direct); resident memory per idle session of the
+ * proxy and of PgBouncer at `--idle-connections` sessions (held against a stub upstream, since the local server allows
+ * 100). PgBouncer comes from Debian (`apt-get install pgbouncer`); without it the PgBouncer columns are absent.
+ *
+ * `--baseline` adds a fourth target, the nlq proxy of another checkout (built there with `npm run build`), interleaved
+ * with the others: an A/B of a change to the proxy in the same conditions (no idle-memory figure for it).
+ * `--node-relay` adds a bare Node.js TCP relay (`node-relay.mjs`): the floor any Node proxy pays (event loop, streams,
+ * system calls), to tell it apart from the cost of nlq's own code.
+ *
+ * Every proxy first serves each mode for `--warm-up-seconds` (default 2, not counted): figures are steady state.
+ *
+ * nlq is measured as shipped: the runner builds apps/proxy/dist (`npm run build`) and starts the production entry point
+ * (`apps/proxy/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx.
  */
 import { spawnSync } from "node:child_process";
+import { loadavg } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median } from "@nlq/eval";
-import { findPgBouncer, type ServedProcess, startNlqProxy, startPgBouncer } from "./benchmark-targets";
+import { findPgBouncer, type ServedProcess, startNlqProxy, startNodeRelay, startPgBouncer } from "./benchmark-targets";
 import { type IdleConnectionMeasurement, measureIdleConnections } from "./idle-connections";
 import { type PgbenchMode, type PgbenchRun, runPgbench } from "./pgbench";
 import { formatProxyBenchmark, type ProxyBenchmarkCell, type ProxyBenchmarkReport } from "./proxy-benchmark-report";
@@ -28,7 +43,10 @@ const { values: options } = parseArgs({
     clients: { type: "string", default: "1,8,32" },
     modes: { type: "string", default: "simple,extended,prepared" },
     "idle-connections": { type: "string", default: "1000" },
+    "warm-up-seconds": { type: "string", default: "2" },
     json: { type: "boolean", default: false },
+    baseline: { type: "string" },
+    "node-relay": { type: "boolean", default: false },
   },
 });
 
@@ -48,33 +66,66 @@ const database = `nlq_bench_proxy_${process.pid}`;
 const connection = ["-h", serverHost, "-p", String(serverPort), "-U", user];
 spawnSync("createdb", [...connection, database], { stdio: "inherit" });
 const stopped: Array<() => Promise<void>> = [];
+const loadAverageAtStart = loadavg()[0]!;
 try {
+  log("building apps/proxy/dist (the compiled proxy is what is measured)");
+  const build = spawnSync(process.execPath, [`${repository}scripts/build-cli.mjs`], { stdio: "inherit" });
+  if (build.status !== 0) throw new Error("npm run build failed");
   log(`preparing pgbench data (scale 5) in ${database}`);
   spawnSync("pgbench", [...connection, "-i", "-s", "5", "-q", database], { stdio: "ignore" });
   const nlq = await startNlqProxy(repository, serverPort);
   stopped.push(() => nlq.stop());
+  let baseline: ServedProcess | undefined;
+  if (options.baseline !== undefined) {
+    baseline = await startNlqProxy(`${path.resolve(options.baseline)}/`, serverPort);
+    stopped.push(() => baseline!.stop());
+  }
+  let relay: ServedProcess | undefined;
+  if (options["node-relay"]) {
+    relay = await startNodeRelay(repository, serverPort);
+    stopped.push(() => relay!.stop());
+  }
   const bouncerExecutable = findPgBouncer();
   let bouncer: ServedProcess | undefined;
   if (bouncerExecutable) {
     bouncer = await startPgBouncer(bouncerExecutable, serverPort, Math.max(...clientCounts));
     stopped.push(() => bouncer!.stop());
   } else log("PgBouncer is not installed (apt-get install pgbouncer): its columns are left out");
-  const targets: Array<{ name: "direct" | "nlq" | "pgbouncer"; host: string; port: number }> = [
+  type TargetName = "direct" | "nlq" | "pgbouncer" | "baseline" | "nodeRelay";
+  const targets: Array<{ name: TargetName; host: string; port: number; process?: ServedProcess }> = [
     { name: "direct", host: serverHost, port: serverPort },
-    { name: "nlq", host: "127.0.0.1", port: nlq.port },
-    ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port }] : []),
+    { name: "nlq", host: "127.0.0.1", port: nlq.port, process: nlq },
+    ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port, process: bouncer }] : []),
+    ...(baseline ? [{ name: "baseline" as const, host: "127.0.0.1", port: baseline.port, process: baseline }] : []),
+    ...(relay ? [{ name: "nodeRelay" as const, host: "127.0.0.1", port: relay.port, process: relay }] : []),
   ];
 
-  const runs = new Map<string, PgbenchRun[]>();
+  // Each proxy serves every mode once before anything is counted, so that no figure includes V8 compiling nlq's code.
+  const warmUpSeconds = Number(options["warm-up-seconds"]);
+  if (warmUpSeconds > 0) {
+    for (const target of targets.filter((candidate) => candidate.process !== undefined)) {
+      for (const mode of modes) {
+        const clients = Math.max(...clientCounts);
+        runPgbench({ host: target.host, port: target.port, user, database, mode, clients, seconds: warmUpSeconds });
+      }
+    }
+    log(`warmed up each proxy (${warmUpSeconds} s per mode, not counted)`);
+  }
+
+  type MeasuredRun = PgbenchRun & { readonly proxyCpuMicrosecondsPerTransaction: number };
+  const runs = new Map<string, MeasuredRun[]>();
   const key = (mode: string, clients: number, target: string) => `${mode}/${clients}/${target}`;
   for (let repetition = 0; repetition < repetitions; repetition++) {
     for (const mode of modes) {
       for (const clients of clientCounts) {
         const order = targets.map((_, index) => targets[(index + repetition) % targets.length]!);
         for (const target of order) {
-          const run = runPgbench({ ...target, user, database, mode, clients, seconds });
+          const cpuBefore = target.process?.cpuMicroseconds() ?? 0;
+          const measured = runPgbench({ host: target.host, port: target.port, user, database, mode, clients, seconds });
+          const cpu = (target.process?.cpuMicroseconds() ?? 0) - cpuBefore;
+          const run = { ...measured, proxyCpuMicrosecondsPerTransaction: cpu / measured.transactions };
           log(
-            `repetition ${repetition + 1}/${repetitions} ${mode} c=${clients} ${target.name}: ${run.tps.toFixed(0)} tps, ${run.latencyMilliseconds.toFixed(3)} ms`,
+            `repetition ${repetition + 1}/${repetitions} ${mode} c=${clients} ${target.name}: ${run.tps.toFixed(0)} tps, ${run.latencyMilliseconds.toFixed(3)} ms${target.process ? `, ${run.proxyCpuMicrosecondsPerTransaction.toFixed(1)} µs proxy CPU per transaction` : ""} (load ${loadavg()[0]!.toFixed(1)})`,
           );
           const list = runs.get(key(mode, clients, target.name)) ?? [];
           list.push(run);
@@ -83,21 +134,29 @@ try {
       }
     }
   }
-  const medianOf = (mode: string, clients: number, target: string, field: keyof PgbenchRun) =>
+  const medianOf = (mode: string, clients: number, target: string, field: keyof MeasuredRun) =>
     median((runs.get(key(mode, clients, target)) ?? []).map((run) => run[field]));
 
   const cells: ProxyBenchmarkCell[] = [];
   for (const mode of modes) {
     for (const clients of clientCounts) {
       const direct = medianOf(mode, clients, "direct", "tps");
-      const nlqTps = medianOf(mode, clients, "nlq", "tps");
-      const bouncerTps = bouncer ? medianOf(mode, clients, "pgbouncer", "tps") : undefined;
+      const throughput = (target: TargetName) => {
+        const tps = medianOf(mode, clients, target, "tps");
+        return {
+          tps,
+          ratio: tps / direct,
+          cpuMicrosecondsPerTransaction: medianOf(mode, clients, target, "proxyCpuMicrosecondsPerTransaction"),
+        };
+      };
       cells.push({
         mode,
         clients,
         direct: { tps: direct },
-        nlq: { tps: nlqTps, ratio: nlqTps / direct },
-        ...(bouncerTps === undefined ? {} : { pgbouncer: { tps: bouncerTps, ratio: bouncerTps / direct } }),
+        nlq: throughput("nlq"),
+        ...(bouncer ? { pgbouncer: throughput("pgbouncer") } : {}),
+        ...(baseline ? { baseline: throughput("baseline") } : {}),
+        ...(relay ? { nodeRelay: throughput("nodeRelay") } : {}),
       });
     }
   }
@@ -108,6 +167,8 @@ try {
       addedLatencyMicroseconds[mode] = {
         nlq: (medianOf(mode, 1, "nlq", "latencyMilliseconds") - direct) * 1000,
         ...(bouncer ? { pgbouncer: (medianOf(mode, 1, "pgbouncer", "latencyMilliseconds") - direct) * 1000 } : {}),
+        ...(baseline ? { baseline: (medianOf(mode, 1, "baseline", "latencyMilliseconds") - direct) * 1000 } : {}),
+        ...(relay ? { nodeRelay: (medianOf(mode, 1, "nodeRelay", "latencyMilliseconds") - direct) * 1000 } : {}),
       };
     }
   }
@@ -132,6 +193,9 @@ try {
   const report: ProxyBenchmarkReport = {
     seconds,
     repetitions,
+    nlqEntryPoint: "apps/proxy/bin/nlq.mjs running the compiled apps/proxy/dist",
+    ...(options.baseline === undefined ? {} : { baseline: path.resolve(options.baseline) }),
+    loadAverage: { start: loadAverageAtStart, end: loadavg()[0]! },
     cells,
     addedLatencyMicroseconds,
     ...(idle ? { idleConnections: idle } : {}),

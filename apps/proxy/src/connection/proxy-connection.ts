@@ -25,6 +25,7 @@ import { encodeAnswerResult } from "./answer-messages";
 import { backpressuredWriter } from "./backpressured-writer";
 import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
+import { CoalescingWriter } from "./coalescing-writer";
 import { ConnectionStep } from "./connection-step";
 import { leaveNothingBehind } from "./leave-nothing-behind";
 import { openUpstream } from "./open-upstream";
@@ -38,8 +39,9 @@ import { toWireError } from "./wire-error";
 
 /**
  * One client connection and its upstream connection. Bytes pass through in both directions as the
- * framers hand them back; the connection looks only at startup packets, simple Query, Parse, Sync
- * (and Bind once a prepared statement holds a question) from the client, and ReadyForQuery,
+ * framers hand them back, joined again into one write per received chunk (`CoalescingWriter`: what passes
+ * through unchanged is never split into several writes); the connection looks only at startup packets,
+ * simple Query, Parse, Sync (and Bind once a prepared statement holds a question) from the client, and ReadyForQuery,
  * BackendKeyData (and ErrorResponse when it has to) from the server.
  *
  * A simple Query carrying the marker is answered by the injected `answerQuestion` on the upstream
@@ -171,24 +173,27 @@ export class ProxyConnection {
       this.#startClientTls({ kind: "direct", firstChunk: chunk });
       return;
     }
-    this.#upstream?.cork();
+    // What the chunk forwards unchanged leaves as one write (`CoalescingWriter`), at the end of the batch.
+    this.#toUpstream.begin();
     try {
-      this.#clientFramer.push(chunk, (segment) => {
-        if (
-          this.#step === ConnectionStep.Answering ||
-          this.#step === ConnectionStep.ConnectingUpstream ||
-          this.#clientQueue.length > 0
-        )
-          this.#enqueue(segment);
-        else this.#handleClientSegment(segment);
-      });
+      this.#clientFramer.push(chunk, this.#onClientSegment);
     } catch (error) {
       if (this.#step === ConnectionStep.NegotiatingClientTls) this.#refuseDataBeforeTls();
       else this.#fail(error);
     } finally {
-      this.#upstream?.uncork();
+      this.#toUpstream.end();
     }
     if (this.#step === ConnectionStep.NegotiatingClientTls) this.#startClientTls({ kind: "ssl-request" });
+  };
+
+  readonly #onClientSegment = (segment: FramedSegment): void => {
+    if (
+      this.#step === ConnectionStep.Answering ||
+      this.#step === ConnectionStep.ConnectingUpstream ||
+      this.#clientQueue.length > 0
+    )
+      this.#enqueue(segment);
+    else this.#handleClientSegment(segment);
   };
 
   #handleClientSegment(segment: FramedSegment): void {
@@ -566,6 +571,7 @@ export class ProxyConnection {
   }
 
   #writeClientMessages(messages: readonly Buffer[]): void {
+    this.#toClient.flush();
     this.#client.cork();
     for (const message of messages) this.#client.write(message);
     this.#client.uncork();
@@ -591,14 +597,14 @@ export class ProxyConnection {
 
   /** Handles the client input held while answering, up to the next question; throws what a handler throws. */
   #drainClientQueue(): void {
-    this.#upstream?.cork();
+    this.#toUpstream.begin();
     try {
       while (this.#clientQueue.length > 0 && this.#step !== ConnectionStep.Answering) {
         if (this.#step === ConnectionStep.Closed) return;
         this.#handleClientSegment(this.#clientQueue.shift());
       }
     } finally {
-      this.#upstream?.uncork();
+      this.#toUpstream.end();
     }
     if (this.#clientQueue.bytes <= this.#clientQueueLimitBytes) this.#clientPauses.release("queue-full");
   }
@@ -611,17 +617,18 @@ export class ProxyConnection {
   // ── upstream → client ────────────────────────────────────────────────────────────────
 
   #onUpstreamData(chunk: Buffer): void {
-    this.#client.cork();
+    // What the chunk forwards unchanged leaves as one write (`CoalescingWriter`), at the end of the batch.
+    this.#toClient.begin();
     try {
-      this.#upstreamFramer.push(chunk, (segment) => this.#onUpstreamSegment(segment));
+      this.#upstreamFramer.push(chunk, this.#onUpstreamSegment);
     } catch (error) {
       this.#fail(error);
     } finally {
-      this.#client.uncork();
+      this.#toClient.end();
     }
   }
 
-  #onUpstreamSegment(segment: FramedSegment): void {
+  readonly #onUpstreamSegment = (segment: FramedSegment): void => {
     if (segment.kind === "bytes") {
       this.#writeClient(segment.bytes);
       return;
@@ -656,7 +663,7 @@ export class ProxyConnection {
       this.#router.upstreamSettled();
       this.#closeIfShuttingDownAndIdle();
     }
-  }
+  };
 
   /** A reply to ordinary statements of a split query: passed through, but its ReadyForQuery ends the run instead. */
   #onPassedStatementReply(type: number, message: Buffer): void {
@@ -679,11 +686,13 @@ export class ProxyConnection {
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
 
-  /** Writes to the upstream; stops reading the client until the upstream drains. */
-  readonly #writeUpstream = backpressuredWriter(() => this.#upstream, this.#clientPauses);
+  /** Writes to the upstream (joining adjacent pieces of one client chunk); pauses the client until it drains. */
+  readonly #toUpstream = new CoalescingWriter(backpressuredWriter(() => this.#upstream, this.#clientPauses));
+  readonly #writeUpstream = (bytes: Buffer): void => this.#toUpstream.write(bytes);
 
-  /** Writes to the client; stops reading the upstream until the client drains. */
-  readonly #writeClient = backpressuredWriter(() => this.#client, this.#upstreamPauses);
+  /** Writes to the client (joining adjacent pieces of one upstream chunk); pauses the upstream until it drains. */
+  readonly #toClient = new CoalescingWriter(backpressuredWriter(() => this.#client, this.#upstreamPauses));
+  readonly #writeClient = (bytes: Buffer): void => this.#toClient.write(bytes);
 
   /** Closes the connection after an error, telling the client with a FATAL ErrorResponse. Never throws. */
   #fail(error: unknown): void {
@@ -694,6 +703,7 @@ export class ProxyConnection {
   /** Sends the client a FATAL ErrorResponse built from `error`, then closes. */
   #terminate(error: WireNotice, reason: string): void {
     if (!this.#client.destroyed && this.#step !== ConnectionStep.Closed) {
+      this.#toClient.flush();
       this.#client.end(encodeErrorResponse({ ...error, severity: "FATAL" }));
     }
     this.#close(reason);
@@ -727,6 +737,9 @@ export class ProxyConnection {
     this.#statementsInFlight?.done(false);
     this.#statementsInFlight = undefined;
     this.#pendingReady.releaseWaiters();
+    // The client may still read what was sent (its socket is ended); the upstream socket is destroyed.
+    this.#toClient.flush();
+    this.#toUpstream.discard();
     leaveNothingBehind({
       client: this.#client,
       upstream: this.#upstream,

@@ -105,6 +105,13 @@ export class MessageFramer {
           continue;
         }
         if (inspected) flushPass(offset);
+        if (inspected && chunk.length - offset >= total) {
+          // A whole inspected message in this chunk: handed back as a subarray (no copy, no bookkeeping).
+          const message = chunk.subarray(offset, offset + total);
+          offset += total;
+          onSegment({ kind: "message", type, message });
+          continue;
+        }
         this.#current = { type, inspected, remaining: total, parts: [] };
         continue;
       }
