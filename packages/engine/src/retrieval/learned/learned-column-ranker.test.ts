@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaColumn } from "../crush/schema-column";
 import { LearnedColumnRanker } from "./learned-column-ranker";
-import { questionTerms, sparseFeatureKeys } from "./learned-features";
+import { denseFeatureNames, questionTerms, sparseFeatureKeys } from "./learned-features";
 import { createQuestionColumnRanking } from "./learned-question-ranking";
 import { type LearnedRetrievalModel, learnedRetrievalModelFormat } from "./learned-retrieval-model";
 
@@ -17,7 +17,10 @@ function model(sparse: Record<string, number>): LearnedRetrievalModel {
     format: learnedRetrievalModelFormat,
     version: "test",
     candidateLimit: 10,
-    dense: { cosine: 1, relativeCosine: 0, tableBest: 0, databaseBest: 0, keyLike: 0 },
+    dense: {
+      ...Object.fromEntries(denseFeatureNames.map((name) => [name, 0])),
+      cosine: 1,
+    } as LearnedRetrievalModel["dense"],
     sparse: new Map(Object.entries(sparse)),
     training: {},
   };
@@ -54,8 +57,22 @@ describe("learnt column ranking", () => {
   it("gives each candidate its table's and database's best cosine relative to the catalog's best", () => {
     const ranker = new LearnedColumnRanker(columns);
     const [first, , , last] = ranker.candidates(["x"], [0.5, 0.25, 0, 0.1], 4);
-    expect(first!.dense).toEqual([0.5, 1, 1, 1, 0]);
+    const musicSize = Math.log1p(3) / 10;
+    expect(first!.dense).toEqual([0.5, 1, 1, 1, 0, 0, 0, 0, 0, 0, musicSize, musicSize]);
     expect(last!.column).toBe(2);
-    expect(last!.dense).toEqual([0, 0, 1, 1, 1]);
+    expect(last!.dense).toEqual([0, 0, 1, 1, 1, 0, 0, 0, 0, 0, musicSize, musicSize]);
+  });
+
+  it("gives each candidate the share of the question's schema words its database and table name", () => {
+    const ranker = new LearnedColumnRanker(columns);
+    const terms = questionTerms("What is the price of the oldest singer?");
+    const byColumn = new Map(ranker.candidates(terms, [0.5, 0.25, 0, 0.1], 4).map((each) => [each.column, each.dense]));
+    const coverage = (column: number) => byColumn.get(column)!.slice(5, 10);
+    // "singer" and "price" each name something in one of the two databases: equal weights, half the share each
+    expect(coverage(0)).toEqual([0.5, 1, 1, 0.5, 1]);
+    expect(coverage(3)).toEqual([0.5, 1, 1, 0.5, 1]);
+    const music = ranker.candidates(questionTerms("singer age"), [0.5, 0.25, 0, 0.1], 4);
+    const shop = music.find((each) => each.column === 3)!;
+    expect(shop.dense.slice(5, 8)).toEqual([0, 0, 0.5]);
   });
 });

@@ -1,7 +1,15 @@
 import { rankScores } from "../crush/dense-column-ranking";
 import { type SchemaColumn, schemaTableKey } from "../crush/schema-column";
-import { type ColumnTokens, columnTokens, denseFeatureNames, isKeyLike, sparseFeatureKeys } from "./learned-features";
+import {
+  type ColumnTokens,
+  columnTokens,
+  denseFeatureNames,
+  isKeyLike,
+  nameTokens,
+  sparseFeatureKeys,
+} from "./learned-features";
 import type { LearnedRetrievalModel } from "./learned-retrieval-model";
+import { SchemaTermCoverage } from "./schema-term-coverage";
 
 /** The features of one candidate column for one question (what the model scores and the trainer fits). */
 export interface CandidateFeatures {
@@ -24,6 +32,10 @@ export class LearnedColumnRanker {
   readonly #databaseOf: Int32Array;
   readonly #tableCount: number;
   readonly #databaseCount: number;
+  readonly #coverage: SchemaTermCoverage;
+  /** ln(1 + columns) / 10 per database id and per table id. */
+  readonly #databaseSize: Float64Array;
+  readonly #tableSize: Float64Array;
 
   constructor(
     readonly columns: readonly SchemaColumn[],
@@ -37,6 +49,19 @@ export class LearnedColumnRanker {
     this.#databaseOf = Int32Array.from(columns, (column) => groupId(databases, column.database ?? ""));
     this.#tableCount = tables.size;
     this.#databaseCount = databases.size;
+    const databaseTokens = Array.from({ length: databases.size }, () => new Set<string>());
+    const tableTokens = Array.from({ length: tables.size }, () => new Set<string>());
+    for (const [name, database] of databases)
+      for (const token of nameTokens(name)) databaseTokens[database]!.add(token);
+    this.#tokens.forEach((tokens, column) => {
+      for (const token of [...tokens.column, ...tokens.table]) {
+        databaseTokens[this.#databaseOf[column]!]!.add(token);
+        tableTokens[this.#tableOf[column]!]!.add(token);
+      }
+    });
+    this.#coverage = new SchemaTermCoverage(databaseTokens, tableTokens);
+    this.#databaseSize = sizes(this.#databaseOf, databases.size);
+    this.#tableSize = sizes(this.#tableOf, tables.size);
   }
 
   /**
@@ -61,14 +86,27 @@ export class LearnedColumnRanker {
       if (similarity > best) best = similarity;
     }
     const scale = best > 0 ? 1 / best : 0;
+    const coverage = this.#coverage.coverage(terms);
+    const databaseRank = reciprocalRanks(coverage.database);
+    const databaseScale = coverage.bestDatabase > 0 ? 1 / coverage.bestDatabase : 0;
+    const tableScale = coverage.bestTable > 0 ? 1 / coverage.bestTable : 0;
     return (chosen ?? rankScores(similarities, limit)).map((column) => {
       const similarity = similarities[column]!;
+      const database = this.#databaseOf[column]!;
+      const table = this.#tableOf[column]!;
       const dense = [
         similarity,
         similarity * scale,
-        tableBest[this.#tableOf[column]!]! * scale,
-        databaseBest[this.#databaseOf[column]!]! * scale,
+        tableBest[table]! * scale,
+        databaseBest[database]! * scale,
         this.#keyLike[column] ? 1 : 0,
+        coverage.database[database]!,
+        coverage.database[database]! * databaseScale,
+        coverage.bestDatabase > 0 ? databaseRank[database]! : 0,
+        coverage.table[table]!,
+        coverage.table[table]! * tableScale,
+        this.#databaseSize[database]!,
+        this.#tableSize[table]!,
       ];
       return { column, dense, sparse: sparseFeatureKeys(terms, this.#tokens[column]!) };
     });
@@ -99,6 +137,22 @@ export function scoreCandidate(model: LearnedRetrievalModel, candidate: Candidat
   });
   for (const key of candidate.sparse) score += model.sparse.get(key) ?? 0;
   return score;
+}
+
+/** 1 / (1 + the number of entries strictly larger), per entry: ties share the better rank. */
+function reciprocalRanks(values: Float64Array): Float64Array {
+  const sorted = Float64Array.from(values).sort().reverse();
+  return values.map((value) => {
+    let larger = 0;
+    while (larger < sorted.length && sorted[larger]! > value) larger++;
+    return 1 / (1 + larger);
+  });
+}
+
+function sizes(groupOf: Int32Array, groups: number): Float64Array {
+  const counts = new Float64Array(groups);
+  for (const group of groupOf) counts[group]! += 1;
+  return counts.map((count) => Math.log1p(count) / 10);
 }
 
 function groupId(groups: Map<string, number>, key: string): number {
