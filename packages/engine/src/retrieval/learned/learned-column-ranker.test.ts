@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaColumn } from "../crush/schema-column";
-import { LearnedColumnRanker } from "./learned-column-ranker";
+import { LearnedColumnRanker, scoreCandidate } from "./learned-column-ranker";
 import { denseFeatureNames, questionTerms, sparseFeatureKeys } from "./learned-features";
 import { createQuestionColumnRanking } from "./learned-question-ranking";
 import { type LearnedRetrievalModel, learnedRetrievalModelFormat } from "./learned-retrieval-model";
@@ -52,6 +52,19 @@ describe("learnt column ranking", () => {
     expect(ranker.rank(["x"], similarities, 4)).toEqual([0, 1, 2, 3]);
     const wide = new LearnedColumnRanker(columns, model({ "p:price": 100 }));
     expect(wide.rank(["x"], similarities, 4)).toEqual([3, 0, 1, 2]);
+  });
+
+  it("ranks by the same scores as scoreCandidate over the candidates' feature keys", () => {
+    const weights = { "p:name": 0.3, "c:oldest|age": 2, "t:singer|singer": 0.7, "c:price|price": -0.4, "p:id": -1 };
+    const ranker = new LearnedColumnRanker(columns, model(weights));
+    const terms = questionTerms("What is the price of the oldest singer by name?");
+    const similarities = [0.2, 0.1, 0.3, 0.25];
+    const scored = ranker
+      .candidates(terms, similarities, 4)
+      .map((candidate) => ({ column: candidate.column, score: scoreCandidate(model(weights), candidate) }))
+      .sort((left, right) => right.score - left.score);
+    expect(ranker.rank(terms, similarities, 4)).toEqual(scored.map((each) => each.column));
+    expect(scored[0]!.column).toBe(1);
   });
 
   it("gives each candidate its table's and database's best cosine relative to the catalog's best", () => {

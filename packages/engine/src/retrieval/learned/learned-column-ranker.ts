@@ -10,6 +10,7 @@ import {
 } from "./learned-features";
 import type { LearnedRetrievalModel } from "./learned-retrieval-model";
 import { SchemaTermCoverage } from "./schema-term-coverage";
+import { SparseWeightIndex } from "./sparse-weight-index";
 
 /** The features of one candidate column for one question (what the model scores and the trainer fits). */
 export interface CandidateFeatures {
@@ -36,6 +37,7 @@ export class LearnedColumnRanker {
   /** ln(1 + columns) / 10 per database id and per table id. */
   readonly #databaseSize: Float64Array;
   readonly #tableSize: Float64Array;
+  readonly #sparseWeights: SparseWeightIndex | undefined;
 
   constructor(
     readonly columns: readonly SchemaColumn[],
@@ -62,6 +64,7 @@ export class LearnedColumnRanker {
     this.#coverage = new SchemaTermCoverage(databaseTokens, tableTokens);
     this.#databaseSize = sizes(this.#databaseOf, databases.size);
     this.#tableSize = sizes(this.#tableOf, tables.size);
+    this.#sparseWeights = model ? new SparseWeightIndex(model.sparse) : undefined;
   }
 
   /**
@@ -74,6 +77,19 @@ export class LearnedColumnRanker {
     limit: number,
     chosen?: readonly number[],
   ): CandidateFeatures[] {
+    return this.#denseCandidates(terms, similarities, limit, chosen).map(({ column, dense }) => ({
+      column,
+      dense,
+      sparse: sparseFeatureKeys(terms, this.#tokens[column]!),
+    }));
+  }
+
+  #denseCandidates(
+    terms: readonly string[],
+    similarities: ArrayLike<number>,
+    limit: number,
+    chosen?: readonly number[],
+  ): { column: number; dense: number[] }[] {
     const tableBest = new Float64Array(this.#tableCount).fill(Number.NEGATIVE_INFINITY);
     const databaseBest = new Float64Array(this.#databaseCount).fill(Number.NEGATIVE_INFINITY);
     let best = 0;
@@ -108,7 +124,7 @@ export class LearnedColumnRanker {
         this.#databaseSize[database]!,
         this.#tableSize[table]!,
       ];
-      return { column, dense, sparse: sparseFeatureKeys(terms, this.#tokens[column]!) };
+      return { column, dense };
     });
   }
 
@@ -116,8 +132,12 @@ export class LearnedColumnRanker {
   rank(terms: readonly string[], similarities: ArrayLike<number>, limit: number): number[] {
     const model = this.model;
     if (!model) return rankScores(similarities, limit);
-    const candidates = this.candidates(terms, similarities, model.candidateLimit);
-    const scores = candidates.map((candidate) => scoreCandidate(model, candidate));
+    const candidates = this.#denseCandidates(terms, similarities, model.candidateLimit);
+    const sparse = this.#sparseWeights!.forQuestion(terms);
+    // the same sum as scoreCandidate over candidates(), without building the sparse feature keys
+    const scores = candidates.map(
+      (candidate) => denseScore(model, candidate.dense) + sparse.score(this.#tokens[candidate.column]!),
+    );
     const order = rankScores(scores).map((position) => candidates[position]!.column);
     if (order.length >= limit) return order.slice(0, limit);
     const seen = new Set(order);
@@ -131,11 +151,16 @@ export class LearnedColumnRanker {
 
 /** The model's score of one candidate: dense weights · dense features + the sum of its known sparse weights. */
 export function scoreCandidate(model: LearnedRetrievalModel, candidate: CandidateFeatures): number {
+  let score = denseScore(model, candidate.dense);
+  for (const key of candidate.sparse) score += model.sparse.get(key) ?? 0;
+  return score;
+}
+
+function denseScore(model: LearnedRetrievalModel, dense: readonly number[]): number {
   let score = 0;
   denseFeatureNames.forEach((name, position) => {
-    score += model.dense[name] * candidate.dense[position]!;
+    score += model.dense[name] * dense[position]!;
   });
-  for (const key of candidate.sparse) score += model.sparse.get(key) ?? 0;
   return score;
 }
 
