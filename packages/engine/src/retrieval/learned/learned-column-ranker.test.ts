@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaColumn } from "../crush/schema-column";
-import { LearnedColumnRanker } from "./learned-column-ranker";
-import { questionTerms, sparseFeatureKeys } from "./learned-features";
+import { LearnedColumnRanker, scoreCandidate } from "./learned-column-ranker";
+import { denseFeatureNames, questionTerms, sparseFeatureKeys } from "./learned-features";
 import { createQuestionColumnRanking } from "./learned-question-ranking";
 import { type LearnedRetrievalModel, learnedRetrievalModelFormat } from "./learned-retrieval-model";
 
@@ -17,7 +17,10 @@ function model(sparse: Record<string, number>): LearnedRetrievalModel {
     format: learnedRetrievalModelFormat,
     version: "test",
     candidateLimit: 10,
-    dense: { cosine: 1, relativeCosine: 0, tableBest: 0, databaseBest: 0, keyLike: 0 },
+    dense: {
+      ...Object.fromEntries(denseFeatureNames.map((name) => [name, 0])),
+      cosine: 1,
+    } as LearnedRetrievalModel["dense"],
     sparse: new Map(Object.entries(sparse)),
     training: {},
   };
@@ -51,11 +54,38 @@ describe("learnt column ranking", () => {
     expect(wide.rank(["x"], similarities, 4)).toEqual([3, 0, 1, 2]);
   });
 
+  it("ranks by the same scores as scoreCandidate over the candidates' feature keys", () => {
+    const weights = { "p:name": 0.3, "c:oldest|age": 2, "t:singer|singer": 0.7, "c:price|price": -0.4, "p:id": -1 };
+    const ranker = new LearnedColumnRanker(columns, model(weights));
+    const terms = questionTerms("What is the price of the oldest singer by name?");
+    const similarities = [0.2, 0.1, 0.3, 0.25];
+    const scored = ranker
+      .candidates(terms, similarities, 4)
+      .map((candidate) => ({ column: candidate.column, score: scoreCandidate(model(weights), candidate) }))
+      .sort((left, right) => right.score - left.score);
+    expect(ranker.rank(terms, similarities, 4)).toEqual(scored.map((each) => each.column));
+    expect(scored[0]!.column).toBe(1);
+  });
+
   it("gives each candidate its table's and database's best cosine relative to the catalog's best", () => {
     const ranker = new LearnedColumnRanker(columns);
     const [first, , , last] = ranker.candidates(["x"], [0.5, 0.25, 0, 0.1], 4);
-    expect(first!.dense).toEqual([0.5, 1, 1, 1, 0]);
+    const musicSize = Math.log1p(3) / 10;
+    expect(first!.dense).toEqual([0.5, 1, 1, 1, 0, 0, 0, 0, 0, 0, musicSize, musicSize]);
     expect(last!.column).toBe(2);
-    expect(last!.dense).toEqual([0, 0, 1, 1, 1]);
+    expect(last!.dense).toEqual([0, 0, 1, 1, 1, 0, 0, 0, 0, 0, musicSize, musicSize]);
+  });
+
+  it("gives each candidate the share of the question's schema words its database and table name", () => {
+    const ranker = new LearnedColumnRanker(columns);
+    const terms = questionTerms("What is the price of the oldest singer?");
+    const byColumn = new Map(ranker.candidates(terms, [0.5, 0.25, 0, 0.1], 4).map((each) => [each.column, each.dense]));
+    const coverage = (column: number) => byColumn.get(column)!.slice(5, 10);
+    // "singer" and "price" each name something in one of the two databases: equal weights, half the share each
+    expect(coverage(0)).toEqual([0.5, 1, 1, 0.5, 1]);
+    expect(coverage(3)).toEqual([0.5, 1, 1, 0.5, 1]);
+    const music = ranker.candidates(questionTerms("singer age"), [0.5, 0.25, 0, 0.1], 4);
+    const shop = music.find((each) => each.column === 3)!;
+    expect(shop.dense.slice(5, 8)).toEqual([0, 0, 0.5]);
   });
 });

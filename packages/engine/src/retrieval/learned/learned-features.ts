@@ -17,18 +17,37 @@ export interface ColumnTokens {
 }
 
 export function columnTokens(column: SchemaColumn): ColumnTokens {
-  return {
-    column: [...new Set(splitWordPieces(column.column).map(stemWord))],
-    table: [...new Set(splitWordPieces(column.table).map(stemWord))],
-  };
+  return { column: nameTokens(column.column), table: nameTokens(column.table) };
+}
+
+/** Stemmed word pieces of one identifier (`DriverStandings` → `driver`, `standing`), deduplicated. */
+export function nameTokens(name: string): string[] {
+  return [...new Set(splitWordPieces(name).map(stemWord))];
 }
 
 /**
  * Names of the dense features, in order: the lexical (offline embedder) cosine of the column, the same cosine and the
- * best cosine of the column's table and of its database, each divided by the best cosine over the whole catalog, and
- * whether the column name looks like a key (`id`, `…_id`, `…code`).
+ * best cosine of the column's table and of its database, each divided by the best cosine over the whole catalog;
+ * whether the column name looks like a key (`id`, `…_id`, `…code`); then whole-schema evidence
+ * (`SchemaTermCoverage`): the share of the question's terms named in the column's database, that share relative to
+ * the best database's, the reciprocal rank of the database by that share, and the same share and relative share for
+ * the column's table; the size of the column's database and table (ln(1 + columns) / 10: among look-alike schemas,
+ * the smaller one that still names the question's words is the likelier).
  */
-export const denseFeatureNames = ["cosine", "relativeCosine", "tableBest", "databaseBest", "keyLike"] as const;
+export const denseFeatureNames = [
+  "cosine",
+  "relativeCosine",
+  "tableBest",
+  "databaseBest",
+  "keyLike",
+  "databaseCoverage",
+  "databaseCoverageRelative",
+  "databaseCoverageRank",
+  "tableCoverage",
+  "tableCoverageRelative",
+  "databaseSize",
+  "tableSize",
+] as const;
 
 export type DenseFeatureName = (typeof denseFeatureNames)[number];
 

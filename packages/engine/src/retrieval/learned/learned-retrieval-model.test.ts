@@ -11,7 +11,12 @@ import {
   parseLearnedRetrievalModel,
 } from "./learned-retrieval-model";
 
-const dense = { cosine: 10, relativeCosine: 0, tableBest: 1, databaseBest: 2, keyLike: 0 };
+const dense = {
+  ...Object.fromEntries(denseFeatureNames.map((name) => [name, 0])),
+  cosine: 10,
+  tableBest: 1,
+  databaseBest: 2,
+};
 
 describe("learnt retrieval model artefact", () => {
   it("round-trips through its JSON form with sorted sparse keys", () => {
@@ -54,9 +59,9 @@ describe("learnt retrieval model artefact", () => {
     }
   });
 
-  it("ships retrieval-model-v1 with every dense weight, learnt associations and its training record", () => {
+  it("ships retrieval-model-v2 with every dense weight, learnt associations and its training record", () => {
     const model = defaultLearnedRetrievalModel();
-    expect(model.version).toBe("retrieval-model-v1");
+    expect(model.version).toBe("retrieval-model-v2");
     expect(Object.keys(model.dense)).toEqual([...denseFeatureNames]);
     expect(model.sparse.size).toBeGreaterThan(1000);
     expect(model.training).toHaveProperty("spiderHeldOutDatabases");
