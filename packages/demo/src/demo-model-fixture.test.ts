@@ -247,41 +247,6 @@ describe("every scripted SQL answers on the loaded demo database (PostgreSQL)", 
   });
 });
 
-describe("entries conditioned on the prompt (promptContains)", () => {
-  const conditional = fixture.responses.flatMap((response) =>
-    "promptContains" in response && response.promptContains !== undefined ? [response] : [],
-  );
-  it("answer a question that also has an unconditioned answer, with a different query", () => {
-    expect(conditional.length).toBeGreaterThanOrEqual(4);
-    for (const entry of conditional) {
-      const fallback = fixture.responses.find(
-        (response) =>
-          response.step === entry.step &&
-          response.question === entry.question &&
-          response.sample === entry.sample &&
-          !("promptContains" in response && response.promptContains !== undefined),
-      );
-      expect(fallback, `${entry.step} ${entry.question}`).toBeDefined();
-      const sqlOf = (output: unknown) => extractSql(sqlOutput.parse(output).sql);
-      expect(sqlOf(entry.output)).not.toBe(sqlOf(fallback?.output));
-    }
-  });
-  it("wait for a verified example whose question and SQL another scripted question answers with", () => {
-    // The condition is the example as the generation prompts render it: "Question: …\nSQL:\n<its SQL>".
-    for (const entry of conditional) {
-      const [, question, sql] = /^Question: (.+)\nSQL:\n([\s\S]+)$/.exec(entry.promptContains ?? "") ?? [];
-      const answered = fixture.responses.find(
-        (response) =>
-          response.step === "generate-candidate" &&
-          response.question === question &&
-          "sql" in response.output &&
-          response.output.sql.startsWith(sql ?? "\u0000"),
-      );
-      expect(answered, entry.promptContains).toBeDefined();
-    }
-  });
-});
-
 describe("every scripted SQL answers on the demo database in PGlite", () => {
   it("runs each answerable statement with at least one row", { timeout: 180_000 }, async () => {
     const pglite = new PGlite();

@@ -47,6 +47,14 @@ function wholeNumberFlag(minimum: number) {
   return optionalWholeNumberVariable(minimum).unwrap();
 }
 
+/** A comma-separated list of names, trimmed, empty items dropped (`"fast, max,"` → `["fast", "max"]`). */
+const commaListFlag = z.string().transform((text) =>
+  text
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean),
+);
+
 /** Comma-separated whole numbers ≥ `minimum` (`_` allowed as a digit separator: `1_000_000`). */
 function wholeNumberListFlag(minimum: number) {
   return parsedVariable(`comma-separated whole numbers ≥ ${minimum}`, (text) => {
@@ -229,15 +237,7 @@ export const benchSchemaSelectionOptionsSchema = z.object({
   limit: wholeNumberFlag(1).optional(),
   evidence: z.boolean(),
   /** Names checked against `hallucinationVariants` of @nlq/eval by the command (loaded only when it runs). */
-  variants: z
-    .string()
-    .transform((text) =>
-      text
-        .split(",")
-        .map((name) => name.trim())
-        .filter(Boolean),
-    )
-    .optional(),
+  variants: commaListFlag.optional(),
   perQuestion: outputFileFlag.optional(),
 });
 
@@ -282,20 +282,12 @@ export const benchPresetsOptionsSchema = z.object({
   questions: existingFileFlag.optional(),
   count: wholeNumberFlag(1),
   model: variableFlag("NLQ_MODEL").optional(),
-  presets: z
-    .string()
-    .transform((text) =>
-      text
-        .split(",")
-        .map((name) => name.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(variableFlag("NLQ_PRESET")).superRefine((presets, context) => {
-        if (presets.length === 0)
-          context.addIssue({ code: "custom", message: "must name at least one preset, e.g. fast,balanced,max" });
-      }),
-    ),
+  presets: commaListFlag.pipe(
+    z.array(variableFlag("NLQ_PRESET")).superRefine((presets, context) => {
+      if (presets.length === 0)
+        context.addIssue({ code: "custom", message: "must name at least one preset, e.g. fast,balanced,max" });
+    }),
+  ),
   json: z.boolean().optional(),
 });
 
