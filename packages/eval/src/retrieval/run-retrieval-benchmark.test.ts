@@ -37,7 +37,20 @@ describe("retrieval benchmark on the fixture", () => {
       format: learnedRetrievalModelFormat,
       version: "fixture-v1",
       candidateLimit: 12,
-      dense: { cosine: 1, relativeCosine: 0, tableBest: 0, databaseBest: 0, keyLike: 0 },
+      dense: {
+        cosine: 1,
+        relativeCosine: 0,
+        tableBest: 0,
+        databaseBest: 0,
+        keyLike: 0,
+        databaseCoverage: 0,
+        databaseCoverageRelative: 0,
+        databaseCoverageRank: 0,
+        tableCoverage: 0,
+        tableCoverageRelative: 0,
+        databaseSize: 0,
+        tableSize: 0,
+      },
       sparse: { "c:customer|name": 5, "c:country|country": 5 },
     });
     const result = await runRetrievalBenchmark({

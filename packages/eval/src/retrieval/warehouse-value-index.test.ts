@@ -67,7 +67,20 @@ describe("warehouse value index", () => {
       format: learnedRetrievalModelFormat,
       version: "fixture-v1",
       candidateLimit: 12,
-      dense: { cosine: 1, relativeCosine: 0, tableBest: 0, databaseBest: 0, keyLike: 0 },
+      dense: {
+        cosine: 1,
+        relativeCosine: 0,
+        tableBest: 0,
+        databaseBest: 0,
+        keyLike: 0,
+        databaseCoverage: 0,
+        databaseCoverageRelative: 0,
+        databaseCoverageRank: 0,
+        tableCoverage: 0,
+        tableCoverageRelative: 0,
+        databaseSize: 0,
+        tableSize: 0,
+      },
       sparse: {},
     });
     const { index } = await buildWarehouseValueIndex(warehouse, corpus);
