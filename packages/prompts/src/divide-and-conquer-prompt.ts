@@ -1,11 +1,6 @@
 import {
-  postgresqlInstructions,
-  postgresqlReasoningInstructions,
-  renderHint,
-  renderInstructions,
-  renderPreviousTurns,
-  renderSqlAnswerFormat,
-  renderVerifiedExamples,
+  type ChainOfThoughtMethod,
+  chainOfThoughtSqlPrompt,
   type SqlGenerationPromptOptions,
 } from "./generation-prompt-sections";
 
@@ -66,35 +61,19 @@ CREATE TABLE client (
 **Final Optimized SQL Query:**
 SELECT t1.gender FROM client AS t1 INNER JOIN district AS t2 ON t1.district_id = t2.district_id ORDER BY t2.a11 ASC, t1.birth_date DESC NULLS LAST LIMIT 1`;
 
-export function divideAndConquerPrompt(options: DivideAndConquerPromptOptions): string {
-  return `You are an experienced database expert. Now you need to generate a PostgreSQL query given the database information, a question and some additional information.
-The database structure is defined by the following table creation statements (comments after '--' give column descriptions and example values).
-The example values are actual values from the column. Some columns may contain values that are directly related to the question: use them to decide which columns to use and how to spell values.
-
-You will use a method called "recursive divide-and-conquer approach to SQL query generation from natural language".
+const method: ChainOfThoughtMethod = {
+  description: `You will use a method called "recursive divide-and-conquer approach to SQL query generation from natural language".
 Here is a high-level description of the steps:
 1. **Divide (Decompose Sub-question with Pseudo SQL):** The complex natural-language question is recursively broken down into simpler sub-questions. Each sub-question targets a specific piece of information or logic required for the final query.
 2. **Conquer (Real SQL for sub-questions):** For each sub-question (and the main question initially), a "pseudo-SQL" fragment is formulated. It represents the intended SQL logic, with placeholders for the answers of its own sub-questions.
 3. **Combine (Reassemble):** Once all sub-questions are resolved and their SQL fragments written, the fragments are combined bottom-up by replacing the placeholders in the pseudo SQL with the real SQL from the lower levels.
-4. **Final Output:** The assembled query is simplified and optimised (remove redundant joins, clauses and conditions; turn nested queries into joins where that keeps the meaning) into the complete, correct query that answers the original question.
+4. **Final Output:** The assembled query is simplified and optimised (remove redundant joins, clauses and conditions; turn nested queries into joins where that keeps the meaning) into the complete, correct query that answers the original question.`,
+  demonstration,
+  task: "with recursive divide and conquer",
+  reasoningFormat:
+    "Your divide-and-conquer working as in the example: the main question and its sub-questions with analysis and pseudo SQL, the assembled SQL of each, then the simplification and optimization.",
+};
 
-Database admin instructions:
-${renderInstructions([...postgresqlInstructions, ...postgresqlReasoningInstructions])}
-
-Here is an example of the method on another database:
-
-${demonstration}
-
-Now the real task. Repeat the question and hint, and write the PostgreSQL query with recursive divide and conquer.
-
-Database Info
-${options.schema.trim()}
-
-${renderVerifiedExamples(options.examples)}${renderPreviousTurns(options.previousTurns)}**Question**: ${options.question.trim()}
-**Hint**: ${renderHint(options.hint)}
-
-${renderSqlAnswerFormat(
-  "Your divide-and-conquer working as in the example: the main question and its sub-questions with analysis and pseudo SQL, the assembled SQL of each, then the simplification and optimization.",
-  "The final optimized PostgreSQL query in a single string.",
-)}`;
+export function divideAndConquerPrompt(options: DivideAndConquerPromptOptions): string {
+  return chainOfThoughtSqlPrompt(method, options);
 }

@@ -16,7 +16,6 @@ export interface PromptExample {
   readonly sql: string;
 }
 
-/** What the database's administrator requires of every query; adapted from CHESS/CHASE-SQL (SQLite) to PostgreSQL. */
 /** What every SQL-writing prompt (one-shot, divide-and-conquer, query plan, few-shot from examples) is given. */
 export interface SqlGenerationPromptOptions {
   /** The selected schema rendered as DDL (the engine's `renderSchema`), in this sample's order. */
@@ -30,6 +29,7 @@ export interface SqlGenerationPromptOptions {
   readonly examples?: readonly PromptExample[];
 }
 
+/** What the database's administrator requires of every query; adapted from CHESS/CHASE-SQL (SQLite) to PostgreSQL. */
 export const postgresqlInstructions: readonly string[] = [
   "Write exactly one read-only SELECT statement (WITH … SELECT is allowed) in the PostgreSQL dialect. Never modify data.",
   "Only output the information asked in the question. If the question asks for a specific column, only include that column in the SELECT clause, nothing more.",
@@ -100,4 +100,45 @@ export function renderSqlAnswerFormat(
   "reasoning": "${reasoning}",
   "sql": "${sql}"
 }`;
+}
+
+/** What distinguishes one CHASE-SQL chain-of-thought generator's prompt (divide and conquer, query plan). */
+export interface ChainOfThoughtMethod {
+  /** How the method works, in numbered steps, after the shared opening. */
+  readonly description: string;
+  /** The worked demonstration on another database. */
+  readonly demonstration: string;
+  /** What the real task asks for, e.g. "with a query plan". */
+  readonly task: string;
+  /** What the `reasoning` field holds. */
+  readonly reasoningFormat: string;
+}
+
+/**
+ * The prompt shape CHASE-SQL's chain-of-thought generators share (appendix A.8, A.9): the opening on the schema and its
+ * example values, the method, the PostgreSQL instructions, the demonstration, then the real task and the JSON format.
+ */
+export function chainOfThoughtSqlPrompt(method: ChainOfThoughtMethod, options: SqlGenerationPromptOptions): string {
+  return `You are an experienced database expert. Now you need to generate a PostgreSQL query given the database information, a question and some additional information.
+The database structure is defined by the following table creation statements (comments after '--' give column descriptions and example values).
+The example values are actual values from the column. Some columns may contain values that are directly related to the question: use them to decide which columns to use and how to spell values.
+
+${method.description}
+
+Database admin instructions:
+${renderInstructions([...postgresqlInstructions, ...postgresqlReasoningInstructions])}
+
+Here is an example of the method on another database:
+
+${method.demonstration}
+
+Now the real task. Repeat the question and hint, and write the PostgreSQL query ${method.task}.
+
+Database Info
+${options.schema.trim()}
+
+${renderVerifiedExamples(options.examples)}${renderPreviousTurns(options.previousTurns)}**Question**: ${options.question.trim()}
+**Hint**: ${renderHint(options.hint)}
+
+${renderSqlAnswerFormat(method.reasoningFormat, "The final optimized PostgreSQL query in a single string.")}`;
 }

@@ -1,11 +1,6 @@
 import {
-  postgresqlInstructions,
-  postgresqlReasoningInstructions,
-  renderHint,
-  renderInstructions,
-  renderPreviousTurns,
-  renderSqlAnswerFormat,
-  renderVerifiedExamples,
+  type ChainOfThoughtMethod,
+  chainOfThoughtSqlPrompt,
   type SqlGenerationPromptOptions,
 } from "./generation-prompt-sections";
 
@@ -71,34 +66,18 @@ CREATE TABLE location (
 **Final Optimized SQL Query:**
 SELECT count(t1.id_restaurant) FROM generalinfo AS t1 INNER JOIN location AS t2 ON t1.id_restaurant = t2.id_restaurant WHERE t1.food_type = 'thai' AND t1.city = 'albany' AND t2.street_name = 'san pablo ave'`;
 
-export function queryPlanPrompt(options: QueryPlanPromptOptions): string {
-  return `You are an experienced database expert. Now you need to generate a PostgreSQL query given the database information, a question and some additional information.
-The database structure is defined by the following table creation statements (comments after '--' give column descriptions and example values).
-The example values are actual values from the column. Some columns may contain values that are directly related to the question: use them to decide which columns to use and how to spell values.
-
-Before writing the query, explain how a database engine would execute it, as a query plan in plain words:
+const method: ChainOfThoughtMethod = {
+  description: `Before writing the query, explain how a database engine would execute it, as a query plan in plain words:
 1. **Find and open the relevant tables:** which tables hold the information the question needs, and how they are related (their keys).
 2. **Perform the operations:** how rows are matched between tables, which filters apply to which columns (with the exact values), and what is counted, aggregated, grouped, ordered or limited.
 3. **Deliver the final output:** exactly which columns or values are returned, and nothing more.
-Then write the final, optimized query that follows the plan.
+Then write the final, optimized query that follows the plan.`,
+  demonstration,
+  task: "with a query plan",
+  reasoningFormat:
+    "Your query plan as in the example: the preparation steps (tables to open), the matching, filtering and aggregating steps, and how the result is delivered.",
+};
 
-Database admin instructions:
-${renderInstructions([...postgresqlInstructions, ...postgresqlReasoningInstructions])}
-
-Here is an example of the method on another database:
-
-${demonstration}
-
-Now the real task. Repeat the question and hint, and write the PostgreSQL query with a query plan.
-
-Database Info
-${options.schema.trim()}
-
-${renderVerifiedExamples(options.examples)}${renderPreviousTurns(options.previousTurns)}**Question**: ${options.question.trim()}
-**Hint**: ${renderHint(options.hint)}
-
-${renderSqlAnswerFormat(
-  "Your query plan as in the example: the preparation steps (tables to open), the matching, filtering and aggregating steps, and how the result is delivered.",
-  "The final optimized PostgreSQL query in a single string.",
-)}`;
+export function queryPlanPrompt(options: QueryPlanPromptOptions): string {
+  return chainOfThoughtSqlPrompt(method, options);
 }
