@@ -1,12 +1,8 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createCatalogEmbeddingModel,
-  createOfflineEmbeddingModel,
-  learnedRetrievalModelFormat,
-  parseLearnedRetrievalModel,
-} from "@nlq/engine";
+import { createCatalogEmbeddingModel, createOfflineEmbeddingModel } from "@nlq/engine";
+import { cosineOnlyLearnedModel } from "@nlq/engine/testing";
 import { describe, expect, it } from "vitest";
 import { BenchmarkDataError, readRetrievalCorpus, readRetrievalQuestions } from "./retrieval-benchmark-data";
 import { runRetrievalBenchmark } from "./run-retrieval-benchmark";
@@ -33,26 +29,7 @@ describe("retrieval benchmark on the fixture", () => {
   it("measures the learnt model's question-only ranking (question+learned) with the model given", async () => {
     const corpus = await readRetrievalCorpus(join(fixtures, "shop.corpus.jsonl"));
     const questions = (await readRetrievalQuestions(join(fixtures, "shop.questions.jsonl"))).slice(0, 1);
-    const learnedModel = parseLearnedRetrievalModel({
-      format: learnedRetrievalModelFormat,
-      version: "fixture-v1",
-      candidateLimit: 12,
-      dense: {
-        cosine: 1,
-        relativeCosine: 0,
-        tableBest: 0,
-        databaseBest: 0,
-        keyLike: 0,
-        databaseCoverage: 0,
-        databaseCoverageRelative: 0,
-        databaseCoverageRank: 0,
-        tableCoverage: 0,
-        tableCoverageRelative: 0,
-        databaseSize: 0,
-        tableSize: 0,
-      },
-      sparse: { "c:customer|name": 5, "c:country|country": 5 },
-    });
+    const learnedModel = cosineOnlyLearnedModel({ "c:customer|name": 5, "c:country|country": 5 });
     const result = await runRetrievalBenchmark({
       corpus,
       questions,

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createCatalogEmbeddingModel, learnedRetrievalModelFormat, parseLearnedRetrievalModel } from "@nlq/engine";
+import { createCatalogEmbeddingModel } from "@nlq/engine";
+import { cosineOnlyLearnedModel } from "@nlq/engine/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { readRetrievalCorpus } from "./retrieval-benchmark-data";
 import { runRetrievalBenchmark } from "./run-retrieval-benchmark";
@@ -63,26 +64,7 @@ describe("warehouse value index", () => {
         hallucinated: [],
       },
     ];
-    const learnedModel = parseLearnedRetrievalModel({
-      format: learnedRetrievalModelFormat,
-      version: "fixture-v1",
-      candidateLimit: 12,
-      dense: {
-        cosine: 1,
-        relativeCosine: 0,
-        tableBest: 0,
-        databaseBest: 0,
-        keyLike: 0,
-        databaseCoverage: 0,
-        databaseCoverageRelative: 0,
-        databaseCoverageRank: 0,
-        tableCoverage: 0,
-        tableCoverageRelative: 0,
-        databaseSize: 0,
-        tableSize: 0,
-      },
-      sparse: {},
-    });
+    const learnedModel = cosineOnlyLearnedModel({});
     const { index } = await buildWarehouseValueIndex(warehouse, corpus);
     const result = await runRetrievalBenchmark({
       corpus,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { cosineOnlyLearnedModel } from "../../testing/cosine-only-learned-model";
 import type { SchemaColumn } from "../crush/schema-column";
 import { LearnedColumnRanker, scoreCandidate } from "./learned-column-ranker";
-import { denseFeatureNames, questionTerms, sparseFeatureKeys } from "./learned-features";
+import { questionTerms, sparseFeatureKeys } from "./learned-features";
 import { createQuestionColumnRanking } from "./learned-question-ranking";
-import { type LearnedRetrievalModel, learnedRetrievalModelFormat } from "./learned-retrieval-model";
+import type { LearnedRetrievalModel } from "./learned-retrieval-model";
 
 const columns: SchemaColumn[] = [
   { database: "music", table: "singer", column: "name" },
@@ -13,17 +14,7 @@ const columns: SchemaColumn[] = [
 ];
 
 function model(sparse: Record<string, number>): LearnedRetrievalModel {
-  return {
-    format: learnedRetrievalModelFormat,
-    version: "test",
-    candidateLimit: 10,
-    dense: {
-      ...Object.fromEntries(denseFeatureNames.map((name) => [name, 0])),
-      cosine: 1,
-    } as LearnedRetrievalModel["dense"],
-    sparse: new Map(Object.entries(sparse)),
-    training: {},
-  };
+  return cosineOnlyLearnedModel(sparse, 10);
 }
 
 describe("learnt column ranking", () => {
