@@ -268,17 +268,23 @@ Examples:
           const service = loadServiceSettings(environment);
           metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq eval: ${message}\n`));
           const store = metadataStore;
-          const prepareQuestion = store
-            ? () => prepareIndexedQuestion({ store, url, session, settings, qdrant: service.qdrant })
-            : undefined;
+          // What both runs share: the questions on this session, through the index when there is one.
+          const asked = {
+            questions,
+            session,
+            execute,
+            settings,
+            resolveModel: output.resolveModel,
+            ...(store
+              ? {
+                  prepareQuestion: () =>
+                    prepareIndexedQuestion({ store, url, session, settings, qdrant: service.qdrant }),
+                }
+              : {}),
+          };
           if (options.compareVerifiedExamples) {
             const comparison = await evaluation.compareVerifiedExamples({
-              questions,
-              session,
-              execute,
-              settings,
-              resolveModel: output.resolveModel,
-              ...(prepareQuestion ? { prepareQuestion } : {}),
+              ...asked,
               seed: options.splitSeed,
               model,
               onProgress: (done, total) => progress(done - 1, total),
@@ -289,12 +295,7 @@ Examples:
             return;
           }
           const outcomes = await evaluation.evaluateQuestions({
-            questions,
-            session,
-            execute,
-            settings,
-            resolveModel: output.resolveModel,
-            ...(prepareQuestion ? { prepareQuestion } : {}),
+            ...asked,
             onQuestion: (_, index) => progress(index, questions.length),
           });
           const report = evaluation.summarizeQuestions(outcomes, model);
