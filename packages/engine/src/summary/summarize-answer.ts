@@ -4,6 +4,7 @@ import { CancelledError } from "../errors";
 import type { StepContext } from "../llm/step-context";
 import type { AnswerSummary } from "../pipeline/answer";
 import { resultPreview } from "../selection/result-preview";
+import { textPrefix } from "../text/quoted-prefix";
 import { plainSentence } from "./plain-sentence";
 
 /** Rows of the chosen result the `summarize-answer` prompt shows (long cells are cut by `resultPreview`). */
@@ -17,9 +18,9 @@ export interface SummarizeAnswerOptions {
   readonly context: StepContext;
 }
 
+/** Why the call failed, on one line and at most 200 characters (an error may quote a whole model output). */
 function shortReason(error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
-  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+  return textPrefix((error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim(), 200);
 }
 
 /**
