@@ -7,6 +7,10 @@
 # Pinned by version tag (no registry access where this was written, so no digest); pin by digest for production.
 FROM node:20.19-bookworm-slim AS build
 
+# A C compiler for the proxy's native pass-through relay (apps/proxy/native, built by `npm run build` against the
+# Node-API headers this image ships in /usr/local/include/node).
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 
 # Dependencies first, so editing sources does not reinstall them.
@@ -20,7 +24,7 @@ COPY apps/proxy/package.json apps/proxy/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
-COPY scripts/build-cli.mjs scripts/
+COPY scripts/build-cli.mjs scripts/build-native-relay.mjs scripts/
 # --ignore-scripts: the root `prepare` (the CLI build) needs the sources, copied next; it runs explicitly below.
 RUN npm ci --no-audit --no-fund --ignore-scripts
 
@@ -42,8 +46,9 @@ COPY apps/proxy/package.json apps/proxy/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
-COPY scripts/build-cli.mjs scripts/
-# Production dependencies only. The root `prepare` finds no esbuild here and keeps the copied build.
+COPY scripts/build-cli.mjs scripts/build-native-relay.mjs scripts/
+# Production dependencies only. The root `prepare` finds no esbuild here and keeps the copied build; the native relay
+# finds no C compiler and says so (the one built above is copied in below).
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # Sources stay beside the build (.dockerignore leaves out node_modules, .next and dist): the compiled CLI finds
@@ -51,6 +56,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # sources, so bin/nlq.mjs runs it rather than falling back to tsx (which is a dev dependency, absent here).
 COPY . .
 COPY --from=build /app/apps/proxy/dist apps/proxy/dist
+COPY --from=build /app/apps/proxy/native/build apps/proxy/native/build
 COPY --from=build /app/apps/web/.next apps/web/.next
 
 ENV NLQ_MIGRATIONS_DIR=/app/migrations \

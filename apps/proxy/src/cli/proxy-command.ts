@@ -143,7 +143,8 @@ NLQ_ROW_LIMIT, NLQ_METADATA_URL, NLQ_HOME, NLQ_SHUTDOWN_GRACE_MS (SIGTERM: let r
 then cancel them; default 10000), NLQ_METRICS_PORT (serve GET /metrics and GET /health on this port; default off),
 NLQ_METRICS_HOST (default 127.0.0.1), NLQ_TLS_CERT, NLQ_TLS_KEY, NLQ_TLS_REQUIRED, NLQ_TLS_HANDSHAKE_TIMEOUT_MS
 (default 10000), NLQ_CLIENT_LOGIN_TIMEOUT_MS (a client that has not logged in by then is disconnected; default 60000),
-NLQ_AUTH_QUERY_URL and NLQ_AUTH_QUERY (the proxy authenticates clients itself with SCRAM-SHA-256, PgBouncer-style)`,
+NLQ_AUTH_QUERY_URL and NLQ_AUTH_QUERY (the proxy authenticates clients itself with SCRAM-SHA-256, PgBouncer-style),
+NLQ_NATIVE_RELAY (off: relay ordinary SQL in JavaScript instead of the native relay; default on)`,
     )
     .action(async (givenOptions: Record<string, unknown>) => {
       let options: ProxyCommandOptions;
@@ -215,6 +216,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
       maxConnections: service.maxConnections,
+      nativeRelay: service.nativeRelay,
       tlsHandshakeTimeoutMilliseconds: service.tlsHandshakeTimeoutMilliseconds,
       clientLoginTimeoutMilliseconds: service.clientLoginTimeoutMilliseconds,
       ...(service.authQuery === undefined ? {} : { authQuery: service.authQuery }),

@@ -133,6 +133,16 @@ export class ClientMessageRouter {
     return forwarded;
   }
 
+  /** Extended-protocol messages went upstream since the last Sync (or since the upstream last owed nothing). */
+  get forwardedSinceSync(): boolean {
+    return this.#forwardedSinceSync;
+  }
+
+  /** Takes over what the native relay tracked while it moved the connection's messages. */
+  restoreForwardedSinceSync(forwarded: boolean): void {
+    this.#forwardedSinceSync = forwarded;
+  }
+
   /** The upstream owes no ReadyForQuery: whatever went upstream since (COPY data and the like) is settled. */
   upstreamSettled(): void {
     this.#forwardedSinceSync = false;

@@ -11,6 +11,17 @@ export class PendingReady {
     return this.#count > 0;
   }
 
+  /** How many ReadyForQuery messages are owed. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Sets how many are owed (the native relay counted them meanwhile); releases the waiters at none. */
+  restore(count: number): void {
+    this.#count = count;
+    if (count === 0) this.releaseWaiters();
+  }
+
   /** One more ReadyForQuery is owed. */
   expect(): void {
     this.#count++;

@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import type { Answer, AnswerQuestionOptions, QueryLog } from "@nlq/engine";
 import type { AuthSource } from "../auth/auth-query";
+import type { NativeRelay } from "../relay/native-relay";
 import type { ProxyLogger } from "../server/proxy-logger";
 import type { ClientTls } from "../tls/client-tls";
 
@@ -57,6 +58,11 @@ export interface ProxyConnectionOptions {
    * client until the answer is sent. Default 1 MiB (`DEFAULT_CLIENT_QUEUE_LIMIT_BYTES`).
    */
   readonly clientQueueLimitBytes?: number;
+  /**
+   * Moves ordinary SQL between the sockets outside JavaScript while the connection has nothing to watch (`nativeRelay()`).
+   * Default: none, every byte passes through this connection's framers.
+   */
+  readonly relay?: NativeRelay;
   /** Named hooks into the server (cancel routing, bookkeeping). */
   readonly hooks: ProxyConnectionHooks;
 }

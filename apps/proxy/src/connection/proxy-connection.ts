@@ -18,6 +18,8 @@ import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
 import { ProtocolViolationError } from "../protocol/protocol-error";
 import { type BatchPart, planStatementBatch } from "../question/plan-statement-batch";
+import type { RelayedConnection, RelayHandBack } from "../relay/native-relay";
+import { resumeReading } from "../relay/socket-reading";
 import { acceptClientTls, type ClientTlsNegotiation, TLS_HANDSHAKE_RECORD } from "../tls/accept-client-tls";
 import { tlsServerEndPoint } from "../tls/tls-server-end-point";
 import { AnswerInProgress } from "./answer-in-progress";
@@ -51,6 +53,11 @@ import { toWireError } from "./wire-error";
  * answer). The statement is generated once, at its Parse batch: a later Bind, Describe or Execute of the same
  * prepared statement re-runs the SQL generated then (`PreparedQuestions`, `rerunPreparedQuestion`). Limits: a
  * question must be alone in its batch, without parameters, with text results.
+ *
+ * With the native relay (`options.relay`), a connection with nothing to watch (ready, no question under way, no
+ * prepared question, nothing held or unwritten) is handed to it, and ordinary SQL passes through it without entering
+ * JavaScript; it comes back here, with its state and every byte it held, when a question arrives, a socket closes, or
+ * the server shuts down (`#relayIfIdle`, `#takeBack`).
  */
 export class ProxyConnection {
   #step = ConnectionStep.AwaitingStartup;
@@ -85,6 +92,10 @@ export class ProxyConnection {
   #questionBatch: QuestionBatch | undefined;
   /** Ordinary statements of a split query running upstream: their replies pass through until their ReadyForQuery. */
   #statementsInFlight: { failed: boolean; readonly done: (succeeded: boolean) => void } | undefined;
+  /** The native relay moves this connection's bytes while set. */
+  #relayed: RelayedConnection | undefined;
+  /** A hand-back is being taken over: its bytes are handled here before the relay may take the connection again. */
+  #takingBack = false;
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = options;
@@ -150,6 +161,8 @@ export class ProxyConnection {
    */
   shutdown(): void {
     this.#shuttingDown = true;
+    const handBack = this.#relayed?.release();
+    if (handBack !== undefined) this.#takeBack(handBack);
     this.#closeIfShuttingDownAndIdle();
   }
 
@@ -184,6 +197,7 @@ export class ProxyConnection {
       this.#toUpstream.end();
     }
     if (this.#step === ConnectionStep.NegotiatingClientTls) this.#startClientTls({ kind: "ssl-request" });
+    this.#relayIfIdle();
   };
 
   readonly #onClientSegment = (segment: FramedSegment): void => {
@@ -582,6 +596,7 @@ export class ProxyConnection {
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
     this.#closeIfShuttingDownAndIdle();
+    this.#relayIfIdle();
   }
 
   #sendProgress(line: string): void {
@@ -626,6 +641,7 @@ export class ProxyConnection {
     } finally {
       this.#toClient.end();
     }
+    this.#relayIfIdle();
   }
 
   readonly #onUpstreamSegment = (segment: FramedSegment): void => {
@@ -684,6 +700,91 @@ export class ProxyConnection {
     run.done(!run.failed);
   }
 
+  // ── the native relay ─────────────────────────────────────────────────────────────────
+
+  /**
+   * Hands the connection to the native relay when nothing here needs to watch it: it is ready, answers no question,
+   * holds no prepared question, no queued input, no partial message and nothing unwritten, and both sockets are
+   * plain TCP (TLS is terminated here).
+   */
+  #relayIfIdle(): void {
+    const relay = this.#options.relay;
+    const upstream = this.#upstream;
+    if (relay === undefined || upstream === undefined || this.#relayed !== undefined || this.#takingBack) return;
+    const idle =
+      this.#step === ConnectionStep.Ready &&
+      !this.#shuttingDown &&
+      !this.#clientEncrypted &&
+      this.#answerInProgress === undefined &&
+      this.#statementsInFlight === undefined &&
+      this.#questionBatch === undefined &&
+      this.#clientQueue.length === 0 &&
+      !this.#questionBatchError.pending &&
+      this.#router.statements.size === 0 &&
+      this.#clientFramer.atBoundary &&
+      this.#upstreamFramer.atBoundary &&
+      !this.#clientPauses.holding &&
+      !this.#upstreamPauses.holding;
+    if (!idle) return;
+    this.#relayed = relay.adopt(
+      this.#client,
+      upstream,
+      this.#router.marker.encodedTokens(),
+      {
+        pendingReady: this.#pendingReady.count,
+        forwardedSinceSync: this.#router.forwardedSinceSync,
+        readyStatus: this.#readyStatus,
+      },
+      (handBack) => this.#takeBack(handBack),
+    );
+  }
+
+  /**
+   * The native relay handed the connection back: take over its state, write what it could not send yet, read both
+   * sockets again and handle the bytes it held (the question that made it stop comes first).
+   */
+  #takeBack(handBack: RelayHandBack): void {
+    this.#relayed = undefined;
+    if (this.#closed) return;
+    this.#pendingReady.restore(handBack.pendingReady);
+    this.#router.restoreForwardedSinceSync(handBack.forwardedSinceSync);
+    this.#readyStatus = handBack.readyStatus as ReadyStatus;
+    if (handBack.toUpstream !== undefined) this.#writeUpstream(handBack.toUpstream);
+    if (handBack.toClient !== undefined) this.#writeClient(handBack.toClient);
+    if (handBack.reason === "client-closed" || handBack.reason === "upstream-closed") {
+      this.#close(handBack.reason === "client-closed" ? "client closed" : "upstream closed");
+      return;
+    }
+    this.#takingBack = true;
+    try {
+      resumeReading(this.#client);
+      if (this.#upstream !== undefined) resumeReading(this.#upstream);
+      if (handBack.upstreamInput !== undefined) this.#onUpstreamData(handBack.upstreamInput);
+      if (handBack.clientInput !== undefined && !this.#closed) this.#onClientData(handBack.clientInput);
+    } finally {
+      this.#takingBack = false;
+    }
+    this.#closeIfShuttingDownAndIdle();
+    this.#relayIfIdle();
+  }
+
+  /**
+   * Takes the connection from the relay before closing it: its state when it is at a message boundary, else it is
+   * dropped mid-message (a result was flowing: counted as a statement still running, so closing cancels it).
+   */
+  #leaveRelay(): void {
+    const relayed = this.#relayed;
+    if (relayed === undefined) return;
+    this.#relayed = undefined;
+    const handBack = relayed.release();
+    if (handBack !== undefined) {
+      this.#pendingReady.restore(handBack.pendingReady);
+      return;
+    }
+    relayed.detach();
+    this.#pendingReady.restore(Math.max(1, this.#pendingReady.count));
+  }
+
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
 
   /** Writes to the upstream (joining adjacent pieces of one client chunk); pauses the client until it drains. */
@@ -729,6 +830,7 @@ export class ProxyConnection {
    */
   #close(reason: string): void {
     if (this.#step === ConnectionStep.Closed) return;
+    this.#leaveRelay();
     const busy = this.#pendingReady.owed || this.#answerInProgress !== undefined;
     this.#step = ConnectionStep.Closed;
     this.#clientQueue.clear();

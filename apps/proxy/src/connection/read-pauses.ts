@@ -16,6 +16,11 @@ export class ReadPauses {
     this.#socket = socket;
   }
 
+  /** True while any reason holds the socket paused. */
+  get holding(): boolean {
+    return this.#reasons.size > 0;
+  }
+
   has(reason: PauseReason): boolean {
     return this.#reasons.has(reason);
   }

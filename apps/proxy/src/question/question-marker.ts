@@ -65,6 +65,32 @@ export class QuestionMarker {
     return false;
   }
 
+  /**
+   * The marker's tokens for the native pass-through relay, which runs the same byte-level test
+   * (`apps/proxy/native/pass-through-relay.c`): per token a kind byte (1 letter, then its lower-case byte; 2 colon;
+   * 3 space; 4 bytes, then their count and the bytes).
+   */
+  encodedTokens(): Buffer {
+    const bytes: number[] = [];
+    for (const token of this.#tokens) {
+      switch (token.kind) {
+        case "letter":
+          bytes.push(1, token.lower);
+          break;
+        case "colon":
+          bytes.push(2);
+          break;
+        case "space":
+          bytes.push(3);
+          break;
+        case "bytes":
+          bytes.push(4, token.bytes.length, ...token.bytes);
+          break;
+      }
+    }
+    return Buffer.from(bytes);
+  }
+
   #matchesBytesAt(bytes: Buffer, start: number): boolean {
     let position = start;
     for (const token of this.#tokens) {

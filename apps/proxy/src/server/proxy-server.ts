@@ -13,6 +13,7 @@ import type { BackendKey, ProxySettings } from "../connection/proxy-connection-o
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
+import { nativeRelay, nativeRelayUnavailable } from "../relay/native-relay";
 import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MILLISECONDS, loadClientTls } from "../tls/client-tls";
 import { createUpstreamConnector } from "../tls/connect-upstream";
 import type { UpstreamTlsSettings } from "../tls/upstream-tls-settings";
@@ -80,6 +81,12 @@ export interface ProxyServerOptions {
    * commands); a client beyond `maxConnections` gets at most 10 s. Default 60000.
    */
   readonly clientLoginTimeoutMilliseconds?: number;
+  /**
+   * Pass ordinary SQL through the native relay when it is built (`NLQ_NATIVE_RELAY` in the commands): connections
+   * with nothing for the proxy to watch move their bytes on the relay's own thread, outside JavaScript (TLS
+   * connections stay in JavaScript). Default true.
+   */
+  readonly nativeRelay?: boolean;
   /** TLS toward the upstream (the upstream URL's `sslmode`, `sslrootcert`). Default: plaintext (`sslmode=disable`). */
   readonly upstreamTls?: UpstreamTlsSettings;
   /**
@@ -146,6 +153,12 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const emptyWaiters: Array<() => void> = [];
   const keyOf = (key: BackendKey) => `${key.processId}:${key.secretKey}`;
   const maxConnections = options.maxConnections ?? 1000;
+  const relay = options.nativeRelay === false ? undefined : nativeRelay();
+  if (options.nativeRelay !== false && relay === undefined) {
+    logger.warn("the native pass-through relay is unavailable: ordinary SQL is relayed in JavaScript", {
+      reason: nativeRelayUnavailable(),
+    });
+  }
   const metrics = new ProxyMetrics({ maxConnections });
   const answerQuestion = metrics.instrument(options.answerQuestion);
 
@@ -180,6 +193,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
       progressNotices: options.progressNotices ?? false,
       ...(options.clientQueueLimitBytes === undefined ? {} : { clientQueueLimitBytes: options.clientQueueLimitBytes }),
+      ...(relay === undefined ? {} : { relay }),
       logger,
       hooks: {
         onCancelRequest,
@@ -226,7 +240,12 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
         server.off("error", reject);
         const bound = server.address() as AddressInfo;
         address = { host: bound.address, port: bound.port };
-        logger.info("listening", { ...address, upstream: `${upstreamHost}:${upstreamPort}`, marker });
+        logger.info("listening", {
+          ...address,
+          upstream: `${upstreamHost}:${upstreamPort}`,
+          marker,
+          relay: relay === undefined ? "javascript" : "native",
+        });
         resolve(address);
       });
     });

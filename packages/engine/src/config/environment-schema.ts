@@ -136,6 +136,7 @@ const serviceVariables = {
   NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
   NLQ_METRICS_PORT: optionalPortVariable,
   NLQ_MAX_CONNECTIONS: wholeNumberVariable(1_000, 1),
+  NLQ_NATIVE_RELAY: switchVariable(true),
   NLQ_TLS_CERT: textVariable,
   NLQ_TLS_KEY: textVariable,
   NLQ_TLS_REQUIRED: switchVariable(false),

@@ -79,6 +79,11 @@ export interface ServiceSettings {
    */
   readonly maxConnections: number;
   /**
+   * `NLQ_NATIVE_RELAY`: ordinary SQL passes through the proxy's native relay (a thread of its own, outside JavaScript)
+   * when it is built; `off` keeps every byte in the JavaScript connection. Default on.
+   */
+  readonly nativeRelay: boolean;
+  /**
    * TLS toward the proxy's clients (`NLQ_TLS_CERT` and `NLQ_TLS_KEY`, both or neither; `NLQ_TLS_REQUIRED`). Default:
    * undefined, SSLRequest is answered `N`.
    */
@@ -133,6 +138,7 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
         ? undefined
         : { host: values.NLQ_METRICS_HOST, port: values.NLQ_METRICS_PORT },
     maxConnections: values.NLQ_MAX_CONNECTIONS,
+    nativeRelay: values.NLQ_NATIVE_RELAY,
     clientTls:
       values.NLQ_TLS_CERT === undefined || values.NLQ_TLS_KEY === undefined
         ? undefined
