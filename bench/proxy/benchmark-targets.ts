@@ -89,7 +89,11 @@ function stopChild(child: ChildProcess): Promise<void> {
  * nlq.mjs fell back to running the TypeScript sources through tsx (dist missing or stale: `npm run build`), so a
  * figure never silently measures the development path.
  */
-export async function startNlqProxy(repository: string, upstreamPort: number): Promise<ServedProcess> {
+export async function startNlqProxy(
+  repository: string,
+  upstreamPort: number,
+  relay: "native" | "javascript" = "native",
+): Promise<ServedProcess> {
   const port = await freePort();
   const home = mkdtempSync(join(tmpdir(), "nlq-bench-proxy-"));
   const child = spawn(
@@ -104,7 +108,13 @@ export async function startNlqProxy(repository: string, upstreamPort: number): P
     ],
     {
       cwd: repository,
-      env: { ...process.env, NLQ_HOME: home, NLQ_MODEL: "", DATABASE_URL: "" },
+      env: {
+        ...process.env,
+        NLQ_HOME: home,
+        NLQ_MODEL: "",
+        DATABASE_URL: "",
+        NLQ_NATIVE_RELAY: relay === "native" ? "on" : "off",
+      },
       stdio: ["ignore", "ignore", openSync(join(home, "proxy.log"), "w")],
     },
   );
@@ -113,6 +123,9 @@ export async function startNlqProxy(repository: string, upstreamPort: number): P
     if (readFileSync(join(home, "proxy.log"), "utf8").includes(RUNS_THROUGH_TSX)) {
       throw new Error("nlq ran its TypeScript sources through tsx, not apps/proxy/dist: run npm run build first");
     }
+    // The proxy logs which relay it uses when it starts listening; measure only the one asked for.
+    const logged = readFileSync(join(home, "proxy.log"), "utf8");
+    if (!logged.includes(`"relay":"${relay}"`)) throw new Error(`the nlq proxy does not use the ${relay} relay`);
   } catch (error) {
     process.stderr.write(readFileSync(join(home, "proxy.log"), "utf8"));
     await stopChild(child);

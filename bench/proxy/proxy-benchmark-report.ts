@@ -19,6 +19,8 @@ export interface ProxyBenchmarkCell {
   readonly baseline?: TargetThroughput;
   /** The bare Node.js relay (`--node-relay`): the floor of a Node proxy. */
   readonly nodeRelay?: TargetThroughput;
+  /** The same nlq proxy with `NLQ_NATIVE_RELAY=off` (`--javascript-relay`): every byte through its JavaScript path. */
+  readonly javascriptRelay?: TargetThroughput;
 }
 
 /** What `npm run bench:proxy -- --json` prints. */
@@ -35,7 +37,7 @@ export interface ProxyBenchmarkReport {
   /** Per mode at 1 client: median latency through the target minus direct, in microseconds. */
   readonly addedLatencyMicroseconds: Record<
     string,
-    { nlq: number; pgbouncer?: number; baseline?: number; nodeRelay?: number }
+    { nlq: number; pgbouncer?: number; baseline?: number; nodeRelay?: number; javascriptRelay?: number }
   >;
   readonly idleConnections?: {
     readonly nlq: IdleConnectionMeasurement;
@@ -68,13 +70,14 @@ export function formatProxyBenchmark(report: ProxyBenchmarkReport): string {
     lines.push("", "Added latency per round trip at 1 client (median latency minus direct):");
     for (const [mode, added] of latency) {
       lines.push(
-        `- ${mode}: nlq ${added.nlq.toFixed(0)} µs${added.pgbouncer === undefined ? "" : `, PgBouncer ${added.pgbouncer.toFixed(0)} µs`}${added.baseline === undefined ? "" : `, baseline ${added.baseline.toFixed(0)} µs`}${added.nodeRelay === undefined ? "" : `, Node relay ${added.nodeRelay.toFixed(0)} µs`}`,
+        `- ${mode}: nlq ${added.nlq.toFixed(0)} µs${added.pgbouncer === undefined ? "" : `, PgBouncer ${added.pgbouncer.toFixed(0)} µs`}${added.baseline === undefined ? "" : `, baseline ${added.baseline.toFixed(0)} µs`}${added.nodeRelay === undefined ? "" : `, Node relay ${added.nodeRelay.toFixed(0)} µs`}${added.javascriptRelay === undefined ? "" : `, nlq with NLQ_NATIVE_RELAY=off ${added.javascriptRelay.toFixed(0)} µs`}`,
       );
     }
   }
   const others = [
     { key: "baseline" as const, title: `Baseline (${report.baseline ?? ""})` },
     { key: "nodeRelay" as const, title: "Bare Node.js relay (bench/proxy/node-relay.mjs)" },
+    { key: "javascriptRelay" as const, title: "The same nlq proxy with NLQ_NATIVE_RELAY=off (its JavaScript relay)" },
   ];
   for (const { key, title } of others) {
     if (!report.cells.some((cell) => cell[key] !== undefined)) continue;

@@ -3,7 +3,7 @@
  *
  *   npm run bench:proxy [-- --json] [-- --seconds 5 --repetitions 3 --clients 1,8,32 --modes simple,extended,prepared
  *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres
- *                                      --baseline /path/to/another/nlq/checkout --node-relay
+ *                                      --baseline /path/to/another/nlq/checkout --node-relay --javascript-relay
  *                                      --warm-up-seconds 2]
  *
  * pgbench -S (select-only) per mode and client count, the three targets interleaved (their order rotates each
@@ -16,12 +16,14 @@
  * `--baseline` adds a fourth target, the nlq proxy of another checkout (built there with `npm run build`), interleaved
  * with the others: an A/B of a change to the proxy in the same conditions (no idle-memory figure for it).
  * `--node-relay` adds a bare Node.js TCP relay (`node-relay.mjs`): the floor any Node proxy pays (event loop, streams,
- * system calls), to tell it apart from the cost of nlq's own code.
+ * system calls), to tell it apart from the cost of nlq's own code. `--javascript-relay` adds the same nlq proxy with
+ * `NLQ_NATIVE_RELAY=off`: every byte through its JavaScript connection, as before the native relay.
  *
  * Every proxy first serves each mode for `--warm-up-seconds` (default 2, not counted): figures are steady state.
  *
- * nlq is measured as shipped: the runner builds apps/proxy/dist (`npm run build`) and starts the production entry point
- * (`apps/proxy/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx.
+ * nlq is measured as shipped: the runner builds apps/proxy/dist and the native relay (`npm run build`) and starts the
+ * production entry point (`apps/proxy/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx or when it
+ * does not use the relay asked for.
  */
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
@@ -47,6 +49,7 @@ const { values: options } = parseArgs({
     json: { type: "boolean", default: false },
     baseline: { type: "string" },
     "node-relay": { type: "boolean", default: false },
+    "javascript-relay": { type: "boolean", default: false },
   },
 });
 
@@ -68,9 +71,11 @@ spawnSync("createdb", [...connection, database], { stdio: "inherit" });
 const stopped: Array<() => Promise<void>> = [];
 const loadAverageAtStart = loadavg()[0]!;
 try {
-  log("building apps/proxy/dist (the compiled proxy is what is measured)");
-  const build = spawnSync(process.execPath, [`${repository}scripts/build-cli.mjs`], { stdio: "inherit" });
-  if (build.status !== 0) throw new Error("npm run build failed");
+  log("building apps/proxy/dist and the native relay (the compiled proxy is what is measured)");
+  for (const script of ["build-cli.mjs", "build-native-relay.mjs"]) {
+    const build = spawnSync(process.execPath, [`${repository}scripts/${script}`, "--require"], { stdio: "inherit" });
+    if (build.status !== 0) throw new Error(`scripts/${script} failed`);
+  }
   log(`preparing pgbench data (scale 5) in ${database}`);
   spawnSync("pgbench", [...connection, "-i", "-s", "5", "-q", database], { stdio: "ignore" });
   const nlq = await startNlqProxy(repository, serverPort);
@@ -79,6 +84,11 @@ try {
   if (options.baseline !== undefined) {
     baseline = await startNlqProxy(`${path.resolve(options.baseline)}/`, serverPort);
     stopped.push(() => baseline!.stop());
+  }
+  let javascriptRelay: ServedProcess | undefined;
+  if (options["javascript-relay"]) {
+    javascriptRelay = await startNlqProxy(repository, serverPort, "javascript");
+    stopped.push(() => javascriptRelay!.stop());
   }
   let relay: ServedProcess | undefined;
   if (options["node-relay"]) {
@@ -91,13 +101,16 @@ try {
     bouncer = await startPgBouncer(bouncerExecutable, serverPort, Math.max(...clientCounts));
     stopped.push(() => bouncer!.stop());
   } else log("PgBouncer is not installed (apt-get install pgbouncer): its columns are left out");
-  type TargetName = "direct" | "nlq" | "pgbouncer" | "baseline" | "nodeRelay";
+  type TargetName = "direct" | "nlq" | "pgbouncer" | "baseline" | "nodeRelay" | "javascriptRelay";
   const targets: Array<{ name: TargetName; host: string; port: number; process?: ServedProcess }> = [
     { name: "direct", host: serverHost, port: serverPort },
     { name: "nlq", host: "127.0.0.1", port: nlq.port, process: nlq },
     ...(bouncer ? [{ name: "pgbouncer" as const, host: "127.0.0.1", port: bouncer.port, process: bouncer }] : []),
     ...(baseline ? [{ name: "baseline" as const, host: "127.0.0.1", port: baseline.port, process: baseline }] : []),
     ...(relay ? [{ name: "nodeRelay" as const, host: "127.0.0.1", port: relay.port, process: relay }] : []),
+    ...(javascriptRelay
+      ? [{ name: "javascriptRelay" as const, host: "127.0.0.1", port: javascriptRelay.port, process: javascriptRelay }]
+      : []),
   ];
 
   // Each proxy serves every mode once before anything is counted, so that no figure includes V8 compiling nlq's code.
@@ -157,6 +170,7 @@ try {
         ...(bouncer ? { pgbouncer: throughput("pgbouncer") } : {}),
         ...(baseline ? { baseline: throughput("baseline") } : {}),
         ...(relay ? { nodeRelay: throughput("nodeRelay") } : {}),
+        ...(javascriptRelay ? { javascriptRelay: throughput("javascriptRelay") } : {}),
       });
     }
   }
@@ -169,6 +183,9 @@ try {
         ...(bouncer ? { pgbouncer: (medianOf(mode, 1, "pgbouncer", "latencyMilliseconds") - direct) * 1000 } : {}),
         ...(baseline ? { baseline: (medianOf(mode, 1, "baseline", "latencyMilliseconds") - direct) * 1000 } : {}),
         ...(relay ? { nodeRelay: (medianOf(mode, 1, "nodeRelay", "latencyMilliseconds") - direct) * 1000 } : {}),
+        ...(javascriptRelay
+          ? { javascriptRelay: (medianOf(mode, 1, "javascriptRelay", "latencyMilliseconds") - direct) * 1000 }
+          : {}),
       };
     }
   }
@@ -193,7 +210,7 @@ try {
   const report: ProxyBenchmarkReport = {
     seconds,
     repetitions,
-    nlqEntryPoint: "apps/proxy/bin/nlq.mjs running the compiled apps/proxy/dist",
+    nlqEntryPoint: "apps/proxy/bin/nlq.mjs running the compiled apps/proxy/dist, with the native relay",
     ...(options.baseline === undefined ? {} : { baseline: path.resolve(options.baseline) }),
     loadAverage: { start: loadAverageAtStart, end: loadavg()[0]! },
     cells,
