@@ -483,6 +483,7 @@ static void on_readable(relay *relay_state, relay_connection *connection, int si
 static void *run_relay(void *argument) {
   relay *relay_state = argument;
   struct epoll_event events[64];
+  pthread_setname_np(pthread_self(), "nlq-relay");
   for (;;) {
     int count = epoll_wait(relay_state->epoll_fd, events, 64, -1);
     if (count < 0) {
