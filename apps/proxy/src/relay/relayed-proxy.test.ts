@@ -1,6 +1,5 @@
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { answerWith, startTestProxy, upstreamDatabase, upstreamHost, upstreamUser } from "../server/proxy.test-helpers";
+import { answerWith, connectThroughProxy, startTestProxy } from "../server/proxy.test-helpers";
 import type { ProxyServer } from "../server/proxy-server";
 import { nativeRelay } from "./native-relay";
 
@@ -17,17 +16,6 @@ async function proxyWith(nativeRelayOn: boolean): Promise<ProxyServer> {
   return proxy;
 }
 
-async function connectTo(proxy: ProxyServer): Promise<pg.Client> {
-  const client = new pg.Client({
-    host: upstreamHost,
-    port: proxy.address.port,
-    user: upstreamUser,
-    database: upstreamDatabase,
-  });
-  await client.connect();
-  return client;
-}
-
 /** Waits until the relay holds `count` connections (it adopts one once its last reply has been forwarded). */
 async function untilAdopted(count: number): Promise<void> {
   const deadline = Date.now() + 5_000;
@@ -41,7 +29,7 @@ describe("the proxy with the native relay", () => {
   it("hands a logged-in connection to the relay, and takes it back for a question and for closing", async () => {
     const proxy = await proxyWith(true);
     const before = nativeRelay()!.adoptedCount;
-    const client = await connectTo(proxy);
+    const client = await connectThroughProxy(proxy);
     await untilAdopted(before + 1);
     expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
     expect((await client.query("/* nl: the answer? */")).rows).toEqual([{ answer: 42 }]);
@@ -53,7 +41,7 @@ describe("the proxy with the native relay", () => {
 
   it("streams large results intact after small ones, on connections the relay holds", async () => {
     const proxy = await proxyWith(true);
-    const client = await connectTo(proxy);
+    const client = await connectThroughProxy(proxy);
     try {
       for (let round = 0; round < 3; round++) {
         expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
@@ -71,7 +59,7 @@ describe("the proxy with the native relay", () => {
   it("keeps every byte in JavaScript with nativeRelay off", async () => {
     const proxy = await proxyWith(false);
     const before = nativeRelay()!.adoptedCount;
-    const client = await connectTo(proxy);
+    const client = await connectThroughProxy(proxy);
     expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
     expect(nativeRelay()!.adoptedCount).toBe(before);
     await client.end();

@@ -121,8 +121,8 @@ export async function backendsGone(applicationName: string, timeoutMilliseconds 
   return true;
 }
 
-/** `select 1` through the proxy on a fresh connection. */
-export async function selectOne(proxy: ProxyServer): Promise<number> {
+/** A node-postgres client connected through the proxy as the test user. */
+export async function connectThroughProxy(proxy: ProxyServer): Promise<pg.Client> {
   const client = new pg.Client({
     host: upstreamHost,
     port: proxy.address.port,
@@ -130,6 +130,12 @@ export async function selectOne(proxy: ProxyServer): Promise<number> {
     database: upstreamDatabase,
   });
   await client.connect();
+  return client;
+}
+
+/** `select 1` through the proxy on a fresh connection. */
+export async function selectOne(proxy: ProxyServer): Promise<number> {
+  const client = await connectThroughProxy(proxy);
   try {
     const result = await client.query<{ one: number }>("select 1 as one");
     return result.rows[0]!.one;
