@@ -769,8 +769,9 @@ export class ProxyConnection {
   }
 
   /**
-   * Takes the connection from the relay before closing it: its state when it is at a message boundary, else it is
-   * dropped mid-message (a result was flowing: counted as a statement still running, so closing cancels it).
+   * Takes the connection from the relay before closing it: its state when it is at a message boundary; else it is
+   * dropped (mid-message, a result was flowing, or its hand-back is already on its way) and counted as a statement
+   * still running, so closing cancels it (a cancel for an idle session does nothing).
    */
   #leaveRelay(): void {
     const relayed = this.#relayed;

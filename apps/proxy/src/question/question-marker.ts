@@ -26,6 +26,7 @@ export class QuestionMarker {
   readonly #opening: RegExp;
   /** A comment opener followed by the marker, anywhere in a text. */
   readonly #afterOpener: RegExp;
+  #encodedTokens: Buffer | undefined;
 
   /** Throws `ConfigurationError` for a marker without a letter, digit or other visible character besides colons. */
   constructor(marker: string) {
@@ -71,6 +72,11 @@ export class QuestionMarker {
    * 3 space; 4 bytes, then their count and the bytes).
    */
   encodedTokens(): Buffer {
+    this.#encodedTokens ??= this.#encodeTokens();
+    return this.#encodedTokens;
+  }
+
+  #encodeTokens(): Buffer {
     const bytes: number[] = [];
     for (const token of this.#tokens) {
       switch (token.kind) {
