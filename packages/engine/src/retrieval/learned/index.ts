@@ -5,4 +5,5 @@ export * from "./learned-question-ranking";
 export * from "./learned-retrieval-model";
 export * from "./schema-term-coverage";
 export * from "./structure-expansion";
+export * from "./value-database-evidence";
 export * from "./value-vote-fusion";

@@ -45,6 +45,24 @@ describe("learnt column ranking", () => {
     expect(wide.rank(["x"], similarities, 4)).toEqual([3, 0, 1, 2]);
   });
 
+  it("adds a database's evidence to the learnt score of each of its candidate columns", () => {
+    const ranker = new LearnedColumnRanker(columns, model({}));
+    const similarities = [0.9, 0.8, 0.7, 0.6];
+    expect(ranker.rank(["x"], similarities, 2)).toEqual([0, 1]);
+    expect(ranker.rank(["x"], similarities, 2, new Map([["shop", 0.5]]))).toEqual([3, 0]);
+    expect(ranker.rank(["x"], similarities, 2, new Map([["unknown", 5]]))).toEqual([0, 1]);
+  });
+
+  it("raises a value's whole database, not only the value's column, when value hits are given", () => {
+    const catalog = [...columns, { database: "shop", table: "product", column: "label" }];
+    const ranking = createQuestionColumnRanking(catalog, model({}));
+    const question = "singer name age";
+    const valueHits = [{ keyword: "Widget", column: 4, similarity: 1 }];
+    const price = (ranked: number[]) => ranked.indexOf(3);
+    expect(price(ranking.rank(question, 5, { valueHits }))).toBe(1);
+    expect(price(ranking.rank(question, 5, { valueHits, valueDatabaseEvidence: { weight: 0 } }))).toBe(4);
+  });
+
   it("ranks by the same scores as scoreCandidate over the candidates' feature keys", () => {
     const weights = { "p:name": 0.3, "c:oldest|age": 2, "t:singer|singer": 0.7, "c:price|price": -0.4, "p:id": -1 };
     const ranker = new LearnedColumnRanker(columns, model(weights));
