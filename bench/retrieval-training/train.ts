@@ -8,7 +8,8 @@
  *
  * With `--tuning-share s` > 0, a further share s of the Spider training databases (chosen by seed + 1) is left out of
  * the fit and reported as `spiderTuning`: settings are chosen on it, never on the held-out databases (whose figures
- * are the ones reported). The shipped model is trained with the default 0.
+ * are the ones reported), and its questions are written as `spiderunion.tuning.jsonl` beside the held-out files, for
+ * `nlq bench retrieval`. The shipped model is trained with the default 0.
  *
  * Spider dev questions are never read; the Spider candidate pool is the training databases' columns only.
  */
@@ -143,6 +144,7 @@ const writeQuestions = (name: string, questions: LabelledQuestion[]) =>
   );
 await writeQuestions("spiderunion.heldout.jsonl", spider.validation);
 await writeQuestions("birdunion.heldout.jsonl", bird.validation);
+if (spiderTuning.length > 0) await writeQuestions("spiderunion.tuning.jsonl", spiderTuning);
 
 const report = {
   seconds: Math.round((performance.now() - started) / 100) / 10,
