@@ -4,7 +4,7 @@
  *
  *   npx tsx bench/retrieval-training/train.ts [--data ../shared/data] [--out <model.json>] [--questions-out <dir>]
  *     [--seed 7] [--held-out 0.2] [--epochs 3] [--learning-rate 0.01] [--dense-factor 50] [--l2 0.001] [--minimum-count 5]
- *     [--tuning-share 0]
+ *     [--tuning-share 0] [--training-candidates 150]
  *
  * With `--tuning-share s` > 0, a further share s of the Spider training databases (chosen by seed + 1) is left out of
  * the fit and reported as `spiderTuning`: settings are chosen on it, never on the held-out databases (whose figures
@@ -30,7 +30,7 @@ import { validationRecall } from "./validation-recall";
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** Version written into the artefact; bump it (and the file name) when features or training change. */
-export const modelVersion = "retrieval-model-v2";
+export const modelVersion = "retrieval-model-v3";
 
 const { values } = parseArgs({
   options: {
@@ -48,6 +48,7 @@ const { values } = parseArgs({
     "dense-factor": { type: "string", default: "50" },
     "minimum-count": { type: "string", default: "5" },
     "tuning-share": { type: "string", default: "0" },
+    "training-candidates": { type: "string", default: "150" },
   },
 });
 const seed = Number(values.seed);
@@ -113,6 +114,7 @@ const model = fitLearnedModel(
     l2: Number(values.l2),
     denseLearningRateFactor: Number(values["dense-factor"]),
     minimumCount: Number(values["minimum-count"]),
+    trainingCandidates: Number(values["training-candidates"]),
     training: {
       spiderTrainingQuestions: spider.training.length,
       birdTrainingQuestions: bird.training.length,

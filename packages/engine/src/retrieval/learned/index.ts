@@ -1,3 +1,4 @@
+export * from "./compound-identifier-splitter";
 export * from "./default-learned-model";
 export * from "./learned-column-ranker";
 export * from "./learned-features";

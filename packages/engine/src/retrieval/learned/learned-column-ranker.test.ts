@@ -27,6 +27,29 @@ describe("learnt column ranking", () => {
     ]);
   });
 
+  it("drops single letters from question terms but keeps single digits", () => {
+    expect(questionTerms("The room's price in top 3")).toEqual(["the", "room", "price", "in", "top", "3"]);
+  });
+
+  it("gives a run-together column name the words the catalog spells separately elsewhere", () => {
+    const catalog: SchemaColumn[] = [
+      { database: "inn", table: "rooms", column: "baseprice" },
+      { database: "shop", table: "product", column: "base_price" },
+    ];
+    const ranker = new LearnedColumnRanker(catalog);
+    const [rooms] = ranker.candidates(["price"], [1, 0], 1);
+    expect(rooms!.column).toBe(0);
+    expect(rooms!.sparse).toEqual([
+      "p:baseprice",
+      "p:base",
+      "p:price",
+      "c:price|baseprice",
+      "c:price|base",
+      "c:price|price",
+      "t:price|room",
+    ]);
+  });
+
   it("lifts a column that shares no letters with the question when the model learnt the association", () => {
     const question = "Who is the oldest singer?";
     const lexical = createQuestionColumnRanking(columns);

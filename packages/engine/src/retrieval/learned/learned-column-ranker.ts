@@ -8,6 +8,7 @@ import {
   nameTokens,
   sparseFeatureKeys,
 } from "./learned-features";
+import { CompoundIdentifierSplitter } from "./compound-identifier-splitter";
 import type { LearnedRetrievalModel } from "./learned-retrieval-model";
 import { SchemaTermCoverage } from "./schema-term-coverage";
 import { SparseWeightIndex } from "./sparse-weight-index";
@@ -45,7 +46,10 @@ export class LearnedColumnRanker {
     readonly columns: readonly SchemaColumn[],
     readonly model?: LearnedRetrievalModel,
   ) {
-    this.#tokens = columns.map(columnTokens);
+    const splitter = CompoundIdentifierSplitter.fromNames(
+      columns.flatMap((column) => [column.column, column.table, column.database ?? ""]),
+    );
+    this.#tokens = columns.map((column) => columnTokens(column, splitter));
     this.#keyLike = this.#tokens.map(isKeyLike);
     const tables = new Map<string, number>();
     const databases = new Map<string, number>();
@@ -57,7 +61,7 @@ export class LearnedColumnRanker {
     const databaseTokens = Array.from({ length: databases.size }, () => new Set<string>());
     const tableTokens = Array.from({ length: tables.size }, () => new Set<string>());
     for (const [name, database] of databases)
-      for (const token of nameTokens(name)) databaseTokens[database]!.add(token);
+      for (const token of nameTokens(name, splitter)) databaseTokens[database]!.add(token);
     this.#tokens.forEach((tokens, column) => {
       for (const token of [...tokens.column, ...tokens.table]) {
         databaseTokens[this.#databaseOf[column]!]!.add(token);
