@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { CompoundIdentifierSplitter } from "./compound-identifier-splitter";
 
 describe("CompoundIdentifierSplitter", () => {
-  const splitter = CompoundIdentifierSplitter.fromNames(["base_price", "RoomName", "bed", "type_code", "home_town", "s_id"]);
+  const splitter = CompoundIdentifierSplitter.fromNames([
+    "base_price",
+    "RoomName",
+    "bed",
+    "type_code",
+    "home_town",
+    "s_id",
+  ]);
 
   it("splits run-together words into words the catalog spells separately", () => {
     expect(splitter.split("baseprice")).toEqual(["base", "price"]);

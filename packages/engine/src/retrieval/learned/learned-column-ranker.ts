@@ -1,5 +1,6 @@
 import { rankScores } from "../crush/dense-column-ranking";
 import { type SchemaColumn, schemaTableKey } from "../crush/schema-column";
+import { CompoundIdentifierSplitter } from "./compound-identifier-splitter";
 import {
   type ColumnTokens,
   columnTokens,
@@ -8,7 +9,6 @@ import {
   nameTokens,
   sparseFeatureKeys,
 } from "./learned-features";
-import { CompoundIdentifierSplitter } from "./compound-identifier-splitter";
 import type { LearnedRetrievalModel } from "./learned-retrieval-model";
 import { SchemaTermCoverage } from "./schema-term-coverage";
 import { SparseWeightIndex } from "./sparse-weight-index";
