@@ -4,11 +4,12 @@
  *
  *   npx tsx bench/retrieval-training/train.ts [--data ../shared/data] [--out <model.json>] [--questions-out <dir>]
  *     [--seed 7] [--held-out 0.2] [--epochs 3] [--learning-rate 0.01] [--dense-factor 50] [--l2 0.001] [--minimum-count 5]
- *     [--tuning-share 0]
+ *     [--tuning-share 0] [--training-candidates 150]
  *
  * With `--tuning-share s` > 0, a further share s of the Spider training databases (chosen by seed + 1) is left out of
  * the fit and reported as `spiderTuning`: settings are chosen on it, never on the held-out databases (whose figures
- * are the ones reported). The shipped model is trained with the default 0.
+ * are the ones reported), and its questions are written as `spiderunion.tuning.jsonl` beside the held-out files, for
+ * `nlq bench retrieval`. The shipped model is trained with the default 0.
  *
  * Spider dev questions are never read; the Spider candidate pool is the training databases' columns only.
  */
@@ -29,7 +30,7 @@ import { validationRecall } from "./validation-recall";
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** Version written into the artefact; bump it (and the file name) when features or training change. */
-export const modelVersion = "retrieval-model-v2";
+export const modelVersion = "retrieval-model-v3";
 
 const { values } = parseArgs({
   options: {
@@ -47,6 +48,7 @@ const { values } = parseArgs({
     "dense-factor": { type: "string", default: "50" },
     "minimum-count": { type: "string", default: "5" },
     "tuning-share": { type: "string", default: "0" },
+    "training-candidates": { type: "string", default: "150" },
   },
 });
 const seed = Number(values.seed);
@@ -112,6 +114,7 @@ const model = fitLearnedModel(
     l2: Number(values.l2),
     denseLearningRateFactor: Number(values["dense-factor"]),
     minimumCount: Number(values["minimum-count"]),
+    trainingCandidates: Number(values["training-candidates"]),
     training: {
       spiderTrainingQuestions: spider.training.length,
       birdTrainingQuestions: bird.training.length,
@@ -143,6 +146,7 @@ const writeQuestions = (name: string, questions: LabelledQuestion[]) =>
   );
 await writeQuestions("spiderunion.heldout.jsonl", spider.validation);
 await writeQuestions("birdunion.heldout.jsonl", bird.validation);
+if (spiderTuning.length > 0) await writeQuestions("spiderunion.tuning.jsonl", spiderTuning);
 
 const report = {
   seconds: Math.round((performance.now() - started) / 100) / 10,

@@ -132,6 +132,10 @@ export {
 } from "./retrieval/learned/learned-retrieval-model";
 export { createStructureExpansion, type StructureExpansionOptions } from "./retrieval/learned/structure-expansion";
 export {
+  type ValueDatabaseEvidenceOptions,
+  valueDatabaseEvidence,
+} from "./retrieval/learned/value-database-evidence";
+export {
   type ColumnValueHit,
   columnValueVotes,
   fuseValueVotes,

@@ -124,7 +124,7 @@ export function registerBenchRetrievalCommand(bench: Command): void {
       "also run the structure step (question+learned+structure, with --values +values+structure)",
       false,
     )
-    .option("--learned-model <file>", "learnt retrieval model artefact (default: the shipped retrieval-model-v2.json)")
+    .option("--learned-model <file>", "learnt retrieval model artefact (default: the shipped retrieval-model-v3.json)")
     .addHelpText(
       "after",
       "\nEmbeddings: NLQ_EMBEDDING_MODEL=provider:model (openai:text-embedding-3-small, google:…, ollama:…," +

@@ -1,3 +1,4 @@
+export * from "./compound-identifier-splitter";
 export * from "./default-learned-model";
 export * from "./learned-column-ranker";
 export * from "./learned-features";
@@ -5,4 +6,5 @@ export * from "./learned-question-ranking";
 export * from "./learned-retrieval-model";
 export * from "./schema-term-coverage";
 export * from "./structure-expansion";
+export * from "./value-database-evidence";
 export * from "./value-vote-fusion";

@@ -41,6 +41,27 @@ describe("createLearnedColumnPreselection", () => {
     expect(names(rank(question, [rotterdam]))).toContain("public.office.city_label");
   });
 
+  it("lets a value found in one schema's rows raise that schema's other columns above a look-alike schema's", () => {
+    const twins: Catalog = {
+      tables: ["north", "south"].flatMap((schema) => [
+        catalogTable(schema, "staff", ["staff_id", "staff_name", "salary", "branch_id"], { primaryKey: ["staff_id"] }),
+        catalogTable(schema, "branch", ["branch_id", "city_label"], { primaryKey: ["branch_id"] }),
+      ]),
+    };
+    const inSouth: ValueMatch = {
+      ...rotterdam,
+      table: "south.branch",
+      source: { schema: "south", table: "branch", column: "city_label" },
+    };
+    const twinQuestion = "What is the salary of each staff member in Rotterdam?";
+    const plain = names(
+      createLearnedColumnPreselection(twins, { columns: 12, values: false })(twinQuestion, [inSouth]),
+    );
+    expect(plain.indexOf("north.staff.salary")).toBeLessThan(plain.indexOf("south.staff.salary"));
+    const ranked = names(createLearnedColumnPreselection(twins, { columns: 12 })(twinQuestion, [inSouth]));
+    expect(ranked.indexOf("south.staff.salary")).toBeLessThan(ranked.indexOf("north.staff.salary"));
+  });
+
   it("ignores value matches when values are off", () => {
     const rank = createLearnedColumnPreselection(catalog, { columns: 3, values: false });
     expect(rank(question, [rotterdam])).toEqual(rank(question));

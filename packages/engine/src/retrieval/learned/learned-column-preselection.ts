@@ -11,7 +11,10 @@ export interface LearnedColumnPreselectionOptions {
   readonly columns?: number;
   /** Default: the shipped model (`defaultLearnedRetrievalModel`). */
   readonly model?: LearnedRetrievalModel;
-  /** Value-aware fusion (`fuseValueVotes`) of the value matches the retriever passes. Default true. */
+  /**
+   * Value-aware retrieval of the value matches the retriever passes: their schemas' evidence in the learnt scores
+   * (`valueDatabaseEvidence`) and the fusion (`fuseValueVotes`). Default true.
+   */
   readonly values?: boolean;
   /**
    * Structure step (`createStructureExpansion`) over the catalog's foreign keys (inferred when it has none). Default
@@ -24,7 +27,8 @@ export interface LearnedColumnPreselectionOptions {
  * The learnt question-only retriever over a whole catalog as the selector's `rankColumns`: the same ranking
  * `nlq bench retrieval` measures as `question+learned` (offline catalog embedder + learnt re-ranking), built once per
  * catalog. Keys are `schema.table` as in the selector. Value matches given with a question (the retriever's, already
- * restricted to what the asking role can see) vote for their columns (value-aware fusion) unless `values` is false.
+ * restricted to what the asking role can see) vote for their schemas and their columns (value-aware retrieval) unless
+ * `values` is false.
  */
 export function createLearnedColumnPreselection(
   catalog: Catalog,

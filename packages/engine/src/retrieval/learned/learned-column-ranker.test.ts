@@ -27,6 +27,29 @@ describe("learnt column ranking", () => {
     ]);
   });
 
+  it("drops single letters from question terms but keeps single digits", () => {
+    expect(questionTerms("The room's price in top 3")).toEqual(["the", "room", "price", "in", "top", "3"]);
+  });
+
+  it("gives a run-together column name the words the catalog spells separately elsewhere", () => {
+    const catalog: SchemaColumn[] = [
+      { database: "inn", table: "rooms", column: "baseprice" },
+      { database: "shop", table: "product", column: "base_price" },
+    ];
+    const ranker = new LearnedColumnRanker(catalog);
+    const [rooms] = ranker.candidates(["price"], [1, 0], 1);
+    expect(rooms!.column).toBe(0);
+    expect(rooms!.sparse).toEqual([
+      "p:baseprice",
+      "p:base",
+      "p:price",
+      "c:price|baseprice",
+      "c:price|base",
+      "c:price|price",
+      "t:price|room",
+    ]);
+  });
+
   it("lifts a column that shares no letters with the question when the model learnt the association", () => {
     const question = "Who is the oldest singer?";
     const lexical = createQuestionColumnRanking(columns);
@@ -43,6 +66,24 @@ describe("learnt column ranking", () => {
     expect(ranker.rank(["x"], similarities, 4)).toEqual([0, 1, 2, 3]);
     const wide = new LearnedColumnRanker(columns, model({ "p:price": 100 }));
     expect(wide.rank(["x"], similarities, 4)).toEqual([3, 0, 1, 2]);
+  });
+
+  it("adds a database's evidence to the learnt score of each of its candidate columns", () => {
+    const ranker = new LearnedColumnRanker(columns, model({}));
+    const similarities = [0.9, 0.8, 0.7, 0.6];
+    expect(ranker.rank(["x"], similarities, 2)).toEqual([0, 1]);
+    expect(ranker.rank(["x"], similarities, 2, new Map([["shop", 0.5]]))).toEqual([3, 0]);
+    expect(ranker.rank(["x"], similarities, 2, new Map([["unknown", 5]]))).toEqual([0, 1]);
+  });
+
+  it("raises a value's whole database, not only the value's column, when value hits are given", () => {
+    const catalog = [...columns, { database: "shop", table: "product", column: "label" }];
+    const ranking = createQuestionColumnRanking(catalog, model({}));
+    const question = "singer name age";
+    const valueHits = [{ keyword: "Widget", column: 4, similarity: 1 }];
+    const price = (ranked: number[]) => ranked.indexOf(3);
+    expect(price(ranking.rank(question, 5, { valueHits }))).toBe(1);
+    expect(price(ranking.rank(question, 5, { valueHits, valueDatabaseEvidence: { weight: 0 } }))).toBe(4);
   });
 
   it("ranks by the same scores as scoreCandidate over the candidates' feature keys", () => {

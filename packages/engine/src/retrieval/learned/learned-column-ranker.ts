@@ -1,5 +1,6 @@
 import { rankScores } from "../crush/dense-column-ranking";
 import { type SchemaColumn, schemaTableKey } from "../crush/schema-column";
+import { CompoundIdentifierSplitter } from "./compound-identifier-splitter";
 import {
   type ColumnTokens,
   columnTokens,
@@ -33,6 +34,8 @@ export class LearnedColumnRanker {
   readonly #databaseOf: Int32Array;
   readonly #tableCount: number;
   readonly #databaseCount: number;
+  /** Database name → database id. */
+  readonly #databaseIds: ReadonlyMap<string, number>;
   readonly #coverage: SchemaTermCoverage;
   /** ln(1 + columns) / 10 per database id and per table id. */
   readonly #databaseSize: Float64Array;
@@ -43,7 +46,10 @@ export class LearnedColumnRanker {
     readonly columns: readonly SchemaColumn[],
     readonly model?: LearnedRetrievalModel,
   ) {
-    this.#tokens = columns.map(columnTokens);
+    const splitter = CompoundIdentifierSplitter.fromNames(
+      columns.flatMap((column) => [column.column, column.table, column.database ?? ""]),
+    );
+    this.#tokens = columns.map((column) => columnTokens(column, splitter));
     this.#keyLike = this.#tokens.map(isKeyLike);
     const tables = new Map<string, number>();
     const databases = new Map<string, number>();
@@ -51,10 +57,11 @@ export class LearnedColumnRanker {
     this.#databaseOf = Int32Array.from(columns, (column) => groupId(databases, column.database ?? ""));
     this.#tableCount = tables.size;
     this.#databaseCount = databases.size;
+    this.#databaseIds = databases;
     const databaseTokens = Array.from({ length: databases.size }, () => new Set<string>());
     const tableTokens = Array.from({ length: tables.size }, () => new Set<string>());
     for (const [name, database] of databases)
-      for (const token of nameTokens(name)) databaseTokens[database]!.add(token);
+      for (const token of nameTokens(name, splitter)) databaseTokens[database]!.add(token);
     this.#tokens.forEach((tokens, column) => {
       for (const token of [...tokens.column, ...tokens.table]) {
         databaseTokens[this.#databaseOf[column]!]!.add(token);
@@ -128,15 +135,32 @@ export class LearnedColumnRanker {
     });
   }
 
-  /** Column indexes, best first, at most `limit`: learnt order over the candidates, then lexical order. */
-  rank(terms: readonly string[], similarities: ArrayLike<number>, limit: number): number[] {
+  /**
+   * Column indexes, best first, at most `limit`: learnt order over the candidates, then lexical order.
+   * `databaseEvidence` (database name → score units, e.g. `valueDatabaseEvidence`) is added to the learnt score of
+   * every candidate column of that database; without a model it is ignored.
+   */
+  rank(
+    terms: readonly string[],
+    similarities: ArrayLike<number>,
+    limit: number,
+    databaseEvidence?: ReadonlyMap<string, number>,
+  ): number[] {
     const model = this.model;
     if (!model) return rankScores(similarities, limit);
     const candidates = this.#denseCandidates(terms, similarities, model.candidateLimit);
     const sparse = this.#sparseWeights!.forQuestion(terms);
+    const bonus = new Float64Array(this.#databaseCount);
+    for (const [database, evidence] of databaseEvidence ?? []) {
+      const id = this.#databaseIds.get(database);
+      if (id !== undefined) bonus[id] = evidence;
+    }
     // the same sum as scoreCandidate over candidates(), without building the sparse feature keys
     const scores = candidates.map(
-      (candidate) => denseScore(model, candidate.dense) + sparse.score(this.#tokens[candidate.column]!),
+      (candidate) =>
+        denseScore(model, candidate.dense) +
+        sparse.score(this.#tokens[candidate.column]!) +
+        bonus[this.#databaseOf[candidate.column]!]!,
     );
     const order = rankScores(scores).map((position) => candidates[position]!.column);
     if (order.length >= limit) return order.slice(0, limit);

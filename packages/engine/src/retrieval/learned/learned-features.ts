@@ -1,5 +1,6 @@
 import { splitWordPieces, stemWord } from "../../embedding/word-pieces";
 import type { SchemaColumn } from "../crush/schema-column";
+import type { CompoundIdentifierSplitter } from "./compound-identifier-splitter";
 
 /**
  * Question terms the learnt model reads: lower-cased word pieces, stemmed, deduplicated. Unlike the embedder's
@@ -7,7 +8,12 @@ import type { SchemaColumn } from "../crush/schema-column";
  * (`how many` ↔ key columns, `where … from` ↔ `country`).
  */
 export function questionTerms(question: string): string[] {
-  return [...new Set(splitWordPieces(question).map(stemWord))];
+  return [...new Set(splitWordPieces(question).filter(isTermPiece).map(stemWord))];
+}
+
+/** A single letter (the `s` of `room's`, the `t` of `don't`) is no term; a single digit is. */
+function isTermPiece(piece: string): boolean {
+  return piece.length > 1 || /[0-9]/.test(piece);
 }
 
 /** Stemmed word pieces of a column's own name and of its table's name. */
@@ -16,13 +22,21 @@ export interface ColumnTokens {
   readonly table: readonly string[];
 }
 
-export function columnTokens(column: SchemaColumn): ColumnTokens {
-  return { column: nameTokens(column.column), table: nameTokens(column.table) };
+export function columnTokens(column: SchemaColumn, splitter?: CompoundIdentifierSplitter): ColumnTokens {
+  return { column: nameTokens(column.column, splitter), table: nameTokens(column.table, splitter) };
 }
 
-/** Stemmed word pieces of one identifier (`DriverStandings` → `driver`, `standing`), deduplicated. */
-export function nameTokens(name: string): string[] {
-  return [...new Set(splitWordPieces(name).map(stemWord))];
+/**
+ * Stemmed word pieces of one identifier (`DriverStandings` → `driver`, `standing`), deduplicated; with a splitter, a
+ * run-together piece is followed by its parts (`baseprice` → `baseprice`, `base`, `price`).
+ */
+export function nameTokens(name: string, splitter?: CompoundIdentifierSplitter): string[] {
+  const tokens: string[] = [];
+  for (const piece of splitWordPieces(name)) {
+    tokens.push(stemWord(piece));
+    if (splitter) for (const part of splitter.split(piece)) tokens.push(stemWord(part));
+  }
+  return [...new Set(tokens)];
 }
 
 /**

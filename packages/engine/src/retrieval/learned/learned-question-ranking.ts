@@ -7,6 +7,7 @@ import { LearnedColumnRanker } from "./learned-column-ranker";
 import { questionTerms } from "./learned-features";
 import type { LearnedRetrievalModel } from "./learned-retrieval-model";
 import { createStructureExpansion, type StructureExpansionOptions } from "./structure-expansion";
+import { type ValueDatabaseEvidenceOptions, valueDatabaseEvidence } from "./value-database-evidence";
 import { type ColumnValueHit, fuseValueVotes, type ValueVoteFusionOptions } from "./value-vote-fusion";
 
 /** Optional steps after the question-only ranking (`QuestionColumnRanking.rank`). */
@@ -14,6 +15,11 @@ export interface QuestionRankingSteps {
   /** Value-index hits of the question's keywords: value-aware fusion (`fuseValueVotes`). Default none. */
   readonly valueHits?: readonly ColumnValueHit[];
   readonly valueFusion?: ValueVoteFusionOptions;
+  /**
+   * The same hits as database evidence added to the learnt scores (`valueDatabaseEvidence`) before the fusion. Default
+   * on (weight 2) whenever `valueHits` are given and there is a model; `{ weight: 0 }` turns it off.
+   */
+  readonly valueDatabaseEvidence?: ValueDatabaseEvidenceOptions;
   /** Pull in the join keys of well-ranked tables (`createStructureExpansion`). Default off. */
   readonly structure?: boolean;
 }
@@ -27,7 +33,10 @@ export interface QuestionColumnRanking {
   readonly modelVersion: string | undefined;
   /** Cosine of the question to every column under the offline catalog embedder, in column order. */
   similarities(question: string): Float64Array;
-  /** Column indexes, best first, at most `limit`; value fusion, then structure, when `steps` ask for them. */
+  /**
+   * Column indexes, best first, at most `limit`; with value hits, their database evidence in the learnt scores and the
+   * value fusion, then structure, when `steps` ask for them.
+   */
   rank(question: string, limit: number, steps?: QuestionRankingSteps): number[];
 }
 
@@ -48,17 +57,21 @@ export function createQuestionColumnRanking(
   const ranker = new LearnedColumnRanker(columns, model);
   const similarities = (question: string) => index.similarities(embeddingModel.embedText(question));
   let expand: ReturnType<typeof createStructureExpansion> | undefined;
-  const baseRank = (question: string, limit: number) => {
+  const baseRank = (question: string, limit: number, databaseEvidence?: ReadonlyMap<string, number>) => {
     const scores = similarities(question);
-    return model ? ranker.rank(questionTerms(question), scores, limit) : rankScores(scores, limit);
+    return model ? ranker.rank(questionTerms(question), scores, limit, databaseEvidence) : rankScores(scores, limit);
   };
+  const databaseOf = (column: number) => columns[column]?.database ?? "";
   return {
     modelVersion: model?.version,
     similarities,
     rank(question, limit, steps = {}) {
       const fuse = (steps.valueHits?.length ?? 0) > 0;
       if (!fuse && !steps.structure) return baseRank(question, limit);
-      let ranking = baseRank(question, Math.max(limit, fusionPool));
+      const evidence = fuse
+        ? valueDatabaseEvidence(steps.valueHits!, databaseOf, steps.valueDatabaseEvidence)
+        : undefined;
+      let ranking = baseRank(question, Math.max(limit, fusionPool), evidence);
       if (fuse) ranking = fuseValueVotes(ranking, steps.valueHits!, ranking.length, steps.valueFusion);
       if (steps.structure) {
         expand ??= createStructureExpansion(columns, structure.links ?? inferKeyLinks(columns), structure.options);

@@ -59,9 +59,9 @@ describe("learnt retrieval model artefact", () => {
     }
   });
 
-  it("ships retrieval-model-v2 with every dense weight, learnt associations and its training record", () => {
+  it("ships retrieval-model-v3 with every dense weight, learnt associations and its training record", () => {
     const model = defaultLearnedRetrievalModel();
-    expect(model.version).toBe("retrieval-model-v2");
+    expect(model.version).toBe("retrieval-model-v3");
     expect(Object.keys(model.dense)).toEqual([...denseFeatureNames]);
     expect(model.sparse.size).toBeGreaterThan(1000);
     expect(model.training).toHaveProperty("spiderHeldOutDatabases");

@@ -10,7 +10,7 @@ export const learnedRetrievalModelFormat = "nlq-learned-retrieval";
  */
 export interface LearnedRetrievalModel {
   readonly format: typeof learnedRetrievalModelFormat;
-  /** Artefact version, e.g. `retrieval-model-v2`. */
+  /** Artefact version, e.g. `retrieval-model-v3`. */
   readonly version: string;
   /** Lexical candidates re-scored per question. */
   readonly candidateLimit: number;
