@@ -39,7 +39,9 @@ const headerDirectories = [
 const headers = headerDirectories.find((directory) => existsSync(path.join(directory, "node_api.h")));
 if (headers === undefined) giveUp(`no node_api.h in ${headerDirectories.join(", ")}`);
 
-const compiler = process.env.CC ?? "cc";
+const compilers = process.env.CC ? [process.env.CC] : ["cc", "gcc", "clang"];
+const compiler = compilers.find((candidate) => spawnSync(candidate, ["--version"], { stdio: "ignore" }).status === 0);
+if (compiler === undefined) giveUp(`no C compiler (${compilers.join(", ")})`);
 mkdirSync(path.dirname(output), { recursive: true });
 const started = performance.now();
 const compiled = spawnSync(
