@@ -22,6 +22,8 @@ export interface ProxyConnectionHooks {
   onBackendKey(key: BackendKey): void;
   /** Both sockets are gone. */
   onClose(): void;
+  /** The native relay took the connection (`true`) or gave it back (`false`). */
+  onRelayed?(relayed: boolean): void;
 }
 
 export interface ProxyConnectionOptions {

@@ -737,6 +737,7 @@ export class ProxyConnection {
       },
       (handBack) => this.#takeBack(handBack),
     );
+    if (this.#relayed !== undefined) this.#options.hooks.onRelayed?.(true);
   }
 
   /**
@@ -745,6 +746,7 @@ export class ProxyConnection {
    */
   #takeBack(handBack: RelayHandBack): void {
     this.#relayed = undefined;
+    this.#options.hooks.onRelayed?.(false);
     if (this.#closed) return;
     this.#pendingReady.restore(handBack.pendingReady);
     this.#router.restoreForwardedSinceSync(handBack.forwardedSinceSync);
@@ -777,6 +779,7 @@ export class ProxyConnection {
     const relayed = this.#relayed;
     if (relayed === undefined) return;
     this.#relayed = undefined;
+    this.#options.hooks.onRelayed?.(false);
     const handBack = relayed.release();
     if (handBack !== undefined) {
       this.#pendingReady.restore(handBack.pendingReady);

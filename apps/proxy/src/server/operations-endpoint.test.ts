@@ -168,9 +168,17 @@ describe("the operations endpoint", () => {
     try {
       const text = await (await fetch(endpoint(server, "/metrics"))).text();
       expect(sample(text, "nlq_proxy_open_connections")).toBe(1);
+      // Logged in and idle: its ordinary SQL passes through the native relay.
+      expect(sample(text, "nlq_proxy_relayed_connections")).toBe(1);
     } finally {
       await client.end();
     }
+    const deadline = Date.now() + 5_000;
+    let relayed = 1;
+    while (relayed !== 0 && Date.now() < deadline) {
+      relayed = sample(await (await fetch(endpoint(server, "/metrics"))).text(), "nlq_proxy_relayed_connections") ?? -1;
+    }
+    expect(relayed).toBe(0);
   });
 
   it("answers /health with 200 when the proxy listens and the upstream accepts connections", async () => {

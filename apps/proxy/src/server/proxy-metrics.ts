@@ -20,6 +20,11 @@ export class ProxyMetrics {
     help: "Client connections open now.",
     registers: [this.registry],
   });
+  readonly #relayedConnections = new Gauge({
+    name: "nlq_proxy_relayed_connections",
+    help: "Client connections whose ordinary SQL passes through the native relay now (NLQ_NATIVE_RELAY).",
+    registers: [this.registry],
+  });
   readonly #acceptedConnections = new Counter({
     name: "nlq_proxy_connections_accepted_total",
     help: "Client connections accepted.",
@@ -99,6 +104,12 @@ export class ProxyMetrics {
   /** A client connection is gone. */
   connectionClosed(): void {
     this.#openConnections.dec();
+  }
+
+  /** A connection was handed to the native relay (`true`) or taken back from it (`false`). */
+  connectionRelayed(relayed: boolean): void {
+    if (relayed) this.#relayedConnections.inc();
+    else this.#relayedConnections.dec();
   }
 
   /**

@@ -197,6 +197,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       logger,
       hooks: {
         onCancelRequest,
+        onRelayed: (relayed) => metrics.connectionRelayed(relayed),
         onBackendKey: (key) => {
           byKey.set(keyOf(key), connection);
           keyByConnection.set(connection, keyOf(key));
