@@ -35,7 +35,8 @@ describe("schema hallucination prompt", () => {
 
   it("validates the model's output", () => {
     expect(schemaHallucinationOutputSchema.safeParse({ tables: ["Posts(post_id, title)"] }).success).toBe(true);
-    expect(schemaHallucinationOutputSchema.safeParse({ tables: ["just words"] }).success).toBe(false);
+    // The Table(...) shape is not a schema pattern (not every provider accepts one): parseHallucinatedSchema reads it.
+    expect(schemaHallucinationOutputSchema.safeParse({ tables: ["just words"] }).success).toBe(true);
     expect(schemaHallucinationOutputSchema.safeParse({ schema: [] }).success).toBe(false);
   });
 

@@ -90,13 +90,12 @@ Question: ${question}
 Schema:`;
 }
 
-/** One hallucinated table written as `Table(column, column, ...)`. */
-const hallucinatedTablePattern = /^\s*[^()]+\([^()]*\)\s*$/;
-
+/**
+ * Output of `hallucinate-schema`. The `Table(column, ...)` shape is asked for in words, not as a `pattern`: providers'
+ * structured outputs do not all accept one, and `parseHallucinatedSchema` reads any text leniently.
+ */
 export const schemaHallucinationOutputSchema = z.object({
-  tables: z
-    .array(z.string().regex(hallucinatedTablePattern, "expected Table(column, column, ...)"))
-    .describe("The hallucinated tables, each written as Table(column, column, ...)."),
+  tables: z.array(z.string()).describe("The hallucinated tables, each written as Table(column, column, ...)."),
 });
 
 export type SchemaHallucinationOutput = z.infer<typeof schemaHallucinationOutputSchema>;

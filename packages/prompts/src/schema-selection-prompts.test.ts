@@ -93,10 +93,17 @@ describe("schema selection prompts", () => {
   it("validates outputs", () => {
     expect(filterColumnOutputSchema.safeParse({ columns: [{ column: "a.b", relevant: true }] }).success).toBe(true);
     expect(filterColumnOutputSchema.safeParse({ columns: [{ column: "a.b" }] }).success).toBe(false);
-    expect(selectTablesOutputSchema.safeParse({ table_names: ["public.singer"] }).success).toBe(true);
-    expect(selectColumnsOutputSchema.safeParse({ tables: [{ table: "singer", columns: ["country"] }] }).success).toBe(
-      true,
-    );
+    expect(
+      selectTablesOutputSchema.safeParse({ chain_of_thought_reasoning: null, table_names: ["public.singer"] }).success,
+    ).toBe(true);
+    // Every property is required (OpenAI strict mode); the engine fills a missing nullable one when it recovers text.
+    expect(selectTablesOutputSchema.safeParse({ table_names: ["public.singer"] }).success).toBe(false);
+    expect(
+      selectColumnsOutputSchema.safeParse({
+        chain_of_thought_reasoning: "country filters",
+        tables: [{ table: "singer", columns: ["country"] }],
+      }).success,
+    ).toBe(true);
     expect(selectColumnsOutputSchema.safeParse({ singer: ["country"] }).success).toBe(false);
   });
 });

@@ -83,8 +83,9 @@ Task: choose all and only the tables needed to write the SQL query, including ta
 Answer with {"chain_of_thought_reasoning": "...", "table_names": ["schema.table", ...]}.`;
 }
 
+/** Every property is required (the reasoning may be null), as OpenAI's strict structured outputs demand. */
 export const selectTablesOutputSchema = z.object({
-  chain_of_thought_reasoning: z.string().optional(),
+  chain_of_thought_reasoning: z.string().nullable(),
   table_names: z.array(z.string()),
 });
 export type SelectTablesOutput = z.infer<typeof selectTablesOutputSchema>;
@@ -106,8 +107,9 @@ Task: choose all and only the columns the query needs (selected, filtered, group
 Answer with {"chain_of_thought_reasoning": "...", "tables": [{"table": "schema.table", "columns": ["column", ...]}, ...]}.`;
 }
 
+/** Every property is required (the reasoning may be null), as OpenAI's strict structured outputs demand. */
 export const selectColumnsOutputSchema = z.object({
-  chain_of_thought_reasoning: z.string().optional(),
+  chain_of_thought_reasoning: z.string().nullable(),
   tables: z.array(z.object({ table: z.string(), columns: z.array(z.string()) })),
 });
 export type SelectColumnsOutput = z.infer<typeof selectColumnsOutputSchema>;

@@ -46,8 +46,12 @@ describe("selectCandidatePrompt", () => {
     `);
   });
 
-  it("accepts an answer with or without reasoning, and only A or B", () => {
-    expect(selectCandidateOutputSchema.parse({ answer: "B" })).toEqual({ answer: "B" });
+  it("accepts an answer with reasoning or null, and only A or B", () => {
+    expect(selectCandidateOutputSchema.parse({ reasoning: null, answer: "B" })).toEqual({
+      reasoning: null,
+      answer: "B",
+    });
+    expect(selectCandidateOutputSchema.safeParse({ answer: "B" }).success).toBe(false);
     expect(selectCandidateOutputSchema.safeParse({ answer: "C" }).success).toBe(false);
   });
 });

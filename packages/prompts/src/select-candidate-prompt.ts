@@ -17,9 +17,12 @@ export interface SelectCandidatePromptOptions {
   readonly candidateB: PairwiseCandidate;
 }
 
-/** Output of `select-candidate`: which of the two candidates answers the question; the reasoning is optional. */
+/**
+ * Output of `select-candidate`: which of the two candidates answers the question; the reasoning may be null. Every
+ * property is required (null stands for "none"), as OpenAI's strict structured outputs demand.
+ */
 export const selectCandidateOutputSchema = z.object({
-  reasoning: z.string().optional().describe("One or two sentences on the difference that decides."),
+  reasoning: z.string().nullable().describe("One or two sentences on the difference that decides, or null."),
   answer: z.enum(["A", "B"]).describe('"A" or "B": the candidate that answers the question correctly.'),
 });
 

@@ -33,13 +33,13 @@ describe("summarizeAnswerPrompt", () => {
     `);
   });
 
-  it("accepts one non-empty sentence up to the cap, and nothing else", () => {
+  it("accepts a sentence (length is checked by the engine after parsing, not by the schema), and nothing else", () => {
     expect(summarizeAnswerOutputSchema.parse({ answer: "There are 3 customers." })).toEqual({
       answer: "There are 3 customers.",
     });
-    expect(summarizeAnswerOutputSchema.safeParse({ answer: "" }).success).toBe(false);
+    expect(summarizeAnswerOutputSchema.safeParse({ answer: "" }).success).toBe(true);
     expect(summarizeAnswerOutputSchema.safeParse({ answer: "x".repeat(maxAnswerSentenceLength + 1) }).success).toBe(
-      false,
+      true,
     );
     expect(summarizeAnswerOutputSchema.safeParse({ sentence: "There are 3 customers." }).success).toBe(false);
   });

@@ -14,12 +14,14 @@ export interface SummarizeAnswerPromptOptions {
   readonly result: string;
 }
 
-/** Output of `summarize-answer`: one plain-language sentence that answers the question from the rows shown. */
+/**
+ * Output of `summarize-answer`: one plain-language sentence that answers the question from the rows shown. The length
+ * is asked for in words only: providers' structured outputs do not all accept `minLength`/`maxLength`, so the engine
+ * enforces it after parsing (an empty sentence is dropped, a long one cut to `maxAnswerSentenceLength`).
+ */
 export const summarizeAnswerOutputSchema = z.object({
   answer: z
     .string()
-    .min(1)
-    .max(maxAnswerSentenceLength)
     .describe(`One plain sentence (at most ${maxAnswerSentenceLength} characters) answering the question.`),
 });
 

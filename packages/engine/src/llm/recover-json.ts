@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 /**
  * Finds the JSON object in a model's text when it is wrapped in prose or a Markdown fence
@@ -21,10 +21,29 @@ export function extractJsonObject(text: string): unknown {
   return undefined;
 }
 
-/** The step's output recovered from loosely formatted text, or undefined when it still does not match the schema. */
+/**
+ * `value` with every top-level property the object schema allows to be null, and that the reply left out, set to null.
+ * Step schemas make every property required (OpenAI strict mode) and mark "none" with null; a provider without
+ * structured outputs, or a model answering from the prompt's description, may simply omit such a property.
+ */
+function withOmittedNullsFilled(value: unknown, schema: z.ZodType): unknown {
+  if (!(schema instanceof z.ZodObject) || value === null || typeof value !== "object" || Array.isArray(value)) {
+    return value;
+  }
+  const filled: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [key, property] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (!Object.hasOwn(filled, key) && property.safeParse(null).success) filled[key] = null;
+  }
+  return filled;
+}
+
+/**
+ * The step's output recovered from loosely formatted text (prose, fences, omitted nullable properties), or undefined
+ * when it still does not match the schema.
+ */
 export function recoverJsonOutput<OUTPUT>(text: string, schema: z.ZodType<OUTPUT>): OUTPUT | undefined {
   const value = extractJsonObject(text);
   if (value === undefined) return undefined;
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(withOmittedNullsFilled(value, schema));
   return parsed.success ? parsed.data : undefined;
 }

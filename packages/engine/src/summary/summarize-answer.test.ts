@@ -86,11 +86,18 @@ describe("summarizeAnswer", () => {
     expect(end).not.toHaveProperty("sentence");
   });
 
-  it("has no sentence when the output breaks the schema (too long, or another shape)", async () => {
-    for (const output of [{ answer: "x".repeat(301) }, { sentence: "Three." }, { answer: "" }]) {
+  it("has no sentence when the output breaks the schema or holds no text", async () => {
+    for (const output of [{ sentence: "Three." }, { answer: "" }, { answer: " \n " }]) {
       const { context } = contextWith(() => JSON.stringify(output));
       expect(await summarizeAnswer({ sql, result: cappedResult([["3"]]), context })).toBeUndefined();
     }
+  });
+
+  it("cuts a sentence past the cap (the length is checked after parsing, not by the output schema)", async () => {
+    const { context } = contextWith(() => JSON.stringify({ answer: "x".repeat(400) }));
+    const summary = await summarizeAnswer({ sql, result: cappedResult([["3"]]), context });
+    expect(Array.from(summary?.sentence ?? "")).toHaveLength(300);
+    expect(summary?.sentence.endsWith("…")).toBe(true);
   });
 
   it("skips the call when the question's budget is already spent", async () => {

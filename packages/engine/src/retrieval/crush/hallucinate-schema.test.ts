@@ -47,8 +47,14 @@ describe("hallucinateSchema (mock model, not a real one)", () => {
     expect(picked.map(schemaColumnKey)).not.toContain("f1.races.name");
   });
 
-  it("rejects output that is not a list of Table(col, …)", async () => {
-    const model = mockModel(JSON.stringify({ tables: ["no parentheses here"] }));
+  it("rejects output that is not a list of strings", async () => {
+    const model = mockModel(JSON.stringify({ tables: [{ name: "Posts" }] }));
     await expect(hallucinateSchema(contextFor("q", model))).rejects.toBeInstanceOf(ModelOutputError);
+  });
+
+  it("reads text that is not Table(col, …) as a table name (the shape is not a schema pattern)", async () => {
+    const model = mockModel(JSON.stringify({ tables: ["no parentheses here"] }));
+    const hallucinated = await hallucinateSchema(contextFor("q", model));
+    expect(hallucinated.elements).toEqual([{ table: "no parentheses here", column: "" }]);
   });
 });

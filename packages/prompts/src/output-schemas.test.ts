@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import * as prompts from "./index";
+
+// Every step's output schema, as the AI SDK sends it (zod → JSON Schema draft-07, input side), must be accepted by
+// every provider's structured outputs: OpenAI strict mode (every property required, `additionalProperties: false`,
+// only the keywords its structured-outputs guide lists), Anthropic (`additionalProperties: false`, no length or count
+// constraints), Gemini's OpenAPI subset, and the grammar engines of Ollama, vLLM and LM Studio. So a schema uses only
+// the portable keywords below; any other check (lengths, counts, patterns) belongs to the engine, after parsing.
+
+/** Keywords every provider's structured outputs accept. */
+const portableKeywords = new Set([
+  "$schema",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "anyOf",
+  "description",
+]);
+
+function problems(schema: unknown, path = "$", found: string[] = []): string[] {
+  if (schema === null || typeof schema !== "object") return found;
+  const node = schema as Record<string, unknown>;
+  for (const keyword of Object.keys(node)) {
+    if (!portableKeywords.has(keyword)) found.push(`${path}: keyword "${keyword}" is not portable`);
+  }
+  if (node.type === "object" || node.properties !== undefined) {
+    const properties = Object.keys((node.properties as Record<string, unknown>) ?? {});
+    const required = (node.required as string[] | undefined) ?? [];
+    for (const property of properties) {
+      if (!required.includes(property)) found.push(`${path}.${property}: not required (use .nullable())`);
+    }
+    // The AI SDK closes every object it sends (additionalProperties: false, checked on the requests by the engine's
+    // provider contract tests); a schema must not open one.
+    if (node.additionalProperties !== undefined && node.additionalProperties !== false)
+      found.push(`${path}: additionalProperties is not false`);
+    for (const [property, value] of Object.entries((node.properties as Record<string, unknown>) ?? {})) {
+      problems(value, `${path}.${property}`, found);
+    }
+  }
+  if (node.items !== undefined) problems(node.items, `${path}[]`, found);
+  if (Array.isArray(node.anyOf)) {
+    for (const [index, branch] of node.anyOf.entries()) problems(branch, `${path}.anyOf[${index}]`, found);
+  }
+  return found;
+}
+
+const outputSchemas = Object.entries(prompts).filter(
+  (entry): entry is [string, z.ZodType] => entry[0].endsWith("OutputSchema") && entry[1] instanceof z.ZodType,
+);
+
+describe("step output schemas", () => {
+  it("are all found (every exported *OutputSchema is checked)", () => {
+    expect(outputSchemas.map(([name]) => name).sort()).toEqual([
+      "evaluateUnitTestOutputSchema",
+      "extractKeywordsOutputSchema",
+      "filterColumnOutputSchema",
+      "generateUnitTestsOutputSchema",
+      "schemaHallucinationOutputSchema",
+      "selectCandidateOutputSchema",
+      "selectColumnsOutputSchema",
+      "selectTablesOutputSchema",
+      "sqlCandidateOutputSchema",
+      "summarizeAnswerOutputSchema",
+      "synthesizedExamplesOutputSchema",
+    ]);
+  });
+
+  it.each(outputSchemas)(
+    "%s is an object whose every property is required, closed, with portable keywords only",
+    (_, schema) => {
+      const json = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>;
+      expect(json.type).toBe("object");
+      expect(problems(json)).toEqual([]);
+    },
+  );
+
+  it("rejects what OpenAI strict mode refuses (the checker itself)", () => {
+    const optional = z.toJSONSchema(z.looseObject({ reasoning: z.string().optional(), answer: z.string().min(1) }), {
+      target: "draft-7",
+      io: "input",
+    });
+    expect(problems(optional)).toEqual([
+      "$.reasoning: not required (use .nullable())",
+      "$: additionalProperties is not false",
+      '$.answer: keyword "minLength" is not portable',
+    ]);
+  });
+
+  it("keeps optional reasoning as a required nullable property", () => {
+    expect(prompts.selectCandidateOutputSchema.parse({ reasoning: null, answer: "B" })).toEqual({
+      reasoning: null,
+      answer: "B",
+    });
+    expect(prompts.selectTablesOutputSchema.safeParse({ table_names: ["a"] }).success).toBe(false);
+  });
+});
