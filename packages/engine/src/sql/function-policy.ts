@@ -14,6 +14,25 @@ export interface RoutineFacts {
   readonly extension: string | null;
   /** True when its schema is in `current_schemas(true)`, so an unqualified name can resolve to it. */
   readonly onSearchPath: boolean;
+  /**
+   * True when one positional argument can call it (`(x).f` and `t.f` are `f(x)` and `f(t)`): at most one argument
+   * without a default, at least one argument or variadic, and not taking `internal`. Unknown (undefined) counts as
+   * true.
+   */
+  readonly acceptsOneArgument?: boolean;
+}
+
+/**
+ * A type and the functions PostgreSQL runs when a value is coerced to it (`x::t`, `CAST`, `t 'literal'`, `t(x)`,
+ * `(x).t`): its input function, the functions of casts into it, the functions and operators its domain `CHECK`
+ * constraints call, and the same for the domain's base types and an array's element type. Only types with at least
+ * one routine outside `pg_catalog` or volatile are listed (the others can never be refused).
+ */
+export interface TypeFacts {
+  readonly schema: string;
+  readonly name: string;
+  readonly onSearchPath: boolean;
+  readonly routines: readonly RoutineFacts[];
 }
 
 /** One operator and the function that implements it (`pg_operator.oprcode`). */
@@ -31,6 +50,8 @@ export interface FunctionPolicy {
   functions(reference: QualifiedName): readonly RoutineFacts[];
   /** Candidates of an operator symbol (optionally schema-qualified). */
   operators(reference: QualifiedName): readonly OperatorFacts[];
+  /** Candidates of a type name (optionally schema-qualified) that run functions when a value is coerced to them. */
+  types(reference: QualifiedName): readonly TypeFacts[];
   /** Why `routine` is refused, or undefined when it may run. */
   refusal(routine: RoutineFacts): string | undefined;
 }
@@ -127,6 +148,8 @@ export function functionRefusal(routine: RoutineFacts, allowedFunctions: Readonl
 export interface FunctionPolicyFacts {
   readonly functions: readonly RoutineFacts[];
   readonly operators: readonly OperatorFacts[];
+  /** Types whose coercion runs functions outside `pg_catalog` or volatile ones. Default none. */
+  readonly types?: readonly TypeFacts[];
   /** `NLQ_ALLOWED_FUNCTIONS`: `name` or `schema.name` entries. Default none. */
   readonly allowedFunctions?: readonly string[];
 }
@@ -135,6 +158,7 @@ export interface FunctionPolicyFacts {
 export function createFunctionPolicy(facts: FunctionPolicyFacts): FunctionPolicy {
   const functions = new Map<string, RoutineFacts[]>();
   const operators = new Map<string, OperatorFacts[]>();
+  const types = new Map<string, TypeFacts[]>();
   const add = <T>(map: Map<string, T[]>, name: string, value: T) => {
     const list = map.get(name);
     if (list === undefined) map.set(name, [value]);
@@ -148,10 +172,15 @@ export function createFunctionPolicy(facts: FunctionPolicyFacts): FunctionPolicy
     add(operators, key({ schema: operator.schema, name: operator.name }), operator);
     if (operator.onSearchPath) add(operators, operator.name, operator);
   }
+  for (const type of facts.types ?? []) {
+    add(types, key({ schema: type.schema, name: type.name }), type);
+    if (type.onSearchPath) add(types, type.name, type);
+  }
   const allowed = new Set((facts.allowedFunctions ?? []).map((entry) => entry.trim().toLowerCase()));
   return {
     functions: (reference) => functions.get(key(reference)) ?? [],
     operators: (reference) => operators.get(key(reference)) ?? [],
+    types: (reference) => types.get(key(reference)) ?? [],
     refusal: (routine) => functionRefusal(routine, allowed),
   };
 }

@@ -26,7 +26,18 @@ beforeAll(async () => {
      CREATE FUNCTION bump_eq(integer, integer) RETURNS boolean LANGUAGE sql VOLATILE AS 'SELECT $1 = $2';
      CREATE OPERATOR === (LEFTARG = integer, RIGHTARG = integer, FUNCTION = bump_eq);
      CREATE SCHEMA reports;
-     CREATE FUNCTION reports.bump() RETURNS integer LANGUAGE sql VOLATILE AS 'SELECT 2';`,
+     CREATE FUNCTION reports.bump() RETURNS integer LANGUAGE sql VOLATILE AS 'SELECT 2';
+     CREATE FUNCTION lock_it(integer) RETURNS boolean LANGUAGE sql VOLATILE
+       AS 'SELECT pg_advisory_lock(7003) IS NOT NULL';
+     CREATE DOMAIN locked_int AS integer CHECK (lock_it(VALUE));
+     CREATE DOMAIN locked_again AS locked_int;
+     CREATE TYPE mood AS (score integer);
+     CREATE FUNCTION to_mood(integer) RETURNS mood LANGUAGE sql VOLATILE AS 'SELECT ROW($1)::mood';
+     CREATE CAST (integer AS mood) WITH FUNCTION to_mood(integer);
+     CREATE SCHEMA evil;
+     CREATE FUNCTION evil.locking_eq(integer, bigint) RETURNS boolean LANGUAGE sql VOLATILE
+       AS 'SELECT pg_advisory_lock(7004) IS NOT NULL';
+     CREATE OPERATOR evil.= (LEFTARG = integer, RIGHTARG = bigint, FUNCTION = evil.locking_eq);`,
   );
   client = new pg.Client({ connectionString: database.url });
   await client.connect();
@@ -58,6 +69,20 @@ describe("the function policy loaded from pg_proc (as a superuser, with dblink i
     ["SELECT bump()", /public.bump\(\) is volatile/],
     ["SELECT id FROM sales WHERE id === 1", /operator === calls public.bump_eq\(\), which is volatile/],
     ["SELECT reports.bump()", /reports.bump\(\) is volatile/],
+    // Issue 17: what PostgreSQL resolves, not what is written.
+    ["SELECT (7020::bigint).pg_advisory_lock", /column notation .pg_advisory_lock can call .* advisory locks/],
+    ["SELECT s.id.pg_advisory_lock FROM sales s", /column notation .pg_advisory_lock/],
+    ["SELECT ('select to_tsvector(region) from sales'::text).ts_stat", /\.ts_stat can call pg_catalog.ts_stat/],
+    ["SELECT (pg_backend_pid()).pg_terminate_backend", /\.pg_terminate_backend can call .* signals server/],
+    ["SELECT ('postmaster.opts'::text).pg_read_file", /\.pg_read_file can call .* touches server files/],
+    ["SELECT ('slot'::name).pg_create_physical_replication_slot", /replication, backup or statistics/],
+    ["SELECT ('dbname=postgres'::text).dblink_connect_u", /\.dblink_connect_u can call public.dblink_connect_u/],
+    ["SELECT 1::locked_int", /a cast to type public.locked_int runs public.lock_it\(\), which is volatile/],
+    ["SELECT 1::locked_again", /a cast to type public.locked_again runs public.lock_it\(\)/],
+    ["SELECT locked_int(1)", /a cast to type public.locked_int runs public.lock_it/],
+    ["SELECT (1).locked_int", /a cast to type public.locked_int/],
+    ["SELECT 1::mood", /a cast to type public.mood runs public.to_mood\(\), which is volatile/],
+    ["SELECT pg_temp.f()", /temporary schema pg_temp/],
   ];
   for (const [sql, reason] of refused) {
     it(`refuses ${sql}`, async () => {
@@ -77,12 +102,42 @@ describe("the function policy loaded from pg_proc (as a superuser, with dblink i
       "SELECT region, similarity(region, 'nort') FROM sales WHERE region % 'nort' ORDER BY id",
       "SELECT id FROM sales WHERE amount BETWEEN 5 AND 15 AND region LIKE 'n%' AND id IN (1, 3) ORDER BY id",
       "SELECT random() < 2 AS ok, gen_random_uuid() IS NOT NULL AS uuid",
+      "SELECT s.region, s.amount::integer, CAST(s.id AS bigint), date '2024-01-01' AS d FROM sales s",
+      "SELECT CASE region WHEN 'north' THEN 'n' ELSE 'other' END, (s).amount, s.region::text FROM sales s",
+      "SELECT interval '1 day' + sold_at, '{1,2}'::integer[], int8(id), text(region) FROM sales",
     ];
     for (const sql of ordinary) {
       const validated = await validateSql(sql, policy);
       const capped = await runReadOnly({ session, ...scope }, (query) => queryWithRowLimit(query, validated.sql, 100));
       expect(capped.result.rows.length, sql).toBeGreaterThan(0);
     }
+  });
+
+  it("resolves column notation, domain checks and casts as PostgreSQL does (each would run without the policy)", async () => {
+    const locks = async (sql: string) =>
+      runReadOnly({ session, ...scope }, async (query) => {
+        await query(sql);
+        const held = await query(
+          "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND objid IN (7003, 7020)",
+        );
+        return held.rows[0]?.[0];
+      });
+    // PostgreSQL really calls these functions (the transaction-level view of the scope shows the lock).
+    expect(await locks("SELECT (7020::bigint).pg_advisory_xact_lock")).toBe("1");
+    expect(await locks("SELECT 1::locked_int")).toBe("1");
+    await client.query("SELECT pg_advisory_unlock_all()");
+    await expect(validateSql("SELECT (7020::bigint).pg_advisory_xact_lock", policy)).rejects.toThrow(/advisory/);
+  });
+
+  it("refuses the = that CASE x WHEN resolves to when it is refused", async () => {
+    const withEvil = await runReadOnly({ session, ...scope }, async (query) => {
+      await query("SET LOCAL search_path = evil, public");
+      return loadFunctionPolicy(query);
+    });
+    await expect(validateSql("SELECT CASE id WHEN 1::bigint THEN 'one' END FROM sales", withEvil)).rejects.toThrow(
+      /operator = calls evil.locking_eq\(\), which is volatile/,
+    );
+    await expect(validateSql("SELECT CASE id WHEN 1::bigint THEN 'one' END FROM sales", policy)).resolves.toBeDefined();
   });
 
   it("allows a user-defined stable function only when NLQ_ALLOWED_FUNCTIONS names it", async () => {

@@ -1,14 +1,62 @@
 import type { ReadOnlyQuery } from "../database/read-only-session";
-import { createFunctionPolicy, type FunctionPolicy, type OperatorFacts, type RoutineFacts } from "./function-policy";
+import {
+  createFunctionPolicy,
+  type FunctionPolicy,
+  type OperatorFacts,
+  type RoutineFacts,
+  type TypeFacts,
+} from "./function-policy";
 
-/** Functions with their volatility, extension and whether an unqualified name can reach them. */
+/**
+ * Functions with their volatility, extension, whether an unqualified name can reach them and whether one positional
+ * argument can call them (column notation).
+ */
 const functionsSql = `
-SELECT n.nspname, p.proname, p.provolatile, e.extname, n.nspname = ANY (pg_catalog.current_schemas(true))
+SELECT n.nspname, p.proname, p.provolatile, e.extname, n.nspname = ANY (pg_catalog.current_schemas(true)),
+       p.pronargs - p.pronargdefaults <= 1 AND (p.pronargs >= 1 OR p.provariadic <> 0)
+         AND p.proargtypes[0] IS DISTINCT FROM 'pg_catalog.internal'::pg_catalog.regtype
 FROM pg_catalog.pg_proc p
 JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
 LEFT JOIN pg_catalog.pg_depend d
   ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid AND d.deptype = 'e'
 LEFT JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid`;
+
+/**
+ * Types whose coercion runs a function outside pg_catalog or a volatile one, with each such function: the input
+ * function, functions of casts into the type, functions and operators its domain CHECK constraints depend on, and
+ * the same through a domain's base type or an array's element type.
+ */
+const typesSql = `
+WITH RECURSIVE implied(type, proc) AS (
+  SELECT t.oid, t.typinput::oid FROM pg_catalog.pg_type t
+  UNION ALL SELECT c.casttarget, c.castfunc FROM pg_catalog.pg_cast c WHERE c.castfunc <> 0
+  UNION ALL
+  SELECT k.contypid, CASE WHEN d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass
+                          THEN (SELECT o.oprcode::oid FROM pg_catalog.pg_operator o WHERE o.oid = d.refobjid)
+                          ELSE d.refobjid END
+  FROM pg_catalog.pg_constraint k
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = k.oid
+   AND d.refclassid IN ('pg_catalog.pg_proc'::pg_catalog.regclass, 'pg_catalog.pg_operator'::pg_catalog.regclass)
+  WHERE k.contypid <> 0
+), risky AS (
+  SELECT i.type, i.proc FROM implied i JOIN pg_catalog.pg_proc p ON p.oid = i.proc
+  WHERE p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace OR p.provolatile = 'v'
+), reach(type, proc) AS (
+  SELECT type, proc FROM risky
+  UNION
+  SELECT t.oid, r.proc FROM reach r JOIN pg_catalog.pg_type t
+    ON (t.typtype = 'd' AND t.typbasetype = r.type) OR (t.typelem = r.type AND t.typlen = -1)
+)
+SELECT DISTINCT tn.nspname, t.typname, tn.nspname = ANY (pg_catalog.current_schemas(true)),
+       n.nspname, p.proname, p.provolatile, e.extname, n.nspname = ANY (pg_catalog.current_schemas(true))
+FROM reach r
+JOIN pg_catalog.pg_type t ON t.oid = r.type
+JOIN pg_catalog.pg_namespace tn ON tn.oid = t.typnamespace
+JOIN pg_catalog.pg_proc p ON p.oid = r.proc
+JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+LEFT JOIN pg_catalog.pg_depend x
+  ON x.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND x.objid = p.oid AND x.deptype = 'e'
+LEFT JOIN pg_catalog.pg_extension e ON e.oid = x.refobjid`;
 
 /** Operators with the function behind each. */
 const operatorsSql = `
@@ -32,21 +80,39 @@ function routine(row: ReadonlyArray<string | null>, offset: number): RoutineFact
   };
 }
 
+function typeFacts(rows: ReadonlyArray<ReadonlyArray<string | null>>): TypeFacts[] {
+  const types = new Map<string, { schema: string; name: string; onSearchPath: boolean; routines: RoutineFacts[] }>();
+  for (const row of rows) {
+    const key = `${row[0]}.${row[1]}`;
+    let type = types.get(key);
+    if (type === undefined) {
+      type = { schema: row[0] ?? "", name: row[1] ?? "", onSearchPath: row[2] === "t", routines: [] };
+      types.set(key, type);
+    }
+    type.routines.push(routine(row, 3));
+  }
+  return [...types.values()];
+}
+
 /**
  * Loads the function policy for one question from the target database, under the asking role and its search path
  * (run it inside `runReadOnly`, once per question): every function of `pg_proc` and every operator of `pg_operator`
- * with the function behind it, then `createFunctionPolicy` with `allowedFunctions` (`NLQ_ALLOWED_FUNCTIONS`).
+ * with the function behind it, the types whose coercion runs refusable functions (`typesSql`), then `createFunctionPolicy` with `allowedFunctions` (`NLQ_ALLOWED_FUNCTIONS`).
  */
 export async function loadFunctionPolicy(
   query: ReadOnlyQuery,
   allowedFunctions: readonly string[] = [],
 ): Promise<FunctionPolicy> {
-  const functions = (await query(functionsSql)).rows.map((row) => routine(row, 0));
+  const functions = (await query(functionsSql)).rows.map((row) => ({
+    ...routine(row, 0),
+    acceptsOneArgument: row[5] !== "f",
+  }));
   const operators: OperatorFacts[] = (await query(operatorsSql)).rows.map((row) => ({
     schema: row[0] ?? "",
     name: row[1] ?? "",
     onSearchPath: row[2] === "t",
     implementation: routine(row, 3),
   }));
-  return createFunctionPolicy({ functions, operators, allowedFunctions });
+  const types = typeFacts((await query(typesSql)).rows);
+  return createFunctionPolicy({ functions, operators, types, allowedFunctions });
 }

@@ -1,8 +1,17 @@
 import type { QualifiedName } from "./function-policy";
 
-/** A function or operator the statement calls, as written. */
+/**
+ * Something the statement may call, as written:
+ * - `function`: a function call (`FuncCall`);
+ * - `operator`: an operator, written (`A_Expr`, `ANY`/`ALL` sublinks, `ORDER BY … USING`) or implied by
+ *   `CASE x WHEN …` (PostgreSQL compares with `=`);
+ * - `column-notation`: a name in field-selection or column notation (`(x).f`, `t.f`, `t.c.f`), which PostgreSQL
+ *   resolves as `f(x)` when `f` is not a column or field, or as the cast `x::f` when `f` names a type;
+ * - `type`: the target of a cast (`x::t`, `CAST(x AS t)`, `t 'literal'`, a one-argument `t(x)`), which runs the
+ *   type's input function, the cast's function and a domain's `CHECK` functions.
+ */
 export interface RoutineReference extends QualifiedName {
-  readonly kind: "function" | "operator";
+  readonly kind: "function" | "operator" | "column-notation" | "type";
 }
 
 type NameList = Array<{ String?: { sval?: string } }> | undefined;
@@ -31,9 +40,34 @@ function operatorReferences(names: NameList): RoutineReference[] {
   return [{ kind: "operator", ...reference }];
 }
 
+/** The `String` names of a field list (`ColumnRef.fields` after the first, `A_Indirection.indirection`). */
+function fieldNames(fields: unknown): RoutineReference[] {
+  if (!Array.isArray(fields)) return [];
+  return fields.flatMap((field: { String?: { sval?: string } }) => {
+    const name = field?.String?.sval;
+    return name === undefined || name === "" ? [] : [{ kind: "column-notation" as const, name }];
+  });
+}
+
+function typeReference(typeName: unknown): RoutineReference[] {
+  const reference = qualified((typeName as { names?: NameList } | undefined)?.names);
+  return reference === undefined ? [] : [{ kind: "type", ...reference }];
+}
+
+function funcCallReferences(fields: Record<string, unknown>): RoutineReference[] {
+  const reference = qualified(fields.funcname as NameList);
+  if (reference === undefined) return [];
+  const found: RoutineReference[] = [{ kind: "function", ...reference }];
+  // `t(x)` with one argument is a cast to type `t` when no function `t` takes it (func_get_detail's coercion case).
+  if (Array.isArray(fields.args) && fields.args.length === 1 && fields.agg_star !== true) {
+    found.push({ kind: "type", ...reference });
+  }
+  return found;
+}
+
 /**
- * Every function call (`FuncCall`, schema-qualified or not) and operator (`A_Expr`, `ANY`/`ALL` sublinks,
- * `ORDER BY … USING`) in a raw parse tree (libpg-query JSON).
+ * Every function, operator, column-notation name and cast target in a raw parse tree (libpg-query JSON), as
+ * written; `validateSql` checks each against every candidate PostgreSQL could resolve it to.
  */
 export function routineReferences(tree: unknown): RoutineReference[] {
   const found: RoutineReference[] = [];
@@ -46,16 +80,43 @@ export function routineReferences(tree: unknown): RoutineReference[] {
     for (const [type, value] of Object.entries(node)) {
       if (value !== null && typeof value === "object" && !Array.isArray(value)) {
         const fields = value as Record<string, unknown>;
-        if (type === "FuncCall") {
-          const reference = qualified(fields.funcname as NameList);
-          if (reference !== undefined) found.push({ kind: "function", ...reference });
-        } else if (type === "A_Expr") {
-          found.push(...operatorReferences(fields.name as NameList));
-        } else if (type === "SubLink") {
-          found.push(...operatorReferences(fields.operName as NameList));
-        } else if (type === "SortBy") {
-          found.push(...operatorReferences(fields.useOp as NameList));
-        }
+        if (type === "FuncCall") found.push(...funcCallReferences(fields));
+        else if (type === "A_Expr") found.push(...operatorReferences(fields.name as NameList));
+        else if (type === "SubLink") found.push(...operatorReferences(fields.operName as NameList));
+        else if (type === "SortBy") found.push(...operatorReferences(fields.useOp as NameList));
+        else if (type === "CaseExpr" && fields.arg !== undefined) found.push({ kind: "operator", name: "=" });
+        else if (type === "ColumnRef" && Array.isArray(fields.fields))
+          found.push(...fieldNames(fields.fields.slice(1)));
+        else if (type === "A_Indirection") found.push(...fieldNames(fields.indirection));
+        else if (type === "typeName" || type === "TypeName") found.push(...typeReference(fields));
+      }
+      visit(value);
+    }
+  };
+  visit(tree);
+  return found;
+}
+
+const temporarySchema = /^pg_temp(_\d+)?$/i;
+
+/**
+ * Every mention of the session's temporary schema (`pg_temp`, `pg_temp_N`) as a name part or a relation's schema:
+ * functions, operators and types there are the session's own code, which no policy has seen.
+ */
+export function temporarySchemaReferences(tree: unknown): string[] {
+  const found: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "String" && value !== null && typeof value === "object") {
+        const name = (value as { sval?: unknown }).sval;
+        if (typeof name === "string" && temporarySchema.test(name)) found.push(name);
+      } else if (key === "schemaname" && typeof value === "string" && temporarySchema.test(value)) {
+        found.push(value);
       }
       visit(value);
     }

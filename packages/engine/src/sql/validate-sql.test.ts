@@ -26,9 +26,12 @@ const policy = createFunctionPolicy({
     system("now", "s"),
     system("random", "v"),
     system("pg_advisory_lock", "v"),
-    system("set_config", "v"),
     system("query_to_xml", "s"),
     system("txid_current", "v"),
+    system("ts_stat", "v"),
+    system("pg_terminate_backend", "v"),
+    { ...system("set_config", "v"), acceptsOneArgument: false },
+    system("name", "i"),
     inPublic("similarity", "i", "pg_trgm"),
     inPublic("dblink_exec", "v", "dblink"),
     inPublic("slugify", "i"),
@@ -38,6 +41,10 @@ const policy = createFunctionPolicy({
   operators: [
     { schema: "pg_catalog", name: "=", onSearchPath: true, implementation: system("int4eq", "i") },
     { schema: "public", name: "%%%", onSearchPath: true, implementation: inPublic("touch_counter", "v") },
+  ],
+  types: [
+    { schema: "public", name: "locked_int", onSearchPath: true, routines: [inPublic("take_lock", "v")] },
+    { schema: "public", name: "mood", onSearchPath: true, routines: [inPublic("to_mood", "s")] },
   ],
   allowedFunctions: ["reports.fiscal_year"],
 });
@@ -86,6 +93,32 @@ describe("validateSql", () => {
     ["SELECT slugify(name) FROM customers", /public.slugify\(\) is a user-defined function not named/],
     ["SELECT 1 WHERE 2 %%% 3", /operator %%% calls public.touch_counter\(\), which is volatile/],
     ["SELECT 1 WHERE 2 OPERATOR(public.%%%) 3", /operator public.%%% calls public.touch_counter/],
+    // Column and field notation: PostgreSQL resolves (x).f as f(x) and t.f as f(t).
+    [
+      "SELECT (7020::bigint).pg_advisory_lock",
+      /column notation .pg_advisory_lock can call pg_catalog.pg_advisory_lock/,
+    ],
+    [
+      "SELECT ('select 1'::text).ts_stat",
+      /column notation .ts_stat can call pg_catalog.ts_stat\(\), which executes SQL/,
+    ],
+    ["SELECT c.pg_terminate_backend FROM customers c", /\.pg_terminate_backend can call .* signals server/],
+    ["SELECT s.c.pg_advisory_lock FROM s.c", /column notation .pg_advisory_lock/],
+    ["SELECT ((1, 2)::record).x.pg_advisory_lock", /column notation .pg_advisory_lock/],
+    ["SELECT dblink_exec FROM (SELECT 1) t WHERE t.dblink_exec IS NULL", /\.dblink_exec can call public.dblink_exec/],
+    // Casts to types whose input, cast or domain CHECK functions are refused.
+    ["SELECT 1::locked_int", /a cast to type public.locked_int runs public.take_lock\(\), which is volatile/],
+    ["SELECT CAST(1 AS public.locked_int)", /cast to type public.locked_int runs public.take_lock/],
+    ["SELECT locked_int '1'", /cast to type public.locked_int/],
+    ["SELECT '{1}'::locked_int[]", /cast to type public.locked_int/],
+    ["SELECT locked_int(1)", /cast to type public.locked_int/],
+    ["SELECT (1).locked_int", /column notation .locked_int: a cast to type public.locked_int/],
+    ["SELECT 1::mood", /runs public.to_mood\(\), which is a user-defined function not named/],
+    // The session's temporary schema: its code was never checked.
+    ["SELECT pg_temp.f()", /temporary schema pg_temp/],
+    ["SELECT * FROM pg_temp.scratch", /temporary schema pg_temp/],
+    ["SELECT 1::pg_temp_3.d", /temporary schema pg_temp_3/],
+    ["SELECT 1 OPERATOR(pg_temp.+) 2", /temporary schema pg_temp/],
   ];
   for (const [sql, message] of refused) {
     it(`refuses ${sql}`, async () => {
@@ -95,6 +128,29 @@ describe("validateSql", () => {
       await expect(attempt).rejects.toMatchObject({ code: "25006" });
     });
   }
+
+  it("accepts column notation that can only be a column or a function that is allowed or takes no one argument", async () => {
+    for (const sql of [
+      "SELECT c.name, c.id, (c).name FROM customers c",
+      "SELECT t.set_config, t.random FROM t",
+      "SELECT (row_value).amount, (data).* FROM t",
+      "SELECT 1::integer, '2024-01-01'::date, CAST(2 AS numeric), interval '1 day', int8(3)",
+      "SELECT CASE WHEN id = 1 THEN 'a' END, CASE id WHEN 1 THEN 'b' END FROM t",
+    ]) {
+      await expect(validateSql(sql, policy)).resolves.toEqual({ sql });
+    }
+  });
+
+  it("refuses the = operator CASE x WHEN implies when an = operator is refused", async () => {
+    const withUnsafeEquals = createFunctionPolicy({
+      functions: [],
+      operators: [{ schema: "public", name: "=", onSearchPath: true, implementation: inPublic("locking_eq", "v") }],
+    });
+    await expect(validateSql("SELECT CASE x WHEN 1 THEN 2 END FROM t", withUnsafeEquals)).rejects.toThrow(
+      /operator = calls public.locking_eq\(\), which is volatile/,
+    );
+    await expect(validateSql("SELECT CASE WHEN true THEN 2 END", withUnsafeEquals)).resolves.toBeDefined();
+  });
 
   it("refuses several statements, empty text, NUL characters and syntax errors with 42601", async () => {
     await expect(validateSql("SELECT 1; SELECT 2", policy)).rejects.toThrow(/exactly one statement, found 2/);

@@ -1,7 +1,7 @@
 import { loadModule, parseSync } from "libpg-query";
 import { SqlValidationError } from "../errors";
-import type { FunctionPolicy } from "./function-policy";
-import { routineReferences } from "./routine-references";
+import type { FunctionPolicy, QualifiedName } from "./function-policy";
+import { routineReferences, temporarySchemaReferences } from "./routine-references";
 
 let moduleLoaded: Promise<void> | undefined;
 
@@ -32,8 +32,26 @@ function visit(node: unknown, onNode: (key: string, value: Record<string, unknow
   }
 }
 
+function typeProblems(policy: FunctionPolicy, reference: QualifiedName, written: string): string[] {
+  const problems: string[] = [];
+  for (const type of policy.types(reference)) {
+    for (const routine of type.routines) {
+      const reason = policy.refusal(routine);
+      if (reason !== undefined) {
+        problems.push(
+          `${written === type.name ? "" : `${written}: `}a cast to type ${type.schema}.${type.name} runs ${routine.schema}.${routine.name}(), which ${reason}`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
 function functionProblems(statement: unknown, policy: FunctionPolicy): string[] {
   const problems: string[] = [];
+  for (const schema of new Set(temporarySchemaReferences(statement))) {
+    problems.push(`a reference to the session's temporary schema ${schema}`);
+  }
   for (const reference of routineReferences(statement)) {
     const written = reference.schema === undefined ? reference.name : `${reference.schema}.${reference.name}`;
     if (reference.kind === "function") {
@@ -41,6 +59,20 @@ function functionProblems(statement: unknown, policy: FunctionPolicy): string[] 
         const reason = policy.refusal(routine);
         if (reason !== undefined) problems.push(`function ${routine.schema}.${routine.name}() ${reason}`);
       }
+    } else if (reference.kind === "column-notation") {
+      // PostgreSQL reads `(x).f` and `t.f` as `f(x)` / `f(t)` when f is no field or column, or as the cast `x::f`.
+      for (const routine of policy.functions(reference)) {
+        if (routine.acceptsOneArgument === false) continue;
+        const reason = policy.refusal(routine);
+        if (reason !== undefined) {
+          problems.push(
+            `column notation .${reference.name} can call ${routine.schema}.${routine.name}(), which ${reason}`,
+          );
+        }
+      }
+      problems.push(...typeProblems(policy, reference, `column notation .${reference.name}`));
+    } else if (reference.kind === "type") {
+      problems.push(...typeProblems(policy, reference, written));
     } else {
       for (const operator of policy.operators(reference)) {
         const routine = operator.implementation;
@@ -58,9 +90,13 @@ function functionProblems(statement: unknown, policy: FunctionPolicy): string[] 
  * Accepts exactly one read-only query — `SELECT`, `WITH … SELECT`, `VALUES` or `TABLE` — parsed by PostgreSQL's own
  * parser (libpg-query). Refused with `SqlValidationError` before execution: syntax errors (42601), several or no
  * statements, any other statement kind (DML, DDL, `EXPLAIN`, `SET`, `COPY`, …), data-modifying CTEs,
- * `SELECT … INTO`, locking clauses (`FOR UPDATE`/`FOR SHARE`), and calls of functions or operators that `policy` refuses
- * (25006, naming the function and why): every candidate an unqualified name can resolve to on the search path, or the
- * qualified one, must be allowed. Names the policy does not know are left to PostgreSQL (it reports them).
+ * `SELECT … INTO`, locking clauses (`FOR UPDATE`/`FOR SHARE`), and code that `policy` refuses (25006, naming the
+ * function and why) as PostgreSQL would resolve it (docs/decisions/2026-11-27-resolved-call-policy.md): function
+ * calls, operators (written, or the `=` of `CASE x WHEN`), column and field notation (`(x).f`, `t.f` are `f(x)`, `f(t)`
+ * unless `f` is a column, so any one-argument function named `f` counts), casts to types whose input, cast or domain
+ * `CHECK` functions are refused, and anything in the session's temporary schema (`pg_temp`). Every candidate an
+ * unqualified name can resolve to on the search path, or the qualified one, must be allowed. Names the policy does
+ * not know are left to PostgreSQL (it reports them).
  * `EXPLAIN` is refused because it cannot be row-capped by wrapping and `EXPLAIN ANALYZE` executes.
  * PostgreSQL's read-only transaction remains the real guarantee; this check gives clear errors early.
  */
