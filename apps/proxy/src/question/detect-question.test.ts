@@ -114,6 +114,49 @@ describe("detectQuestion", () => {
     expect(detectQuestion("/* see nl: docs */").kind).toBe("sql");
   });
 
+  it.each([
+    ["a -- comment ends at \\r, so the SELECT after it is SQL", "-- nl: a note\rselect 1 as a"],
+    ["a -- comment after SQL ends at \\r", "select 1 as a; -- nl: x\rselect 2 as b"],
+    ["an E'' string continues after a newline", "select E'a'\n'\\'; /* nl: x */; select '"],
+    ["a dollar quote after a number", "select 1$$; /* nl: x */; $$"],
+    [
+      "a SQL-standard function body",
+      "create function f() returns int language sql begin atomic select 1; /* nl: x */; end",
+    ],
+    ["a no-break space (an identifier character, not whitespace)", "\u00a0/* nl: x */"],
+    ["a vertical tab outside comments (whitespace only from PostgreSQL 16)", "\v/* nl: x */"],
+  ])("lexes as PostgreSQL does: %s", (_name, text) => {
+    expect(detectQuestion(text).kind).toBe("sql");
+  });
+
+  it("ends a -- question at \\r or \\r\\n, and takes form feed as whitespace", () => {
+    expect(questionOf("-- nl: first line\r\n-- second comment\r\n")).toBe("first line");
+    expect(questionOf("\f-- nl: fed\f")).toBe("fed");
+    expect(detectQuestion("-- nl: a\r-- nl: b").kind).toBe("invalid");
+  });
+
+  describe("the trailing-marker rule: beside ordinary SQL only /* nl: … */ asks", () => {
+    it.each([
+      "create table t(x int); insert into t values (1); -- NL: Dutch rows follow",
+      "insert into t values (1);\n-- nl: note\n",
+      "select 1; -- nl: q",
+      "-- nl: q\n; select 1",
+      "select 1; -- nl: q\n; /* nl without a colon */",
+    ])("runs %j as PostgreSQL does", (text) => {
+      expect(detectQuestion(text).kind).toBe("sql");
+    });
+
+    it("keeps /* nl: … */ beside SQL, and -- nl: in a query of comments alone", () => {
+      expect(detectQuestion("select 1; /* nl: q */").kind).toBe("statements");
+      expect(detectQuestion("select 1; -- nl: note\n; /* nl: q */").kind).toBe("statements");
+      expect(questionOf("-- Metabase:: x\n-- nl: q\n;")).toBe("q");
+      expect(detectQuestion("-- nl: one\n; -- nl: two").kind).toBe("statements");
+      expect(detectQuestion("-- nl: q", { besideSql: true }).kind).toBe("sql");
+      expect(questionOf("/* nl: q */")).toBe("q");
+      expect(detectQuestion("/* nl: q */", { besideSql: true })).toEqual({ kind: "question", question: "q" });
+    });
+  });
+
   it("treats large marker-less text as ordinary SQL, even with an unterminated comment (PostgreSQL reports that)", () => {
     expect(detectQuestion(`select ${"x, ".repeat(10_000)} 1 /* never closed '`).kind).toBe("sql");
   });

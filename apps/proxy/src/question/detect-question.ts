@@ -1,6 +1,6 @@
 import { QuestionSyntaxError } from "@nlq/engine";
 import { QuestionMarker } from "./question-marker";
-import { scanStatements } from "./scan-statements";
+import { type ScannedComment, scanStatements } from "./scan-statements";
 
 /** The default marker that opens a natural-language question in a comment. */
 export const DEFAULT_MARKER = "nl:";
@@ -18,6 +18,11 @@ export interface DetectQuestionOptions {
    * optional whitespace around the colon). Pass a `QuestionMarker` to reuse one across calls.
    */
   readonly marker?: string | QuestionMarker;
+  /**
+   * The text is one statement of a query that also holds ordinary SQL (`planStatementBatch`): only a block comment
+   * `/* nl: … *\/` asks a question there, as in the whole query.
+   */
+  readonly besideSql?: boolean;
 }
 
 const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
@@ -31,7 +36,13 @@ const STATEMENTS: QuestionDetection = { kind: "statements" };
  * Comments without the marker are ignored (Metabase prepends `-- Metabase:: …`); so is `/* nl … *\/` without
  * a colon, which PostgreSQL then answers as an empty query. Ordinary SQL — including SQL that merely contains
  * the marker in a string or in a comment beside real SQL — is `sql`. A text without a comment opener followed
- * by the marker costs one regular-expression search.
+ * by the marker costs one regular-expression search. The text is lexed as PostgreSQL does (`scanStatements`); one
+ * that PostgreSQL versions lex differently (a vertical tab outside strings and comments) is left to the server: `sql`.
+ *
+ * The trailing-marker rule (docs/decisions/2026-11-27-marker-rule.md): in a query that holds ordinary SQL, only a
+ * block comment `/* nl: … *\/` is a question; a `-- nl: …` line comment there is an ordinary comment, so a script
+ * ending with `-- NL: Dutch rows follow` runs as PostgreSQL runs it. A `--` marker asks only in a query made of
+ * comments alone.
  *
  * A text holding a question statement beside other statements is `statements` (see `planStatementBatch`).
  * Returns `invalid` with a `QuestionSyntaxError` for an empty question, an unterminated marked comment, or two
@@ -41,22 +52,22 @@ export function detectQuestion(text: string, options: DetectQuestionOptions = {}
   const marker =
     options.marker instanceof QuestionMarker ? options.marker : new QuestionMarker(options.marker ?? DEFAULT_MARKER);
   if (!marker.mayOccurIn(text)) return ORDINARY_SQL;
-  const statements = scanStatements(text);
-  const opensWithMarker = (body: string) => marker.openingLength(body) >= 0;
+  const scanned = scanStatements(text);
+  if (scanned.versionDependent) return ORDINARY_SQL;
+  const { statements } = scanned;
+  const besideSql = options.besideSql === true || statements.some((statement) => statement.hasSql);
+  const asks = (comment: ScannedComment) =>
+    (comment.kind === "block" || !besideSql) && marker.openingLength(comment.body) >= 0;
   for (const statement of statements) {
     for (const comment of statement.comments) {
-      if (comment.unterminated && opensWithMarker(comment.body)) {
+      if (comment.unterminated && asks(comment)) {
         return invalid(`unterminated comment in natural-language question (close it with "*/")`);
       }
     }
   }
-  const questionStatements = statements.filter(
-    (statement) => !statement.hasSql && statement.comments.some((comment) => opensWithMarker(comment.body)),
-  );
+  const questionStatements = statements.filter((statement) => !statement.hasSql && statement.comments.some(asks));
   if (questionStatements.length === 0) return ORDINARY_SQL;
-  const markedComments = questionStatements.flatMap((statement) =>
-    statement.comments.filter((comment) => opensWithMarker(comment.body)),
-  );
+  const markedComments = questionStatements.flatMap((statement) => statement.comments.filter(asks));
   // Statements of comments without the marker answer nothing (PostgreSQL skips them too).
   const meaningful = statements.filter((statement) => statement.hasSql || questionStatements.includes(statement));
   if (meaningful.length > 1) return STATEMENTS;

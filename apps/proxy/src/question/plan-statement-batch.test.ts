@@ -29,6 +29,21 @@ describe("planStatementBatch", () => {
     ]);
   });
 
+  it("treats a -- marker beside ordinary SQL as a comment (the trailing-marker rule)", async () => {
+    expect(await planStatementBatch("select 1; /* nl: asked */; -- nl: a note\n; select 2", marker)).toEqual([
+      { kind: "sql", text: "select 1" },
+      { kind: "question", question: "asked" },
+      { kind: "sql", text: "select 2" },
+    ]);
+  });
+
+  it("splits text with control characters libpg-query cannot report (form feed, vertical tab, others)", async () => {
+    expect(await planStatementBatch("select 'a\fb\u0001'; /* nl: q\v */; -- \f\n", marker)).toEqual([
+      { kind: "sql", text: "select 'a\fb\u0001'" },
+      { kind: "question", question: "q" },
+    ]);
+  });
+
   it("refuses a malformed question or text that does not lex, before anything runs", async () => {
     await expect(planStatementBatch("select 1; /* nl: */", marker)).rejects.toThrow(/empty/);
     await expect(planStatementBatch("/* nl: q */; select 'open", marker)).rejects.toMatchObject({ code: "42601" });

@@ -1,7 +1,18 @@
 /**
- * A small lexer over PostgreSQL SQL text that knows just enough (comments, nested block comments,
- * quoted strings and identifiers, escape strings, dollar quoting) to split a simple-Query text into
- * statements at top-level semicolons and list each statement's comments. Pure; no parsing of SQL.
+ * A small lexer over PostgreSQL SQL text that follows PostgreSQL's scanner (`src/backend/parser/scan.l`) for what
+ * decides where comments, strings and statements begin and end, and nothing more: it splits a simple-Query text into
+ * statements at top-level semicolons and lists each statement's comments. Pure; no parsing of SQL.
+ *
+ * The rules it follows from scan.l (lexed with `standard_conforming_strings = on`, the default):
+ * - whitespace is space, tab, `\n`, `\r` and form feed; a vertical tab is whitespace only from PostgreSQL 16 (an
+ *   error before), so a text with one outside strings and comments is marked `versionDependent`;
+ * - a `--` comment runs to the first `\n` or `\r`; block comments nest (`/*` inside one opens another);
+ * - `'…'` strings double a quote to escape it; `E'…'` strings also take backslash escapes; a string followed by
+ *   whitespace holding a newline and another `'` continues (in the same kind: backslash escapes go on);
+ *   `B'…'`, `X'…'`, `N'…'` and `U&'…'` quote as `'…'`; `"…"` and `U&"…"` identifiers double `"`;
+ * - `$tag$ … $tag$` quotes where a token starts (not inside an identifier, which may hold `$`; `$1` is a parameter);
+ * - like psql, a `CREATE` statement's `BEGIN … END` and `CASE … END` (a SQL-standard function body) keep their `;`s
+ *   (`split-statements.ts` does the same over libpg-query's tokens).
  */
 
 export interface ScannedComment {
@@ -18,62 +29,175 @@ export interface ScannedStatement {
   readonly hasSql: boolean;
 }
 
-const DOLLAR_TAG = /\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
-const IDENTIFIER_CHARACTER = /[A-Za-z0-9_$\u0080-\uffff]/;
+export interface ScannedText {
+  /** The statements; empty ones (only whitespace and `;`) are left out. */
+  readonly statements: readonly ScannedStatement[];
+  /**
+   * True when PostgreSQL versions lex the text differently outside strings and comments (a vertical tab): such a text
+   * is left to the server as it is.
+   */
+  readonly versionDependent: boolean;
+}
 
-/** Splits SQL text into statements; empty statements (only whitespace and `;`) are left out. */
-export function scanStatements(text: string): ScannedStatement[] {
-  const statements: ScannedStatement[] = [];
-  let comments: ScannedComment[] = [];
-  let hasSql = false;
-  const endStatement = () => {
-    if (hasSql || comments.length > 0) statements.push({ comments, hasSql });
-    comments = [];
-    hasSql = false;
-  };
-  let index = 0;
-  while (index < text.length) {
-    const character = text[index]!;
-    const next = text[index + 1];
-    if (character === ";") {
-      endStatement();
-      index++;
-    } else if (/\s/.test(character)) {
-      index++;
-    } else if (character === "-" && next === "-") {
-      const newline = text.indexOf("\n", index);
-      const end = newline < 0 ? text.length : newline;
-      comments.push({ kind: "line", body: text.slice(index + 2, end), unterminated: false });
-      index = end;
-    } else if (character === "/" && next === "*") {
-      const end = blockCommentEnd(text, index);
-      const unterminated = end < 0;
-      comments.push({ kind: "block", body: text.slice(index + 2, unterminated ? text.length : end - 2), unterminated });
-      index = unterminated ? text.length : end;
-    } else if (character === "'") {
-      const escapes = index > 0 && /[eE]/.test(text[index - 1]!) && !IDENTIFIER_CHARACTER.test(text[index - 2] ?? " ");
-      hasSql = true;
-      index = quotedEnd(text, index, "'", escapes);
-    } else if (character === '"') {
-      hasSql = true;
-      index = quotedEnd(text, index, '"', false);
-    } else if (character === "$" && !IDENTIFIER_CHARACTER.test(text[index - 1] ?? " ")) {
-      hasSql = true;
-      DOLLAR_TAG.lastIndex = index;
-      const tag = DOLLAR_TAG.exec(text);
-      if (tag === null) {
-        index++;
+const WHITESPACE = new Set([" ", "\t", "\n", "\r", "\f"]);
+const NEWLINE = /[\n\r]/g;
+const VERTICAL_TAB = "\v";
+/** scan.l's `dolqdelim`: `$`, an optional tag (no digit first, no `$`), `$`. */
+const DOLLAR_DELIMITER = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
+/** scan.l's `param` (with the junk PostgreSQL refuses after it): `$` and digits. */
+const PARAMETER = /\$[0-9]+[A-Za-z0-9_\u0080-\uffff]*/y;
+/** A numeric literal (with any trailing junk PostgreSQL refuses): no `$` quote starts inside it. */
+const NUMBER = /(?:[0-9][0-9A-Za-z_\u0080-\uffff]*|\.[0-9])(?:\.?[0-9A-Za-z_\u0080-\uffff])*/y;
+/** scan.l's `identifier`. */
+const IDENTIFIER = /[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/y;
+/** The prefixes that make an identifier-looking start a string or quoted identifier instead. */
+const STRING_PREFIX = /(?:[eE]|[bBxXnN]|[uU]&)(?=['"])/y;
+/**
+ * scan.l's `quotecontinue` after a string's closing quote: horizontal whitespace and `--` comments, a newline, then
+ * whitespace and `--` comments each ended by a newline, then `'`. A vertical tab is taken as whitespace (PostgreSQL 16+).
+ */
+const QUOTE_CONTINUE = /(?:[ \t\f\v]|--[^\n\r]*)*[\n\r](?:[ \t\n\r\f\v]+|--[^\n\r]*[\n\r])*'/y;
+
+/** Splits SQL text into statements and lists their comments. */
+export function scanStatements(text: string): ScannedText {
+  return new StatementScanner(text).scan();
+}
+
+class StatementScanner {
+  readonly #text: string;
+  #index = 0;
+  #statements: ScannedStatement[] = [];
+  #comments: ScannedComment[] = [];
+  #hasSql = false;
+  #versionDependent = false;
+  /** The statement's first word was an unquoted CREATE: count BEGIN/CASE … END as psql does. */
+  #startsWithCreate = false;
+  #depth = 0;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  scan(): ScannedText {
+    const text = this.#text;
+    while (this.#index < text.length) {
+      const character = text[this.#index]!;
+      const next = text[this.#index + 1];
+      if (WHITESPACE.has(character)) {
+        this.#index++;
+      } else if (character === "-" && next === "-") {
+        this.#lineComment();
+      } else if (character === "/" && next === "*") {
+        this.#blockComment();
+      } else if (character === ";" && this.#depth === 0) {
+        this.#endStatement();
+        this.#index++;
       } else {
-        const close = text.indexOf(tag[0], index + tag[0].length);
-        index = close < 0 ? text.length : close + tag[0].length;
+        if (character === VERTICAL_TAB) this.#versionDependent = true;
+        this.#sqlToken(character);
+      }
+    }
+    this.#endStatement();
+    return { statements: this.#statements, versionDependent: this.#versionDependent };
+  }
+
+  #endStatement(): void {
+    if (this.#hasSql || this.#comments.length > 0) {
+      this.#statements.push({ comments: this.#comments, hasSql: this.#hasSql });
+    }
+    this.#comments = [];
+    this.#hasSql = false;
+    this.#startsWithCreate = false;
+    this.#depth = 0;
+  }
+
+  #lineComment(): void {
+    const start = this.#index;
+    NEWLINE.lastIndex = start;
+    const newline = NEWLINE.exec(this.#text);
+    const end = newline === null ? this.#text.length : newline.index;
+    this.#comments.push({ kind: "line", body: this.#text.slice(start + 2, end), unterminated: false });
+    this.#index = end;
+  }
+
+  #blockComment(): void {
+    const start = this.#index;
+    const end = blockCommentEnd(this.#text, start);
+    const unterminated = end < 0;
+    const bodyEnd = unterminated ? this.#text.length : end - 2;
+    this.#comments.push({ kind: "block", body: this.#text.slice(start + 2, bodyEnd), unterminated });
+    this.#index = unterminated ? this.#text.length : end;
+  }
+
+  /** One token of SQL (anything but whitespace and comments) at the current index. */
+  #sqlToken(character: string): void {
+    const text = this.#text;
+    const firstToken = !this.#hasSql;
+    this.#hasSql = true;
+    if (character === "'") {
+      this.#index = this.#stringEnd(this.#index, false);
+    } else if (character === '"') {
+      this.#index = quotedEnd(text, this.#index, '"', false);
+    } else if (character === "$") {
+      this.#index = this.#dollarToken();
+    } else if (/[0-9]/.test(character) || (character === "." && /[0-9]/.test(text[this.#index + 1] ?? ""))) {
+      this.#index = matchEnd(NUMBER, text, this.#index);
+    } else if (/[A-Za-z_\u0080-\uffff]/.test(character)) {
+      const prefixEnd = matchEnd(STRING_PREFIX, text, this.#index);
+      if (prefixEnd > this.#index) {
+        const escapes = /[eE]/.test(character);
+        this.#index =
+          text[prefixEnd] === "'" ? this.#stringEnd(prefixEnd, escapes) : quotedEnd(text, prefixEnd, '"', false);
+      } else {
+        const end = matchEnd(IDENTIFIER, text, this.#index);
+        this.#word(text.slice(this.#index, end).toLowerCase(), firstToken);
+        this.#index = end;
       }
     } else {
-      hasSql = true;
-      index++;
+      this.#index++;
     }
   }
-  endStatement();
-  return statements;
+
+  /** Index just past a string literal opening at `start`, its continuations included. */
+  #stringEnd(start: number, backslashEscapes: boolean): number {
+    const text = this.#text;
+    let end = quotedEnd(text, start, "'", backslashEscapes);
+    while (end < text.length) {
+      const continued = matchEnd(QUOTE_CONTINUE, text, end);
+      if (continued === end) break;
+      if (text.slice(end, continued).includes(VERTICAL_TAB)) this.#versionDependent = true;
+      end = quotedEnd(text, continued - 1, "'", backslashEscapes);
+    }
+    return end;
+  }
+
+  /** psql's rule for SQL-standard function bodies: in a CREATE statement, BEGIN and CASE open, END closes. */
+  #word(word: string, firstToken: boolean): void {
+    if (firstToken) this.#startsWithCreate = word === "create";
+    else if (this.#startsWithCreate && (word === "begin" || word === "case")) this.#depth++;
+    else if (this.#startsWithCreate && word === "end" && this.#depth > 0) this.#depth--;
+  }
+
+  /** Index past a `$` token: a dollar-quoted string, a parameter, or a lone `$`. */
+  #dollarToken(): number {
+    const text = this.#text;
+    const start = this.#index;
+    DOLLAR_DELIMITER.lastIndex = start;
+    const delimiter = DOLLAR_DELIMITER.exec(text);
+    if (delimiter !== null) {
+      const close = text.indexOf(delimiter[0], start + delimiter[0].length);
+      return close < 0 ? text.length : close + delimiter[0].length;
+    }
+    const parameterEnd = matchEnd(PARAMETER, text, start);
+    return parameterEnd > start ? parameterEnd : start + 1;
+  }
+}
+
+/** The index where the sticky `pattern` stops matching at `start` (`start` when it does not match). */
+function matchEnd(pattern: RegExp, text: string, start: number): number {
+  pattern.lastIndex = start;
+  const match = pattern.exec(text);
+  return match === null ? start : start + match[0].length;
 }
 
 /** Index just past the `*\/` matching the `/*` at `start` (block comments nest), or -1. */
@@ -96,7 +220,7 @@ function blockCommentEnd(text: string, start: number): number {
   return -1;
 }
 
-/** Index just past the closing quote of the quoted token at `start` (doubled quotes are escapes). */
+/** Index just past the closing quote of the quoted token at `start` (doubled quotes are escapes), or the text's end. */
 function quotedEnd(text: string, start: number, quote: string, backslashEscapes: boolean): number {
   let index = start + 1;
   while (index < text.length) {

@@ -12,6 +12,12 @@ export interface SplitStatement {
   readonly onlyComments: boolean;
 }
 
+/**
+ * C0 control characters but tab, newline and carriage return: libpg-query's scanner output (JSON) carries them
+ * unescaped inside a token and then fails to parse.
+ */
+const CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
+
 let moduleLoaded: Promise<void> | undefined;
 
 const COMMENT_TOKENS = new Set(["C_COMMENT", "SQL_COMMENT"]);
@@ -29,7 +35,7 @@ export async function splitStatements(text: string): Promise<SplitStatement[]> {
   await moduleLoaded;
   let tokens: ReturnType<typeof scanSync>["tokens"];
   try {
-    tokens = scanSync(text).tokens;
+    tokens = scanSync(lexableText(text)).tokens;
   } catch {
     throw new QuestionSyntaxError("the query does not lex as SQL (an unterminated string, identifier or comment?)");
   }
@@ -70,4 +76,14 @@ export async function splitStatements(text: string): Promise<SplitStatement[]> {
   });
   end();
   return statements;
+}
+
+/**
+ * The text with each control character that libpg-query cannot report replaced by one byte that lexes alike wherever
+ * it stands (so byte offsets stay): a form feed or vertical tab by a space (whitespace to PostgreSQL 16+), any other by
+ * `?` (an operator character: it ends an identifier or number as the control character does, and opens no comment,
+ * string or quote).
+ */
+function lexableText(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (character) => (character === "\f" || character === "\v" ? " " : "?"));
 }
