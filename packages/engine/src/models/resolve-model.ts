@@ -5,6 +5,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { modelReferenceForStep, type Settings } from "../config/settings";
 import { ModelConfigurationError } from "../errors";
+import { withDescribedOutputFallback } from "./described-output-fallback";
 import { modelConfigurationHelp, parseModelReference } from "./model-reference";
 import { createScriptedModel } from "./scripted-model";
 
@@ -19,26 +20,42 @@ export interface ResolvedModel {
   readonly scripted: boolean;
 }
 
-/** Resolves a `provider:model` reference to an AI SDK language model. Provider keys come from the providers' own variables. */
+export interface ResolveModelOptions {
+  /** The HTTP client every provider uses. Default: the global `fetch` (the provider contract tests capture requests). */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * Resolves a `provider:model` reference to an AI SDK language model. Provider keys come from the providers' own
+ * variables. Structured output, per provider: OpenAI `json_schema` with `strict: true` (the Responses API), Anthropic
+ * its JSON-schema output format (a JSON tool on models without one), Google `responseSchema`; Ollama and other
+ * OpenAI-compatible servers (vLLM, LM Studio, llama.cpp) `response_format: json_schema` — never `json_object`, which
+ * LM Studio refuses — and, when a server refuses that (HTTP 400/422), the format described in the prompt instead
+ * (`withDescribedOutputFallback`). Every step's schema keeps to the rules all of them accept (every property required,
+ * closed objects, no length or count constraints); see the provider contract tests beside this file.
+ */
 export function resolveModel(
   reference: string,
   settings: Pick<Settings, "openAiCompatibleUrl"> & Partial<Pick<Settings, "openAiCompatibleApiKey">>,
+  options: ResolveModelOptions = {},
 ): ResolvedModel {
   const parsed = parseModelReference(reference);
+  const fetch = options.fetch;
   switch (parsed.provider) {
     case "openai":
-      return { model: createOpenAI()(parsed.model), id: parsed.id, scripted: false };
+      return { model: createOpenAI({ fetch })(parsed.model), id: parsed.id, scripted: false };
     case "anthropic":
-      return { model: createAnthropic()(parsed.model), id: parsed.id, scripted: false };
+      return { model: createAnthropic({ fetch })(parsed.model), id: parsed.id, scripted: false };
     case "google":
-      return { model: createGoogleGenerativeAI()(parsed.model), id: parsed.id, scripted: false };
+      return { model: createGoogleGenerativeAI({ fetch })(parsed.model), id: parsed.id, scripted: false };
     case "ollama": {
-      const provider = createOpenAICompatible({
-        name: "ollama",
-        baseURL: settings.openAiCompatibleUrl ?? defaultOllamaUrl,
-        supportsStructuredOutputs: true,
-      });
-      return { model: provider(parsed.model), id: parsed.id, scripted: false };
+      const baseURL = settings.openAiCompatibleUrl ?? defaultOllamaUrl;
+      const provider = createOpenAICompatible({ name: "ollama", baseURL, supportsStructuredOutputs: true, fetch });
+      return {
+        model: withDescribedOutputFallback(provider(parsed.model), `${baseURL} ${parsed.model}`),
+        id: parsed.id,
+        scripted: false,
+      };
     }
     case "openai-compatible": {
       if (!settings.openAiCompatibleUrl) {
@@ -50,8 +67,14 @@ export function resolveModel(
         name: "openai-compatible",
         baseURL: settings.openAiCompatibleUrl,
         apiKey: settings.openAiCompatibleApiKey,
+        supportsStructuredOutputs: true,
+        fetch,
       });
-      return { model: provider(parsed.model), id: parsed.id, scripted: false };
+      return {
+        model: withDescribedOutputFallback(provider(parsed.model), `${settings.openAiCompatibleUrl} ${parsed.model}`),
+        id: parsed.id,
+        scripted: false,
+      };
     }
     case "scripted":
       return { model: createScriptedModel(parsed.model), id: parsed.id, scripted: true };
