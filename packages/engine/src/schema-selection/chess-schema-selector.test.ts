@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
 import type { Catalog, TableInfo } from "../catalog/catalog-types";
 import { loadSettings } from "../config/settings";
@@ -189,6 +190,46 @@ describe("CHESS schema selector", () => {
     });
     const selected = await selector.select({ catalog, context: contextFor("Anything?", resolveModel) });
     expect(selected.catalog.tables).toHaveLength(4);
+  });
+
+  it("keeps the wider schema when filter_column, select_tables or select_columns is unreadable or refused", async () => {
+    const answers: Record<string, () => string> = {
+      "filter-column": () => "I think every column matters.",
+      "select-tables": () => {
+        throw new APICallError({
+          message: "Invalid schema for response_format 'response'",
+          url: "https://api.openai.com/v1/responses",
+          requestBodyValues: {},
+          statusCode: 400,
+          isRetryable: false,
+        });
+      },
+      "select-columns": () => JSON.stringify({ chain_of_thought_reasoning: null, tables: "singer" }),
+    };
+    const steps: string[] = [];
+    const context = createStepContext({
+      question: "Singer ages?",
+      settings: loadSettings({}),
+      resolveModel: (step) => ({
+        id: `mock:${step}`,
+        scripted: false,
+        model: mockTextModel(() => {
+          steps.push(step);
+          return answers[step]!();
+        }),
+      }),
+    });
+    const selector = createChessSchemaSelector({
+      steps: { extractKeywords: false, filterColumn: true, selectTables: true, selectColumns: true },
+    });
+    const selected = await selector.select({ catalog, context });
+    expect(steps).toEqual(["filter-column", "select-tables", "select-columns"]);
+    expect(selected.catalog).toEqual(catalog);
+    expect(context.calls.map((call) => [call.step, call.failure])).toEqual([
+      ["filter-column", "unreadable-output"],
+      ["select-tables", "call-failed"],
+      ["select-columns", "unreadable-output"],
+    ]);
   });
 
   it("falls back to heuristic keywords, labelled, when a scripted fixture has no extract-keywords response", async () => {

@@ -9,12 +9,27 @@ import {
 } from "@nlq/prompts";
 import { type Catalog, tableKey } from "../catalog/catalog-types";
 import type { StepContext } from "../llm/step-context";
+import { isDegradableStepFailure } from "../llm/step-failure";
 import { renderSchema } from "../schema/render-schema";
 import { CatalogNames } from "./column-selection";
 
 /**
+ * The step's output, or undefined when its call failed in a way the question survives (an unreadable or refused
+ * reply, a spent budget, the deadline: `isDegradableStepFailure`): the step then leaves the schema as it was.
+ */
+async function unlessFailed<OUTPUT>(context: StepContext, call: () => Promise<OUTPUT>): Promise<OUTPUT | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isDegradableStepFailure(error, context)) throw error;
+    return undefined;
+  }
+}
+
+/**
  * filter_column, batched: `batchSize` columns per call of step `filter-column`. Returns the kept `tableKey` → columns;
- * a column the model does not mention is kept (the step only removes what it judged irrelevant).
+ * a column the model does not mention is kept (the step only removes what it judged irrelevant), and so is every column
+ * of a batch whose call failed.
  */
 export async function filterColumns(options: {
   readonly catalog: Catalog;
@@ -37,17 +52,19 @@ export async function filterColumns(options: {
   for (let start = 0; start < items.length; start += options.batchSize) {
     options.context.throwIfCancelled();
     const batch = items.slice(start, start + options.batchSize);
-    const output = await options.context.runModelStep({
-      step: "filter-column",
-      schema: filterColumnOutputSchema,
-      system: schemaSelectionSystemPrompt,
-      prompt: filterColumnPrompt({
-        question: options.context.question,
-        hint: options.context.hint,
-        columns: batch.map((entry) => entry.item),
+    const output = await unlessFailed(options.context, () =>
+      options.context.runModelStep({
+        step: "filter-column",
+        schema: filterColumnOutputSchema,
+        system: schemaSelectionSystemPrompt,
+        prompt: filterColumnPrompt({
+          question: options.context.question,
+          hint: options.context.hint,
+          columns: batch.map((entry) => entry.item),
+        }),
       }),
-    });
-    for (const label of output.columns) if (!label.relevant) irrelevant.add(label.column.trim().toLowerCase());
+    );
+    for (const label of output?.columns ?? []) if (!label.relevant) irrelevant.add(label.column.trim().toLowerCase());
   }
   const kept = new Map<string, Set<string>>();
   for (const entry of items) {
@@ -63,43 +80,53 @@ export async function filterColumns(options: {
   return kept;
 }
 
-/** select_tables (step `select-tables`) over the rendered schema: the `tableKey`s the model chose that exist. */
+/**
+ * select_tables (step `select-tables`) over the rendered schema: the `tableKey`s the model chose that exist; none when
+ * the call failed (the caller keeps the schema it had).
+ */
 export async function selectTables(options: {
   readonly catalog: Catalog;
   readonly context: StepContext;
 }): Promise<Set<string>> {
-  const output = await options.context.runModelStep({
-    step: "select-tables",
-    schema: selectTablesOutputSchema,
-    system: schemaSelectionSystemPrompt,
-    prompt: selectTablesPrompt({
-      question: options.context.question,
-      hint: options.context.hint,
-      schema: renderSchema(options.catalog),
+  const output = await unlessFailed(options.context, () =>
+    options.context.runModelStep({
+      step: "select-tables",
+      schema: selectTablesOutputSchema,
+      system: schemaSelectionSystemPrompt,
+      prompt: selectTablesPrompt({
+        question: options.context.question,
+        hint: options.context.hint,
+        schema: renderSchema(options.catalog),
+      }),
     }),
-  });
+  );
   const names = new CatalogNames(options.catalog);
-  return new Set(output.table_names.flatMap((name) => names.tables(name).map(tableKey)));
+  return new Set((output?.table_names ?? []).flatMap((name) => names.tables(name).map(tableKey)));
 }
 
-/** select_columns (step `select-columns`): `tableKey` → chosen columns, only names that exist. */
+/**
+ * select_columns (step `select-columns`): `tableKey` → chosen columns, only names that exist; none when the call
+ * failed (the caller keeps the schema it had).
+ */
 export async function selectColumns(options: {
   readonly catalog: Catalog;
   readonly context: StepContext;
 }): Promise<Map<string, Set<string>>> {
-  const output = await options.context.runModelStep({
-    step: "select-columns",
-    schema: selectColumnsOutputSchema,
-    system: schemaSelectionSystemPrompt,
-    prompt: selectColumnsPrompt({
-      question: options.context.question,
-      hint: options.context.hint,
-      schema: renderSchema(options.catalog),
+  const output = await unlessFailed(options.context, () =>
+    options.context.runModelStep({
+      step: "select-columns",
+      schema: selectColumnsOutputSchema,
+      system: schemaSelectionSystemPrompt,
+      prompt: selectColumnsPrompt({
+        question: options.context.question,
+        hint: options.context.hint,
+        schema: renderSchema(options.catalog),
+      }),
     }),
-  });
+  );
   const names = new CatalogNames(options.catalog);
   const selection = new Map<string, Set<string>>();
-  for (const entry of output.tables) {
+  for (const entry of output?.tables ?? []) {
     for (const table of names.tables(entry.table)) {
       const columns = selection.get(tableKey(table)) ?? new Set<string>();
       for (const column of entry.columns) {

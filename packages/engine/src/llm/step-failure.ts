@@ -1,0 +1,13 @@
+import { CancelledError, ModelCallError, ModelOutputError } from "../errors";
+
+/**
+ * Whether `error` is the failure of one model call that the pipeline degrades around instead of failing the question:
+ * an unreadable reply (`ModelOutputError`), a call the provider refused or that failed, or a spent call budget
+ * (`ModelCallError`), or the question's deadline (a `CancelledError` while the client has not cancelled). The
+ * client's cancel (`abortSignal` aborted) and every other error are not: they end the question. Every other
+ * `CancelledError` is raised only once `abortSignal` fired, so one raised while it has not is the deadline's.
+ */
+export function isDegradableStepFailure(error: unknown, context: { readonly abortSignal?: AbortSignal }): boolean {
+  if (context.abortSignal?.aborted) return false;
+  return error instanceof ModelOutputError || error instanceof ModelCallError || error instanceof CancelledError;
+}
