@@ -135,3 +135,23 @@ export class ClientEncodingError extends NlqError {
     this.encoding = encoding;
   }
 }
+
+/**
+ * A read-only scope left state in the session that its rollback cannot undo (a session advisory lock, a dblink
+ * connection, a prepared statement, a temporary object): nlq reset what it could (`reset`) and refuses the scope's
+ * result. SQLSTATE 25006 (read_only_sql_transaction): the statement did more than read.
+ */
+export class SessionResidueError extends DatabaseError {
+  /** What the scope left, one line each (`advisory lock 7020`, `dblink connection c`, …). */
+  readonly residue: readonly string[];
+  /** Whether every item was reset (released, disconnected, deallocated). */
+  readonly reset: boolean;
+  constructor(residue: readonly string[], reset: boolean, options: { cause?: unknown } = {}) {
+    super(
+      `the query left session state behind (${residue.join(", ")}); nlq ${reset ? "reset it" : "could not reset all of it"} and refused the result`,
+      { sql: "", code: "25006", cause: options.cause },
+    );
+    this.residue = residue;
+    this.reset = reset;
+  }
+}

@@ -2,7 +2,7 @@ import { createPgExecutor } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ClientEncodingError, DatabaseError } from "../errors";
+import { ClientEncodingError, DatabaseError, SessionResidueError } from "../errors";
 import type { QueryExecutor } from "./query-executor";
 import { queryWithRowLimit, runReadOnly } from "./read-only-session";
 
@@ -13,7 +13,7 @@ let session: QueryExecutor;
 beforeAll(async () => {
   database = await createTestDatabase(
     "nlq_read_only",
-    "CREATE TABLE items (id integer PRIMARY KEY, name text); INSERT INTO items SELECT g, 'item ' || g FROM generate_series(1, 5) g;",
+    "CREATE EXTENSION dblink; CREATE TABLE items (id integer PRIMARY KEY, name text); INSERT INTO items SELECT g, 'item ' || g FROM generate_series(1, 5) g;",
   );
 });
 afterAll(async () => {
@@ -120,6 +120,64 @@ describe("runReadOnly inside the user's transaction", () => {
       message: "current transaction is aborted, commands ignored until end of transaction block",
     });
     await session.query({ sql: "ROLLBACK" });
+  });
+});
+
+describe("runReadOnly resets what a rollback cannot undo (issue 17)", () => {
+  const advisoryLocks = async () =>
+    (
+      await session.query({
+        sql: "SELECT coalesce(string_agg(concat_ws(':', classid, objid, objsubid, mode), ',' ORDER BY objid), '') FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()",
+      })
+    ).rows[0]?.[0];
+
+  it("releases a new session advisory lock (however often taken) and refuses the result, keeping the session's own", async () => {
+    await session.query({ sql: "SELECT pg_advisory_lock(7)" });
+    const held = await advisoryLocks();
+    const reported: string[][] = [];
+    const attempt = runReadOnly(
+      { session, ...scope, onSessionResidue: (residue) => reported.push([...residue].sort()) },
+      async (query) => {
+        await query("SELECT (7020::bigint).pg_advisory_lock, pg_advisory_lock(7020), pg_advisory_lock(-5000000000)");
+        await query("SELECT pg_advisory_lock_shared(3, -4)");
+        return (await query("SELECT 1")).rows;
+      },
+    );
+    await expect(attempt).rejects.toBeInstanceOf(SessionResidueError);
+    await expect(attempt).rejects.toMatchObject({ code: "25006", reset: true });
+    expect(reported).toEqual([["advisory lock (3, -4)", "advisory lock -5000000000", "advisory lock 7020"]]);
+    expect(await advisoryLocks()).toBe(held);
+    expect(await value("SELECT pg_advisory_unlock(7)")).toBe("t");
+  });
+
+  it("closes a new dblink connection and deallocates a new prepared statement, keeping the session's own", async () => {
+    await session.query({ sql: "SELECT dblink_connect_u('mine', 'dbname=postgres')" });
+    await session.query({ sql: "PREPARE mine AS SELECT 1" });
+    const attempt = runReadOnly({ session, ...scope }, async (query) => {
+      await query("SELECT dblink_connect_u('left_open', 'dbname=postgres')");
+      await query("PREPARE left_behind AS SELECT 2");
+    });
+    await expect(attempt).rejects.toThrow(
+      /left session state behind \(dblink connection left_open, prepared statement left_behind\); nlq reset it/,
+    );
+    expect(await value("SELECT array_to_string(dblink_get_connections(), ',')")).toBe("mine");
+    expect(await value("SELECT string_agg(name, ',') FROM pg_prepared_statements")).toBe("mine");
+    await session.query({ sql: "SELECT dblink_disconnect('mine')" });
+  });
+
+  it("resets inside the user's transaction without disturbing it, and leaves ordinary scopes alone", async () => {
+    await session.query({ sql: "BEGIN" });
+    await session.query({ sql: "SELECT pg_advisory_xact_lock(11)" });
+    await session.query({ sql: "INSERT INTO items VALUES (100, 'mine')" });
+    const attempt = runReadOnly({ session, transactionStatus: "in-transaction", ...scope }, (query) =>
+      query("SELECT pg_advisory_lock(12), pg_advisory_xact_lock(13)"),
+    );
+    await expect(attempt).rejects.toThrow(/advisory lock 12\)/);
+    expect(await advisoryLocks()).toBe("0:11:1:ExclusiveLock");
+    expect(await value("SELECT name FROM items WHERE id = 100")).toBe("mine");
+    await session.query({ sql: "ROLLBACK" });
+    expect(await runReadOnly({ session, ...scope }, async (query) => (await query("SELECT 1")).rows)).toEqual([["1"]]);
+    expect(await advisoryLocks()).toBe("");
   });
 });
 

@@ -1,5 +1,16 @@
-import { CancelledError, ClientEncodingError, DatabaseError } from "../errors";
+import { CancelledError, ClientEncodingError, DatabaseError, SessionResidueError } from "../errors";
 import type { QueryExecutor, QueryResult, TransactionStatus } from "./query-executor";
+import {
+  dblinkConnectionsSql,
+  describeResidue,
+  firstRow,
+  newResidue,
+  parseResidue,
+  resetResidue,
+  residueColumnsSql,
+  residueSql,
+  type SessionResidue,
+} from "./session-residue";
 
 export interface ReadOnlyScopeOptions {
   /** The asking user's session. */
@@ -10,6 +21,11 @@ export interface ReadOnlyScopeOptions {
   readonly statementTimeoutMilliseconds: number;
   /** Cancels the running statement; the scope still restores the session. */
   readonly abortSignal?: AbortSignal;
+  /**
+   * Called with what the scope left in the session that its rollback could not undo (`SessionResidue`, one line per
+   * item), after nlq reset it and before `SessionResidueError` is thrown: the place to log it.
+   */
+  readonly onSessionResidue?: (residue: readonly string[]) => void;
 }
 
 /** Runs one statement inside the read-only scope, optionally with a result byte limit (`QueryOptions`). */
@@ -30,6 +46,7 @@ function scopeSettingsSql(timeoutMilliseconds: number): string {
     "SELECT pg_catalog.set_config('standard_conforming_strings', 'on', true)",
     `pg_catalog.set_config('statement_timeout', '${timeoutMilliseconds}', true)`,
     "pg_catalog.current_setting('client_encoding')",
+    ...residueColumnsSql,
   ].join(", ");
 }
 
@@ -48,6 +65,11 @@ function scopeSettingsSql(timeoutMilliseconds: number): string {
  * written back to the client as UTF-8 after the scope, into a session the client believes speaks another encoding;
  * client-only encodings (SJIS, BIG5, GBK…) can also swallow a backslash or quote as the second byte of a character.
  * A clear refusal is safer than a half-working answer.
+ *
+ * What a rollback cannot undo is checked after every scope (docs/decisions/2026-11-27-resolved-call-policy.md): the
+ * session's advisory locks, prepared statements, temporary relations and dblink connections are read in the scope's
+ * first statement and once more after it; anything new is reset (locks released, connections closed, statements
+ * deallocated), reported to `onSessionResidue` and refused with `SessionResidueError` (25006), whatever `work` returned.
  *
  * An error inside `work` rolls the scope back and is
  * rethrown, so one failing candidate never poisons the user's transaction. Use one scope per unit of work (the catalog,
@@ -73,18 +95,41 @@ export async function runReadOnly<T>(
     status === "idle"
       ? ["ROLLBACK"]
       : [`ROLLBACK TO SAVEPOINT ${scopeSavepoint}`, `RELEASE SAVEPOINT ${scopeSavepoint}`];
+  let before: SessionResidue | undefined;
+  let dblinkSchema: string | null = null;
   await control(enter[0]!);
   try {
     for (const sql of enter.slice(1)) await control(sql);
-    const settings = await control(scopeSettingsSql(timeout));
-    const encoding = settings.rows[0]?.[2] ?? "";
+    const settings = firstRow(await control(scopeSettingsSql(timeout)));
+    dblinkSchema = settings[6] ?? null;
+    const connections = dblinkSchema === null ? null : firstRow(await control(dblinkConnectionsSql(dblinkSchema)))[0];
+    before = parseResidue([...settings.slice(3, 6), connections ?? null]);
+    const encoding = settings[2] ?? "";
     if (!servedEncodings.has(encoding.toUpperCase())) throw new ClientEncodingError(encoding);
     return await work((sql, queryOptions) =>
       options.session.query({ sql, abortSignal: options.abortSignal, ...queryOptions }),
     );
   } finally {
     for (const sql of leave) await control(sql);
+    if (before !== undefined) await refuseResidue(options, before, dblinkSchema, status === "idle");
   }
+}
+
+/** Reads the residue after the scope; anything new is reset, reported and refused (`SessionResidueError`). */
+async function refuseResidue(
+  options: ReadOnlyScopeOptions,
+  before: SessionResidue,
+  dblinkSchema: string | null,
+  idle: boolean,
+): Promise<void> {
+  const control = (sql: string) => options.session.query({ sql });
+  const after = parseResidue(firstRow(await control(residueSql(dblinkSchema))));
+  const left = newResidue(before, after);
+  const lines = describeResidue(left);
+  if (lines.length === 0) return;
+  const reset = await resetResidue(control, left, dblinkSchema, idle);
+  options.onSessionResidue?.(lines);
+  throw new SessionResidueError(lines, reset);
 }
 
 /** Which cap cut a result: the row cap (`NLQ_ROW_LIMIT`) or the byte cap (`NLQ_RESULT_BYTE_LIMIT`). */

@@ -124,8 +124,11 @@ describe("the function policy loaded from pg_proc (as a superuser, with dblink i
       });
     // PostgreSQL really calls these functions (the transaction-level view of the scope shows the lock).
     expect(await locks("SELECT (7020::bigint).pg_advisory_xact_lock")).toBe("1");
-    expect(await locks("SELECT 1::locked_int")).toBe("1");
-    await client.query("SELECT pg_advisory_unlock_all()");
+    // The domain's CHECK takes a session lock: the scope's residue check releases it and refuses the result.
+    await expect(locks("SELECT 1::locked_int")).rejects.toThrow(/left session state behind \(advisory lock 7003\)/);
+    expect((await client.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'")).rows[0].n).toBe(
+      0,
+    );
     await expect(validateSql("SELECT (7020::bigint).pg_advisory_xact_lock", policy)).rejects.toThrow(/advisory/);
   });
 

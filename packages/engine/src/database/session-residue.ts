@@ -1,0 +1,180 @@
+import type { QueryResult } from "./query-executor";
+
+/**
+ * What a session keeps across a rollback, read on the session itself: session advisory locks, prepared statements,
+ * temporary relations and (when the dblink extension is installed) named dblink connections. A read-only scope
+ * reads it on entry and after leaving; anything new was left by the scope (`newResidue`) and is reset.
+ */
+export interface SessionResidue {
+  /** Advisory locks of this backend: `classid:objid:objsubid:mode` (objsubid 1 = one bigint key, 2 = two int keys). */
+  readonly advisoryLocks: readonly string[];
+  readonly preparedStatements: readonly string[];
+  /** Relations in the session's temporary schema, by OID. */
+  readonly temporaryRelations: readonly string[];
+  /** Named dblink connections (`dblink_get_connections()`); empty without dblink. */
+  readonly dblinkConnections: readonly string[];
+}
+
+/**
+ * Select-list items reading the residue (without dblink connections) and the schema of the dblink extension:
+ * appended to the scope's first statement, so reading it on entry costs no round trip. Catalog views only; nothing
+ * here is affected by the session's search_path.
+ */
+export const residueColumnsSql = [
+  `(SELECT pg_catalog.array_to_json(pg_catalog.array_agg(pg_catalog.concat_ws(':', l.classid, l.objid, l.objsubid, l.mode)))
+     FROM pg_catalog.pg_locks l WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid())::text`,
+  "(SELECT pg_catalog.array_to_json(pg_catalog.array_agg(s.name)) FROM pg_catalog.pg_prepared_statements s)::text",
+  `(SELECT pg_catalog.array_to_json(pg_catalog.array_agg(c.oid)) FROM pg_catalog.pg_class c
+     WHERE c.relnamespace = pg_catalog.pg_my_temp_schema())::text`,
+  `(SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+     WHERE e.extname = 'dblink')`,
+];
+
+/** Quotes an identifier for SQL text (always quoted; embedded quotes doubled). */
+function quoted(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+/** A string literal (standard conforming; quotes doubled). */
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** The statement reading the dblink connections, for a session whose dblink lives in `schema`. */
+export function dblinkConnectionsSql(schema: string): string {
+  return `SELECT pg_catalog.array_to_json(${quoted(schema)}.dblink_get_connections())::text`;
+}
+
+/** The whole residue in one statement (after the scope); `dblinkSchema` null when dblink is not installed. */
+export function residueSql(dblinkSchema: string | null): string {
+  const dblink =
+    dblinkSchema === null
+      ? "NULL::text"
+      : `pg_catalog.array_to_json(${quoted(dblinkSchema)}.dblink_get_connections())::text`;
+  return `SELECT ${residueColumnsSql.slice(0, 3).join(", ")}, ${dblink}`;
+}
+
+function list(cell: string | null | undefined): string[] {
+  if (cell === null || cell === undefined || cell === "") return [];
+  const parsed: unknown = JSON.parse(cell);
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+}
+
+/** The residue from four cells: advisory locks, prepared statements, temporary relations, dblink connections. */
+export function parseResidue(cells: ReadonlyArray<string | null>): SessionResidue {
+  return {
+    advisoryLocks: list(cells[0]),
+    preparedStatements: list(cells[1]),
+    temporaryRelations: list(cells[2]),
+    dblinkConnections: list(cells[3]),
+  };
+}
+
+/** What `after` holds that `before` did not. Pure. */
+export function newResidue(before: SessionResidue, after: SessionResidue): SessionResidue {
+  const added = (left: readonly string[], right: readonly string[]) => right.filter((item) => !left.includes(item));
+  return {
+    advisoryLocks: added(before.advisoryLocks, after.advisoryLocks),
+    preparedStatements: added(before.preparedStatements, after.preparedStatements),
+    temporaryRelations: added(before.temporaryRelations, after.temporaryRelations),
+    dblinkConnections: added(before.dblinkConnections, after.dblinkConnections),
+  };
+}
+
+/** One line per item, for errors and logs; empty when there is nothing. Pure. */
+export function describeResidue(residue: SessionResidue): string[] {
+  return [
+    ...residue.advisoryLocks.map((lock) => `advisory lock ${advisoryLockKey(lock)?.text ?? lock}`),
+    ...residue.dblinkConnections.map((name) => `dblink connection ${name}`),
+    ...residue.preparedStatements.map((name) => `prepared statement ${name}`),
+    ...residue.temporaryRelations.map((oid) => `temporary relation ${oid}`),
+  ];
+}
+
+/** The unlock call arguments of a `classid:objid:objsubid:mode` lock, or undefined when it is no advisory key. */
+function advisoryLockKey(lock: string): { text: string; arguments: string; shared: boolean } | undefined {
+  const [classid, objid, objsubid, mode] = lock.split(":");
+  if (classid === undefined || objid === undefined || !/^\d+$/.test(classid) || !/^\d+$/.test(objid)) return undefined;
+  const shared = mode === "ShareLock";
+  const signed = (value: string) => BigInt.asIntN(32, BigInt(value)).toString();
+  if (objsubid === "2")
+    return {
+      text: `(${signed(classid)}, ${signed(objid)})`,
+      arguments: `${signed(classid)}, ${signed(objid)}`,
+      shared,
+    };
+  const key = BigInt.asIntN(64, (BigInt(classid) << 32n) | BigInt(objid)).toString();
+  return { text: key, arguments: `${key}::bigint`, shared };
+}
+
+/**
+ * The statements that undo `residue` (each one statement): every new advisory lock released as often as it is held
+ * (a recursive query that stops at the first `false`), each new dblink connection disconnected, each new prepared
+ * statement deallocated. Temporary relations cannot survive the scope's rollback and are only reported. Pure.
+ */
+export function resetStatements(residue: SessionResidue, dblinkSchema: string | null): string[] {
+  const statements: string[] = [];
+  for (const lock of residue.advisoryLocks) {
+    const key = advisoryLockKey(lock);
+    if (key === undefined) continue;
+    const unlock = `pg_catalog.pg_advisory_unlock${key.shared ? "_shared" : ""}(${key.arguments})`;
+    statements.push(
+      `WITH RECURSIVE released(held, times) AS (SELECT ${unlock}, 1 UNION ALL SELECT ${unlock}, times + 1 FROM released WHERE held AND times < 100000) SELECT count(*) FROM released`,
+    );
+  }
+  if (dblinkSchema !== null) {
+    for (const name of residue.dblinkConnections) {
+      statements.push(`SELECT ${quoted(dblinkSchema)}.dblink_disconnect(${literal(name)})`);
+    }
+  }
+  for (const name of residue.preparedStatements) statements.push(`DEALLOCATE ${quoted(name)}`);
+  return statements;
+}
+
+/**
+ * Runs `resetStatements` on the session inside their own transaction (idle) or savepoint (in a transaction) with
+ * `client_min_messages = error` set locally (the last unlock of a lock says "you don't own a lock" as a WARNING), then
+ * rolls that back: every reset is non-transactional, so it stays, while the setting and any failure go. Returns
+ * whether every statement succeeded.
+ */
+export async function resetResidue(
+  control: (sql: string) => Promise<QueryResult>,
+  residue: SessionResidue,
+  dblinkSchema: string | null,
+  idle: boolean,
+): Promise<boolean> {
+  const statements = resetStatements(residue, dblinkSchema);
+  if (statements.length === 0) return isEmptyResidue({ ...residue, temporaryRelations: [] });
+  await control(idle ? "BEGIN" : "SAVEPOINT nlq_reset");
+  let complete = true;
+  try {
+    await control("SET LOCAL client_min_messages = error");
+    for (const sql of statements) {
+      await control("SAVEPOINT nlq_reset_one");
+      try {
+        await control(sql);
+      } catch {
+        complete = false;
+        await control("ROLLBACK TO SAVEPOINT nlq_reset_one");
+      }
+      await control("RELEASE SAVEPOINT nlq_reset_one");
+    }
+  } finally {
+    if (idle) await control("ROLLBACK");
+    else {
+      await control("ROLLBACK TO SAVEPOINT nlq_reset");
+      await control("RELEASE SAVEPOINT nlq_reset");
+    }
+  }
+  return complete && residue.temporaryRelations.length === 0;
+}
+
+/** True when `residue` holds nothing. Pure. */
+export function isEmptyResidue(residue: SessionResidue): boolean {
+  return describeResidue(residue).length === 0;
+}
+
+/** The first row of a result as cells (for reading the residue). */
+export function firstRow(result: QueryResult): ReadonlyArray<string | null> {
+  return result.rows[0] ?? [];
+}
