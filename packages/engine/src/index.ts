@@ -54,8 +54,6 @@ export {
   SessionResidueError,
   UnanswerableQuestionError,
 } from "./errors";
-export { type ExampleLiterals, exampleLiterals, type LiteralProbe } from "./examples/example-literals";
-export { type ReadableExamplesOptions, readableExamples } from "./examples/readable-examples";
 export { questionSimilarity, questionWords, similarExamples } from "./examples/similar-examples";
 export type {
   CandidateGenerator,
@@ -146,13 +144,6 @@ export {
 } from "./retrieval/learned/value-vote-fusion";
 export { type ColumnSegment, hashColumnSegment } from "./retrieval/values/column-segment";
 export { editSimilarity } from "./retrieval/values/edit-similarity";
-export {
-  createLiveValueLookup,
-  type KeywordCandidates,
-  type LiveValueLookup,
-  type LiveValueLookupOptions,
-} from "./retrieval/values/live-value-lookup";
-export { liveLookupColumns, liveValueStatements } from "./retrieval/values/live-value-statement";
 export {
   DEFAULT_LSH_PARAMETERS,
   describeSCurve,
