@@ -43,6 +43,12 @@ export {
   WebThreadStore,
 } from "./metadata/web-thread-store";
 export { createPgExecutor } from "./postgres/pg-executor";
+export {
+  type BackgroundConnection,
+  BackgroundValueIndexes,
+  type BackgroundValueIndexLimits,
+} from "./value-index/background-value-index";
+export { backgroundIndexKey, connectBackground } from "./value-index/connect-background";
 export { ValueIndexStore } from "./value-index/value-index-store";
 export { createVectorStore } from "./vector-stores/create-vector-store";
 export { createMetadataVectorPersistence } from "./vector-stores/metadata-vector-persistence";

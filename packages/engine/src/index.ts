@@ -145,6 +145,13 @@ export {
 export { type ColumnSegment, hashColumnSegment } from "./retrieval/values/column-segment";
 export { editSimilarity } from "./retrieval/values/edit-similarity";
 export {
+  createLiveValueLookup,
+  type KeywordCandidates,
+  type LiveValueLookup,
+  type LiveValueLookupOptions,
+} from "./retrieval/values/live-value-lookup";
+export { liveLookupColumns, liveValueStatements } from "./retrieval/values/live-value-statement";
+export {
   DEFAULT_LSH_PARAMETERS,
   describeSCurve,
   type LshParameters,

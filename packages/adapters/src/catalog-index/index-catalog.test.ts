@@ -164,7 +164,9 @@ describe("catalog index", () => {
       session: executor,
       vectorStore,
     });
-    expect(unindexed).toEqual({});
+    // Nothing indexed: the catalog comes from live introspection, values from retrieval on every question.
+    expect(unindexed.catalog).toBeUndefined();
+    expect(unindexed.schemaSelector?.name).toBe("chess-retrieval");
     const dataSource = await ensureDataSource(store.database, { url: database.url });
     await indexCatalog({
       executor,
@@ -195,7 +197,7 @@ describe("catalog index", () => {
         minimumColumns: 100,
       });
       expect(asReader.catalog?.tables.map((table) => table.columns.length)).toEqual([2, 3]);
-      expect(asReader.schemaSelector).toBeUndefined();
+      expect(asReader.schemaSelector?.name).toBe("chess-retrieval"); // shown whole, values still retrieved
     } finally {
       await reader.end();
     }
@@ -275,9 +277,9 @@ describe("catalog index", () => {
   });
 
   it("hands each question's settings to the index: NLQ_SCHEMA_SELECTION_MIN_COLUMNS decides on a selector", async () => {
-    const selectors: boolean[] = [];
+    const selectors: Array<string | undefined> = [];
     const fakeAnswer = async (options: AnswerQuestionOptions) => {
-      selectors.push(options.schemaSelector !== undefined);
+      selectors.push(options.schemaSelector?.name);
       return {} as Answer;
     };
     const upstream = new URL(database.url);
@@ -289,6 +291,6 @@ describe("catalog index", () => {
       session,
       settings: loadSettings({ NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "0", NLQ_SCHEMA_SELECTION: "none" }),
     });
-    expect(selectors).toEqual([false, true]);
+    expect(selectors).toEqual(["chess-retrieval", "chess-schema-selector"]);
   });
 });

@@ -1,6 +1,7 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import type {
   Catalog,
+  LiveValueLookup,
   SchemaRetriever,
   SchemaSelectionSteps,
   SchemaSelector,
@@ -19,6 +20,7 @@ import {
   defaultCrushBudget,
   resolveEmbeddingModel,
 } from "@nlq/engine";
+import { valueRerankModel } from "./retrieval-only-selector";
 
 /**
  * What the selector builds once per catalog and reuses across questions: the learnt ranking and CRUSH's retriever over
@@ -49,6 +51,9 @@ export interface IndexedSchemaSelectorOptions {
   readonly crushBudget?: number;
   /** The data source's value index. Default none. */
   readonly valueIndex?: ValueIndex;
+  /** The bounded live lookup, for the columns the index lacks (`liveValueColumns`, or all without an index). */
+  readonly liveValues?: LiveValueLookup;
+  readonly liveValueColumns?: ReadonlySet<string>;
   readonly valueVisibility?: ValueVisibility;
   readonly storedSampleValues?: StoredSampleValues;
   /** Description vectors `nlq index` wrote (`embedCatalogContext`), searched by retrieve_context. Default none. */
@@ -78,9 +83,13 @@ export async function createIndexedSchemaSelector(options: IndexedSchemaSelector
     );
   }
   const minimumColumns = options.minimumColumns ?? settings.schemaSelectionMinimumColumns;
+  const valueRerank = valueRerankModel(settings);
   return createChessSchemaSelector({
     steps: options.steps ?? settings.schemaSelection,
     valueIndex: options.valueIndex,
+    ...(options.liveValues ? { liveValues: options.liveValues } : {}),
+    ...(options.liveValueColumns ? { liveValueColumns: options.liveValueColumns } : {}),
+    ...(valueRerank ? { valueEmbeddingModel: valueRerank } : {}),
     valueVisibility: options.valueVisibility,
     storedSampleValues: options.storedSampleValues,
     ...(learnedRetrieval ? { rankColumns: rankers.rankColumns } : {}),

@@ -11,9 +11,12 @@ import type {
 } from "@nlq/engine";
 import {
   catalogCollectionName,
+  columnKey,
   countColumns,
+  createLiveValueLookup,
   createValueVisibility,
   DEFAULT_LSH_PARAMETERS,
+  type LiveValueLookup,
   loadSettings,
   type SchemaSelectionSteps,
   type StoredSampleValues,
@@ -22,6 +25,7 @@ import {
 import { count, eq, max } from "drizzle-orm";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { catalogTables } from "../metadata/schema/catalog";
+import type { BackgroundConnection, BackgroundValueIndexes } from "../value-index/background-value-index";
 import { ValueIndexStore } from "../value-index/value-index-store";
 import { createVectorStore } from "../vector-stores/create-vector-store";
 import { createMetadataVectorPersistence } from "../vector-stores/metadata-vector-persistence";
@@ -29,6 +33,7 @@ import { CatalogIndexStore } from "./catalog-index-store";
 import { findIndexedDataSource } from "./find-indexed-data-source";
 import { createIndexedSchemaSelector, type IndexedSelectorRankers } from "./indexed-schema-selector";
 import { restrictToRole } from "./load-catalog";
+import { retrievalOnlySelector } from "./retrieval-only-selector";
 
 export interface IndexedQuestionOptions {
   /** The metadata store `nlq index` wrote to. */
@@ -71,6 +76,17 @@ export interface IndexedQuestionOptions {
   readonly crush?: boolean;
   /** Columns CRUSH keeps per question (B). Default `defaultCrushBudget` (40, the prompt-size benchmark's setting). */
   readonly crushBudget?: number;
+  /**
+   * For a database nothing is indexed for: where its value index is built in the background (`indexes`, kept by the
+   * long-lived caller), under which `key` (database and role) and over which connection (`connect`, as the asking
+   * role). Until it is ready, and without this option, values come from the bounded live lookup on the session.
+   * Default none (a one-question process such as `nlq ask` would never see the build finish).
+   */
+  readonly backgroundValueIndex?: {
+    readonly indexes: BackgroundValueIndexes;
+    readonly key: string;
+    readonly connect: () => Promise<BackgroundConnection>;
+  };
 }
 
 /** What to pass to `answerQuestion` (spread it in): the indexed catalog and a selector; empty when nothing is indexed. */
@@ -88,9 +104,11 @@ export interface IndexedQuestion {
 export async function prepareIndexedQuestion(options: IndexedQuestionOptions): Promise<IndexedQuestion> {
   const settings = options.settings ?? loadSettings({});
   const dataSource = await findIndexedDataSource(options.store.database, options.url);
-  if (!dataSource) return {};
-  const indexed = await cachedIndex(options.store.database, dataSource.id);
-  if (indexed.catalog.tables.length === 0) return {};
+  const indexed = dataSource ? await cachedIndex(options.store.database, dataSource.id) : undefined;
+  if (!dataSource || !indexed || indexed.catalog.tables.length === 0) {
+    // Nothing indexed: retrieval still runs, on a background value index or the live lookup until it is ready.
+    return { schemaSelector: unindexedRetrievalSelector(options, settings) };
+  }
   const minimumColumns = options.minimumColumns ?? settings.schemaSelectionMinimumColumns;
   // The stored examples were read by the indexing role: a small catalog has them checked under the asking role now;
   // a large one drops them here and the selector checks only those of the tables it shows.
@@ -98,22 +116,42 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     ...options,
     sampleValues: (readable) => (countColumns(readable) <= minimumColumns ? "verify" : "omit"),
   });
-  if (countColumns(catalog) <= minimumColumns) return { catalog };
   // The promise is cached, so questions arriving together load the value index once; a failed load is not kept.
-  indexed.retrieval ??= (async () => ({
-    valueIndex: await new ValueIndexStore(options.store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS),
-    vectorStore:
-      options.vectorStore ??
-      createVectorStore({
-        persistence: createMetadataVectorPersistence(options.store.database),
-        qdrant: options.qdrant,
-      }),
-    storedSampleValues: storedSampleValuesOf(indexed.catalog),
-  }))().catch((error: unknown) => {
+  indexed.retrieval ??= (async () => {
+    const valueStore = new ValueIndexStore(options.store.database);
+    const stored = await valueStore.listColumns(dataSource.id);
+    return {
+      valueIndex: await valueStore.loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS),
+      truncatedColumns: new Set(stored.filter((column) => column.truncated).map((column) => columnKey(column.column))),
+      vectorStore:
+        options.vectorStore ??
+        createVectorStore({
+          persistence: createMetadataVectorPersistence(options.store.database),
+          qdrant: options.qdrant,
+        }),
+      storedSampleValues: storedSampleValuesOf(indexed.catalog),
+    };
+  })().catch((error: unknown) => {
     indexed.retrieval = undefined;
     throw error;
   });
-  const { valueIndex, vectorStore, storedSampleValues } = await indexed.retrieval;
+  const { valueIndex, truncatedColumns, vectorStore, storedSampleValues } = await indexed.retrieval;
+  const valueVisibility = createValueVisibility({
+    session: options.session,
+    transactionStatus: options.transactionStatus,
+  });
+  // An index built without values (`nlq index --no-values`) holds none: the live lookup stands in for it.
+  const valueSources =
+    valueIndex.columns.length === 0
+      ? { liveValues: liveLookupOf(options) }
+      : { valueIndex, liveValues: liveLookupOf(options), liveValueColumns: truncatedColumns };
+  if (countColumns(catalog) <= minimumColumns) {
+    // Small catalogs are shown whole; retrieval (keywords → values) still runs and annotates them.
+    return {
+      catalog,
+      schemaSelector: retrievalOnlySelector(settings, { ...valueSources, valueVisibility }, options.embeddingModel),
+    };
+  }
   const schemaSelector = await createIndexedSchemaSelector({
     catalog: indexed.catalog,
     settings,
@@ -123,13 +161,39 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     ...(options.learnedRetrieval === undefined ? {} : { learnedRetrieval: options.learnedRetrieval }),
     ...(options.crush === undefined ? {} : { crush: options.crush }),
     ...(options.crushBudget === undefined ? {} : { crushBudget: options.crushBudget }),
-    valueIndex,
-    valueVisibility: createValueVisibility({ session: options.session, transactionStatus: options.transactionStatus }),
+    ...valueSources,
+    valueVisibility,
     storedSampleValues,
     contextVectors: { vectorStore, collection: catalogCollectionName(dataSource.id) },
     ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}),
   });
   return { catalog, schemaSelector };
+}
+
+/** The bounded live value lookup on the asking session. */
+function liveLookupOf(options: IndexedQuestionOptions): LiveValueLookup {
+  return createLiveValueLookup({ session: options.session, transactionStatus: options.transactionStatus });
+}
+
+/**
+ * For a database nothing is indexed for: the background value index (`backgroundValueIndex`) once it is ready — its
+ * truncated columns still looked up live — and the live lookup alone until then (or without a background index).
+ */
+function unindexedRetrievalSelector(options: IndexedQuestionOptions, settings: Settings): SchemaSelector {
+  const background = options.backgroundValueIndex;
+  const state = background ? background.indexes.use(background.key, background.connect) : undefined;
+  const valueVisibility = createValueVisibility({
+    session: options.session,
+    transactionStatus: options.transactionStatus,
+  });
+  const sources = state?.index
+    ? {
+        valueIndex: state.index,
+        liveValues: liveLookupOf(options),
+        liveValueColumns: state.incompleteColumns ?? new Set<string>(),
+      }
+    : { liveValues: liveLookupOf(options) };
+  return retrievalOnlySelector(settings, { ...sources, valueVisibility }, options.embeddingModel);
 }
 
 interface IndexedDataSource extends IndexedSelectorRankers {
@@ -143,6 +207,8 @@ interface IndexedDataSource extends IndexedSelectorRankers {
    */
   retrieval?: Promise<{
     readonly valueIndex: ValueIndex;
+    /** Columns (`columnKey`s) `nlq index` cut at its per-column cap: looked up live as well. */
+    readonly truncatedColumns: ReadonlySet<string>;
     readonly vectorStore: VectorStore;
     readonly storedSampleValues: StoredSampleValues;
   }>;

@@ -118,7 +118,7 @@ describe("values in prompts under row-level security", () => {
 
   it("shows the limited role its own rows' examples from the index, never hidden rows' (live introspection too)", async () => {
     const indexed = await ask(limited, 1_000);
-    expect(indexed.prepared.schemaSelector).toBeUndefined();
+    expect(indexed.prepared.schemaSelector?.name).toBe("chess-retrieval"); // shown whole; value hits checked too
     expect(indexed.prompts).toContain("examples: 'Own Visible-Label', 'Own label long enough to be shortened in…'");
     expect(indexed.prompts).toContain(role);
     for (const leak of ["HIDDENRLS", "someone_else", "HIDDENCOL", "secret_note"])

@@ -1,6 +1,8 @@
 import type { Answer, AnswerQuestionOptions, LlmResponseCache, QdrantSettings } from "@nlq/engine";
 import { runReadOnly } from "@nlq/engine";
 import type { MetadataDatabase } from "../metadata/metadata-database";
+import { BackgroundValueIndexes } from "../value-index/background-value-index";
+import { backgroundIndexKey, connectBackground } from "../value-index/connect-background";
 import { prepareIndexedQuestion } from "./prepare-indexed-question";
 
 export interface WithCatalogIndexOptions {
@@ -18,6 +20,12 @@ export interface WithCatalogIndexOptions {
   readonly qdrant?: QdrantSettings;
   /** Responses of earlier identical model calls (the metadata store's `llmCache`). Default: none. */
   readonly llmCache?: LlmResponseCache;
+  /**
+   * Value indexes built in the background for databases nobody indexed (one per database and role, over a connection
+   * of their own to `upstreamUrl` as the asking role). Default: one set per `withCatalogIndex` call; `false` turns
+   * the background build off (the live lookup alone).
+   */
+  readonly backgroundValueIndexes?: BackgroundValueIndexes | false;
 }
 
 /**
@@ -30,6 +38,10 @@ export function withCatalogIndex(
   answer: (options: AnswerQuestionOptions) => Promise<Answer>,
   options: WithCatalogIndexOptions,
 ): (options: AnswerQuestionOptions) => Promise<Answer> {
+  const backgroundIndexes =
+    options.backgroundValueIndexes === false
+      ? undefined
+      : (options.backgroundValueIndexes ?? new BackgroundValueIndexes());
   return async (answerOptions) => {
     const cache = options.llmCache && !answerOptions.llmCache ? { llmCache: options.llmCache } : {};
     if (answerOptions.catalog || answerOptions.schemaSelector) return answer({ ...cache, ...answerOptions });
@@ -58,6 +70,15 @@ export function withCatalogIndex(
           transactionStatus: answerOptions.transactionStatus,
           settings: answerOptions.settings,
           qdrant: options.qdrant,
+          ...(backgroundIndexes
+            ? {
+                backgroundValueIndex: {
+                  indexes: backgroundIndexes,
+                  key: backgroundIndexKey(url.toString()),
+                  connect: () => connectBackground(url.toString()),
+                },
+              }
+            : {}),
         });
       }
     } catch {

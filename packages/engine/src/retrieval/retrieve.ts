@@ -6,6 +6,7 @@ import type { CatalogContextIndex } from "./context/catalog-context-index";
 import { type ContextHit, retrieveContext } from "./context/retrieve-context";
 import type { ColumnPicks, SchemaPreselector } from "./crush/crush-preselector";
 import { questionKeywords } from "./keywords/question-keywords";
+import type { LiveValueLookup } from "./values/live-value-lookup";
 import { retrieveEntities } from "./values/retrieve-entities";
 import { columnKey, type ValueColumn } from "./values/value-column";
 import type { ValueIndex } from "./values/value-index";
@@ -42,6 +43,21 @@ export interface RetrieverOptions {
   readonly extractKeywordsWithModel?: boolean;
   /** Value index of the data source (CHESS retrieve_entity). Default none. */
   readonly valueIndex?: ValueIndex;
+  /**
+   * The bounded live lookup on the asking session (`createLiveValueLookup`): over the whole catalog without
+   * `valueIndex` (a data source whose value index is not built yet), else over `liveValueColumns` only. Default none.
+   */
+  readonly liveValues?: LiveValueLookup;
+  /**
+   * With both `valueIndex` and `liveValues`: the columns (`columnKey`s) the index does not hold whole (truncated at
+   * its per-column cap), looked up live as well. Default none.
+   */
+  readonly liveValueColumns?: ReadonlySet<string>;
+  /**
+   * Embedding model of the value hits' semantic filter (CHESS retrieve_entity's embedding rerank): given only when one
+   * is configured (`NLQ_EMBEDDING_MODEL`). Default none: edit distance alone.
+   */
+  readonly valueEmbeddingModel?: EmbeddingModel;
   /**
    * Checks value-index hits under the asking role (`createValueVisibility`): hits it cannot see in a row are dropped
    * before anything else sees them. Default none: hits of readable columns are used as found.
@@ -89,7 +105,10 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
       context.emit({ type: "keywords-start" });
       const keywords = await questionKeywords(context, options.extractKeywordsWithModel ?? true);
       context.throwIfCancelled();
-      const values = options.valueIndex && keywords.length > 0 ? await retrieveValues(catalog, keywords, context) : [];
+      const values =
+        (options.valueIndex || options.liveValues) && keywords.length > 0
+          ? await retrieveValues(catalog, keywords, context)
+          : [];
       const readableTables = new Set(catalog.tables.map(tableKey));
       let contextHits: ContextHit[] = [];
       if (options.contextIndex || options.contextRetrieval) {
@@ -125,6 +144,22 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
     },
   };
 
+  /** The part of `catalog` the live lookup reads: all of it without an index, else the columns the index truncated. */
+  function liveCatalog(catalog: Catalog): Catalog {
+    if (!options.valueIndex) return catalog;
+    const wanted = options.liveValueColumns ?? new Set<string>();
+    return {
+      tables: catalog.tables
+        .map((table) => ({
+          ...table,
+          columns: table.columns.filter((column) =>
+            wanted.has(columnKey({ schema: table.schema, table: table.name, column: column.name })),
+          ),
+        }))
+        .filter((table) => table.columns.length > 0),
+    };
+  }
+
   async function retrieveValues(catalog: Catalog, keywords: readonly string[], context: StepContext) {
     const readable = new Set(
       catalog.tables.flatMap((table) =>
@@ -133,7 +168,9 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
     );
     context.emit({ type: "values-start", keywords: keywords.length });
     const entities = await retrieveEntities({
-      index: options.valueIndex!,
+      ...(options.valueIndex ? { index: options.valueIndex } : {}),
+      ...(options.liveValues ? { live: { lookup: options.liveValues, catalog: liveCatalog(catalog) } } : {}),
+      ...(options.valueEmbeddingModel ? { embeddingModel: options.valueEmbeddingModel } : {}),
       keywords,
       readableColumns: readable,
       visibility: options.valueVisibility,

@@ -9,7 +9,16 @@ import type { SchemaSelectionSteps } from "./schema-selection-steps";
 import { addVisibleStoredSamples, type StoredSampleValues } from "./stored-sample-values";
 
 export interface ChessSchemaSelectorOptions
-  extends Pick<RetrieverOptions, "valueIndex" | "contextRetrieval" | "contextIndex" | "rankColumns"> {
+  extends Pick<
+    RetrieverOptions,
+    | "valueIndex"
+    | "liveValues"
+    | "liveValueColumns"
+    | "valueEmbeddingModel"
+    | "contextRetrieval"
+    | "contextIndex"
+    | "rankColumns"
+  > {
   /** Which steps run. Default: the question's `settings.schemaSelection` (`NLQ_SCHEMA_SELECTION`, `balanced`: all). */
   readonly steps?: SchemaSelectionSteps;
   /** Columns per `filter-column` call. Default 40. */
@@ -69,6 +78,9 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
   const largeCatalogColumns = options.preselectAboveColumns ?? 300;
   const retrieval: RetrieverOptions = {
     valueIndex: options.valueIndex,
+    liveValues: options.liveValues,
+    liveValueColumns: options.liveValueColumns,
+    valueEmbeddingModel: options.valueEmbeddingModel,
     valueVisibility: options.valueVisibility,
     contextRetrieval: options.contextRetrieval,
     contextIndex: options.contextIndex,

@@ -1,5 +1,7 @@
 export * from "./column-segment";
 export * from "./edit-similarity";
+export * from "./live-value-lookup";
+export * from "./live-value-statement";
 export * from "./min-hash";
 export * from "./normalize-value";
 export * from "./readable-columns";

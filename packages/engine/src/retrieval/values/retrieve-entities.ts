@@ -1,6 +1,8 @@
 import { cosineSimilarity, type EmbeddingModel, embedMany } from "ai";
+import type { Catalog } from "../../catalog/catalog-types";
 import { editSimilarity } from "./edit-similarity";
-import { columnKey, type ReadableColumns, type ValueColumn } from "./value-column";
+import type { KeywordCandidates, LiveValueLookup } from "./live-value-lookup";
+import { columnKey, type ReadableColumns, readablePredicate, type ValueColumn } from "./value-column";
 import type { ValueCandidate, ValueIndex } from "./value-index";
 import { valueProbeKey } from "./value-visibility-statement";
 import type { ValueVisibility } from "./visible-values";
@@ -24,7 +26,14 @@ export interface KeywordEntities {
 }
 
 export interface RetrieveEntitiesOptions {
-  readonly index: ValueIndex;
+  /** The data source's value index. Default none. */
+  readonly index?: ValueIndex;
+  /**
+   * The bounded live lookup on the asking session (`createLiveValueLookup`) over `catalog`'s columns: the columns no
+   * index holds (no index yet, or columns it truncated). Its values were read by the asking role itself, so
+   * `visibility` is not asked about them; its candidates join the index's. Default none.
+   */
+  readonly live?: { readonly lookup: LiveValueLookup; readonly catalog: Catalog };
   readonly keywords: readonly string[];
   /** Columns the asking role may read; nothing from other columns is returned. */
   readonly readableColumns: ReadableColumns;
@@ -58,21 +67,28 @@ export interface RetrieveEntitiesOptions {
  */
 export async function retrieveEntities(options: RetrieveEntitiesOptions): Promise<KeywordEntities[]> {
   const minEditSimilarity = options.minEditSimilarity ?? 0.3;
-  const found = options.keywords.map((keyword) => ({
+  const readable = readablePredicate(options.readableColumns);
+  const withEdit = (searched: readonly KeywordCandidates[]) =>
+    searched.map(({ keyword, candidates }) => ({
+      keyword,
+      candidates: candidates
+        .filter((candidate) => readable(candidate.column))
+        .map((candidate) => ({ ...candidate, editSimilarity: editSimilarity(keyword, candidate.value) }))
+        .filter((candidate) => candidate.editSimilarity >= minEditSimilarity),
+    }));
+  const indexed = withEdit(searchIndex(options));
+  const visible = options.visibility ? await keepVisible(indexed, options.visibility, options.abortSignal) : indexed;
+  const live = withEdit(await searchLive(options));
+  const perKeyword = visible.map(({ keyword, candidates }, position) => ({
     keyword,
-    candidates: options.index
-      .search({
-        keyword,
-        readableColumns: options.readableColumns,
-        limit: options.candidatesPerKeyword ?? 10,
-        poolSize: options.poolSize,
-      })
-      .map((candidate) => ({ ...candidate, editSimilarity: editSimilarity(keyword, candidate.value) }))
-      .filter((candidate) => candidate.editSimilarity >= minEditSimilarity),
+    candidates: [...candidates, ...(live[position]?.candidates ?? [])],
   }));
-  const perKeyword = options.visibility ? await keepVisible(found, options.visibility, options.abortSignal) : found;
   const embeddingSimilarities = options.embeddingModel
-    ? await embedAndCompare(options.embeddingModel, perKeyword, options.abortSignal)
+    ? await embedAndCompare(options.embeddingModel, perKeyword, options.abortSignal).catch((error: unknown) => {
+        // The rerank only refines: an unreachable embedding service leaves edit distance alone to decide.
+        if (options.abortSignal?.aborted) throw error;
+        return undefined;
+      })
     : undefined;
   const minEmbedding = options.minEmbeddingSimilarity ?? 0.6;
   const keepAbove = options.keepAboveEditSimilarity ?? 0.8;
@@ -95,6 +111,33 @@ export async function retrieveEntities(options: RetrieveEntitiesOptions): Promis
       if (!current || compareMatches(match, current) < 0) best.set(key, match);
     });
     return { keyword, matches: [...best.values()].sort(compareMatches) };
+  });
+}
+
+/** LSH candidates from the index (none without one). */
+function searchIndex(options: RetrieveEntitiesOptions): KeywordCandidates[] {
+  const index = options.index;
+  return options.keywords.map((keyword) => ({
+    keyword,
+    candidates: index
+      ? index.search({
+          keyword,
+          readableColumns: options.readableColumns,
+          limit: options.candidatesPerKeyword ?? 10,
+          poolSize: options.poolSize,
+        })
+      : [],
+  }));
+}
+
+/** The live lookup's candidates, in keyword order (none without one). */
+async function searchLive(options: RetrieveEntitiesOptions): Promise<readonly KeywordCandidates[]> {
+  if (!options.live || options.live.catalog.tables.length === 0) return [];
+  return options.live.lookup({
+    catalog: options.live.catalog,
+    keywords: options.keywords,
+    candidatesPerKeyword: options.candidatesPerKeyword ?? 10,
+    abortSignal: options.abortSignal,
   });
 }
 
