@@ -66,6 +66,7 @@ describe("cancel through the proxy on embedded PostgreSQL", () => {
       host: "127.0.0.1",
       port: proxy.address.port,
       user: new URL(server.url("demo")).username || "postgres",
+      password: server.password.password,
       database: "demo",
     });
     client.on("error", () => {});

@@ -3,6 +3,12 @@ import pg from "pg";
 /** The local PostgreSQL the e2e database is created on. */
 export const adminDatabaseUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
+/**
+ * The embedded superuser's password in launcher mode: serve-launcher writes it to the new NLQ_HOME's password file
+ * before `nlq start` (which then uses it instead of generating one). The direct mode's server trusts any password.
+ */
+export const e2eSuperuserPassword = "nlqE2eSuperuserPassword";
+
 /** The throwaway database of this run (named by playwright.config.ts). */
 export function e2eDatabaseName(): string {
   const name = process.env.NLQ_E2E_DATABASE;

@@ -4,14 +4,20 @@
  * metadata databases, proxy, web app) with the scripted demo model in a temporary NLQ_HOME, removed on SIGTERM.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { e2eSuperuserPassword } from "./e2e-database";
 
 const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
 const nextBin = path.join(repositoryRoot, "node_modules", "next", "dist", "bin", "next");
 const home = mkdtempSync(path.join(tmpdir(), "nlq-e2e-home-"));
+// A known superuser password (nlq start uses an existing password file rather than generating one).
+mkdirSync(path.join(home, ".nlq"), { recursive: true });
+writeFileSync(path.join(home, ".nlq", "postgres.pgpass"), `127.0.0.1:*:*:postgres:${e2eSuperuserPassword}\n`, {
+  mode: 0o600,
+});
 
 if (process.env.NLQ_E2E_SKIP_BUILD !== "1") {
   const build = spawnSync(process.execPath, [nextBin, "build"], {
@@ -34,7 +40,7 @@ const launcher = spawn(process.execPath, [path.join(repositoryRoot, "apps", "pro
     NLQ_METADATA_URL: "",
     NLQ_HOME: home,
     NLQ_MODEL: "scripted:fixtures/demo-model.json",
-    // The tests sign in as database roles (nlq start would otherwise turn on single-user mode for the demo).
+    // The tests sign in as database roles.
     NLQ_WEB_SINGLE_USER: "off",
     NLQ_WEB_PORT: process.env.NLQ_E2E_WEB_PORT ?? "3100",
     NLQ_PROXY_PORT: process.env.NLQ_E2E_PROXY_PORT ?? "6500",

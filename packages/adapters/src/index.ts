@@ -18,6 +18,7 @@ export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-
 export { withCatalogIndex } from "./catalog-index/with-catalog-index";
 export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres/embedded-postgres-server";
 export { ensureDatabase } from "./embedded-postgres/ensure-database";
+export { passwordFile, type ServerPassword } from "./embedded-postgres/server-password";
 export { runningServer } from "./embedded-postgres/server-status";
 export { ensureDataSource } from "./metadata/data-source-store";
 export { metadataMigrationsFolder } from "./metadata/migrations-folder";
@@ -31,10 +32,15 @@ export {
 export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
 export type { WebThreadRow, WebTurnRow } from "./metadata/schema/web-threads";
 export {
+  type ExampleEditor,
   type NewVerifiedExample,
   type VerifiedExampleSource,
   VerifiedExampleStore,
 } from "./metadata/verified-example-store";
+export {
+  type VerifiedExamplesForRoleOptions,
+  verifiedExamplesForRole,
+} from "./metadata/verified-examples-for-role";
 export {
   type NewTurn,
   type ThreadOwner,

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openMetadataStore } from "@nlq/adapters";
-import { serialize } from "pg-protocol";
+import { openMetadataStore, passwordFile } from "@nlq/adapters";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, queryOnce } from "../launcher/launcher.test-helpers";
 import { killSpawnedNlqProcesses, type NlqProcess, spawnNlq } from "./nlq-process.test-helpers";
@@ -40,8 +40,14 @@ async function until(started: StartedProcess, text: string, timeoutMilliseconds 
   }
 }
 
+/** The generated superuser password, from the password file the banner names. */
+const embeddedPassword = () =>
+  readFileSync(passwordFile(path.join(home, ".nlq", "postgres")), "utf8")
+    .split("\n")[0]!
+    .split(":")[4]!;
+
 const queryThroughProxy = (port: number, text: string) =>
-  queryOnce({ host: "127.0.0.1", port, user: "postgres", database: "demo" }, text);
+  queryOnce({ host: "127.0.0.1", port, user: "postgres", password: embeddedPassword(), database: "demo" }, text);
 
 describe("nlq start", () => {
   it("serves the demo database through the proxy, stops cleanly on SIGINT and keeps everything across restarts", async () => {
@@ -50,7 +56,10 @@ describe("nlq start", () => {
     const first = startNlq(ports);
     await until(first, "nlq is running.");
     expect(first.output()).toContain("loading the demo database");
-    expect(first.output()).toContain(`psql "postgresql://postgres@127.0.0.1:${ports.NLQ_PROXY_PORT}/demo"`);
+    expect(first.output()).toContain(
+      `PGPASSFILE=${passwordFile(path.join(home, ".nlq", "postgres"))} psql "postgresql://postgres@127.0.0.1:${ports.NLQ_PROXY_PORT}/demo"`,
+    );
+    expect(first.output()).toContain(`generated now and shown only this once: ${embeddedPassword()}`);
     expect(first.output()).toContain("NLQ_MODEL=scripted:fixtures/demo-model.json");
     const counted = await queryThroughProxy(
       Number(ports.NLQ_PROXY_PORT),
@@ -93,17 +102,17 @@ describe("nlq start", () => {
     await until(started, "nlq is running.");
     // A statement still running keeps the proxy's graceful close waiting (NLQ_SHUTDOWN_GRACE_MS, 10 s); idle
     // clients are closed at once. This client asks for 50 MB and stops reading, so the statement cannot finish.
-    const client = net.connect({ host: "127.0.0.1", port: Number(ports.NLQ_PROXY_PORT) });
-    client.on("error", () => {});
-    await new Promise<void>((resolve) => {
-      client.on("data", (chunk: Buffer) => {
-        if (chunk.includes(Buffer.from([0x5a, 0, 0, 0, 5]))) resolve();
-      });
-      client.write(serialize.startup({ user: "postgres", database: "postgres" }));
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port: Number(ports.NLQ_PROXY_PORT),
+      user: "postgres",
+      password: embeddedPassword(),
+      database: "postgres",
     });
-    client.removeAllListeners("data");
-    client.pause();
-    client.write(serialize.query("select repeat('x', 1000000) from generate_series(1, 50)"));
+    client.on("error", () => {});
+    await client.connect();
+    client.query("select repeat('x', 1000000) from generate_series(1, 50)").catch(() => undefined);
+    (client as unknown as { connection: { stream: net.Socket } }).connection.stream.pause();
     await new Promise((resolve) => setTimeout(resolve, 500));
     try {
       started.child.kill("SIGINT");
@@ -112,7 +121,7 @@ describe("nlq start", () => {
       expect(await started.exited).toBe(130);
       expect(started.output()).toContain("SIGINT again: forcing exit.");
     } finally {
-      client.destroy();
+      (client as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
     }
   }, 300_000);
 

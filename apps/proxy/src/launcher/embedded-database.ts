@@ -2,6 +2,8 @@ import {
   EMBEDDED_METADATA_DATABASE,
   type EmbeddedPostgres,
   ensureDatabase,
+  redactUrl,
+  type ServerPassword,
   startEmbeddedPostgres,
 } from "@nlq/adapters";
 import pg from "pg";
@@ -14,13 +16,18 @@ export interface EmbeddedDatabase {
   /** The data directory (`$NLQ_HOME/.nlq/postgres`). */
   readonly directory: string;
   readonly port: number;
-  /** `postgresql://postgres@127.0.0.1:<port>/demo`; undefined when the demo is not wanted (DATABASE_URL is set). */
+  /** `postgresql://postgres:<password>@127.0.0.1:<port>/demo`; undefined when the demo is not wanted (DATABASE_URL is set). */
   readonly demoUrl: string | undefined;
-  /** `postgresql://postgres@127.0.0.1:<port>/nlq_metadata`. */
+  /** `postgresql://postgres:<password>@127.0.0.1:<port>/nlq_metadata`. */
   readonly metadataUrl: string;
+  /** The superuser's generated password and its file (`$NLQ_HOME/.nlq/postgres.pgpass`). */
+  readonly password: ServerPassword;
   /** True when this start loaded the demo data (first start on this directory). */
   readonly loadedDemoData: boolean;
-  /** Fast shutdown of the server (a checkpoint: nothing is lost). Idempotent. */
+  /**
+   * Leaves the server: fast shutdown (a checkpoint: nothing is lost) unless another nlq process with this NLQ_HOME
+   * still uses it, which then stops it when it leaves. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -68,6 +75,7 @@ export async function startEmbeddedDatabase(options: StartEmbeddedDatabaseOption
       port: server.port,
       demoUrl: options.demo ? server.url(DEMO_DATABASE) : undefined,
       metadataUrl: server.url(EMBEDDED_METADATA_DATABASE),
+      password: server.password,
       loadedDemoData,
       close: () => server.stop(),
     };
@@ -93,7 +101,7 @@ async function ensureDemoData(server: EmbeddedPostgres, options: StartEmbeddedDa
     await client.end();
   }
   if (present > 0) return false;
-  options.log(`loading the demo database into ${url} (first start only)…`);
+  options.log(`loading the demo database into ${redactUrl(url)} (first start only)…`);
   const started = Date.now();
   await options.loadDemoData(url);
   options.log(`demo database loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);

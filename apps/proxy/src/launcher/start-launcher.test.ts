@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { MetadataStore } from "@nlq/adapters";
+import { type MetadataStore, passwordFile } from "@nlq/adapters";
 import { answerQuestion, loadSettings, type QueryLog } from "@nlq/engine";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,6 +26,20 @@ writeFileSync(nextBinary, fakeNext);
 mkdirSync(path.join(webDirectory, ".next"), { recursive: true });
 writeFileSync(path.join(webDirectory, ".next", "BUILD_ID"), "fake");
 afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+/** The embedded superuser's password, from the password file under `<home>/.nlq`. */
+function embeddedPassword(nlqHome: string): string {
+  return readFileSync(passwordFile(path.join(nlqHome, ".nlq", "postgres")), "utf8")
+    .split("\n")[0]!
+    .split(":")[4]!;
+}
+
+/** `url` (whose password the summary shows as ***) with the real password. */
+function withPassword(url: string, password: string): string {
+  const parsed = new URL(url);
+  parsed.password = password;
+  return parsed.toString();
+}
 
 describe("startLauncher", () => {
   it("hands the proxy and web app one embedded PostgreSQL (demo and metadata databases), and closes everything", async () => {
@@ -72,19 +86,30 @@ describe("startLauncher", () => {
       expect(proxyUpstream?.host).toBe("127.0.0.1");
       // The proxy gets the store itself (for the catalog index), the one its query log writes to.
       expect(proxyUpstream?.metadataStore.queryLog).toBe(proxyUpstream?.queryLog);
-      expect(summary.database.url).toBe(`postgresql://postgres@127.0.0.1:${proxyUpstream?.port}/demo`);
+      expect(summary.database.url).toBe(`postgresql://postgres:***@127.0.0.1:${proxyUpstream?.port}/demo`);
       expect(summary.metadata).toEqual({
-        location: `postgresql://postgres@127.0.0.1:${proxyUpstream?.port}/nlq_metadata`,
+        location: `postgresql://postgres:***@127.0.0.1:${proxyUpstream?.port}/nlq_metadata`,
         embedded: true,
       });
+      // The generated password: in the password file, shown in the banner of this (the first) start only.
+      const password = embeddedPassword(home);
+      expect(summary.embeddedPassword).toEqual({
+        file: passwordFile(path.join(home, ".nlq", "postgres")),
+        generated: password,
+      });
+      // Once: in the banner (no progress line names the URL with its password).
+      expect(lines.filter((line) => line.includes(password))).toHaveLength(1);
+      expect(lines.find((line) => line.includes(password))).toContain("nlq is running.");
+      expect(lines.some((line) => line.includes(`PGPASSFILE=${summary.embeddedPassword?.file} psql`))).toBe(true);
 
       const webEnvironment = (await (await fetch(`http://127.0.0.1:${webPort}`)).json()) as Record<string, string>;
-      expect(webEnvironment.DATABASE_URL).toBe(summary.database.url);
-      expect(webEnvironment.NLQ_METADATA_URL).toBe(summary.metadata.location);
+      expect(webEnvironment.DATABASE_URL).toBe(withPassword(summary.database.url, password));
+      expect(webEnvironment.NLQ_METADATA_URL).toBe(withPassword(summary.metadata.location, password));
       expect(webEnvironment.NLQ_SOMETHING).toBe("kept");
+      expect(webEnvironment.NLQ_HOME).toBe(home);
       expect(path.basename(webEnvironment.NLQ_MIGRATIONS_DIR ?? "")).toBe("migrations");
-      // The embedded demo has one role and no passwords: its web app asks no sign-in.
-      expect(webEnvironment.NLQ_WEB_SINGLE_USER).toBe("on");
+      // Every local user can reach 127.0.0.1: the web app asks for a sign-in (postgres with the password).
+      expect(webEnvironment.NLQ_WEB_SINGLE_USER).toBeUndefined();
 
       // The web app's URLs lead to the right stores.
       expect(
@@ -116,12 +141,19 @@ describe("startLauncher", () => {
     }
 
     // Everything was written: a second start finds the data and does not load it again.
-    const again = startLauncher({ ...settings, web: false }, { ...dependencies, log: () => {} });
+    const linesAgain: string[] = [];
+    const again = startLauncher({ ...settings, web: false }, { ...dependencies, log: (line) => linesAgain.push(line) });
     const summaryAgain = await again.ready;
     try {
       expect(summaryAgain.database.loadedDemoData).toBe(false);
+      // The same password, not shown again.
+      expect(summaryAgain.embeddedPassword?.generated).toBeUndefined();
+      expect(linesAgain.some((line) => line.includes(embeddedPassword(home)))).toBe(false);
       // The query log written before the restart is still there.
-      const kept = await queryOnce(summaryAgain.metadata.location, "select question from query_log");
+      const kept = await queryOnce(
+        withPassword(summaryAgain.metadata.location, embeddedPassword(home)),
+        "select question from query_log",
+      );
       expect(kept.rows).toEqual([{ question: "from the proxy" }]);
     } finally {
       await again.stop();
@@ -159,8 +191,19 @@ describe("the proxy in front of the embedded PostgreSQL", () => {
     const clients: pg.Client[] = [];
     try {
       const summary = await launcher.ready;
+      // Through the proxy, as straight to the server: no password, or a wrong one, is refused.
+      const refused = new pg.Client({ host: "127.0.0.1", port: summary.proxy.port, user: "postgres", password: "x" });
+      refused.on("error", () => {});
+      await expect(refused.connect()).rejects.toMatchObject({ code: "28P01" });
+      const password = embeddedPassword(sessionHome);
       const connect = async (database: string) => {
-        const client = new pg.Client({ host: "127.0.0.1", port: summary.proxy.port, user: "postgres", database });
+        const client = new pg.Client({
+          host: "127.0.0.1",
+          port: summary.proxy.port,
+          user: "postgres",
+          password,
+          database,
+        });
         client.on("error", () => {});
         clients.push(client);
         await client.connect();
@@ -270,11 +313,12 @@ if (command === "build") {
     try {
       await launcher.ready;
       const index = (start: string) => lines.findIndex((line) => line.startsWith(start));
+      const proxyReady = "the proxy is ready: PGPASSFILE=";
       expect(index("building the web app in the background")).toBeGreaterThanOrEqual(0);
       expect(index("building the web app in the background")).toBeLessThan(index("opening the metadata store"));
-      expect(index("the proxy is ready: psql")).toBeGreaterThan(index("opening the metadata store"));
-      expect(index("web app built in")).toBeGreaterThan(index("the proxy is ready: psql"));
-      expect(lines[index("the proxy is ready: psql")]).toContain("(the web app is still starting)");
+      expect(index(proxyReady)).toBeGreaterThan(index("opening the metadata store"));
+      expect(index("web app built in")).toBeGreaterThan(index(proxyReady));
+      expect(lines[index(proxyReady)]).toContain("(the web app is still starting)");
     } finally {
       await launcher.stop();
       rmSync(buildHome, { recursive: true, force: true });

@@ -56,8 +56,9 @@ export interface Launcher {
   readonly ready: Promise<StartupSummary>;
   /**
    * Stops everything, in order, losing nothing: the proxy and web app stop accepting and end, the metadata
-   * store's pool closes, then the embedded PostgreSQL shuts down (fast shutdown, with a checkpoint). Also aborts
-   * a start still in progress. Idempotent.
+   * store's pool closes, then the embedded PostgreSQL shuts down (fast shutdown, with a checkpoint) unless another
+   * nlq process with this NLQ_HOME still uses it (it stops when the last one leaves). Also aborts a start still in
+   * progress. Idempotent.
    */
   stop(): Promise<void>;
 }
@@ -160,8 +161,9 @@ async function start(
   });
   closers.push({ name: "proxy", close: () => proxy.close() });
   // Usable from now on, even while the web app still builds.
+  const passwordFilePrefix = database.embedded && embedded !== undefined ? `PGPASSFILE=${embedded.password.file} ` : "";
   dependencies.log(
-    `the proxy is ready: psql "postgresql://postgres@${host}:${proxy.port}/${upstream.pathname.slice(1) || "postgres"}"` +
+    `the proxy is ready: ${passwordFilePrefix}psql "postgresql://postgres@${host}:${proxy.port}/${upstream.pathname.slice(1) || "postgres"}"` +
       (settings.web ? " (the web app is still starting)" : ""),
   );
   checkpoint();
@@ -175,8 +177,8 @@ async function start(
       environment: {
         ...dependencies.environment,
         DATABASE_URL: database.url,
-        // The embedded demo has one role and no passwords: its web app asks no sign-in unless the user says otherwise.
-        ...(database.embedded && !dependencies.environment.NLQ_WEB_SINGLE_USER ? { NLQ_WEB_SINGLE_USER: "on" } : {}),
+        // The web app shares the home (the LLM cache's integrity key lives there).
+        NLQ_HOME: path.dirname(stateDirectory),
         // The web app's bundle cannot find the migrations relative to its sources: say where they are.
         NLQ_MIGRATIONS_DIR: metadataMigrationsFolder(settings.migrationsDirectory),
         ...(metadataUrl === undefined ? {} : { NLQ_METADATA_URL: metadataUrl }),
@@ -197,6 +199,14 @@ async function start(
     metadata: { location: store.location, embedded: settings.metadataUrl === undefined },
     webUrl,
     model: dependencies.model,
+    ...(embedded === undefined
+      ? {}
+      : {
+          embeddedPassword: {
+            file: embedded.password.file,
+            ...(embedded.password.created ? { generated: embedded.password.password } : {}),
+          },
+        }),
   };
   dependencies.log(formatStartupBanner(summary));
   return summary;

@@ -57,4 +57,23 @@ describe("formatStartupBanner", () => {
     expect(banner).not.toContain("use this metadata store while it runs");
     expect(banner).not.toContain("No language model");
   });
+
+  it("shows the embedded superuser's password once, when generated, and the password file on every start", () => {
+    const file = "/home/me/.nlq/postgres.pgpass";
+    const first = formatStartupBanner({
+      ...embedded,
+      database: { ...embedded.database, url: "postgresql://postgres:***@127.0.0.1:54320/demo" },
+      model: undefined,
+      embeddedPassword: { file, generated: "s3cr3t-generated" },
+    });
+    expect(first).toContain(`  PGPASSFILE=${file} psql "postgresql://postgres@127.0.0.1:6432/demo"`);
+    expect(first).toContain("generated now and shown only this once: s3cr3t-generated");
+    expect(first).toContain(
+      "Or chat in the browser: http://127.0.0.1:3000 (sign in as postgres with the password below)",
+    );
+    const later = formatStartupBanner({ ...embedded, model: undefined, embeddedPassword: { file } });
+    expect(later).not.toContain("s3cr3t");
+    expect(later).toContain(`The embedded PostgreSQL's password for postgres is in ${file} (mode 0600).`);
+    expect(later).toContain(`PGPASSFILE=${file} psql`);
+  });
 });

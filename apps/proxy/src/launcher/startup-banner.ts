@@ -14,12 +14,20 @@ export interface StartupSummary {
   readonly webUrl: string | undefined;
   /** `NLQ_MODEL` as configured, undefined when none. */
   readonly model: string | undefined;
+  /**
+   * The embedded PostgreSQL's superuser password: its file (`PGPASSFILE`), and the password itself only on the
+   * start that generated it (shown once). Undefined when no embedded PostgreSQL runs.
+   */
+  readonly embeddedPassword?: { readonly file: string; readonly generated?: string };
 }
 
 /** The text printed once everything listens: where each part is and how to connect. */
 export function formatStartupBanner(summary: StartupSummary): string {
   const databaseName = databaseNameOf(summary.database.url);
   const proxyUrl = `postgresql://postgres@${summary.proxy.host}:${summary.proxy.port}/${databaseName}`;
+  const password = summary.embeddedPassword;
+  // The demo's psql example reads the password from the file (libpq's password-file format), never the screen.
+  const passwordFilePrefix = password !== undefined && summary.database.embedded ? `PGPASSFILE=${password.file} ` : "";
   const lines = [
     "",
     "nlq is running.",
@@ -30,12 +38,19 @@ export function formatStartupBanner(summary: StartupSummary): string {
     `  web app    ${summary.webUrl ?? "not started (--no-web)"}`,
     "",
     "Ask in SQL through the proxy:",
-    `  psql "${proxyUrl}"`,
+    `  ${passwordFilePrefix}psql "${proxyUrl}"`,
     `  ${databaseName}=> /* nl: how many customers are there? */;`,
     "",
     ...modelLines(summary.model),
   ];
-  if (summary.webUrl !== undefined) lines.push(`Or chat in the browser: ${summary.webUrl}`, "");
+  if (summary.webUrl !== undefined) {
+    lines.push(
+      `Or chat in the browser: ${summary.webUrl}` +
+        (passwordFilePrefix === "" ? "" : " (sign in as postgres with the password below)"),
+      "",
+    );
+  }
+  if (password !== undefined) lines.push(...passwordLines(password));
   if (summary.metadata.embedded) {
     lines.push(
       "nlq ask, nlq index and nlq proxy with the same NLQ_HOME use this metadata store while it runs",
@@ -45,6 +60,18 @@ export function formatStartupBanner(summary: StartupSummary): string {
   }
   lines.push("Press Ctrl-C to stop (twice to force).", "");
   return lines.join("\n");
+}
+
+/** Where the embedded superuser's password is; the password itself only on the start that generated it. */
+function passwordLines(password: NonNullable<StartupSummary["embeddedPassword"]>): string[] {
+  if (password.generated !== undefined) {
+    return [
+      `The embedded PostgreSQL's password for postgres, generated now and shown only this once: ${password.generated}`,
+      `(kept in ${password.file}, mode 0600; every nlq process with this NLQ_HOME reads it from there).`,
+      "",
+    ];
+  }
+  return [`The embedded PostgreSQL's password for postgres is in ${password.file} (mode 0600).`, ""];
 }
 
 /** The database a URL names (`postgres` when it names none), for the psql example. */

@@ -18,7 +18,7 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<bo
   }
 }
 
-/** `postgresql://postgres@host:port/<database>` (trust authentication on 127.0.0.1, no password). */
-export function embeddedDatabaseUrl(host: string, port: number, database: string): string {
-  return `postgresql://postgres@${host}:${port}/${encodeURIComponent(database)}`;
+/** `postgresql://postgres:<password>@host:port/<database>` (the embedded superuser; SCRAM-SHA-256 on 127.0.0.1). */
+export function embeddedDatabaseUrl(host: string, port: number, database: string, password: string): string {
+  return `postgresql://postgres:${encodeURIComponent(password)}@${host}:${port}/${encodeURIComponent(database)}`;
 }

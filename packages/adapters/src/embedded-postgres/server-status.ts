@@ -1,17 +1,16 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { isRunning } from "./process-alive";
+import { liveUsers, type ServerUserEntry } from "./server-users";
+
+export { isRunning };
 
 /** A server that runs on a data directory, read from PostgreSQL's own `postmaster.pid`. */
 export interface RunningServer {
   readonly serverProcessId: number;
   readonly port: number;
-  /** The nlq process that started it and will stop it, when it still runs; undefined for a leftover. */
-  readonly owner: { readonly processId: number; readonly purpose: string } | undefined;
-}
-
-/** `<state>/postgres` → `<state>/postgres.owner.json`: which nlq process started the server. */
-export function ownerFile(directory: string): string {
-  return `${directory.replace(/[/\\]+$/, "")}.owner.json`;
+  /** The nlq processes using it (`server-users.ts`); empty for a leftover whose users all died. */
+  readonly users: readonly ServerUserEntry[];
 }
 
 /** `<state>/postgres` → `<state>/postgres.log`: the server's own log (appended). */
@@ -30,39 +29,5 @@ export function runningServer(directory: string): RunningServer | undefined {
   const serverProcessId = Number(lines[0]);
   const port = Number(lines[3]);
   if (!Number.isInteger(serverProcessId) || serverProcessId <= 0 || !isRunning(serverProcessId)) return undefined;
-  return { serverProcessId, port, owner: liveOwner(directory) };
-}
-
-/** Records this process as the owner of the server it started. */
-export function writeOwner(directory: string, owner: { processId: number; purpose: string; port: number }): void {
-  writeFileSync(ownerFile(directory), `${JSON.stringify({ ...owner, since: new Date().toISOString() })}\n`, {
-    mode: 0o600,
-  });
-}
-
-export function removeOwner(directory: string): void {
-  rmSync(ownerFile(directory), { force: true });
-}
-
-function liveOwner(directory: string): RunningServer["owner"] {
-  try {
-    const content = JSON.parse(readFileSync(ownerFile(directory), "utf8")) as {
-      processId?: unknown;
-      purpose?: unknown;
-    };
-    if (typeof content.processId !== "number" || !isRunning(content.processId)) return undefined;
-    return { processId: content.processId, purpose: String(content.purpose ?? "unknown") };
-  } catch {
-    return undefined;
-  }
-}
-
-/** True while a process with this id exists (signal 0 checks without sending anything). */
-export function isRunning(processId: number): boolean {
-  try {
-    process.kill(processId, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code === "EPERM";
-  }
+  return { serverProcessId, port, users: liveUsers(directory) };
 }

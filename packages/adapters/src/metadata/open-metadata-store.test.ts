@@ -154,7 +154,7 @@ describe("openMetadataStore", () => {
     try {
       const first = await openMetadataStore({ settings: { home } });
       expect(first.driver).toBe("postgres");
-      expect(first.location).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/nlq_metadata$/);
+      expect(first.location).toMatch(/^postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/nlq_metadata$/);
       // A second process-level open attaches to the running server instead of being locked out.
       const second = await openMetadataStore({ settings: { home } });
       expect(second.location).toBe(first.location);
