@@ -7,11 +7,14 @@ interface VerifiedExample {
   readonly question: string;
   readonly sql: string;
   readonly source: string;
-  readonly verifiedBy: string;
+  /** Verified by the signed-in role. */
+  readonly yours: boolean;
+  /** Shared with every role by an administrator. */
+  readonly shared: boolean;
   readonly updatedAt: string;
 }
 
-/** Lists the data source's verified examples; administrators edit and delete them. */
+/** Lists the verified examples the role may see; it edits and deletes its own, administrators also shared ones. */
 export function VerifiedExamplesAdmin({ administrator }: { readonly administrator: boolean }) {
   const [examples, setExamples] = useState<VerifiedExample[] | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
@@ -50,8 +53,9 @@ export function VerifiedExamplesAdmin({ administrator }: { readonly administrato
     <section className="examples" aria-labelledby="examples-title">
       <h2 id="examples-title">Verified examples</h2>
       <p className="sign-in-note">
-        Question–SQL pairs users accepted. Similar questions on this database get them as worked examples.
-        {administrator ? "" : " Only an administrator role (superuser or CREATEROLE) may change them."}
+        Question–SQL pairs you accepted or corrected, and those an administrator shared with every role (each shown only
+        when your role may read what its SQL uses). Similar questions on this database get them as worked examples.
+        {administrator ? " As an administrator, what you verify is shared with every role." : ""}
       </p>
       {failure ? (
         <p className="error-box" role="alert">
@@ -99,9 +103,11 @@ export function VerifiedExamplesAdmin({ administrator }: { readonly administrato
                 <p className="example-question">{example.question}</p>
                 <pre className="sql-code example-sql">{example.sql}</pre>
                 <p className="example-meta">
-                  {example.source} by <code>{example.verifiedBy}</code>
+                  {example.source}
+                  {example.yours ? " by you" : ""}
+                  {example.shared ? (example.yours ? ", shared with every role" : ", shared by an administrator") : ""}
                 </p>
-                {administrator ? (
+                {administrator || example.yours ? (
                   <div className="example-actions">
                     <button
                       type="button"

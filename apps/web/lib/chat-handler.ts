@@ -34,10 +34,18 @@ export interface ChatDependencies {
    */
   threads?: ThreadRecorder;
   /**
-   * Verified question–SQL pairs similar to the question, passed to the engine as few-shot demonstrations
-   * (`AnswerQuestionOptions.verifiedExamples`); none by default.
+   * Verified question–SQL pairs similar to the question that the asking role may be shown, passed to the engine as
+   * few-shot demonstrations (`AnswerQuestionOptions.verifiedExamples`); none by default. Called with the question's
+   * own session (the asking role's), on which the pairs are checked read-only (`verifiedExamplesForRole`).
    */
-  verifiedExamples?: (question: string) => Promise<ReadonlyArray<{ readonly question: string; readonly sql: string }>>;
+  verifiedExamples?: (
+    question: string,
+    context: {
+      readonly session: QueryExecutor;
+      readonly settings: AnswerQuestionOptions["settings"];
+      readonly abortSignal: AbortSignal;
+    },
+  ) => Promise<ReadonlyArray<{ readonly question: string; readonly sql: string }>>;
   /** Logs failures that are not typed @nlq/engine errors (default `console.error`). */
   logError?: (error: unknown) => void;
 }
@@ -114,13 +122,16 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
         if (loaded.settings === undefined) throw loaded.error;
         const settings = loaded.settings;
         const turns = thread ? thread.previousTurns : previousTurns;
-        const examples = dependencies.verifiedExamples
-          ? await dependencies.verifiedExamples(question).catch((error: unknown) => {
-              logError(error);
-              return [];
-            })
-          : [];
         session = await dependencies.openSession(request.signal);
+        const examples = dependencies.verifiedExamples
+          ? await dependencies
+              .verifiedExamples(question, { session: session.executor, settings, abortSignal: request.signal })
+              .catch((error: unknown) => {
+                if (request.signal.aborted) throw error;
+                logError(error);
+                return [];
+              })
+          : [];
         const answer = await dependencies.answer({
           question,
           ...(turns.length > 0 ? { previousTurns: turns } : {}),

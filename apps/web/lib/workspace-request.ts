@@ -50,12 +50,32 @@ function errorDataOf(error: NlqError) {
   return { code: error.code, name: error.name, message: error.message };
 }
 
-/** Whether the user's role may curate verified examples: PostgreSQL superuser or CREATEROLE, asked as that role. */
-export async function isAdministrator(user: WebUser): Promise<boolean> {
-  const result = await user.pool.query<{ administrator: boolean }>(
-    "SELECT coalesce(bool_or(rolsuper OR rolcreaterole), false) AS administrator FROM pg_catalog.pg_roles WHERE rolname = current_user",
-  );
+/**
+ * Whether `current_user` is a superuser or a member (directly or through other roles) of `administratorRole`; a role
+ * that does not exist, or `none`, has no members. Parameter: $1 the administrator role's name.
+ */
+export const administratorSql = `
+SELECT coalesce((SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user), false)
+    OR coalesce((SELECT pg_catalog.pg_has_role(current_user, a.oid, 'MEMBER')
+                 FROM pg_catalog.pg_roles a WHERE a.rolname OPERATOR(pg_catalog.=) $1), false) AS administrator`;
+
+/**
+ * Whether the user's role is a verified-example administrator — a superuser, or a member of
+ * `NLQ_WEB_EXAMPLE_ADMIN_ROLE` (default `nlq_example_admin`; `none`: superusers only) — asked as that role. What an
+ * administrator verifies is shared with every role (still checked against each role's privileges and rows); an
+ * administrator also edits and deletes shared examples. Anyone else's examples are its own.
+ */
+export async function isAdministrator(
+  user: WebUser,
+  administratorRole = loadServiceSettings(process.env).webExampleAdministratorRole,
+): Promise<boolean> {
+  const result = await user.pool.query<{ administrator: boolean }>(administratorSql, [administratorRole]);
   return result.rows[0]?.administrator === true;
+}
+
+/** The user as an editor of verified examples: its role and whether it is an administrator. */
+export async function exampleEditor(user: WebUser): Promise<{ role: string; administrator: boolean }> {
+  return { role: user.role, administrator: await isAdministrator(user) };
 }
 
 /** A 404 with a typed error body. */

@@ -54,6 +54,8 @@ export {
   SessionResidueError,
   UnanswerableQuestionError,
 } from "./errors";
+export { type ExampleLiterals, exampleLiterals, type LiteralProbe } from "./examples/example-literals";
+export { type ReadableExamplesOptions, readableExamples } from "./examples/readable-examples";
 export { questionSimilarity, questionWords, similarExamples } from "./examples/similar-examples";
 export type {
   CandidateGenerator,

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MetadataStore, openMetadataStore } from "./open-metadata-store";
-import { VerifiedExampleStore } from "./verified-example-store";
 import { WebThreadStore } from "./web-thread-store";
 
 let store: MetadataStore;
@@ -51,46 +50,5 @@ describe("WebThreadStore", () => {
     expect(await threads.delete(alice, thread.id)).toBe(true);
     expect(await threads.get(alice, thread.id)).toBeUndefined();
     expect(await threads.list(alice)).toEqual([]);
-  });
-});
-
-describe("VerifiedExampleStore", () => {
-  it("saves one pair per question and data source, lists, updates and deletes it", async () => {
-    const examples = new VerifiedExampleStore(store.database);
-    const first = await examples.save({
-      dataSource: alice.dataSource,
-      question: "how many customers are there?",
-      sql: "SELECT count(*) FROM customers",
-      source: "accepted",
-      verifiedBy: "alice",
-    });
-    const replaced = await examples.save({
-      dataSource: alice.dataSource,
-      question: "how many customers are there? ",
-      sql: "SELECT count(*) AS customers FROM customers",
-      source: "corrected",
-      verifiedBy: "bob",
-    });
-    expect(replaced.id).toBe(first.id);
-    expect(await examples.list(alice.dataSource)).toMatchObject([
-      {
-        question: "how many customers are there?",
-        sql: "SELECT count(*) AS customers FROM customers",
-        source: "corrected",
-      },
-    ]);
-    expect(await examples.list(aliceElsewhere.dataSource)).toEqual([]);
-    expect(
-      await examples.update(aliceElsewhere.dataSource, first.id, { question: "q", sql: "s", verifiedBy: "x" }),
-    ).toBeUndefined();
-    const updated = await examples.update(alice.dataSource, first.id, {
-      question: "count the customers",
-      sql: "SELECT count(*) FROM customers",
-      verifiedBy: "admin",
-    });
-    expect(updated).toMatchObject({ question: "count the customers", source: "admin" });
-    expect(await examples.delete(aliceElsewhere.dataSource, first.id)).toBe(false);
-    expect(await examples.delete(alice.dataSource, first.id)).toBe(true);
-    expect(await examples.list(alice.dataSource)).toEqual([]);
   });
 });

@@ -129,6 +129,7 @@ const serviceVariables = {
   NLQ_WEB_POOL_SIZE: wholeNumberVariable(10, 1),
   NLQ_WEB_SINGLE_USER: switchVariable(false),
   NLQ_WEB_SESSION_IDLE_MINUTES: wholeNumberVariable(30, 1),
+  NLQ_WEB_EXAMPLE_ADMIN_ROLE: textVariable.transform((value) => value ?? "nlq_example_admin"),
   NLQ_PROXY_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
   NLQ_PROXY_PORT: portVariable(6_432),
   NLQ_WEB_PORT: portVariable(3_000),

@@ -58,6 +58,12 @@ export interface ServiceSettings {
   readonly webSingleUser: boolean;
   /** `NLQ_WEB_SESSION_IDLE_MINUTES`: a signed-in web session (and its connections) ends after this idle time. Default 30. */
   readonly webSessionIdleMinutes: number;
+  /**
+   * `NLQ_WEB_EXAMPLE_ADMIN_ROLE`: members of this PostgreSQL role (and superusers) are verified-example administrators:
+   * what they verify is shared with every role, and they edit and delete shared examples. `none`: superusers only.
+   * Default `nlq_example_admin`.
+   */
+  readonly webExampleAdministratorRole: string;
   /** `NLQ_PROXY_HOST`: interface `nlq proxy` listens on. Default `127.0.0.1`. */
   readonly proxyHost: string;
   /** `NLQ_PROXY_PORT`: the proxy's port (0 picks a free one). Default 6432. */
@@ -129,6 +135,7 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
     webPoolSize: values.NLQ_WEB_POOL_SIZE,
     webSingleUser: values.NLQ_WEB_SINGLE_USER,
     webSessionIdleMinutes: values.NLQ_WEB_SESSION_IDLE_MINUTES,
+    webExampleAdministratorRole: values.NLQ_WEB_EXAMPLE_ADMIN_ROLE,
     proxyHost: values.NLQ_PROXY_HOST,
     proxyPort: values.NLQ_PROXY_PORT,
     webPort: values.NLQ_WEB_PORT,

@@ -1,23 +1,23 @@
 import { loadSettings, runReadOnly } from "@nlq/engine";
 import { z } from "zod";
+import { examplesForUser, exampleView } from "../../../lib/examples-for-user";
 import { validatedSql } from "../../../lib/run-edited-sql";
 import { resolveScriptedModelPaths } from "../../../lib/scripted-model-paths";
 import { openUserSession } from "../../../lib/user-session";
 import { ChatRequestError } from "../../../lib/web-errors";
-import { withWorkspace } from "../../../lib/workspace-request";
+import { isAdministrator, withWorkspace } from "../../../lib/workspace-request";
 
-/** The verified examples of the user's data source, most recently changed first. */
+/** Most examples listed. */
+const maximumListed = 200;
+
+/**
+ * The verified examples the user's role may be shown (its own and administrators' shared ones, checked as that role),
+ * most recently changed first; whose each is (`yours`, `shared`) but never another role's name.
+ */
 export function GET(request: Request): Promise<Response> {
-  return withWorkspace(request, async ({ user, examples }) =>
+  return withWorkspace(request, async ({ user, store }) =>
     Response.json({
-      examples: (await examples.list(user.dataSource)).map((example) => ({
-        id: example.id,
-        question: example.question,
-        sql: example.sql,
-        source: example.source,
-        verifiedBy: example.verifiedBy,
-        updatedAt: example.updatedAt,
-      })),
+      examples: (await examplesForUser(user, store, maximumListed)).map((example) => exampleView(example, user.role)),
     }),
   );
 }
@@ -29,7 +29,8 @@ const correctedBody = z.object({
 
 /**
  * Saves a question with SQL the user corrected (and re-ran) as a verified example: `{ question, sql }`. The SQL is
- * validated as the signed-in role first, like any candidate.
+ * validated as the signed-in role first, like any candidate. The example is the role's own; an administrator's is
+ * shared with every role.
  */
 export function POST(request: Request): Promise<Response> {
   return withWorkspace(request, async ({ user, examples }) => {
@@ -54,6 +55,7 @@ export function POST(request: Request): Promise<Response> {
       sql,
       source: "corrected",
       verifiedBy: user.role,
+      sharedWithAllRoles: await isAdministrator(user),
     });
     return Response.json({ id: example.id });
   });
