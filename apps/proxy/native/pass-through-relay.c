@@ -14,9 +14,14 @@
 //   message marks "extended messages forwarded since the last Sync";
 // - upstream ReadyForQuery (Z), whole: the transaction status and one owed ReadyForQuery less.
 // A message length outside PostgreSQL's limits is handed back unforwarded (reason "protocol"): JavaScript answers it.
-// An end of stream or a socket error on either side hands the connection back at once ("client-closed",
-// "upstream-closed"). JavaScript asks for a connection back (`release`) before it shuts down; the relay returns it at
-// the first point where both directions are at a message boundary.
+// - upstream CopyInResponse (G) starts COPY FROM STDIN, CommandComplete (C), ErrorResponse (E) or ReadyForQuery ends
+//   it (type bytes only); meanwhile client messages are passed on as PostgreSQL takes them (a Query or Parse is a
+//   protocol violation of the COPY, never a question; Sync owes no ReadyForQuery).
+// A socket error on either side, or the upstream's end of stream, hands the connection back at once ("client-closed",
+// "upstream-closed"); the client's end of stream (it shut down its sending side and still reads) hands it back at the
+// next message boundary ("client-ended"), so that it still gets its results. JavaScript asks for a connection back
+// (`release`) before it shuts down; the relay returns it at the first point where both directions are at a message
+// boundary, and alone writes to its sockets until then.
 //
 // The sockets stay owned by Node.js (libuv handles whose reading JavaScript stopped before adopting them); this file
 // never closes a descriptor. Everything a connection holds when handed back (bytes read and not forwarded, bytes not yet
@@ -43,10 +48,12 @@ enum stop_reason {
   STOP_PROTOCOL,
   STOP_CLIENT_CLOSED,
   STOP_UPSTREAM_CLOSED,
+  STOP_CLIENT_ENDED,
 };
 
-static const char *const STOP_REASON_NAMES[] = {"", "question", "release", "protocol", "client-closed",
-                                                "upstream-closed"};
+static const char *const STOP_REASON_NAMES[] = {
+    "", "question", "release", "protocol", "client-closed", "upstream-closed", "client-ended",
+};
 
 /** Bytes read per system call (one shared buffer for the relay thread: an idle connection holds no buffer). */
 #define READ_SIZE 65536
@@ -86,6 +93,8 @@ typedef struct {
   int forwarded_since_sync;
   /** The transaction status of the last ReadyForQuery ('I', 'T', 'E'). */
   uint8_t ready_status;
+  /** The upstream sent CopyInResponse and has not ended the COPY yet (CommandComplete, ErrorResponse, ReadyForQuery). */
+  int copy_in;
   enum stop_reason stop;
   /** The question marker, encoded by JavaScript (`QuestionMarker.encodedTokens`). */
   uint8_t *marker;
@@ -99,6 +108,7 @@ typedef struct {
   uint32_t pending_ready;
   int forwarded_since_sync;
   uint8_t ready_status;
+  int copy_in;
   byte_buffer client_input;
   byte_buffer upstream_input;
   byte_buffer to_client;
@@ -273,6 +283,7 @@ static hand_back *take_hand_back(relay *relay_state, relay_connection *connectio
   taken->pending_ready = connection->pending_ready;
   taken->forwarded_since_sync = connection->forwarded_since_sync;
   taken->ready_status = connection->ready_status;
+  taken->copy_in = connection->copy_in;
   relay_side *client = &connection->sides[CLIENT];
   relay_side *upstream = &connection->sides[UPSTREAM];
   taken->client_input = client->input;
@@ -367,6 +378,15 @@ static void on_writable(relay *relay_state, relay_connection *connection, int si
   update_interest(relay_state, connection);
 }
 
+/** An upstream message's type byte: CopyInResponse starts COPY FROM STDIN; CommandComplete, ErrorResponse or
+ * ReadyForQuery ends it. */
+static void note_copy_in(relay_connection *connection, uint8_t type) {
+  if (type == 'G')
+    connection->copy_in = 1;
+  else if (type == 'C' || type == 'E' || type == 'Z')
+    connection->copy_in = 0;
+}
+
 /**
  * Frames `length` bytes read from a side (starting at a message boundary, or inside a forwarded message while
  * `streaming`), updating the connection's state. Returns how many leading bytes may be forwarded; the rest (a partial
@@ -392,10 +412,14 @@ static size_t frame(relay_connection *connection, int side_index, const uint8_t 
       break;
     }
     size_t total = (size_t)declared + 1;
+    if (side_index == UPSTREAM) note_copy_in(connection, type);
     int inspected = side_index == CLIENT ? (type == 'Q' || type == 'P') : type == 'Z';
     if (inspected) {
       if (length - position < total) break;
-      if (side_index == CLIENT) {
+      if (side_index == CLIENT && connection->copy_in) {
+        // During COPY FROM STDIN PostgreSQL takes a Query or Parse as a protocol violation (ERROR, then FATAL 08P01:
+        // the session ends): passed on as it is, never a question, owing no ReadyForQuery of its own.
+      } else if (side_index == CLIENT) {
         if (marker_may_occur(bytes + position + 5, total - 5, connection->marker, connection->marker_length)) {
           stop_connection(connection, STOP_QUESTION);
           break;
@@ -418,7 +442,10 @@ static size_t frame(relay_connection *connection, int side_index, const uint8_t 
       position += total;
       continue;
     }
-    if (side_index == CLIENT) {
+    if (side_index == CLIENT && connection->copy_in) {
+      // PostgreSQL ignores Sync (and Flush) during COPY FROM STDIN: no ReadyForQuery is owed for it.
+      if (type != 'S' && type != 'H') connection->forwarded_since_sync = 1;
+    } else if (side_index == CLIENT) {
       if (type == 'S') {
         connection->pending_ready++;
         connection->forwarded_since_sync = 0;
@@ -459,7 +486,12 @@ static void on_readable(relay *relay_state, relay_connection *connection, int si
   }
   if (received < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
   if (received <= 0) {
-    stop_connection(connection, closed_reason(side_index));
+    // A client that only shut down its sending side still gets the results of what it sent, as from PostgreSQL: the
+    // connection goes back at the next message boundary (as for a release); JavaScript finishes and closes it.
+    if (received == 0 && side_index == CLIENT && side->streaming == 0)
+      stop_connection(connection, STOP_CLIENT_ENDED);
+    else
+      stop_connection(connection, closed_reason(side_index));
     hand_back_if_ready(relay_state, connection);
     return;
   }
@@ -567,6 +599,8 @@ static napi_value hand_back_value(napi_env env, const hand_back *taken) {
   char status[2] = {(char)taken->ready_status, 0};
   napi_create_string_latin1(env, status, 1, &value);
   set_named(env, object, "readyStatus", value);
+  napi_get_boolean(env, taken->copy_in != 0, &value);
+  set_named(env, object, "copyIn", value);
   set_named(env, object, "clientInput", buffer_value(env, &taken->client_input));
   set_named(env, object, "upstreamInput", buffer_value(env, &taken->upstream_input));
   set_named(env, object, "toClient", buffer_value(env, &taken->to_client));
@@ -696,17 +730,17 @@ static int take_slot(relay *relay_state, uint32_t *slot) {
 }
 
 /**
- * adopt(relay, clientFd, upstreamFd, marker, pendingReady, forwardedSinceSync, readyStatus): the relay takes both
- * sockets over (their reading must be stopped in Node first); returns the connection's id, or -1 when it cannot.
+ * adopt(relay, clientFd, upstreamFd, marker, pendingReady, forwardedSinceSync, readyStatus, copyIn): the relay takes
+ * both sockets over (their reading must be stopped in Node first); returns the connection's id, or -1 when it cannot.
  */
 static napi_value adopt(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   relay *relay_state = unwrap_relay(env, argv[0]);
   int32_t client_fd, upstream_fd;
   uint32_t pending_ready;
-  bool forwarded;
+  bool forwarded, copy_in = false;
   void *marker_data;
   size_t marker_length;
   char status[4] = {0};
@@ -716,9 +750,10 @@ static napi_value adopt(napi_env env, napi_callback_info info) {
       napi_get_buffer_info(env, argv[3], &marker_data, &marker_length) != napi_ok ||
       napi_get_value_uint32(env, argv[4], &pending_ready) != napi_ok ||
       napi_get_value_bool(env, argv[5], &forwarded) != napi_ok ||
-      napi_get_value_string_latin1(env, argv[6], status, sizeof status, &status_length) != napi_ok) {
+      napi_get_value_string_latin1(env, argv[6], status, sizeof status, &status_length) != napi_ok ||
+      (argc >= 8 && napi_get_value_bool(env, argv[7], &copy_in) != napi_ok)) {
     napi_throw_type_error(env, NULL, "nlq native relay: adopt(relay, clientFd, upstreamFd, marker, pending, "
-                                     "forwardedSinceSync, readyStatus)");
+                                     "forwardedSinceSync, readyStatus, copyIn)");
     return NULL;
   }
   napi_value result;
@@ -731,6 +766,7 @@ static napi_value adopt(napi_env env, napi_callback_info info) {
   connection->pending_ready = pending_ready;
   connection->forwarded_since_sync = forwarded ? 1 : 0;
   connection->ready_status = status_length > 0 ? (uint8_t)status[0] : 'I';
+  connection->copy_in = copy_in ? 1 : 0;
   connection->sides[CLIENT].fd = client_fd;
   connection->sides[UPSTREAM].fd = upstream_fd;
   pthread_mutex_lock(&relay_state->mutex);

@@ -61,6 +61,11 @@ export class AnswerInProgress {
     });
   }
 
+  /** Accounts a DataRow of `length` declared bytes at its header: true when it exceeds the byte cap (drop it unread). */
+  refusesRow(length: number): boolean {
+    return this.#executor.refusesRow(length);
+  }
+
   /** Hands one whole upstream message to the statement running for the answer. */
   receive(message: Buffer): void {
     this.#executor.receive(message);

@@ -3,8 +3,7 @@ import type { TLSSocket } from "node:tls";
 import { CancelledError } from "@nlq/engine";
 import { serialize } from "pg-protocol";
 import type { AuthSource } from "../auth/auth-query";
-import { UpstreamLoginError } from "../auth/authentication-failed-error";
-import { AuthenticationCode, ClientAuthentication, SCRAM_SHA_256, startupUser } from "../auth/client-authentication";
+import { ClientAuthentication, startupUser } from "../auth/client-authentication";
 import { ScramUpstreamLogin } from "../auth/scram-upstream-login";
 import {
   encodeErrorResponse,
@@ -29,6 +28,7 @@ import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
 import { CoalescingWriter } from "./coalescing-writer";
 import { ConnectionStep } from "./connection-step";
+import { CopyInState } from "./copy-in-state";
 import { leaveNothingBehind } from "./leave-nothing-behind";
 import { openUpstream } from "./open-upstream";
 import { PendingReady } from "./pending-ready";
@@ -37,6 +37,7 @@ import { QuestionBatch } from "./question-batch";
 import { QuestionBatchError } from "./question-batch-error";
 import { ReadPauses } from "./read-pauses";
 import { type AskedQuestion, encodeQuestionOutcome, type QuestionOutcome } from "./respond-to-question";
+import { answerUpstreamAuthentication } from "./upstream-authentication";
 import { toWireError } from "./wire-error";
 
 /**
@@ -75,6 +76,9 @@ export class ProxyConnection {
   readonly #upstreamPauses = new ReadPauses(() => this.#upstream);
   /** The server is shutting down: close as soon as no statement runs. */
   #shuttingDown = false;
+  /** The client shut down its sending side: answer what it sent (as PostgreSQL does), then close. */
+  #clientEnded = false;
+  readonly #copyIn = new CopyInState();
   #readyStatus: ReadyStatus = "I";
   #backendKey: BackendKey | undefined;
   readonly #pendingReady = new PendingReady();
@@ -116,11 +120,14 @@ export class ProxyConnection {
     this.#upstreamFramer = new MessageFramer({
       inspect: (type) =>
         this.#answerInProgress !== undefined ||
-        this.#statementsInFlight !== undefined ||
+        (this.#statementsInFlight !== undefined && PASSED_STATEMENT_REPLIES.has(type)) ||
+        this.#copyIn.inspects(type) ||
         type === MessageType.readyForQuery ||
         type === MessageType.backendKeyData ||
-        (type === AUTHENTICATION_REQUEST && this.#upstreamLogin !== undefined) ||
+        (type === MessageType.authenticationRequest && this.#upstreamLogin !== undefined) ||
         (type === MessageType.errorResponse && this.#questionBatchError.pending),
+      // A row past the byte cap of the answer's statement is dropped as it streams, never held (the cap cancels it).
+      skip: (type, total) => type === MessageType.dataRow && this.#answerInProgress?.refusesRow(total - 1) === true,
     });
     this.#client.setNoDelay(true);
     this.#listenToClient(this.#client);
@@ -128,6 +135,9 @@ export class ProxyConnection {
 
   #listenToClient(client: Socket): void {
     client.on("data", this.#onClientData);
+    client.on("end", () => {
+      if (client === this.#client) this.#onClientEnded();
+    });
     client.on("close", () => this.#close("client closed"));
     client.on("error", (error) => this.#options.logger.warn("client socket error", { error: error.message }));
   }
@@ -161,9 +171,28 @@ export class ProxyConnection {
    */
   shutdown(): void {
     this.#shuttingDown = true;
-    const handBack = this.#relayed?.release();
-    if (handBack !== undefined) this.#takeBack(handBack);
-    this.#closeIfShuttingDownAndIdle();
+    const relayed = this.#relayed;
+    if (relayed !== undefined) {
+      const handBack = relayed.release();
+      // Mid-message the relay finishes the message and hands the connection back then (`#takeBack` goes on from there):
+      // until it does, it alone writes to these sockets.
+      if (handBack === undefined) return;
+      this.#takeBack(handBack);
+    }
+    this.#closeIfFinished();
+  }
+
+  /**
+   * The client shut down its sending side (a half-close; or it closed, which looks the same until a write fails):
+   * what it sent whole is still run and answered, as PostgreSQL does, then the connection closes. A message left
+   * incomplete, or an end before the session is ready, closes it at once.
+   */
+  #onClientEnded(): void {
+    this.#clientEnded = true;
+    const mayFinish =
+      this.#clientFramer.atBoundary && (this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.Answering);
+    if (mayFinish) this.#closeIfFinished();
+    else this.#close("client closed");
   }
 
   /** Cancels whatever statement runs upstream and ends both sockets now. */
@@ -228,7 +257,8 @@ export class ProxyConnection {
         this.#writeUpstream(segment.kind === "message" ? segment.message : segment.bytes);
         break;
       case ConnectionStep.Ready:
-        this.#follow(this.#router.route(segment));
+        if (this.#copyIn.active) this.#writeUpstream(segment.kind === "message" ? segment.message : segment.bytes);
+        else this.#follow(this.#router.route(segment));
         break;
       case ConnectionStep.CollectingQuestionBatch:
         if (segment.kind === "message") {
@@ -342,36 +372,6 @@ export class ProxyConnection {
     this.#openUpstream(packet);
   }
 
-  /**
-   * An upstream authentication request while the proxy logs in with the client's keys: answered here (SASL), or
-   * forwarded (AuthenticationOk ends the login). Returns true when the message was handled (not forwarded).
-   */
-  #onUpstreamAuthentication(message: Buffer, login: ScramUpstreamLogin): boolean {
-    const code = message.readInt32BE(5);
-    const payload = message.toString("utf8", 9);
-    switch (code) {
-      case AuthenticationCode.ok:
-        this.#upstreamLogin = undefined;
-        return false;
-      case AuthenticationCode.sasl:
-        if (!payload.split("\0").includes(SCRAM_SHA_256)) {
-          throw new UpstreamLoginError("the upstream server does not offer SCRAM-SHA-256 for this role");
-        }
-        this.#writeUpstream(serialize.sendSASLInitialResponseMessage(SCRAM_SHA_256, login.clientFirst));
-        return true;
-      case AuthenticationCode.saslContinue:
-        this.#writeUpstream(serialize.sendSCRAMClientFinalMessage(login.respond(payload)));
-        return true;
-      case AuthenticationCode.saslFinal:
-        login.verify(payload);
-        return true;
-      default:
-        throw new UpstreamLoginError(
-          `the upstream server asks for authentication method ${code}; with NLQ_AUTH_QUERY_URL the role must use scram-sha-256 (or trust)`,
-        );
-    }
-  }
-
   /** The upstream connection is open (TLS negotiated): send the StartupMessage and the client input held meanwhile. */
   #onUpstreamOpened(upstream: Socket | undefined, startupPacket: Buffer): void {
     if (upstream === undefined || this.#closed) {
@@ -410,7 +410,7 @@ export class ProxyConnection {
         this.#step = ConnectionStep.AwaitingStartup;
         this.#clientFramer.expectStartupPacket();
         this.#listenToClient(secure);
-        this.#closeIfShuttingDownAndIdle();
+        this.#closeIfFinished();
       },
       (error: unknown) => {
         this.#options.logger.warn("TLS handshake with the client failed", {
@@ -595,7 +595,7 @@ export class ProxyConnection {
   #finishAnswering(): void {
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
-    this.#closeIfShuttingDownAndIdle();
+    this.#closeIfFinished();
     this.#relayIfIdle();
   }
 
@@ -651,8 +651,11 @@ export class ProxyConnection {
     }
     const { type, message } = segment;
     const login = this.#upstreamLogin;
-    if (type === AUTHENTICATION_REQUEST && login !== undefined && this.#onUpstreamAuthentication(message, login))
-      return;
+    if (type === MessageType.authenticationRequest && login !== undefined) {
+      if (answerUpstreamAuthentication(message, login, this.#writeUpstream) === "answered") return;
+      this.#upstreamLogin = undefined;
+    }
+    this.#copyIn.note(type);
     if (this.#statementsInFlight !== undefined) {
       this.#onPassedStatementReply(type, message);
       return;
@@ -677,14 +680,14 @@ export class ProxyConnection {
     }
     if (type === MessageType.readyForQuery && this.#pendingReady.received()) {
       this.#router.upstreamSettled();
-      this.#closeIfShuttingDownAndIdle();
+      this.#closeIfFinished();
     }
   };
 
   /** A reply to ordinary statements of a split query: passed through, but its ReadyForQuery ends the run instead. */
   #onPassedStatementReply(type: number, message: Buffer): void {
     const run = this.#statementsInFlight!;
-    if (type === COPY_IN_RESPONSE || type === COPY_BOTH_RESPONSE) {
+    if (type === MessageType.copyInResponse || type === MessageType.copyBothResponse) {
       // The client's input is held until the whole query is answered, so it cannot send the COPY's data now.
       this.#writeUpstream(serialize.copyFail("COPY FROM STDIN cannot share a query with a natural-language question"));
       return;
@@ -714,6 +717,7 @@ export class ProxyConnection {
     const idle =
       this.#step === ConnectionStep.Ready &&
       !this.#shuttingDown &&
+      !this.#clientEnded &&
       !this.#clientEncrypted &&
       this.#answerInProgress === undefined &&
       this.#statementsInFlight === undefined &&
@@ -734,6 +738,7 @@ export class ProxyConnection {
         pendingReady: this.#pendingReady.count,
         forwardedSinceSync: this.#router.forwardedSinceSync,
         readyStatus: this.#readyStatus,
+        copyIn: this.#copyIn.active,
       },
       (handBack) => this.#takeBack(handBack),
     );
@@ -751,6 +756,7 @@ export class ProxyConnection {
     this.#pendingReady.restore(handBack.pendingReady);
     this.#router.restoreForwardedSinceSync(handBack.forwardedSinceSync);
     this.#readyStatus = handBack.readyStatus as ReadyStatus;
+    this.#copyIn.restore(handBack.copyIn);
     if (handBack.toUpstream !== undefined) this.#writeUpstream(handBack.toUpstream);
     if (handBack.toClient !== undefined) this.#writeClient(handBack.toClient);
     if (handBack.reason === "client-closed" || handBack.reason === "upstream-closed") {
@@ -766,7 +772,8 @@ export class ProxyConnection {
     } finally {
       this.#takingBack = false;
     }
-    this.#closeIfShuttingDownAndIdle();
+    if (handBack.reason === "client-ended" && !this.#closed) this.#onClientEnded();
+    this.#closeIfFinished();
     this.#relayIfIdle();
   }
 
@@ -814,14 +821,22 @@ export class ProxyConnection {
     this.#close(reason);
   }
 
-  #closeIfShuttingDownAndIdle(): void {
-    if (!this.#shuttingDown) return;
+  /**
+   * Closes the connection once nothing runs when the server shuts down (FATAL 57P01) or the client ended its input.
+   * Never while the native relay holds it: it comes back first (one writer per socket).
+   */
+  #closeIfFinished(): void {
+    if ((!this.#shuttingDown && !this.#clientEnded) || this.#relayed !== undefined) return;
     const idle =
       (this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.AwaitingStartup) &&
       !this.#pendingReady.owed &&
       this.#answerInProgress === undefined &&
       this.#clientQueue.length === 0;
     if (!idle) return;
+    if (!this.#shuttingDown) {
+      this.#close("client ended");
+      return;
+    }
     this.#terminate(
       { severity: "FATAL", code: "57P01", message: "terminating connection because the nlq proxy is shutting down" },
       "shutdown",
@@ -861,11 +876,13 @@ export class ProxyConnection {
   }
 }
 
-/** Type byte of the backend's authentication requests (`R`). */
-const AUTHENTICATION_REQUEST = 0x52;
-/** Backend CopyInResponse (`G`) and CopyBothResponse (`W`): the server waits for the client's CopyData. */
-const COPY_IN_RESPONSE = 0x47;
-const COPY_BOTH_RESPONSE = 0x57;
+/** The replies to a split query's ordinary statements that `#onPassedStatementReply` acts on; the rest pass as bytes. */
+const PASSED_STATEMENT_REPLIES = new Set<number>([
+  MessageType.copyInResponse,
+  MessageType.copyBothResponse,
+  MessageType.errorResponse,
+  MessageType.readyForQuery,
+]);
 
 /** Default limit of client input held while a question is answered: 1 MiB. */
 export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;

@@ -129,6 +129,30 @@ describe("UpstreamQueryExecutor", () => {
     expect(capped.rows.map((values) => values[0]?.slice(0, 1))).toEqual(["0", "1"]);
   });
 
+  it("refuses a DataRow at its header once its declared length exceeds what is left of the byte limit", async () => {
+    const { executor, cancels } = setup();
+    const row = encodeDataRow(["x".repeat(100)]);
+    const declared = row.length - 1;
+    const result = executor.query({ sql: "select big", resultByteLimit: declared * 2 + 10 });
+    executor.receive(encodeRowDescription([field]));
+    // Two rows fit: admitted at their header, kept (and counted once) when they arrive.
+    for (let index = 0; index < 2; index++) {
+      expect(executor.refusesRow(declared)).toBe(false);
+      executor.receive(row);
+    }
+    expect(cancels()).toBe(0);
+    // A row declaring 500 MB is refused before any of its body is read, and the statement is cancelled.
+    expect(executor.refusesRow(500_000_000)).toBe(true);
+    expect(cancels()).toBe(1);
+    expect(executor.refusesRow(declared)).toBe(true);
+    executor.receive(encodeErrorResponse({ severity: "ERROR", code: "57014", message: "canceling statement" }));
+    executor.receive(encodeReadyForQuery("I"));
+    const capped = await result;
+    expect(capped).toMatchObject({ cutByBytes: true });
+    expect(capped.rows).toHaveLength(2);
+    expect(cancels()).toBe(1);
+  });
+
   it("reports a cut by bytes even when the statement completed before the cancel landed", async () => {
     const { executor, cancels } = setup();
     const result = executor.query({ sql: "select big", resultByteLimit: 1 });

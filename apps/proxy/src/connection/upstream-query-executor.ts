@@ -44,6 +44,8 @@ interface PendingQuery {
   result: QueryResult | undefined;
   error: DatabaseError | undefined;
   readonly budget: ResultByteBudget;
+  /** DataRows already accounted at their header (`refusesRow`) and not received yet. */
+  admitted: number;
 }
 
 /**
@@ -104,11 +106,25 @@ export class UpstreamQueryExecutor implements QueryExecutor {
         result: undefined,
         error: undefined,
         budget: new ResultByteBudget(options.resultByteLimit, () => this.#channel.requestCancel()),
+        admitted: 0,
       };
       this.#pending = pending;
       options.abortSignal?.addEventListener("abort", pending.onAbort, { once: true });
       this.#channel.write(extendedStatement(options.sql));
     });
+  }
+
+  /**
+   * Accounts a DataRow of `length` bytes (its declared length, without the type byte) at its header, before its body
+   * is read: true when it does not fit the byte cap (or a row before it did not), so that the caller drops it unread;
+   * the statement is cancelled then. A row that fits is kept when it arrives (`receive`).
+   */
+  refusesRow(length: number): boolean {
+    const pending = this.#pending;
+    if (pending === undefined) return false;
+    if (!pending.budget.accept(length)) return true;
+    pending.admitted++;
+    return false;
   }
 
   /** Feeds one whole backend message that belongs to the running statement. */
@@ -143,7 +159,9 @@ export class UpstreamQueryExecutor implements QueryExecutor {
         break;
       case "dataRow": {
         const row = message as DataRowMessage;
-        if (pending.budget.accept(row.length)) pending.rows.push(row.fields as Array<string | null>);
+        const admitted = pending.admitted > 0;
+        if (admitted) pending.admitted--;
+        if (admitted || pending.budget.accept(row.length)) pending.rows.push(row.fields as Array<string | null>);
         break;
       }
       case "commandComplete":

@@ -63,4 +63,8 @@ export const MessageType = {
   noticeResponse: 0x4e, // N
   notificationResponse: 0x41, // A
   parameterStatus: 0x53, // S (backend; same byte as frontend Sync)
+  authenticationRequest: 0x52, // R
+  dataRow: 0x44, // D (backend; same byte as frontend Describe)
+  copyInResponse: 0x47, // G
+  copyBothResponse: 0x57, // W
 } as const;

@@ -81,6 +81,37 @@ describe("MessageFramer", () => {
     expect(types).toEqual([STARTUP_PACKET_TYPE, STARTUP_PACKET_TYPE]);
   });
 
+  it("drops a message refused at its header as it streams, at any split, and keeps the rest whole and in order", () => {
+    const DATA_ROW = 0x44;
+    const huge = Buffer.concat([Buffer.from([DATA_ROW, 0, 0, 0x10, 0x04]), Buffer.alloc(0x1000, 0x78)]);
+    const small = Buffer.concat([Buffer.from([DATA_ROW, 0, 0, 0, 6]), Buffer.from("ok")]);
+    const complete = Buffer.from([0x43, 0, 0, 0, 4]);
+    const input = Buffer.concat([small, huge, small, complete]);
+    for (const size of [1, 3, 7, 100, input.length]) {
+      const refused: number[] = [];
+      const framer = new MessageFramer({
+        inspect: () => true,
+        skip: (type, total) => {
+          if (type === DATA_ROW && total > 100) refused.push(total);
+          return type === DATA_ROW && total > 100;
+        },
+      });
+      const kept: Buffer[] = [];
+      for (let offset = 0; offset < input.length; offset += size) {
+        framer.push(input.subarray(offset, offset + size), (segment) => kept.push(bytesOf(segment)));
+        // Refused at its header, before its body arrived: nothing of it is ever handed back.
+        if (offset + size >= small.length + 5 && offset + size < small.length + huge.length) {
+          expect(refused).toEqual([huge.length]);
+        }
+      }
+      expect(refused).toEqual([huge.length]);
+      expect(kept.map((bytes) => bytes.toString("hex"))).toEqual(
+        [small, small, complete].map((b) => b.toString("hex")),
+      );
+      expect(framer.atBoundary).toBe(true);
+    }
+  });
+
   it("rejects impossible lengths", () => {
     const framer = new MessageFramer({ inspect: () => true });
     expect(() => framer.push(Buffer.from([0x51, 0, 0, 0, 2]), () => {})).toThrow(ProtocolViolationError);

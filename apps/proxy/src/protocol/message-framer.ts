@@ -8,6 +8,8 @@ import { ProtocolViolationError } from "./protocol-error";
  * `bytes` segments: subarrays of the original chunk (no copy), possibly several messages or a part of
  * one. Inspected messages are handed back whole (copied only when a message was split across chunks).
  *
+ * An inspected message the consumer refuses at its header (`skip`) is dropped as it streams: its body is never held.
+ *
  * Startup-phase packets (StartupMessage, SSLRequest, GSSENCRequest, CancelRequest) have no type byte;
  * the framer expects one such packet first when `startup` is true, and again after `expectStartupPacket()`.
  */
@@ -29,6 +31,12 @@ export const STARTUP_PACKET_TYPE = 0;
 export interface MessageFramerOptions {
   /** Which message types are handed back whole; consulted once per message, at its header. */
   readonly inspect: (type: number) => boolean;
+  /**
+   * Whether to drop an inspected message of `type` and `total` bytes (type byte included) instead of holding it;
+   * consulted once per inspected message, at its header, after every earlier segment was handed back. The consumer
+   * accounts for a dropped message when it says so: the framer hands back nothing of it. Default: never.
+   */
+  readonly skip?: (type: number, total: number) => boolean;
   /** Whether the first packet is an untyped startup-phase packet (default false). */
   readonly startup?: boolean;
   /** Largest accepted message length in bytes (default 1 GiB, PostgreSQL's own limit). */
@@ -38,6 +46,8 @@ export interface MessageFramerOptions {
 interface MessageInProgress {
   readonly type: number;
   readonly inspected: boolean;
+  /** Dropped as it streams (`skip`): neither held nor passed on. */
+  readonly skipped: boolean;
   remaining: number;
   readonly parts: Buffer[];
 }
@@ -46,6 +56,7 @@ const MAXIMUM_STARTUP_PACKET_LENGTH = 10_000;
 
 export class MessageFramer {
   readonly #inspect: (type: number) => boolean;
+  readonly #skip: (type: number, total: number) => boolean;
   readonly #maximumMessageLength: number;
   #startup: boolean;
   #header: Buffer = Buffer.alloc(5);
@@ -54,6 +65,7 @@ export class MessageFramer {
 
   constructor(options: MessageFramerOptions) {
     this.#inspect = options.inspect;
+    this.#skip = options.skip ?? (() => false);
     this.#startup = options.startup ?? false;
     this.#maximumMessageLength = options.maximumMessageLength ?? 0x40000000;
   }
@@ -81,7 +93,7 @@ export class MessageFramer {
       if (current !== null) {
         const take = Math.min(current.remaining, chunk.length - offset);
         if (current.inspected) current.parts.push(chunk.subarray(offset, offset + take));
-        else if (passStart < 0) passStart = offset;
+        else if (!current.skipped && passStart < 0) passStart = offset;
         offset += take;
         current.remaining -= take;
         if (current.remaining === 0) {
@@ -105,6 +117,10 @@ export class MessageFramer {
           continue;
         }
         if (inspected) flushPass(offset);
+        if (inspected && this.#skip(type, total)) {
+          this.#current = { type, inspected: false, skipped: true, remaining: total, parts: [] };
+          continue;
+        }
         if (inspected && chunk.length - offset >= total) {
           // A whole inspected message in this chunk: handed back as a subarray (no copy, no bookkeeping).
           const message = chunk.subarray(offset, offset + total);
@@ -112,7 +128,7 @@ export class MessageFramer {
           onSegment({ kind: "message", type, message });
           continue;
         }
-        this.#current = { type, inspected, remaining: total, parts: [] };
+        this.#current = { type, inspected, skipped: false, remaining: total, parts: [] };
         continue;
       }
       // The header is split across chunks: keep its bytes (at most five) until it is complete.
@@ -127,11 +143,14 @@ export class MessageFramer {
       const { type, total } = this.#readHeader(header, 0);
       const inspected = this.#startup || this.#inspect(type);
       this.#startup = false;
-      if (inspected) {
-        this.#current = { type, inspected, remaining: total - headerSize, parts: [header] };
+      const skipped = inspected && this.#skip(type, total);
+      if (skipped) {
+        this.#current = { type, inspected: false, skipped, remaining: total - headerSize, parts: [] };
+      } else if (inspected) {
+        this.#current = { type, inspected, skipped, remaining: total - headerSize, parts: [header] };
       } else {
         onSegment({ kind: "bytes", bytes: header });
-        this.#current = { type, inspected, remaining: total - headerSize, parts: [] };
+        this.#current = { type, inspected, skipped, remaining: total - headerSize, parts: [] };
       }
       if (this.#current.remaining === 0) {
         const finished = this.#current;

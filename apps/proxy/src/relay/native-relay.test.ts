@@ -3,7 +3,13 @@ import { connect, createServer, type Socket } from "node:net";
 import { serialize } from "pg-protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { QuestionMarker } from "../question/question-marker";
-import { type NativeRelay, nativeRelay, nativeRelayUnavailable, type RelayHandBack } from "./native-relay";
+import {
+  type NativeRelay,
+  nativeRelay,
+  nativeRelayUnavailable,
+  type RelayHandBack,
+  type RelayStartState,
+} from "./native-relay";
 import { resumeReading } from "./socket-reading";
 
 /** The relay must be built wherever the tests run (`npm ci` builds it): no silent skip. */
@@ -36,7 +42,8 @@ async function socketPair(): Promise<{ peer: Socket; held: Socket }> {
 }
 
 /** A client peer and an upstream peer, with the proxy's two sockets adopted by the relay. */
-async function relayedPair(state = { pendingReady: 0, forwardedSinceSync: false, readyStatus: "I" }) {
+async function relayedPair(start: Partial<RelayStartState> = {}) {
+  const state = { pendingReady: 0, forwardedSinceSync: false, readyStatus: "I", copyIn: false, ...start };
   const client = await socketPair();
   const upstream = await socketPair();
   const handBacks: RelayHandBack[] = [];
@@ -76,6 +83,15 @@ const commandComplete = (tag: string) => {
   const body = Buffer.from(`${tag}\0`);
   const header = Buffer.alloc(5);
   header[0] = 0x43;
+  header.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([header, body]);
+};
+
+/** A minimal ErrorResponse with `code`. */
+const encodeError = (code: string) => {
+  const body = Buffer.from(`SERROR\0C${code}\0Mx\0\0`);
+  const header = Buffer.alloc(5);
+  header[0] = 0x45;
   header.writeInt32BE(body.length + 4, 1);
   return Buffer.concat([header, body]);
 };
@@ -224,13 +240,60 @@ describe("the native relay", () => {
     expect((await atUpstream.until(5)).equals(serialize.sync())).toBe(true);
   });
 
-  it("hands the connection back when the client closes, and when the upstream does", async () => {
+  it("hands the connection back when the client fails, and when the upstream closes", async () => {
     const first = await relayedPair({ pendingReady: 1, forwardedSinceSync: false, readyStatus: "I" });
-    first.client.end();
+    first.client.resetAndDestroy();
     expect(await first.nextHandBack()).toMatchObject({ reason: "client-closed", pendingReady: 1 });
     const second = await relayedPair();
     second.upstream.destroy();
     expect((await second.nextHandBack()).reason).toBe("upstream-closed");
+  });
+
+  it("hands a client that ended its input back at the end of the result it still reads (client-ended)", async () => {
+    const { client, upstream, nextHandBack } = await relayedPair({ pendingReady: 1 });
+    const atClient = collect(client);
+    const row = Buffer.concat([Buffer.from([0x44, 0, 0, 0, 104]), Buffer.alloc(100, 0x61)]);
+    upstream.write(row.subarray(0, 40));
+    await atClient.until(40);
+    client.end();
+    // Until the row is whole, the relay keeps moving it; the connection then goes back with what follows it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    upstream.write(Buffer.concat([row.subarray(40), readyForQuery("I")]));
+    const handBack = await nextHandBack();
+    expect(handBack).toMatchObject({ reason: "client-ended", pendingReady: 1 });
+    expect((await atClient.until(row.length)).equals(row)).toBe(true);
+    expect(handBack.upstreamInput?.equals(readyForQuery("I"))).toBe(true);
+  });
+
+  it("passes a question sent during COPY FROM STDIN on to the upstream, owing no ReadyForQuery for it or a Sync", async () => {
+    const { client, upstream, relayed } = await relayedPair({ pendingReady: 1 });
+    const atUpstream = collect(upstream);
+    const atClient = collect(client);
+    const copyInResponse = Buffer.from([0x47, 0, 0, 0, 7, 0, 0, 0]);
+    upstream.write(copyInResponse);
+    await atClient.until(copyInResponse.length);
+    const sent = Buffer.concat([
+      serialize.copyData(Buffer.from("1\n")),
+      serialize.query("-- nl: rows?"),
+      serialize.sync(),
+    ]);
+    client.write(sent);
+    expect((await atUpstream.until(sent.length)).equals(sent)).toBe(true);
+    expect(relayed.release()).toMatchObject({ reason: "release", pendingReady: 1, copyIn: true });
+  });
+
+  it("takes the COPY state it is given and ends it at the upstream's ErrorResponse", async () => {
+    const { client, upstream, nextHandBack } = await relayedPair({ pendingReady: 1, copyIn: true });
+    const atUpstream = collect(upstream);
+    const atClient = collect(client);
+    const question = serialize.query("/* nl: rows? */");
+    client.write(question);
+    expect((await atUpstream.until(question.length)).equals(question)).toBe(true);
+    const error = encodeError("08P01");
+    upstream.write(Buffer.concat([error, readyForQuery("I")]));
+    await atClient.until(error.length + 6);
+    client.write(question);
+    expect(await nextHandBack()).toMatchObject({ reason: "question", pendingReady: 0, copyIn: false });
   });
 
   it("stops reading one side while the other does not take its bytes, and loses or reorders none of them", async () => {

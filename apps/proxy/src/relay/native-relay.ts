@@ -15,7 +15,9 @@ export type RelayHandBackReason =
   /** The client's socket ended or failed. */
   | "client-closed"
   /** The upstream's socket ended or failed. */
-  | "upstream-closed";
+  | "upstream-closed"
+  /** The client shut down its sending side (it still reads): handed back at a message boundary, to finish and close. */
+  | "client-ended";
 
 /** A connection handed back by the native relay, with everything it held. */
 export interface RelayHandBack {
@@ -26,6 +28,8 @@ export interface RelayHandBack {
   readonly forwardedSinceSync: boolean;
   /** The transaction status of the last ReadyForQuery (`I`, `T`, `E`). */
   readonly readyStatus: string;
+  /** The upstream is in COPY FROM STDIN (CopyInResponse seen, the COPY not ended yet). */
+  readonly copyIn: boolean;
   /** Client bytes read and not forwarded; they start at a message boundary. */
   readonly clientInput: Buffer | undefined;
   /** Upstream bytes read and not forwarded; they start at a message boundary. */
@@ -41,6 +45,7 @@ export interface RelayStartState {
   readonly pendingReady: number;
   readonly forwardedSinceSync: boolean;
   readonly readyStatus: string;
+  readonly copyIn: boolean;
 }
 
 /** A connection the native relay moves bytes for. */
@@ -64,6 +69,7 @@ interface NativeRelayAddon {
     pendingReady: number,
     forwardedSinceSync: boolean,
     readyStatus: string,
+    copyIn: boolean,
   ): number;
   release(relay: unknown, id: number): (RelayHandBack & { readonly id: number }) | undefined;
   detach(relay: unknown, id: number): boolean;
@@ -122,6 +128,7 @@ export class NativeRelay {
       state.pendingReady,
       state.forwardedSinceSync,
       state.readyStatus,
+      state.copyIn,
     );
     if (id < 0) {
       resumeReading(client);

@@ -47,6 +47,9 @@ async function runs(name: string, what: string): Promise<boolean> {
   }
 }
 
+// A client whose connection is reset (killed mid-read, a network failure) is gone: what runs for it is cancelled. A
+// client that only ends its input (FIN) may still read, as a half-closed client does: it gets its results, as from
+// PostgreSQL, and the backend goes once they are sent (half-close.test.ts).
 describe("a client that disconnects leaves no upstream backend behind", () => {
   it("mid-result, while the proxy has stopped reading the upstream for the slow client (reproduction 4)", async () => {
     await proxyStarted;
@@ -68,7 +71,7 @@ describe("a client that disconnects leaves no upstream backend behind", () => {
     await client.startup(name);
     client.socket.write(serialize.query("/* nl: take your time */"));
     await untilRunning(name, "pg_sleep");
-    client.socket.destroy();
+    client.socket.resetAndDestroy();
     expect(await backendsGone(name)).toBe(true);
   });
 
@@ -87,7 +90,7 @@ describe("a client that disconnects leaves no upstream backend behind", () => {
       ]),
     );
     await untilRunning(name, "pg_sleep");
-    client.socket.destroy();
+    client.socket.resetAndDestroy();
     expect(await backendsGone(name)).toBe(true);
   });
 

@@ -174,7 +174,8 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     else cancelUpstream(key);
   };
 
-  const server: Server = createServer((client) => {
+  // Half-open: a client that shuts down its sending side still gets the results of what it sent, as from PostgreSQL.
+  const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     if (connections.size >= maxConnections) {
       metrics.connectionRefused();
       // A refused client only gets an error: it waits at most 10 s for it, less when the login timeout is shorter.

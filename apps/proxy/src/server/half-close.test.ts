@@ -1,0 +1,54 @@
+import { serialize } from "pg-protocol";
+import { afterAll, describe, expect, it } from "vitest";
+import { answerWith, backendsGone, RawClient, startTestProxy, uniqueName, upstreamPort } from "./proxy.test-helpers";
+import type { ProxyServer } from "./proxy-server";
+
+const proxies: ProxyServer[] = [];
+afterAll(async () => {
+  await Promise.all(proxies.map((proxy) => proxy.close()));
+});
+
+async function proxyWith(nativeRelay: boolean): Promise<ProxyServer> {
+  const proxy = await startTestProxy((options) => answerWith(options, "select 42 as answer"), { nativeRelay });
+  proxies.push(proxy);
+  return proxy;
+}
+
+/** Sends `query` then shuts down the client's sending side; resolves with what arrived once the server closed. */
+async function queryThenHalfClose(port: number, name: string, query: string): Promise<RawClient> {
+  const client = new RawClient(port);
+  await client.startup(name);
+  client.socket.write(serialize.query(query));
+  client.socket.end();
+  await Promise.race([client.closed, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+  return client;
+}
+
+const names = (client: RawClient) => client.messages.map((message) => message.name);
+
+describe("a client that shuts down its sending side after a query (half-close)", () => {
+  it("gets its result from PostgreSQL itself, then the connection closes", async () => {
+    const direct = await queryThenHalfClose(
+      upstreamPort,
+      uniqueName("nlq-half-direct"),
+      "select pg_sleep(0.3), 7 as n",
+    );
+    expect(names(direct).slice(-4)).toEqual(["rowDescription", "dataRow", "commandComplete", "readyForQuery"]);
+  });
+
+  it.each([false, true])("gets the same result through the proxy (native relay %s)", async (relayOn) => {
+    const proxy = await proxyWith(relayOn);
+    const name = uniqueName("nlq-half-proxy");
+    const client = await queryThenHalfClose(proxy.address.port, name, "select pg_sleep(0.3), 7 as n");
+    expect(names(client).slice(-4)).toEqual(["rowDescription", "dataRow", "commandComplete", "readyForQuery"]);
+    expect(client.messages.find((message) => message.name === "dataRow")).toMatchObject({ fields: ["", "7"] });
+    expect(await backendsGone(name)).toBe(true);
+  });
+
+  it.each([false, true])("gets the answer to a question it sent (native relay %s)", async (relayOn) => {
+    const proxy = await proxyWith(relayOn);
+    const client = await queryThenHalfClose(proxy.address.port, uniqueName("nlq-half-question"), "/* nl: answer? */");
+    expect(client.messages.find((message) => message.name === "dataRow")).toMatchObject({ fields: ["42"] });
+    expect(names(client).at(-1)).toBe("readyForQuery");
+  });
+});
