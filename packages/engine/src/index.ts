@@ -25,6 +25,7 @@ export {
   optionalWholeNumberVariable,
   parsedVariable,
 } from "./config/variable-schemas";
+export { ordinaryTables, ordinaryTablesSql, type RelationName, relationKey } from "./database/ordinary-tables";
 export type {
   QueryExecutor,
   QueryOptions,
@@ -176,7 +177,7 @@ export {
 export { createValueVisibility, type ValueVisibility, visibleValues } from "./retrieval/values/visible-values";
 export { alwaysQuoteIdentifier, quoteIdentifier } from "./schema/quote-identifier";
 export { renderSchema } from "./schema/render-schema";
-export { fetchSampleValues } from "./schema/sample-values";
+export { fetchSampleValues, isStoredTable } from "./schema/sample-values";
 export { keepVisibleSampleValues, sampleValueProbes, withoutSampleValues } from "./schema/visible-sample-values";
 export { createChessSchemaSelector } from "./schema-selection/chess-schema-selector";
 export {

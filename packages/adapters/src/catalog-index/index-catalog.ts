@@ -5,6 +5,7 @@ import {
   catalogCollectionName,
   fetchSampleValues,
   introspectCatalog,
+  isStoredTable,
   runReadOnly,
   tableKey,
 } from "@nlq/engine";
@@ -132,13 +133,16 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
       await embedTableContext(options.vectorStore, options.embeddingModel, collection, sampled);
     }
     if (options.values !== false) {
-      await deleteValueColumns(table.schema, table.name, new Set(table.columns.map((column) => column.name)));
+      // Values only from stored rows (ordinary and partitioned tables): a view's body would run per question when
+      // its values are probed on the asking session (issue 17).
+      const valueColumns = isStoredTable(table) ? table.columns : [];
+      await deleteValueColumns(table.schema, table.name, new Set(valueColumns.map((column) => column.name)));
       const primary = new Set(table.primaryKey);
       const foreign = new Set(table.foreignKeys.flatMap((foreignKey) => foreignKey.columns));
       await runReadOnly(scope, (query) =>
         indexDatabaseValues({
           executor: { name: "read-only", query: ({ sql }) => query(sql) },
-          columns: table.columns.map((column) => ({
+          columns: valueColumns.map((column) => ({
             schema: table.schema,
             table: table.name,
             column: column.name,

@@ -15,7 +15,13 @@ beforeAll(async () => {
      INSERT INTO cities VALUES (1, 'Paris', 'IDF', 2100000), (2, 'Lyon', NULL, 520000), (3, 'Paris', 'IDF', 1),
        (4, 'A very long city name that goes on and on and on', 'ARA', 5), (5, 'Nice', 'PACA', 340000);
      CREATE VIEW broken AS SELECT (1 / (id - id))::text AS label FROM cities;
-     CREATE VIEW slow AS SELECT 'late'::text AS label FROM pg_sleep(30);`,
+     CREATE VIEW slow AS SELECT 'late'::text AS label FROM pg_sleep(30);
+     CREATE SCHEMA locks;
+     CREATE VIEW locks.locking AS SELECT pg_advisory_lock(7003)::text AS label;
+     CREATE MATERIALIZED VIEW locks.stored AS SELECT 'kept'::text AS label;
+     CREATE TABLE locks.parted (label text) PARTITION BY LIST (label);
+     CREATE TABLE locks.parted_a PARTITION OF locks.parted FOR VALUES IN ('partitioned row');
+     INSERT INTO locks.parted VALUES ('partitioned row');`,
   );
 });
 afterAll(async () => {
@@ -23,6 +29,26 @@ afterAll(async () => {
 });
 
 describe("fetchSampleValues", () => {
+  it("samples ordinary and partitioned tables only: a view's body never runs in the asking session (issue 17)", async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const session = createPgExecutor(client);
+      const catalog = await runReadOnly({ session, statementTimeoutMilliseconds: 5_000 }, async (query) => {
+        const all = await introspectCatalog(query);
+        return fetchSampleValues(query, { tables: all.tables.filter((table) => table.schema === "locks") });
+      });
+      const examples = Object.fromEntries(
+        catalog.tables.map((table) => [table.name, table.columns[0]?.sampleValues ?? null]),
+      );
+      expect(examples).toEqual({ locking: null, parted: ["partitioned row"], stored: null });
+      const locks = await client.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'");
+      expect(locks.rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("adds distinct, capped examples to text columns and skips tables that fail", async () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -30,7 +56,9 @@ describe("fetchSampleValues", () => {
       const session = createPgExecutor(client);
       const started = Date.now();
       const catalog = await runReadOnly({ session, statementTimeoutMilliseconds: 5_000 }, async (query) => {
-        const sampled = await fetchSampleValues(query, await introspectCatalog(query), {
+        const all = await introspectCatalog(query);
+        const publicTables = { tables: all.tables.filter((table) => table.schema === "public") };
+        const sampled = await fetchSampleValues(query, publicTables, {
           valuesPerColumn: 3,
           maxValueLength: 20,
           timeoutMilliseconds: 200,
@@ -38,7 +66,7 @@ describe("fetchSampleValues", () => {
         expect((await query("SHOW statement_timeout")).rows).toEqual([["5s"]]);
         return sampled;
       });
-      // The slow view sleeps 30 s: finishing well before that proves its sample query was cut by the 200 ms timeout.
+      // Views are never sampled (the slow one would sleep 30 s).
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(renderSchema(catalog)).toMatchInlineSnapshot(`
         "CREATE VIEW broken (

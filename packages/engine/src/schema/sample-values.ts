@@ -23,7 +23,16 @@ export function isTextColumn(column: ColumnInfo): boolean {
 }
 
 /**
- * Adds a few example values to each text column: one cheap `SELECT <text columns> FROM <table> LIMIT n` per table,
+ * True for ordinary and partitioned tables (`relkind` r, p): reading them reads stored rows. A view's body, a
+ * foreign table's wrapper or a materialized view's owner code would run in the asking session, so those are never
+ * sampled (issue 17: a view taking an advisory lock ran on every question).
+ */
+export function isStoredTable(table: TableInfo): boolean {
+  return table.kind === "table" || table.kind === "partitioned-table";
+}
+
+/**
+ * Adds a few example values to each text column of ordinary and partitioned tables (`isStoredTable`): one cheap `SELECT <text columns> FROM <table> LIMIT n` per table,
  * each inside its own savepoint, all under one short `statement_timeout` set inside an outer savepoint, so a failing
  * or slow table (a broken or expensive view) is skipped without aborting the surrounding read-only transaction or
  * changing its timeout. Must run inside `runReadOnly`. Returns a new catalog.
@@ -40,7 +49,7 @@ export async function fetchSampleValues(
   const timeout = Math.max(1, Math.floor(options.timeoutMilliseconds ?? 2_000));
   const sampled = catalog.tables.map((table, position) => ({
     table,
-    textColumns: position < maxTables ? table.columns.filter(isTextColumn) : [],
+    textColumns: position < maxTables && isStoredTable(table) ? table.columns.filter(isTextColumn) : [],
   }));
   const rowsByTable = new Map<TableInfo, QueryResult["rows"]>();
   if (sampled.some(({ textColumns }) => textColumns.length > 0)) {

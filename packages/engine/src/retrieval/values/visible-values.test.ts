@@ -22,9 +22,10 @@ INSERT INTO city VALUES ('Lisbon');
 CREATE FUNCTION boom() RETURNS text LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$;
 CREATE VIEW broken AS SELECT boom() AS label;
 CREATE VIEW slow AS SELECT 'Lisbon'::text AS label FROM pg_sleep(30);
+CREATE VIEW locking AS SELECT 'Lisbon'::text AS label FROM pg_advisory_lock(7003);
 CREATE ROLE ${role} LOGIN;
 GRANT SELECT (id, owner, label) ON account TO ${role};
-GRANT SELECT ON city, broken, slow TO ${role};
+GRANT SELECT ON city, broken, slow, locking TO ${role};
 `;
 
 const probe = (table: string, column: string, value: string, match?: "prefix"): ValueProbe => ({
@@ -112,6 +113,16 @@ describe("visibleValues", () => {
     });
     expect([...result.visible]).toEqual([valueProbeKey(probe("city", "name", "Lisbon"))]);
     expect(result.timeout).toBe("30s");
+  });
+
+  it("probes ordinary and partitioned tables only: a view's body never runs in the asking session (issue 17)", async () => {
+    const visible = await createValueVisibility({ session: createPgExecutor(limited) })([
+      probe("locking", "label", "Lisbon"),
+      probe("city", "name", "Lisbon"),
+    ]);
+    expect([...visible]).toEqual([valueProbeKey(probe("city", "name", "Lisbon"))]);
+    const locks = await limited.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'");
+    expect(locks.rows[0].n).toBe(0);
   });
 
   it("fails closed when the session cannot run a read-only scope", async () => {

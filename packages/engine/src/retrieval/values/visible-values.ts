@@ -1,3 +1,4 @@
+import { ordinaryTables, type RelationName, relationKey } from "../../database/ordinary-tables";
 import type { QueryExecutor, TransactionStatus } from "../../database/query-executor";
 import { type ReadOnlyQuery, runReadOnly } from "../../database/read-only-session";
 import { DatabaseError } from "../../errors";
@@ -9,8 +10,15 @@ export interface VisibleValuesOptions {
   readonly abortSignal?: AbortSignal;
 }
 
+function uniqueRelations(probes: readonly ValueProbe[]): RelationName[] {
+  const relations = new Map<string, RelationName>();
+  for (const { schema, table } of probes) relations.set(relationKey({ schema, table }), { schema, table });
+  return [...relations.values()];
+}
+
 /**
- * The keys (`valueProbeKey`) of the probes the current role can see in some row, under its own privileges and
+ * The keys (`valueProbeKey`) of the probes the current role can see in some row of an ordinary or partitioned table
+ * (`ordinaryTables`: a view's or foreign table's values are never visible, so never probed), under its own privileges and
  * row-level security: one statement per table (`valueVisibilityStatements`), each in its own savepoint, all under one
  * short `statement_timeout` set inside an outer savepoint, so a table that fails (no privilege, a broken view) or is
  * slow only drops its own values. Must run inside `runReadOnly` on the asking session; the scope's timeout is restored.
@@ -21,7 +29,11 @@ export async function visibleValues(
   options: VisibleValuesOptions = {},
 ): Promise<Set<string>> {
   const visible = new Set<string>();
-  const statements = valueVisibilityStatements(probes);
+  // Only stored rows are probed: a view's body or a foreign table's wrapper would run in the asking session.
+  const stored = await ordinaryTables(query, uniqueRelations(probes));
+  const statements = valueVisibilityStatements(
+    probes.filter((probe) => stored.has(relationKey({ schema: probe.schema, table: probe.table }))),
+  );
   if (statements.length === 0) return visible;
   const timeout = Math.max(1, Math.floor(options.timeoutMilliseconds ?? 1_000));
   await query("SAVEPOINT nlq_visibility");
