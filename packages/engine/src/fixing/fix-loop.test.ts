@@ -1,8 +1,9 @@
+import { APICallError } from "ai";
 import type { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
 import type { CappedResult } from "../database/read-only-session";
-import { DatabaseError } from "../errors";
+import { DatabaseError, ModelOutputError } from "../errors";
 import { createStepContext } from "../llm/step-context";
 import type { PipelineEvent } from "../pipeline/events";
 import { createFunctionPolicy } from "../sql/function-policy";
@@ -154,6 +155,61 @@ describe("runFixLoop", () => {
     });
     expect(exhausted).toMatchObject({ sql: "SELECT 3 WHERE false", revisions: 2 });
     expect(variant).toBe(3);
+  });
+
+  it("keeps a valid empty result when the fixer's call fails (unreadable, refused) instead of failing the candidate", async () => {
+    for (const fixer of [
+      mockTextModel(() => "I cannot help with that."),
+      mockTextModel(() => {
+        throw new APICallError({ message: "refused", url: "http://x", requestBodyValues: {}, statusCode: 400 });
+      }),
+    ]) {
+      const { context } = setup(fixer);
+      const fixed = await runFixLoop({
+        candidate: 0,
+        sql: "SELECT name FROM customers WHERE city = 'Atlantis'",
+        schema: "CREATE TABLE customers (name text, city text);",
+        context,
+        policy,
+        execute: async () => rows(0),
+      });
+      expect(fixed.sql).toBe("SELECT name FROM customers WHERE city = 'Atlantis'");
+      expect(fixed.result.result.rows).toEqual([]);
+    }
+  });
+
+  it("keeps the valid empty result when the fixer's revision fails on the last attempt", async () => {
+    const model = fixerReturning({ reasoning: "try amount", sql: "SELECT amount FROM orders" });
+    const { context } = setup(model, 1);
+    const fixed = await runFixLoop({
+      candidate: 0,
+      sql: "SELECT total FROM orders WHERE total > 1000",
+      schema: "CREATE TABLE orders (total numeric);",
+      context,
+      policy,
+      execute: async (sql) => {
+        if (sql.includes("amount")) throw missingColumn(sql);
+        return rows(0);
+      },
+    });
+    expect(fixed.sql).toBe("SELECT total FROM orders WHERE total > 1000");
+    expect(fixed.result.result.rows).toEqual([]);
+  });
+
+  it("still fails a query that never ran when the fixer's call fails", async () => {
+    const { context } = setup(mockTextModel(() => "no JSON"));
+    await expect(
+      runFixLoop({
+        candidate: 0,
+        sql: "SELECT amount FROM orders",
+        schema: "CREATE TABLE orders (total numeric);",
+        context,
+        policy,
+        execute: async (sql) => {
+          throw missingColumn(sql);
+        },
+      }),
+    ).rejects.toBeInstanceOf(ModelOutputError);
   });
 
   it("throws the last error once the attempts are used up", async () => {

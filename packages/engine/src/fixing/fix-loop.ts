@@ -44,12 +44,22 @@ function isFixable(error: unknown): error is SqlValidationError | DatabaseError 
  * attempt is a valid empty answer; an error after the last attempt is thrown (`DatabaseError` or `SqlValidationError`).
  * When the fixer returns the same query (or an empty `sql`), the loop stops: an empty result is accepted as the
  * answer, an error is thrown as is — a scripted fixture can say "keep it" with `{ "sql": "" }`.
+ *
+ * A valid empty result is never lost: once a query ran and returned no rows, that result is the candidate's answer
+ * whenever the fixing that follows fails — the fixer's call is unreadable, refused or cut by the deadline, or its
+ * revision errs after the last attempt. Only the client's cancel is thrown then.
  */
 export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidate> {
   const { context } = options;
   const maxAttempts = context.settings.maxFixAttempts;
   let sql = options.sql;
   let reasoning: string | undefined;
+  /** The last query that ran and returned no rows: the answer if fixing it fails. */
+  let validEmpty: FixedCandidate | undefined;
+  const keepValidEmpty = (error: unknown): FixedCandidate => {
+    if (!validEmpty || context.abortSignal?.aborted) throw error;
+    return validEmpty;
+  };
   for (let attempt = 0; ; attempt += 1) {
     context.throwIfCancelled();
     let issue: Issue;
@@ -64,25 +74,31 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
       }
       issue = { kind: "empty" };
       emptyResult = result;
+      validEmpty = { sql: executedSql, result, revisions: attempt, reasoning };
     } catch (error) {
-      if (!isFixable(error) || attempt >= maxAttempts || context.abortSignal?.aborted) throw error;
+      if (!isFixable(error) || attempt >= maxAttempts || context.abortSignal?.aborted) return keepValidEmpty(error);
       issue = { kind: "error", code: error.code, message: error.message };
       failure = error;
     }
     const reason = issue.kind === "empty" ? "empty result" : `${issue.code}: ${issue.message}`;
     context.emit({ type: "fix-start", candidate: options.candidate, attempt: attempt + 1, reason });
-    const output = await context.runModelStep({
-      step: "fix-candidate",
-      schema: sqlCandidateOutputSchema,
-      system: fixCandidateSystemPrompt,
-      prompt: fixCandidatePrompt({
-        schema: options.schema,
-        question: context.question,
-        hint: context.hint,
-        sql: executedSql,
-        issue,
-      }),
-    });
+    let output: { readonly reasoning: string; readonly sql: string };
+    try {
+      output = await context.runModelStep({
+        step: "fix-candidate",
+        schema: sqlCandidateOutputSchema,
+        system: fixCandidateSystemPrompt,
+        prompt: fixCandidatePrompt({
+          schema: options.schema,
+          question: context.question,
+          hint: context.hint,
+          sql: executedSql,
+          issue,
+        }),
+      });
+    } catch (error) {
+      return keepValidEmpty(error);
+    }
     // The fixer's query is recovered like a generator's (fences, prose, several blocks, trailing semicolons).
     const proposed = extractSql(output.sql);
     const revised = (await validateSql(proposed, options.policy).catch(() => ({ sql: proposed }))).sql;
@@ -90,7 +106,7 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
       // The fixer keeps the query: an empty result is then the answer; an error stays the error.
       context.emit({ type: "fix-end", candidate: options.candidate, attempt: attempt + 1, sql: executedSql });
       if (emptyResult) return { sql: executedSql, result: emptyResult, revisions: attempt + 1, reasoning };
-      throw failure;
+      return keepValidEmpty(failure);
     }
     sql = revised;
     reasoning = output.reasoning;

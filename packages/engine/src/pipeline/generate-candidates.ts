@@ -55,7 +55,8 @@ type Outcome =
  * schema's tables in its own seeded order, at the preset's temperature), and every candidate goes through the fixer
  * (β = `settings.maxFixAttempts`) and runs read-only. A candidate whose SQL normalises to one already written is not
  * fixed or executed again: it shares that candidate's outcome (and still counts as a vote). A failing candidate is
- * recorded and the others go on; a cancel stops them all.
+ * recorded and the others go on — also one whose call crossed the question's deadline: the candidates that already
+ * ran are kept for selection, the later ones fail fast. Only the client's cancel stops them all.
  */
 export async function generateCandidates(options: GenerateCandidatesOptions): Promise<GeneratedCandidates> {
   const { context } = options;
@@ -146,7 +147,8 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
       reasoning.set(job.index, outcome.reasoning);
       context.emit({ type: "candidate-end", candidate: job.index, sql: fixed.sql, ok: true, rows });
     } catch (error) {
-      if (error instanceof CancelledError || context.abortSignal?.aborted) throw error;
+      // The client's cancel ends the question; the deadline (a CancelledError without it) only ends this candidate.
+      if (context.abortSignal?.aborted) throw error;
       fail(job, sql, error);
     }
   };

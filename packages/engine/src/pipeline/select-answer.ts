@@ -1,6 +1,5 @@
 import type { Catalog } from "../catalog/catalog-types";
 import { fnv1a } from "../embedding/feature-hashing";
-import { CancelledError } from "../errors";
 import type { StepContext } from "../llm/step-context";
 import { seededRandom } from "../random/seeded-random";
 import type { CandidateCluster, ExecutedCandidate, SelectionOutcome } from "../selection/candidate-selector";
@@ -43,8 +42,8 @@ function agreement(cluster: CandidateCluster, written: number): { confidence: nu
  * - every candidate that ran agrees: the cluster's share of the candidates written (failed ones count against it);
  * - otherwise: the selector's own figure (self-consistency: the cluster's share; pairwise: the winner's win rate;
  *   unit tests: the share of tests passed).
- * If the selector fails (its model call errs or the budget is spent), self-consistency chooses instead and the basis
- * says why.
+ * If the selector fails (its model calls err, the budget is spent or the deadline passed), self-consistency chooses
+ * instead and the basis says why; only the client's cancel is thrown.
  */
 export async function selectAnswer(options: SelectAnswerOptions): Promise<SelectedAnswer> {
   const { context, executed, written } = options;
@@ -83,7 +82,7 @@ export async function selectAnswer(options: SelectAnswerOptions): Promise<Select
     try {
       outcome = await candidateSelector(selectorName).select(selectOptions);
     } catch (error) {
-      if (error instanceof CancelledError || context.abortSignal?.aborted) throw error;
+      if (context.abortSignal?.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       usedSelector = "self-consistency";
       const fallback = await candidateSelector("self-consistency").select(selectOptions);

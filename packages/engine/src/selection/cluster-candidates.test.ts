@@ -72,7 +72,19 @@ describe("clusterCandidates", () => {
       candidate(3, "SELECT a FROM t WHERE a > 5", []),
       candidate(4, "SELECT a FROM t WHERE a > 9", []),
     ]);
-    expect(indexes(clusters)).toEqual([[3, 4], [0], [1], [2]]);
+    // The two empty results come from different queries: no agreement (see below).
+    expect(indexes(clusters)).toEqual([[0], [1], [2], [3], [4]]);
+  });
+
+  it("clusters results with no rows only when the queries normalise to the same statement", async () => {
+    const clusters = await clusterCandidates([
+      candidate(0, "SELECT name FROM customers WHERE city = 'Paris'", []),
+      candidate(1, "SELECT name FROM customers WHERE country = 'Paris'", []),
+      candidate(2, "select name from customers where city = 'Paris';", []),
+      candidate(3, "SELECT name FROM orders WHERE status = 'lost'", []),
+    ]);
+    // Unrelated queries that all find nothing are no agreement: only the same query (0 and 2) clusters.
+    expect(indexes(clusters)).toEqual([[0, 2], [1], [3]]);
   });
 
   it("never clusters a result cut by a cap with a complete one", async () => {

@@ -1,6 +1,7 @@
 import type { CappedResult } from "../database/read-only-session";
 import { loadSqlParser } from "../sql/validate-sql";
 import type { CandidateCluster, ExecutedCandidate } from "./candidate-selector";
+import { normalizedSqlKey } from "./normalize-sql";
 import { type ComparableResult, compareResults } from "./result-comparison";
 import { ordersAtTopLevel } from "./top-level-order";
 
@@ -26,22 +27,37 @@ export function sameAnswer(
   }).equal;
 }
 
+/** Whether a result has no rows at all (and was not cut: a cut result always has rows). */
+function isEmpty(result: CappedResult): boolean {
+  return result.result.rows.length === 0 && !result.truncated;
+}
+
 /**
  * Groups executed candidates by result (`sameAnswer`). Each candidate joins the first cluster (in order of creation)
  * whose representative — its first member — gives the same answer, else starts a new cluster; so membership is
  * decided against the representative only (the relation is not transitive when order matters for some members).
  * Clusters come sorted largest first; equal sizes by their first member's index. Members keep candidate order.
+ *
+ * Results with no rows agree only when the queries are the same (`normalizedSqlKey`): unrelated queries that all find
+ * nothing (a wrong filter value, a wrong join) are not votes for one answer, so they stay apart and the selector
+ * compares them, instead of forming one cluster that wins by its size with confidence 1.
  */
 export async function clusterCandidates(candidates: readonly ExecutedCandidate[]): Promise<CandidateCluster[]> {
   await loadSqlParser();
-  const groups: Array<{ members: ExecutedCandidate[]; ordered: boolean }> = [];
+  const groups: Array<{ members: ExecutedCandidate[]; ordered: boolean; emptyKey?: string }> = [];
   for (const candidate of candidates) {
-    const entry = { result: candidate.result, ordered: ordersAtTopLevel(candidate.sql) };
-    const group = groups.find((existing) =>
-      sameAnswer({ result: existing.members[0]!.result, ordered: existing.ordered }, entry),
+    const entry = {
+      result: candidate.result,
+      ordered: ordersAtTopLevel(candidate.sql),
+      emptyKey: isEmpty(candidate.result) ? normalizedSqlKey(candidate.sql) : undefined,
+    };
+    const group = groups.find(
+      (existing) =>
+        existing.emptyKey === entry.emptyKey &&
+        sameAnswer({ result: existing.members[0]!.result, ordered: existing.ordered }, entry),
     );
     if (group) group.members.push(candidate);
-    else groups.push({ members: [candidate], ordered: entry.ordered });
+    else groups.push({ members: [candidate], ordered: entry.ordered, emptyKey: entry.emptyKey });
   }
   return groups
     .sort(

@@ -103,7 +103,9 @@ describe("a fine-tuned selection model", () => {
       ["select-candidate", fineTuned, false, 120],
     ]);
     // "A" both times: each representative won once.
-    expect(outcome.basis).toBe("won 1 of 2 pairwise comparisons against 1 other result clusters");
+    expect(outcome.basis).toBe(
+      "won 1 of 2 pairwise comparisons against 1 other result clusters; CHASE-SQL Alg. 3 score 1 of 2",
+    );
   });
 
   it("is set by a preset file's stepModels too, below NLQ_MODEL_SELECTION", async () => {

@@ -1,3 +1,4 @@
+import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
 import { ModelOutputError } from "../errors";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
@@ -61,10 +62,12 @@ describe("pairwise selector", () => {
     expect(join).not.toContain("suppliers");
     // Results are shown.
     expect(first).toContain("Execution result\nc0\nMug\n(1 row)");
-    // Points: cheapest 4 (both orders of both its pairs), dearest 1, byCategory 1.
+    // Alg. 3 scores per candidate: cheapest 1 (its twin) + 2 orders × 1 (dearest) + 2 × 1 (byCategory) = 5 of 5.
     expect(outcome.cluster.representative.index).toBe(0);
-    expect(outcome.confidence).toBe(4 / 4);
-    expect(outcome.basis).toBe("won 4 of 4 pairwise comparisons against 2 other result clusters");
+    expect(outcome.confidence).toBe(5 / 5);
+    expect(outcome.basis).toBe(
+      "won 4 of 4 pairwise comparisons against 2 other result clusters; CHASE-SQL Alg. 3 score 5 of 5, 1 from candidates with the same result",
+    );
     expect(pairwiseCallCount(options.candidates, options.clusters)).toEqual({
       made: 6,
       allPairs: 12,
@@ -78,9 +81,10 @@ describe("pairwise selector", () => {
     }));
     const outcome = await createPairwiseSelector().select(options);
     expect(calls).toHaveLength(6);
-    // Always "A": every cluster wins 2 of its 4 comparisons; the two-member cluster (cheapest) wins the tie.
+    // Always "A": every representative wins 2 of its 4 comparisons. Alg. 3: cheapest 1 + 1·1 + 1·1 = 3 of 5; dearest
+    // and byCategory 1·2 + 1·1 = 3 of 6: a tie the two-member cluster (cheapest) wins.
     expect(outcome.cluster.representative.index).toBe(1);
-    expect(outcome.confidence).toBe(0.5);
+    expect(outcome.confidence).toBe(3 / 5);
   });
 
   it("breaks a tie between equally large clusters by the earlier first member", async () => {
@@ -98,7 +102,7 @@ describe("pairwise selector", () => {
     expect(tight.calls).toHaveLength(2);
     expect(tight.calls.every((call) => !call.prompt.includes("categories"))).toBe(true);
     expect(outcome.basis).toBe(
-      "won 1 of 2 pairwise comparisons against 1 other result clusters (the 1 smallest of 3 clusters not compared: call budget)",
+      "won 1 of 2 pairwise comparisons against 1 other result clusters; CHASE-SQL Alg. 3 score 2 of 3, 1 from candidates with the same result (the 1 smallest of 3 clusters not compared: call budget)",
     );
     const none = await selectionSetup(four, () => ({ answer: "B" }), { NLQ_MAX_LLM_CALLS: "1" });
     const fallback = await createPairwiseSelector().select(none.options);
@@ -106,6 +110,42 @@ describe("pairwise selector", () => {
     expect(fallback.cluster.members.map((member) => member.index)).toEqual([1, 3]);
     expect(fallback.confidence).toBe(0.5);
     expect(fallback.basis).toMatch(/^no model calls left for pairwise comparison; 2 of 4 candidates/);
+  });
+
+  it("scores as CHASE-SQL Alg. 3: agreeing candidates score, and beating a larger cluster is worth more", async () => {
+    // Clusters: cheapest ×2, dearest, byCategory. The model prefers dearest over cheapest, cheapest over byCategory, and
+    // byCategory over dearest, whatever the order: every representative wins 2 of its 4 comparisons.
+    const beats: Record<string, string> = {
+      [cheapest.sql]: byCategory.sql,
+      [dearest.sql]: cheapest.sql,
+      [byCategory.sql]: dearest.sql,
+    };
+    const { options } = await selectionSetup(inOrder(cheapest, dearest, byCategory, cheapestAgain), (_, prompt) => ({
+      reasoning: null,
+      answer: beats[shown(prompt, "A")] === shown(prompt, "B") ? "A" : "B",
+    }));
+    const outcome = await createPairwiseSelector().select(options);
+    // Counting comparisons only, all three tie at 2 and the larger cluster (cheapest) would win. Alg. 3 per candidate:
+    // cheapest 1 (its twin) + 2·1 (byCategory) = 3; dearest 2·2 (both cheapest candidates) = 4; byCategory 2·1 = 2.
+    expect(outcome.cluster.representative.sql).toBe(dearest.sql);
+    expect(outcome.confidence).toBe(4 / 6);
+    expect(outcome.basis).toBe(
+      "won 2 of 4 pairwise comparisons against 2 other result clusters; CHASE-SQL Alg. 3 score 4 of 6",
+    );
+  });
+
+  it("counts a refused comparison for neither side, like an unreadable one", async () => {
+    const two = inOrder(dearest, cheapest);
+    let call = 0;
+    const refused = await selectionSetup(two, () => {
+      if (call++ === 0) {
+        throw new APICallError({ message: "refused", url: "http://x", requestBodyValues: {}, statusCode: 400 });
+      }
+      return { reasoning: null, answer: "A" };
+    });
+    const outcome = await createPairwiseSelector().select(refused.options);
+    expect(outcome.cluster.representative.sql).toBe(cheapest.sql);
+    expect(outcome.basis).toMatch(/\(1 of 2 answers failed, counted for neither\)$/);
   });
 
   it("gives an unreadable answer no point and fails only when every answer is unreadable", async () => {
@@ -117,7 +157,7 @@ describe("pairwise selector", () => {
     expect(outcome.cluster.representative.sql).toBe(cheapest.sql);
     expect(outcome.confidence).toBe(0.5);
     expect(outcome.basis).toBe(
-      "won 1 of 2 pairwise comparisons against 1 other result clusters (1 of 2 answers unreadable, counted for neither)",
+      "won 1 of 2 pairwise comparisons against 1 other result clusters; CHASE-SQL Alg. 3 score 1 of 2 (1 of 2 answers failed, counted for neither)",
     );
     const never = await selectionSetup(two, () => ({ answer: "maybe" }));
     await expect(createPairwiseSelector().select(never.options)).rejects.toThrow(ModelOutputError);

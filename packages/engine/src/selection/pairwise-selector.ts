@@ -1,6 +1,6 @@
 import { selectCandidateOutputSchema, selectCandidateSystemPrompt } from "@nlq/prompts";
 import pLimit from "p-limit";
-import { ModelOutputError } from "../errors";
+import { isDegradableStepFailure } from "../llm/step-failure";
 import { loadSqlParser } from "../sql/validate-sql";
 import { bestCluster } from "./best-cluster";
 import type { CandidateSelector, SelectCandidateOptions, SelectionOutcome } from "./candidate-selector";
@@ -24,15 +24,36 @@ function affordableClusters(calls: number, clusters: number): number {
  * fixed by its pair's position (so a cached or scripted answer does not depend on timing); the budget counts each call
  * before it starts, and the number of clusters compared is fixed beforehand to what the budget can pay for.
  *
- * Winner: most points; ties go to the larger cluster, then to the earlier first member (`bestCluster`).
- * Confidence: the winner's pairwise win rate, points / comparisons it took part in (2·(m−1)).
+ * Scores, as Algorithm 3 gives them to candidates: over every ordered pair of candidates (c_i, c_j), i ≠ j, c_i wins a
+ * point when their results are equal, else the selection model's choice between them does. Comparing representatives
+ * stands for comparing every member of the two clusters, so each member of cluster X scores
+ *   (|X| − 1)                          — one point per other member of X, the pairs that agree with it, plus
+ *   Σ over other clusters Y of |Y|·w   — w = how many of the two orders (X as A, X as B) X's representative won.
+ * Winner: the highest score; ties go to the larger cluster, then to the earlier first member (`bestCluster`).
+ * Confidence: the winner's score over the most it could have scored, (|X| − 1) + 2·Σ|Y| (every comparison won): 1
+ * when it won every comparison, its share otherwise (a failed comparison counts as lost).
  *
  * When the question's call budget (`NLQ_MAX_LLM_CALLS`) cannot pay for every comparison, only the k largest clusters
  * are compared (the largest k with k·(k−1) calls left; the basis says so); with fewer than 2 calls left the largest
  * cluster is chosen as self-consistency would, with its share of the candidates as confidence.
- * An answer that does not match the output schema (`ModelOutputError`) gives no point to either side and is counted in
- * the basis; when every answer was unreadable the last error is thrown. Other errors (cancel, budget) are thrown.
+ * An answer that is unreadable, refused, or cut by the deadline (`isDegradableStepFailure`) gives no point to either
+ * side and is counted in the basis; when every answer failed the last error is thrown. The client's cancel is thrown.
  */
+/**
+ * Each cluster's per-candidate score under CHASE-SQL's Algorithm 3: one point per other member (equal results) plus,
+ * for every other cluster, its size times the orders this cluster's representative won against it.
+ */
+export function algorithm3Scores(
+  clusters: readonly { readonly members: readonly unknown[] }[],
+  wins: readonly (readonly number[])[],
+): number[] {
+  return clusters.map((cluster, x) => {
+    let score = cluster.members.length - 1;
+    for (const [y, other] of clusters.entries()) if (y !== x) score += other.members.length * (wins[x]?.[y] ?? 0);
+    return score;
+  });
+}
+
 export function createPairwiseSelector(options: { readonly previewRows?: number } = {}): CandidateSelector {
   return {
     name: "pairwise",
@@ -52,8 +73,9 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
       }
       const clusters = selection.clusters.slice(0, affordable);
       await loadSqlParser();
-      const points = clusters.map(() => 0);
-      const unanswered: ModelOutputError[] = [];
+      // Orders each cluster's representative won, by opponent: wins[x][y].
+      const wins = clusters.map(() => clusters.map(() => 0));
+      const unanswered: unknown[] = [];
       const pairs: Array<readonly [number, number]> = [];
       for (let first = 0; first < clusters.length; first++) {
         for (let second = first + 1; second < clusters.length; second++) {
@@ -82,24 +104,32 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
                 sample,
               })
               .catch((error: unknown) => {
-                // One unreadable answer costs that comparison, not the question.
-                if (!(error instanceof ModelOutputError)) throw error;
+                // One unreadable or refused answer costs that comparison, not the question.
+                if (!isDegradableStepFailure(error, context)) throw error;
                 unanswered.push(error);
                 return undefined;
               });
-            if (output !== undefined) points[output.answer === "A" ? a : b]! += 1;
+            if (output !== undefined) {
+              const [winner, loser] = output.answer === "A" ? [a, b] : [b, a];
+              wins[winner]![loser]! += 1;
+            }
           }),
         ),
       );
       const sample = pairs.length;
       const comparisons = 2 * (clusters.length - 1);
       if (unanswered.length === sample) throw unanswered.at(-1)!;
-      const { cluster, position } = bestCluster(clusters, (_, index) => points[index]!);
+      const scores = algorithm3Scores(clusters, wins);
+      const { cluster, position } = bestCluster(clusters, (_, index) => scores[index]!);
+      const compared = clusters.reduce((sum, each) => sum + each.members.length, 0);
+      const agreeing = cluster.members.length - 1;
+      const possible = agreeing + 2 * (compared - cluster.members.length);
+      const won = wins[position]!.reduce((sum, orders) => sum + orders, 0);
       const skipped = selection.clusters.length - clusters.length;
       return {
         cluster,
-        confidence: points[position]! / comparisons,
-        basis: `won ${points[position]} of ${comparisons} pairwise comparisons against ${clusters.length - 1} other result clusters${skipped > 0 ? ` (the ${skipped} smallest of ${selection.clusters.length} clusters not compared: call budget)` : ""}${unanswered.length > 0 ? ` (${unanswered.length} of ${sample} answers unreadable, counted for neither)` : ""}`,
+        confidence: possible > 0 ? scores[position]! / possible : 0,
+        basis: `won ${won} of ${comparisons} pairwise comparisons against ${clusters.length - 1} other result clusters; CHASE-SQL Alg. 3 score ${scores[position]} of ${possible}${agreeing > 0 ? `, ${agreeing} from candidates with the same result` : ""}${skipped > 0 ? ` (the ${skipped} smallest of ${selection.clusters.length} clusters not compared: call budget)` : ""}${unanswered.length > 0 ? ` (${unanswered.length} of ${sample} answers failed, counted for neither)` : ""}`,
       };
     },
   };

@@ -1,3 +1,4 @@
+import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
 import { ModelOutputError } from "../errors";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
@@ -132,8 +133,21 @@ describe("unit test selector", () => {
     expect(outcome.cluster.members.map((member) => member.index)).toEqual([0, 3]);
     expect(outcome.confidence).toBe(1);
     expect(outcome.basis).toBe(
-      "passed 1 of 1 unit tests written to tell 3 result clusters apart (1 more tests left out: their evaluation was unreadable)",
+      "passed 1 of 1 unit tests written to tell 3 result clusters apart (1 more tests left out: their evaluation failed)",
     );
+  });
+
+  it("leaves out a test whose evaluation the provider refused, like an unreadable one", async () => {
+    const { options } = await selectionSetup(candidates, (step, prompt) => {
+      if (step === "generate-unit-tests") return { reasoning: "", unitTests: tests.slice(0, 2) };
+      if (prompt.includes(tests[0]!)) {
+        throw new APICallError({ message: "refused", url: "http://x", requestBodyValues: {}, statusCode: 400 });
+      }
+      return answer(step, prompt);
+    });
+    const outcome = await createUnitTestSelector().select(options);
+    expect(outcome.cluster.members.map((member) => member.index)).toEqual([0, 3]);
+    expect(outcome.basis).toMatch(/\(1 more tests left out: their evaluation failed\)$/);
   });
 
   it("makes no call for one cluster", async () => {

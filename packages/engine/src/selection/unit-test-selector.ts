@@ -6,6 +6,7 @@ import {
   unitTestSystemPrompt,
 } from "@nlq/prompts";
 import { ModelOutputError } from "../errors";
+import { isDegradableStepFailure } from "../llm/step-failure";
 import { bestCluster } from "./best-cluster";
 import type { CandidateSelector, SelectCandidateOptions, SelectionOutcome } from "./candidate-selector";
 import { resultPreview } from "./result-preview";
@@ -28,8 +29,8 @@ export interface UnitTestSelectorOptions {
  * Score: tests passed. Winner: most tests passed; ties go to the larger cluster, then the earlier first member
  * (`bestCluster`). Confidence: the winner's share of the tests it passed.
  * A test whose evaluation is unreadable (`ModelOutputError`, or a verdict list whose length is not the number of
- * candidates) is left out of the scores and the confidence, and named in the basis; when every evaluation was
- * unreadable the last error is thrown.
+ * candidates), refused or cut by the deadline (`isDegradableStepFailure`) is left out of the scores and the
+ * confidence, and named in the basis; when every evaluation failed the last error is thrown.
  * With fewer calls left in the question's budget than 1 + k, fewer tests are written (k = calls left − 1); with fewer
  * than 2 calls left the largest cluster is chosen as self-consistency would, with its share of the candidates.
  */
@@ -73,7 +74,7 @@ export function createUnitTestSelector(options: UnitTestSelectorOptions = {}): C
           output: JSON.stringify(generated),
         });
       }
-      const unreadable: ModelOutputError[] = [];
+      const unreadable: unknown[] = [];
       for (const [sample, unitTest] of tests.entries()) {
         context.throwIfCancelled();
         try {
@@ -94,8 +95,8 @@ export function createUnitTestSelector(options: UnitTestSelectorOptions = {}): C
             if (verdict === "Passed") passed[position]! += 1;
           });
         } catch (error) {
-          // One unreadable evaluation costs that test, not the question.
-          if (!(error instanceof ModelOutputError)) throw error;
+          // One unreadable or refused evaluation costs that test, not the question.
+          if (!isDegradableStepFailure(error, context)) throw error;
           unreadable.push(error);
         }
       }
@@ -105,7 +106,7 @@ export function createUnitTestSelector(options: UnitTestSelectorOptions = {}): C
       return {
         cluster,
         confidence: passed[position]! / evaluatedTests,
-        basis: `passed ${passed[position]} of ${evaluatedTests} unit tests written to tell ${clusters.length} result clusters apart${unreadable.length > 0 ? ` (${unreadable.length} more tests left out: their evaluation was unreadable)` : ""}`,
+        basis: `passed ${passed[position]} of ${evaluatedTests} unit tests written to tell ${clusters.length} result clusters apart${unreadable.length > 0 ? ` (${unreadable.length} more tests left out: their evaluation failed)` : ""}`,
       };
     },
   };
