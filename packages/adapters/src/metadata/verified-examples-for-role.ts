@@ -48,6 +48,7 @@ export async function verifiedExamplesForRole(options: VerifiedExamplesForRoleOp
     examples: candidates,
     ...(options.allowedFunctions ? { allowedFunctions: options.allowedFunctions } : {}),
     statementTimeoutMilliseconds: options.statementTimeoutMilliseconds,
+    ownExample: (example) => example.verifiedBy === options.role,
     limit,
     ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
   });

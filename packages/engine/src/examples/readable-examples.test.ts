@@ -70,6 +70,24 @@ describe("readableExamples", () => {
     expect(await shownTo(roleB, all)).toEqual([oslo, plain]);
   });
 
+  it("does not probe the literals of the role's own pairs, but still checks their privileges", async () => {
+    const client = new pg.Client({ connectionString: database.urlFor(roleB) });
+    await client.connect();
+    try {
+      const cte = "WITH c AS (SELECT city FROM customers) SELECT count(*) FROM c WHERE city = 'Oslo'";
+      const examples = [cte, bergen, withEmail].map((sql) => ({ question: sql, sql, own: true }));
+      const kept = await readableExamples({
+        session: createPgExecutor(client),
+        examples,
+        ownExample: (example) => example.own,
+        statementTimeoutMilliseconds: 2_000,
+      });
+      expect(kept.map((example) => example.sql)).toEqual([cte, bergen]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("drops SQL that fails validation or cannot be traced, and stops at the limit", async () => {
     expect(
       await shownTo(roleA, [

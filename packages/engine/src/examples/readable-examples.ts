@@ -19,6 +19,11 @@ export interface ReadableExamplesOptions<T extends VerifiedExample> {
   readonly allowedFunctions?: readonly string[];
   /** `statement_timeout` of each check, in milliseconds; a check that times out drops its pair. */
   readonly statementTimeoutMilliseconds: number;
+  /**
+   * Pairs whose literals need no row check: the asking role's own (it wrote them from rows it saw). Their SQL is
+   * still validated and its privileges checked. Default: none.
+   */
+  readonly ownExample?: (example: T) => boolean;
   /** Most pairs kept (checking stops there). Default: all. */
   readonly limit?: number;
   readonly abortSignal?: AbortSignal;
@@ -59,9 +64,9 @@ export function literalProbeSql(probe: LiteralProbe): string {
 }
 
 /** Whether the running role may be shown the pair; any refusal or error means no. */
-async function readable(query: ReadOnlyQuery, sql: string, policy: Parameters<typeof validateSql>[1]) {
+async function readable(query: ReadOnlyQuery, sql: string, policy: Parameters<typeof validateSql>[1], own: boolean) {
   const validated = (await validateSql(sql, policy)).sql;
-  const literals = exampleLiterals(validated);
+  const literals = own ? { verifiable: true as const, probes: [] } : exampleLiterals(validated);
   if (!literals.verifiable) return false;
   // Privileges: PostgreSQL checks the table and column privileges of every relation at executor start, which
   // EXPLAIN (without ANALYZE) reaches without running the query.
@@ -78,7 +83,8 @@ async function readable(query: ReadOnlyQuery, sql: string, policy: Parameters<ty
  * that role in one read-only transaction (statement timeout, same validation and function policy as generated SQL),
  * (1) its SQL passes `validateSql`, (2) `EXPLAIN` of it succeeds — the role holds the privileges on every table and
  * column it uses — and (3) every data literal it compares a column with (`exampleLiterals`) is held by a row the
- * role can see under row-level security. A pair whose literals cannot be traced to columns is dropped. Each pair is
+ * role can see under row-level security (not for the role's own pairs, `ownExample`). A pair whose literals cannot
+ * be traced to columns is dropped. Each pair is
  * checked under its own savepoint, so one failing check never affects the next. Who may be offered which pair (its
  * owner, or everyone for an administrator's) is the store's business; this is the check against the data.
  */
@@ -100,7 +106,7 @@ export async function readableExamples<T extends VerifiedExample>(options: Reada
         await query(`SAVEPOINT ${exampleSavepoint}`);
         let ok = false;
         try {
-          ok = await readable(query, example.sql, policy);
+          ok = await readable(query, example.sql, policy, options.ownExample?.(example) ?? false);
         } catch (error) {
           if (error instanceof CancelledError || options.abortSignal?.aborted) throw error;
         }
