@@ -37,10 +37,3 @@ export class CrossOriginRequestError extends NlqError {
     super("The request did not come from this site.", { code: "42501" });
   }
 }
-
-/** Only administrators (PostgreSQL superuser or CREATEROLE) may change verified examples. SQLSTATE 42501. */
-export class InsufficientPrivilegeError extends NlqError {
-  constructor() {
-    super("Only an administrator role (superuser or CREATEROLE) may change verified examples.", { code: "42501" });
-  }
-}
