@@ -13,7 +13,11 @@ export {
   type IndexedSelectorRankers,
 } from "./catalog-index/indexed-schema-selector";
 export { loadCatalog } from "./catalog-index/load-catalog";
-export { type IndexedQuestionOptions, prepareIndexedQuestion } from "./catalog-index/prepare-indexed-question";
+export {
+  type IndexedQuestionOptions,
+  prepareIndexedQuestion,
+  prepareUnindexedQuestion,
+} from "./catalog-index/prepare-indexed-question";
 export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-line";
 export { withCatalogIndex } from "./catalog-index/with-catalog-index";
 export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres/embedded-postgres-server";
@@ -29,6 +33,7 @@ export {
   openMetadataStore,
   redactUrl,
 } from "./metadata/open-metadata-store";
+export { ensurePrivateDatabase } from "./metadata/private-database";
 export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
 export type { WebThreadRow, WebTurnRow } from "./metadata/schema/web-threads";
 export {

@@ -2,6 +2,7 @@ import {
   EMBEDDED_METADATA_DATABASE,
   type EmbeddedPostgres,
   ensureDatabase,
+  ensurePrivateDatabase,
   redactUrl,
   type ServerPassword,
   startEmbeddedPostgres,
@@ -64,7 +65,7 @@ export async function startEmbeddedDatabase(options: StartEmbeddedDatabaseOption
       `embedded PostgreSQL ${server.initialised ? "created and started" : "started"} on port ${server.port} ` +
         `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
-    await ensureDatabase(server.url("postgres"), EMBEDDED_METADATA_DATABASE);
+    await ensurePrivateDatabase(server.url("postgres"), EMBEDDED_METADATA_DATABASE);
     let loadedDemoData = false;
     if (options.demo) {
       await ensureDatabase(server.url("postgres"), DEMO_DATABASE);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -8,13 +9,14 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../embedded-postgres/embedded-postgres-server";
-import { ensureDatabase } from "../embedded-postgres/ensure-database";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
+import { llmCacheIntegrityKey } from "./llm-cache-integrity";
 import { MetadataLlmCache } from "./llm-cache-store";
 import type { MetadataDatabase } from "./metadata-database";
 import { MetadataStoreError } from "./metadata-store-error";
 import { metadataMigrationsFolder } from "./migrations-folder";
 import { nlqStateDirectory } from "./nlq-home";
+import { ensurePrivateDatabase } from "./private-database";
 import { MetadataQueryLog } from "./query-log-store";
 import * as metadataSchema from "./schema";
 
@@ -70,22 +72,28 @@ export async function openMetadataStore(options: OpenMetadataStoreOptions = {}):
   const url = options.url ?? settings.metadataUrl;
   const migrationsFolder =
     options.migrate === false ? undefined : metadataMigrationsFolder(settings.migrationsDirectory);
+  // The key that signs `llm_cache` rows lives beside the embedded PostgreSQL's files, in `<home>/.nlq`; an
+  // in-memory store (tests) gets a key of its own.
+  const integrityKey = options.directory?.startsWith("memory://")
+    ? randomBytes(32)
+    : llmCacheIntegrityKey(nlqStateDirectory(settings.home));
   if (url !== undefined) {
     if (!/^postgres(ql)?:\/\//.test(url)) {
       throw new ConfigurationError(
         `NLQ_METADATA_URL must be a postgres:// or postgresql:// URL, got ${redactUrl(url)}`,
       );
     }
-    return openPostgresStore(url, migrationsFolder);
+    return openPostgresStore(url, migrationsFolder, integrityKey);
   }
-  if (options.directory !== undefined) return openPgliteStore(options.directory, migrationsFolder);
-  return openEmbeddedStore(settings.home, migrationsFolder);
+  if (options.directory !== undefined) return openPgliteStore(options.directory, migrationsFolder, integrityKey);
+  return openEmbeddedStore(settings.home, migrationsFolder, integrityKey);
 }
 
 /** The `nlq_metadata` database of the embedded PostgreSQL: attached to `nlq start`'s, or started until close. */
 async function openEmbeddedStore(
   home: string | undefined,
   migrationsFolder: string | undefined,
+  integrityKey: Buffer,
 ): Promise<MetadataStore> {
   const stateDirectory = nlqStateDirectory(home);
   const server = await startEmbeddedPostgres({
@@ -96,8 +104,8 @@ async function openEmbeddedStore(
     grantBelow: path.dirname(stateDirectory),
   });
   try {
-    await ensureDatabase(server.url("postgres"), EMBEDDED_METADATA_DATABASE);
-    const store = await openPostgresStore(server.url(EMBEDDED_METADATA_DATABASE), migrationsFolder);
+    await ensurePrivateDatabase(server.url("postgres"), EMBEDDED_METADATA_DATABASE);
+    const store = await openPostgresStore(server.url(EMBEDDED_METADATA_DATABASE), migrationsFolder, integrityKey);
     return {
       ...store,
       async close() {
@@ -114,7 +122,11 @@ async function openEmbeddedStore(
   }
 }
 
-async function openPgliteStore(directory: string, migrationsFolder: string | undefined): Promise<MetadataStore> {
+async function openPgliteStore(
+  directory: string,
+  migrationsFolder: string | undefined,
+  integrityKey: Buffer,
+): Promise<MetadataStore> {
   const inMemory = directory.startsWith("memory://");
   let lock: DirectoryLock | undefined;
   if (!inMemory) {
@@ -143,7 +155,7 @@ async function openPgliteStore(directory: string, migrationsFolder: string | und
   return {
     driver: "pglite",
     location: directory,
-    ...storesOver(database),
+    ...storesOver(database, integrityKey),
     async close() {
       if (closed) return;
       closed = true;
@@ -156,7 +168,11 @@ async function openPgliteStore(directory: string, migrationsFolder: string | und
   };
 }
 
-async function openPostgresStore(url: string, migrationsFolder: string | undefined): Promise<MetadataStore> {
+async function openPostgresStore(
+  url: string,
+  migrationsFolder: string | undefined,
+  integrityKey: Buffer,
+): Promise<MetadataStore> {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on("error", () => {});
@@ -174,7 +190,7 @@ async function openPostgresStore(url: string, migrationsFolder: string | undefin
   return {
     driver: "postgres",
     location: redactUrl(url),
-    ...storesOver(database),
+    ...storesOver(database, integrityKey),
     async close() {
       if (closed) return;
       closed = true;
@@ -184,12 +200,15 @@ async function openPostgresStore(url: string, migrationsFolder: string | undefin
 }
 
 /** The drizzle database of either driver, with the stores built on it. */
-function storesOver(database: unknown): Pick<MetadataStore, "database" | "queryLog" | "llmCache"> {
+function storesOver(
+  database: unknown,
+  integrityKey: Buffer,
+): Pick<MetadataStore, "database" | "queryLog" | "llmCache"> {
   const metadataDatabase = database as MetadataDatabase;
   return {
     database: metadataDatabase,
     queryLog: new MetadataQueryLog(metadataDatabase),
-    llmCache: new MetadataLlmCache(metadataDatabase),
+    llmCache: new MetadataLlmCache(metadataDatabase, integrityKey),
   };
 }
 

@@ -321,6 +321,31 @@ describe("answerQuestion with several generators", () => {
     expect(second.calls.map((call) => call.inputTokens)).toEqual([10, 10, 10]);
   });
 
+  it("validates a cached response like a fresh one: a tampered cache entry's SQL is refused, never run", async () => {
+    const entries = new Map<string, CachedLlmResponse>();
+    const keyOf = (key: LlmCallKey) => JSON.stringify(key);
+    const cache: LlmResponseCache = {
+      get: async (key) => entries.get(keyOf(key)),
+      put: async (key, value) => void entries.set(keyOf(key), value),
+    };
+    const oneGenerator: GeneratorPlan[] = [{ generator: "one-shot", samples: 1, temperature: 0 }];
+    const { model } = scriptedByStep({ "generate-candidate": sql(countAll) });
+    const settings = settingsWith(oneGenerator, { maxFixAttempts: 0 });
+    await ask({ model, settings, llmCache: cache });
+    // Someone who can write the cache plants SQL that writes, and SQL that runs a function nlq refuses.
+    for (const planted of [
+      "DELETE FROM customers",
+      "SELECT pg_catalog.pg_terminate_backend(pg_catalog.pg_backend_pid())",
+    ]) {
+      for (const [key, value] of entries) entries.set(key, { ...value, output: { reasoning: "x", sql: planted } });
+      const answer = await ask({ model, settings, llmCache: cache }).catch((error: unknown) => error);
+      // Refused by the same validation a fresh answer goes through (the model is never asked: the entry is a hit).
+      expect(answer).toBeInstanceOf(Error);
+      expect((answer as Error).name).toMatch(/Validation|Policy|Refused/);
+      expect((await client.query("SELECT count(*)::int AS n FROM customers")).rows).toEqual([{ n: 3 }]);
+    }
+  });
+
   it("aborts every outstanding model call when the question is cancelled", async () => {
     const controller = new AbortController();
     const signals: AbortSignal[] = [];

@@ -8,7 +8,10 @@ export const llmCache = pgTable("llm_cache", {
   key: text("key").primaryKey(),
   model: text("model").notNull(),
   step: text("step").notNull(),
-  /** The model's response: text or the parsed structured output. */
+  /**
+   * `{ output, signature }`: the model's response (text or the parsed structured output) and the HMAC that proves
+   * an nlq process wrote it (`llm-cache-integrity.ts`); a row without a valid signature is a cache miss.
+   */
   response: jsonb("response").notNull(),
   inputTokens: integer("input_tokens").notNull().default(0),
   outputTokens: integer("output_tokens").notNull().default(0),
