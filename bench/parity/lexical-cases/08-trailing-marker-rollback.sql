@@ -1,0 +1,3 @@
+insert into parity_dutch values (3);
+select 1/0;
+-- nl: more rows follow

@@ -1,0 +1,1 @@
+select count(*) as rows from parity_dutch;

@@ -1,0 +1,2 @@
+select 1 as a;
+ /* nl: after a no-break space (an identifier character to PostgreSQL) */

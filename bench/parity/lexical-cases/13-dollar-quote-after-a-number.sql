@@ -1,0 +1,1 @@
+select 1$$; /* nl: a dollar quote right after a number */; $$;

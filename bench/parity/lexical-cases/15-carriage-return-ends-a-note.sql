@@ -1,0 +1,1 @@
+-- nl: a noteselect 1 as a

@@ -1,0 +1,1 @@
+select 1 as a; -- nl: xselect 2 as b
