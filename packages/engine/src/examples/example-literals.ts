@@ -110,6 +110,7 @@ function walk(node: unknown, scopes: readonly Scope[], cteNames: ReadonlySet<str
     if (key === "SelectStmt") inner = [...scopes, scopeOf(fields.fromClause, cteNames)];
     else if (key === "A_Expr") probes.push(...comparisonProbes(fields, scopes));
     else if (key === "CaseExpr") probes.push(...caseProbes(fields, scopes));
+    else if (key === "FuncCall") checkFunctionCall(fields);
     walk(value, inner, cteNames, probes);
   }
 }
@@ -315,6 +316,44 @@ function comparisonProbes(expression: Node, scopes: readonly Scope[]): LiteralPr
   const match = matchOf(expression);
   if (match === undefined) return [];
   return compare(expression.lexpr, expression.rexpr, match, scopes);
+}
+
+/**
+ * Functions whose string arguments say how to compute or format, not which rows to find: `date_trunc('month', …)`,
+ * `to_char(…, 'YYYY-MM')`, `coalesce(city, 'unknown')`, `concat_ws(' ', …)`.
+ */
+const formattingFunctions = new Set([
+  "date_trunc",
+  "date_part",
+  "extract",
+  "date_bin",
+  "to_char",
+  "to_date",
+  "to_timestamp",
+  "timezone",
+  "coalesce",
+  "concat",
+  "concat_ws",
+  "string_agg",
+  "round",
+  "trunc",
+]);
+
+/**
+ * A string literal given to any other function together with a column (`strpos(email, 'janne') > 0`,
+ * `position('janne' IN email)`, `split_part(email, '@', 2)`) searches rows by a value no probe can check.
+ */
+function checkFunctionCall(call: Node): void {
+  const name = stringOf(((call.funcname as unknown[] | undefined) ?? []).at(-1)) ?? "";
+  if (formattingFunctions.has(name)) return;
+  const args = ((call.args as unknown[] | undefined) ?? []).map((arg) => {
+    const entry = arg as Node;
+    return entry.TypeCast ? (entry.TypeCast as Node).arg : arg;
+  });
+  const hasString = args.some((arg) => typeof ((arg as Node).A_Const as Node | undefined)?.sval === "object");
+  if (hasString && args.some((arg) => containsColumn(arg))) {
+    throw new Unverifiable(`a literal is passed to ${name}() with a column`);
+  }
 }
 
 /** `CASE column WHEN 'a' THEN …`: each WHEN value is compared with the column for equality. */
