@@ -17,7 +17,7 @@ export { expandGoldAlternatives } from "./execution/gold-alternatives";
 export { createPoolCatalogLoader } from "./execution/pool-catalog";
 export { type ModelSelectorFigure, type PoolReport, summarizePool } from "./execution/pool-report";
 export { modelSelectorNames, selectionModel } from "./execution/pool-selection";
-export { type QuestionReport, summarizeQuestions } from "./execution/question-report";
+export { type QuestionReport, type QuestionResult, summarizeQuestions } from "./execution/question-report";
 export { type GoldQuestion, readQuestionFile } from "./execution/question-set";
 export { type SelectorDataReport, summarizeSelectorData } from "./execution/selector-data-report";
 export { type SelectorTrainingExample, selectorTrainingExamples } from "./execution/selector-training-examples";

@@ -50,7 +50,8 @@ describe("nlq ask", () => {
         "(2 rows)",
         "",
         "selection: 1 candidate",
-        "model calls: 1, 0+0 tokens",
+        "model calls: 2, 0+0 tokens",
+        "  extract-keywords: 1 call, 0+0 tokens",
         "  generate-candidate: 1 call, 0+0 tokens",
         `model: scripted:${fixture} (scripted replay, not a language model)`,
         "reasoning: Filter products by price and sort by name.",
@@ -77,7 +78,7 @@ describe("nlq ask", () => {
         "",
         "answer: Two products cost more than 5: Blanket at 30.00 and Lamp at 12.50. (scripted replay, not a language model)",
         "selection: 1 candidate",
-        "model calls: 2, 0+0 tokens",
+        "model calls: 3, 0+0 tokens",
       ].join("\n"),
     );
     expect(result.stdout).toContain("  summarize-answer: 1 call, 0+0 tokens");

@@ -6,6 +6,7 @@ import {
   nlqStateDirectory,
   openMetadataStore,
   prepareIndexedQuestion,
+  prepareUnindexedQuestion,
 } from "@nlq/adapters";
 import {
   type Answer,
@@ -193,7 +194,7 @@ Example:
         // The catalog index (`nlq index`) when the metadata store has one for this database; live introspection otherwise.
         const indexed = metadataStore
           ? await prepareIndexedQuestion({ store: metadataStore, url, session, settings, qdrant: service.qdrant })
-          : {};
+          : prepareUnindexedQuestion({ session, settings }); // retrieval all the same: the live value lookup
         const answer = await answerQuestion({
           ...indexed,
           question,

@@ -188,12 +188,13 @@ describe("nlq eval --questions", () => {
       basic: { questions: 2, ex: 1, setEx: 1 },
       order: { questions: 1, ex: 1, setEx: 1 },
     });
-    expect(report.perQuestion).toMatchObject({ llmCalls: 1, inputTokens: 100, outputTokens: 10 });
-    // The default preset (balanced) writes three candidates: three calls per question.
+    // extract-keywords (retrieval runs on every question; this mock's reply is unreadable, so the heuristic) + one candidate.
+    expect(report.perQuestion).toMatchObject({ llmCalls: 2, inputTokens: 200, outputTokens: 20 });
+    // The default preset (balanced) writes three candidates: four calls per question.
     const balanced = await runEval(["--questions", questions(), "--url", database.url, "--json"], {
       resolveModel: () => ({ model, id: "mock:gold", scripted: false }),
     });
-    expect(JSON.parse(balanced.stdout)).toMatchObject({ ex: 1, perQuestion: { llmCalls: 3, inputTokens: 300 } });
+    expect(JSON.parse(balanced.stdout)).toMatchObject({ ex: 1, perQuestion: { llmCalls: 4, inputTokens: 400 } });
   });
 
   it("scores an engine whose model answers wrong SQL 0 and says when the model is a scripted replay", async () => {
@@ -206,6 +207,52 @@ describe("nlq eval --questions", () => {
     expect(result.exitCode).toBeFalsy();
     expect(result.stdout).toContain("model: scripted:wrong.json (scripted replay, not a language model)");
     expect(result.stdout).toMatch(/overall\s+\| 3\s+\| 0\.0%/);
+  });
+
+  it("lists every question with its id, SQL or error, correctness, calls, clusters and how it was chosen", async () => {
+    // Question 1: right; 2: wrong result; 3: the model's SQL names a missing column (the engine fails: no candidate ran).
+    const model = mockTextModel((call) => {
+      const prompt = JSON.stringify(call.prompt);
+      if (prompt.includes(golds[0]!.question)) return JSON.stringify({ reasoning: "gold", sql: golds[0]!.gold });
+      if (prompt.includes(golds[1]!.question)) return JSON.stringify({ reasoning: "off", sql: "SELECT 7" });
+      return JSON.stringify({ reasoning: "bad", sql: "SELECT no_such_column FROM items" });
+    });
+    const environment = { NLQ_MAX_FIX_ATTEMPTS: "0" };
+    const json = await runEval(["--questions", questions(), "--url", database.url, "--json", "--preset", "fast"], {
+      environment,
+      resolveModel: () => ({ model, id: "mock:mixed", scripted: false }),
+    });
+    const report = JSON.parse(json.stdout);
+    expect(report.results.map((result: { id: string }) => result.id)).toEqual(["1", "2", "3"]);
+    expect(report.results[0]).toMatchObject({
+      id: "1",
+      category: "basic",
+      scored: true,
+      correct: true,
+      sql: golds[0]!.gold,
+      candidates: 1,
+      clusters: 1,
+      chosenBy: "single",
+    });
+    expect(report.results[0].calls).toBeGreaterThanOrEqual(1);
+    expect(report.results[0].basis).toEqual(expect.any(String));
+    expect(report.results[1]).toMatchObject({ id: "2", correct: false, sql: "SELECT 7" });
+    expect(report.results[1].error).toBeUndefined();
+    expect(report.results[2]).toMatchObject({ id: "3", correct: false, failedIn: "engine" });
+    expect(report.results[2].sql).toBeUndefined();
+    expect(report.results[2].error).toContain("no_such_column");
+    expect(report.results[2].errorName).toEqual(expect.any(String));
+
+    const text = await runEval(["--questions", questions(), "--url", database.url, "--preset", "fast"], {
+      environment,
+      resolveModel: () => ({ model, id: "mock:mixed", scripted: false }),
+    });
+    expect(text.stdout).toContain("not correct (2 of 3 scored):");
+    expect(text.stdout).toMatch(
+      / {2}2 \[basic\]: wrong result \(\d+ calls, 1 candidates, 1 clusters, chosen by single\)\n {6}SELECT 7/,
+    );
+    expect(text.stdout).toMatch(/ {2}3 \[order\]: engine error \w+( \(\w+\))?: .*no_such_column/);
+    expect(text.stdout).not.toMatch(/ {2}1 \[basic\]/);
   });
 
   it("reads defog's CSV, with db_name as the schema", async () => {
@@ -243,7 +290,8 @@ describe("nlq eval --questions --compare-verified-examples", () => {
   function copyingModel(prompts: string[]) {
     return mockTextModel((call) => {
       const prompt = promptText(call);
-      prompts.push(prompt);
+      // extract-keywords runs first on every question (retrieval); only the generation prompts are kept.
+      if (!prompt.includes("extract keywords, keyphrases and named entities")) prompts.push(prompt);
       const example = /Verified examples on this database[^\n]*\nExample 1\)\nQuestion: [^\n]*\nSQL:\n([^\n]+)/.exec(
         prompt,
       );

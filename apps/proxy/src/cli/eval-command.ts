@@ -1,5 +1,13 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { createPgExecutor, type MetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
+import {
+  BackgroundValueIndexes,
+  backgroundIndexKey,
+  connectBackground,
+  createPgExecutor,
+  type MetadataStore,
+  prepareIndexedQuestion,
+  prepareUnindexedQuestion,
+} from "@nlq/adapters";
 import { loadServiceSettings, loadSettings, type Settings, seededRandom } from "@nlq/engine";
 import type { PoolReport, QuestionReport, VerifiedExampleComparison } from "@nlq/eval";
 import type { Command } from "commander";
@@ -81,7 +89,43 @@ export function formatQuestionReport(report: QuestionReport): string {
     `per question: ${cost.llmCalls.toFixed(1)} LLM calls, ${cost.inputTokens.toFixed(0)} input + ${cost.outputTokens.toFixed(0)} output tokens, ${cost.milliseconds.toFixed(0)} ms`,
     `engine or SQL failures: ${report.failures}`,
     ...goldErrorLines(report),
+    ...failureLines(report),
   ].join("\n")}\n`;
+}
+
+/** One line of text, at most `length` characters. */
+function oneLine(text: string, length: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/**
+ * Every scored question that was not answered correctly, one readable line each: its id, what went wrong (the engine's
+ * error with its class and SQLSTATE, the chosen SQL's execution error, or a wrong result), how the answer was chosen,
+ * and the SQL.
+ */
+export function failureLines(report: Pick<QuestionReport, "results">): string[] {
+  const wrong = report.results.filter((result) => result.scored && !result.correct);
+  if (wrong.length === 0) return [];
+  const scored = report.results.filter((result) => result.scored).length;
+  return [
+    "",
+    `not correct (${wrong.length} of ${scored} scored):`,
+    ...wrong.map((result) => {
+      const what =
+        result.failedIn === "engine"
+          ? `engine error ${result.errorName ?? "Error"}${result.errorCode ? ` (${result.errorCode})` : ""}: ${oneLine(result.error ?? "", 200)}`
+          : result.failedIn === "execution"
+            ? `SQL error: ${oneLine(result.error ?? "", 200)}`
+            : "wrong result";
+      const how =
+        result.chosenBy === undefined
+          ? `${result.calls} calls`
+          : `${result.calls} calls, ${result.candidates} candidates, ${result.clusters} clusters, chosen by ${result.chosenBy}`;
+      const sql = result.sql === undefined ? "" : `\n      ${oneLine(result.sql, 300)}`;
+      return `  ${result.id} [${result.category}]: ${what} (${how})${sql}`;
+    }),
+  ];
 }
 
 const points = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} points`;
@@ -268,6 +312,11 @@ Examples:
           const service = loadServiceSettings(environment);
           metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq eval: ${message}\n`));
           const store = metadataStore;
+          const background = {
+            indexes: new BackgroundValueIndexes(),
+            key: backgroundIndexKey(url),
+            connect: () => connectBackground(url),
+          };
           // What both runs share: the questions on this session, through the index when there is one.
           const asked = {
             questions,
@@ -275,12 +324,19 @@ Examples:
             execute,
             settings,
             resolveModel: output.resolveModel,
-            ...(store
-              ? {
-                  prepareQuestion: () =>
-                    prepareIndexedQuestion({ store, url, session, settings, qdrant: service.qdrant }),
-                }
-              : {}),
+            // Retrieval runs on every question: without a store, on a value index built in the background (this
+            // process asks many questions) and the live lookup until it is ready.
+            prepareQuestion: store
+              ? () =>
+                  prepareIndexedQuestion({
+                    store,
+                    url,
+                    session,
+                    settings,
+                    qdrant: service.qdrant,
+                    backgroundValueIndex: background,
+                  })
+              : async () => prepareUnindexedQuestion({ session, settings, backgroundValueIndex: background }),
           };
           if (options.compareVerifiedExamples) {
             const comparison = await evaluation.compareVerifiedExamples({

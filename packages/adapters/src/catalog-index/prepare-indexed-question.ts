@@ -170,8 +170,21 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
   return { catalog, schemaSelector };
 }
 
+/**
+ * What to pass to `answerQuestion` when there is no metadata store at all (`nlq ask` or `nlq eval` without one): the
+ * retrieval a database nothing is indexed for gets (keywords → values from the live lookup, or a background index).
+ */
+export function prepareUnindexedQuestion(
+  options: Pick<
+    IndexedQuestionOptions,
+    "session" | "transactionStatus" | "settings" | "embeddingModel" | "backgroundValueIndex"
+  >,
+): IndexedQuestion {
+  return { schemaSelector: unindexedRetrievalSelector(options, options.settings ?? loadSettings({})) };
+}
+
 /** The bounded live value lookup on the asking session. */
-function liveLookupOf(options: IndexedQuestionOptions): LiveValueLookup {
+function liveLookupOf(options: Pick<IndexedQuestionOptions, "session" | "transactionStatus">): LiveValueLookup {
   return createLiveValueLookup({ session: options.session, transactionStatus: options.transactionStatus });
 }
 
@@ -179,7 +192,10 @@ function liveLookupOf(options: IndexedQuestionOptions): LiveValueLookup {
  * For a database nothing is indexed for: the background value index (`backgroundValueIndex`) once it is ready — its
  * truncated columns still looked up live — and the live lookup alone until then (or without a background index).
  */
-function unindexedRetrievalSelector(options: IndexedQuestionOptions, settings: Settings): SchemaSelector {
+function unindexedRetrievalSelector(
+  options: Pick<IndexedQuestionOptions, "session" | "transactionStatus" | "embeddingModel" | "backgroundValueIndex">,
+  settings: Settings,
+): SchemaSelector {
   const background = options.backgroundValueIndex;
   const state = background ? background.indexes.use(background.key, background.connect) : undefined;
   const valueVisibility = createValueVisibility({

@@ -4,8 +4,10 @@ import {
   answerQuestion,
   type LlmCallRecord,
   loadSqlParser,
+  NlqError,
   type QueryExecutor,
   resolveStepModel,
+  type SelectionSummary,
   type Settings,
   type VerifiedExample,
 } from "@nlq/engine";
@@ -26,6 +28,18 @@ export interface QuestionOutcome {
   readonly setCorrect: boolean;
   /** Why the engine or its SQL failed; counts as wrong. */
   readonly error?: string;
+  /**
+   * Where it failed: `engine` — `answerQuestion` threw (`errorName` and `errorCode` say which typed error), no SQL was
+   * chosen; `execution` — the chosen SQL did not run when scored. Absent when nothing failed.
+   */
+  readonly failedIn?: "engine" | "execution";
+  /** The engine error's class (`ModelCallError`, `UnanswerableQuestionError`, …) and SQLSTATE, when `failedIn` is `engine`. */
+  readonly errorName?: string;
+  readonly errorCode?: string;
+  /** How the engine chose its SQL (selector, candidates, clusters, basis), when it answered. */
+  readonly selection?: SelectionSummary;
+  /** The answer's confidence, when it gave one. */
+  readonly confidence?: number;
   readonly calls: readonly LlmCallRecord[];
   readonly elapsedMilliseconds: number;
 }
@@ -79,6 +93,8 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     const started = performance.now();
     let sql: string | undefined;
     let error: string | undefined;
+    let engineError: { name: string; code?: string } | undefined;
+    let chosen: Pick<QuestionOutcome, "selection" | "confidence"> = {};
     try {
       if (question.schema !== undefined)
         await options.session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
@@ -99,8 +115,16 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
         },
       });
       sql = answer.sql;
+      chosen = {
+        selection: answer.selection,
+        ...(answer.confidence === undefined ? {} : { confidence: answer.confidence }),
+      };
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
+      engineError = {
+        name: caught instanceof Error ? caught.name : typeof caught,
+        ...(caught instanceof NlqError ? { code: caught.code } : {}),
+      };
     } finally {
       if (question.schema !== undefined) await options.session.query({ sql: "RESET search_path" });
     }
@@ -115,6 +139,16 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
       ...(sql === undefined ? {} : { sql }),
       ...scorePrediction(gold, run),
       ...(run.ok ? {} : { error: run.error }),
+      ...(engineError
+        ? {
+            failedIn: "engine" as const,
+            errorName: engineError.name,
+            ...(engineError.code === undefined ? {} : { errorCode: engineError.code }),
+          }
+        : run.ok
+          ? {}
+          : { failedIn: "execution" as const }),
+      ...chosen,
       calls,
       elapsedMilliseconds,
     };

@@ -6,6 +6,34 @@ export interface CategoryFigure extends AccuracyFigure {
   readonly questions: number;
 }
 
+/** One question of the report: what the engine chose, whether it was right, what it cost and how it chose. */
+export interface QuestionResult {
+  readonly id: string;
+  readonly category: string;
+  /** False when no gold alternative ran: reported, not scored. */
+  readonly scored: boolean;
+  readonly correct: boolean;
+  readonly setCorrect: boolean;
+  /** The SQL the engine chose; absent when it failed. */
+  readonly sql?: string;
+  /** The engine's error (no SQL chosen) or the chosen SQL's execution error. */
+  readonly error?: string;
+  /** `engine` (the engine threw: `errorName`, `errorCode`) or `execution` (the chosen SQL did not run). */
+  readonly failedIn?: "engine" | "execution";
+  readonly errorName?: string;
+  readonly errorCode?: string;
+  /** Model calls made for it (failed ones included). */
+  readonly calls: number;
+  /** Candidates written, and the distinct results (clusters) of those that ran. */
+  readonly candidates?: number;
+  readonly clusters?: number;
+  /** The selector that chose (`single` when every candidate that ran agreed), and how confidence was computed. */
+  readonly chosenBy?: string;
+  readonly basis?: string;
+  readonly confidence?: number;
+  readonly milliseconds: number;
+}
+
 /** The `--json` report of `nlq eval --questions`. */
 export interface QuestionReport extends CategoryFigure {
   readonly model: { readonly id: string; readonly scripted: boolean };
@@ -25,6 +53,35 @@ export interface QuestionReport extends CategoryFigure {
     readonly error: string;
     readonly scored: boolean;
   }>;
+  /** Every question, in the order asked. */
+  readonly results: readonly QuestionResult[];
+}
+
+/** The report line of one answered question. */
+export function questionResult(outcome: QuestionOutcome): QuestionResult {
+  return {
+    id: outcome.id,
+    category: outcome.category,
+    scored: outcome.evaluated,
+    correct: outcome.correct,
+    setCorrect: outcome.setCorrect,
+    ...(outcome.sql === undefined ? {} : { sql: outcome.sql }),
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    ...(outcome.failedIn === undefined ? {} : { failedIn: outcome.failedIn }),
+    ...(outcome.errorName === undefined ? {} : { errorName: outcome.errorName }),
+    ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+    calls: outcome.calls.length,
+    ...(outcome.selection
+      ? {
+          candidates: outcome.selection.candidates,
+          clusters: outcome.selection.clusters,
+          chosenBy: outcome.selection.selector,
+          basis: outcome.selection.basis,
+        }
+      : {}),
+    ...(outcome.confidence === undefined ? {} : { confidence: outcome.confidence }),
+    milliseconds: outcome.elapsedMilliseconds,
+  };
 }
 
 const mean = (values: readonly number[]) =>
@@ -63,5 +120,6 @@ export function summarizeQuestions(
     goldErrors: outcomes.flatMap((outcome) =>
       outcome.goldErrors.map((error) => ({ id: outcome.id, scored: outcome.evaluated, ...error })),
     ),
+    results: outcomes.map(questionResult),
   };
 }
