@@ -169,6 +169,14 @@ describe("runReadOnly resets what a rollback cannot undo (issue 17)", () => {
     await session.query({ sql: "BEGIN" });
     await session.query({ sql: "SELECT pg_advisory_xact_lock(11)" });
     await session.query({ sql: "INSERT INTO items VALUES (100, 'mine')" });
+    const relationLocks = async () =>
+      value(
+        "SELECT string_agg(relation::text, ',' ORDER BY relation) FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'relation' AND relation <> 'pg_locks'::regclass",
+      );
+    const heldByTransaction = await relationLocks();
+    await runReadOnly({ session, transactionStatus: "in-transaction", ...scope }, (query) => query("SELECT 1"));
+    // Reading the residue takes catalog locks; none of them may stay in the user's transaction.
+    expect(await relationLocks()).toBe(heldByTransaction);
     const attempt = runReadOnly({ session, transactionStatus: "in-transaction", ...scope }, (query) =>
       query("SELECT pg_advisory_lock(12), pg_advisory_xact_lock(13)"),
     );

@@ -91,10 +91,6 @@ export async function runReadOnly<T>(
   const timeout = Math.max(1, Math.floor(options.statementTimeoutMilliseconds));
   const enter =
     status === "idle" ? ["BEGIN READ ONLY"] : [`SAVEPOINT ${scopeSavepoint}`, "SET LOCAL transaction_read_only = on"];
-  const leave =
-    status === "idle"
-      ? ["ROLLBACK"]
-      : [`ROLLBACK TO SAVEPOINT ${scopeSavepoint}`, `RELEASE SAVEPOINT ${scopeSavepoint}`];
   let before: SessionResidue | undefined;
   let dblinkSchema: string | null = null;
   await control(enter[0]!);
@@ -110,24 +106,49 @@ export async function runReadOnly<T>(
       options.session.query({ sql, abortSignal: options.abortSignal, ...queryOptions }),
     );
   } finally {
-    for (const sql of leave) await control(sql);
-    if (before !== undefined) await refuseResidue(options, before, dblinkSchema, status === "idle");
+    const after = await leaveScope(control, status === "idle", before === undefined ? undefined : dblinkSchema);
+    if (before !== undefined && after !== undefined) await refuseResidue(options, before, after, dblinkSchema);
   }
 }
 
-/** Reads the residue after the scope; anything new is reset, reported and refused (`SessionResidueError`). */
+/**
+ * Leaves the scope and, unless `dblinkSchema` is undefined, reads the residue afterwards. Idle: `ROLLBACK`, then the
+ * read in its own implicit transaction. In the user's transaction: `ROLLBACK TO SAVEPOINT`, the read inside the
+ * savepoint, `ROLLBACK TO SAVEPOINT` once more (the read's catalog locks must not stay in the user's transaction),
+ * `RELEASE SAVEPOINT`.
+ */
+async function leaveScope(
+  control: (sql: string) => Promise<QueryResult>,
+  idle: boolean,
+  dblinkSchema: string | null | undefined,
+): Promise<SessionResidue | undefined> {
+  const read = async () =>
+    dblinkSchema === undefined ? undefined : parseResidue(firstRow(await control(residueSql(dblinkSchema))));
+  if (idle) {
+    await control("ROLLBACK");
+    return read();
+  }
+  await control(`ROLLBACK TO SAVEPOINT ${scopeSavepoint}`);
+  try {
+    return await read();
+  } finally {
+    await control(`ROLLBACK TO SAVEPOINT ${scopeSavepoint}`);
+    await control(`RELEASE SAVEPOINT ${scopeSavepoint}`);
+  }
+}
+
+/** Compares the residue after the scope with before; anything new is reset, reported and refused. */
 async function refuseResidue(
   options: ReadOnlyScopeOptions,
   before: SessionResidue,
+  after: SessionResidue,
   dblinkSchema: string | null,
-  idle: boolean,
 ): Promise<void> {
-  const control = (sql: string) => options.session.query({ sql });
-  const after = parseResidue(firstRow(await control(residueSql(dblinkSchema))));
   const left = newResidue(before, after);
   const lines = describeResidue(left);
   if (lines.length === 0) return;
-  const reset = await resetResidue(control, left, dblinkSchema, idle);
+  const control = (sql: string) => options.session.query({ sql });
+  const reset = await resetResidue(control, left, dblinkSchema, (options.transactionStatus ?? "idle") === "idle");
   options.onSessionResidue?.(lines);
   throw new SessionResidueError(lines, reset);
 }
