@@ -82,7 +82,7 @@ test("two users signed in as different roles see different rows and different ta
     const count = async (page: typeof alicePage) => {
       await page.getByLabel("Your question").fill("how many customers are there?");
       await page.getByLabel("Your question").press("Enter");
-      const result = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
+      const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
       await expect(result).toBeVisible({ timeout: 45_000 });
       return Number((await result.getByRole("table").getByRole("cell").first().textContent())?.replace(/\D/g, ""));
     };
@@ -96,13 +96,13 @@ test("two users signed in as different roles see different rows and different ta
     await alicePage.getByLabel("Your question").fill(trend);
     await alicePage.getByLabel("Your question").press("Enter");
     await expect(
-      alicePage.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" }),
+      alicePage.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" }),
     ).toBeVisible({ timeout: 45_000 });
     await bobPage.getByLabel("Your question").fill(trend);
     await bobPage.getByLabel("Your question").press("Enter");
     const bobTurn = bobPage.getByRole("article", { name: "Answer" }).last();
     await expect(bobTurn.getByRole("alert")).toBeVisible({ timeout: 45_000 });
-    await expect(bobTurn.getByRole("region", { name: "Result" })).toHaveCount(0);
+    await expect(bobTurn.getByRole("group", { name: "Result" })).toHaveCount(0);
     await bobPage.screenshot({ path: "/tmp/nlq-web-bob.png", fullPage: true });
   } finally {
     await aliceContext.close();

@@ -38,7 +38,7 @@ test("a question shows the same SQL, confidence and candidates in the web app an
   const input = page.getByLabel("Your question");
   await input.fill(question);
   await input.press("Enter");
-  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
+  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
   await expect(result).toBeVisible({ timeout: 45_000 });
 
   expect(normalize(await result.locator(".sql-code").innerText())).toBe(normalize(psql.sql));

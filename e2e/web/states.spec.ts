@@ -17,7 +17,7 @@ async function ask(page: Page, question: string) {
 }
 
 async function runEditedSql(page: Page, sql: string) {
-  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
+  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
   await result.getByRole("button", { name: "Edit SQL" }).click();
   await result.getByRole("textbox", { name: "Edit the SQL" }).click();
   await page.keyboard.press("ControlOrMeta+a");
@@ -46,7 +46,7 @@ for (const size of [
       await expectNoAxeViolations(page, `empty chat ${colorScheme}`);
 
       await ask(page, "show the monthly revenue trend over the last 12 months");
-      const answer = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
+      const answer = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
       await expect(answer.getByRole("figure", { name: /chart/ })).toBeVisible({ timeout: 45_000 });
       await expectNoAxeViolations(page, `answer with chart ${colorScheme}`);
 
@@ -102,7 +102,7 @@ test("charts follow the column roles and the chart type can be switched", async 
   await signIn(page);
   await ask(page, "how many customers are there?");
   await expect(
-    page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" }),
+    page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" }),
   ).toBeVisible({
     timeout: 45_000,
   });
@@ -142,7 +142,7 @@ test("charts follow the column roles and the chart type can be switched", async 
 test("the SQL editor, the conversations list and the verified examples page are axe clean", async ({ page }) => {
   await signIn(page);
   await ask(page, "how many customers are there?");
-  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
+  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
   await expect(result).toBeVisible({ timeout: 45_000 });
   await result.getByRole("button", { name: "Edit SQL" }).click();
   await expect(result.getByRole("textbox", { name: "Edit the SQL" })).toBeVisible();

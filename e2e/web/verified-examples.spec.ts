@@ -19,7 +19,7 @@ async function askInNewConversation(page: Page, question: string) {
   await page.getByLabel("Your question").fill(question);
   await page.getByLabel("Your question").press("Enter");
   const answer = page.getByRole("article", { name: "Answer" }).last();
-  await expect(answer.getByRole("region", { name: "Result" })).toBeVisible({ timeout: 45_000 });
+  await expect(answer.getByRole("group", { name: "Result" })).toBeVisible({ timeout: 45_000 });
   return answer;
 }
 
@@ -30,7 +30,7 @@ test("a thumbs-up makes the pair a verified example that the next similar questi
 
   // Before any feedback: the similar question is answered without the example.
   let answer = await askInNewConversation(page, similar);
-  let result = answer.getByRole("region", { name: "Result" });
+  let result = answer.getByRole("group", { name: "Result" });
   await expect(result.getByText("scripted replay — not a language model")).toBeVisible();
   await expect(result.getByRole("table").getByRole("columnheader")).toHaveText(["count"]);
   await expect(result.locator(".sql-code")).toContainText("extract(year FROM ordered_at) = 2025");
@@ -46,7 +46,7 @@ test("a thumbs-up makes the pair a verified example that the next similar questi
   // The similar question again, in a fresh conversation (no earlier turns in its prompt): the scripted model
   // answered from the entry that requires the verified pair in the prompt.
   answer = await askInNewConversation(page, similar);
-  result = answer.getByRole("region", { name: "Result" });
+  result = answer.getByRole("group", { name: "Result" });
   await expect(result.getByRole("table").getByRole("columnheader")).toHaveText(["cancelled_orders"]);
   await expect(result.locator(".sql-code")).toContainText("ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01'");
   await expect(result.getByRole("table").getByRole("cell").first()).toHaveText(count ?? "");

@@ -5,7 +5,7 @@ import { signIn } from "./sign-in";
 async function ask(page: Page, question: string) {
   await page.getByLabel("Your question").fill(question);
   await page.getByLabel("Your question").press("Enter");
-  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("region", { name: "Result" });
+  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
   await expect(result).toBeVisible({ timeout: 45_000 });
   return result;
 }

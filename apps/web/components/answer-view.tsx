@@ -56,7 +56,10 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ErrorData | undefined>();
   const [saved, setSaved] = useState<string | undefined>();
-  const plan = planChart(shown.fields, shown.rows);
+  const plan = planChart(shown.fields, shown.rows, { question: answer.question });
+  // A chart, or at least the choice of columns to draw one from, whenever the rows have a measure and a label.
+  const chartable =
+    plan.kind !== "none" || ((plan.measureChoices?.length ?? 0) > 0 && (plan.labelChoices?.length ?? 0) > 0);
 
   async function rerun() {
     setBusy(true);
@@ -99,7 +102,9 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
   }
 
   return (
-    <section className="answer" aria-label="Result">
+    // A group, not a landmark: a thread holds many answers, and landmarks must be unique.
+    // biome-ignore lint/a11y/useSemanticElements: an answer is not a set of form fields
+    <section className="answer" role="group" aria-label="Result">
       {answer.summary && !shown.edited ? (
         // Model output: rendered as text (React escapes it), never as HTML; hidden once edited SQL replaces the rows.
         <p className="answer-sentence" data-testid="answer-sentence">
@@ -180,8 +185,8 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
         ) : null}
         {saved ? <span role="status">{saved}</span> : null}
       </div>
-      {plan.kind !== "none" ? (
-        <ResultChart key={`${shown.sql}-${plan.kind}`} rows={shown.rows} fields={shown.fields} plan={plan} />
+      {chartable ? (
+        <ResultChart key={shown.sql} rows={shown.rows} fields={shown.fields} question={answer.question} />
       ) : null}
       <ResultTable
         fields={shown.fields}

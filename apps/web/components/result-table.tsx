@@ -46,8 +46,10 @@ export function ResultTable({ fields, rows, truncated, truncatedBy, totalRows }:
         ) : null}
       </p>
       {fields.length > 0 ? (
+        // A group, not a landmark (one per answer); focusable so the keyboard can scroll it.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-        <section className="table-scroll" tabIndex={0} aria-label="Rows">
+        // biome-ignore lint/a11y/useSemanticElements: rows are not a set of form fields
+        <div className="table-scroll" role="group" tabIndex={0} aria-label="Rows">
           <table className="result-table">
             <thead>
               <tr>
@@ -79,7 +81,7 @@ export function ResultTable({ fields, rows, truncated, truncatedBy, totalRows }:
               ))}
             </tbody>
           </table>
-        </section>
+        </div>
       ) : null}
     </div>
   );
