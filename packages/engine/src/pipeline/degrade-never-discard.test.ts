@@ -94,6 +94,30 @@ describe("degrade, never discard", () => {
     expect(answer.confidence).toBe(0.5);
   });
 
+  it("(a) keeps the candidates when the selection's calls cross the deadline: self-consistency chooses", async () => {
+    const hang = (call: LanguageModelV3CallOptions) =>
+      new Promise((_, reject) => {
+        call.abortSignal?.addEventListener("abort", () => reject(call.abortSignal?.reason));
+      });
+    const { resolveModel } = modelAnswering({
+      "generate-candidate": () => ({ reasoning: "", sql: "SELECT count(*) AS n FROM customers" }),
+      "generate-divide-and-conquer": () => ({
+        reasoning: "",
+        sql: "SELECT count(*) AS n FROM customers WHERE country = 'FR'",
+      }),
+      "select-candidate": hang,
+    });
+    const answer = await answerQuestion({
+      question: "How many customers are there?",
+      session,
+      settings: settingsWith({ generators: twoGenerators, selector: "pairwise", deadlineMilliseconds: 1500 }),
+      resolveModel,
+    });
+    expect(answer.selection).toMatchObject({ selector: "self-consistency", clusters: 2, executed: 2 });
+    expect(answer.selection.basis).toMatch(/^pairwise failed \(.*deadline.*\); /);
+    expect(answer.sql).toBe("SELECT count(*) AS n FROM customers");
+  });
+
   it("(b) keeps the wider schema when select_tables and select_columns are refused, and answers", async () => {
     const refused = () => {
       throw new APICallError({
