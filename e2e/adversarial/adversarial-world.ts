@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createTestDatabase, type TestDatabase, testServerUrl } from "@nlq/adapters/testing";
 import pg from "pg";
 import { upstreamHost, upstreamPort } from "../clients/proxy-fixture";
+import { resolvedCallWorldSql } from "./resolved-call-payloads";
 
 /** The three kinds of asking role every case runs under. */
 export type RoleKind = "superuser" | "ordinary" | "rls";
@@ -23,7 +24,8 @@ export const plantedValues = [
 /**
  * A throwaway database with the tables, roles and objects the adversarial cases attack: a canary table (RLS
  * enabled), the client's journal for uncommitted work, notes carrying planted prompt injection, dblink, a
- * security-definer function writing through dblink, a procedure, a large object. Roles have a random suffix; each
+ * security-definer function writing through dblink, a procedure, a large object, and the domain, cast, operator and
+ * view of the resolved-call payloads (`resolvedCallWorldSql`). Roles have a random suffix; each
  * role kind has a twin whose `ALTER ROLE … SET standard_conforming_strings = off` is the role-level variant.
  */
 export interface AdversarialWorld {
@@ -108,6 +110,11 @@ function setupSql(world: { name: string; roles: Record<RoleKind, { plain: string
     create procedure wipe_canary() language sql as $$ delete from canary $$;
     create function touch_canary() returns text volatile security definer language sql
       as $$ select dblink_exec('${connection}', 'update canary set v = ''pwned by function'' where id = 2') $$;
+    ${resolvedCallWorldSql(
+      Object.values(roles)
+        .flatMap((pair) => [pair.plain, pair.scoOff])
+        .join(", "),
+    )}
     select lo_from_bytea(0, 'nlq adversarial large object'::bytea) as large_object;
   `;
 }

@@ -5,6 +5,7 @@ import { allClassicPayloads, lexicalTrickPayloads } from "./classic-payloads";
 import { hugeResultPayloads, promptInjectionPayloads } from "./injection-payloads";
 import { lexicalPayloads } from "./lexical-payloads";
 import type { Payload } from "./payload";
+import { resolvedCallPayloads } from "./resolved-call-payloads";
 import type { AdversarialCase } from "./run-case";
 import { sideEffectPayloads } from "./side-effect-payloads";
 
@@ -36,7 +37,9 @@ const everyVariant: readonly SessionVariant[] = [
  * The cases: every payload under every role through the proxy in the default session; the lexical injection under
  * every role and variant through the proxy and with standard_conforming_strings off through core; the comment and
  * string tricks with the setting off; the side-effect functions also inside an open transaction and through core;
- * the classic payloads also inside an open transaction and through core; ten payloads in an aborted transaction.
+ * the classic payloads also inside an open transaction and through core; ten payloads in an aborted transaction; the
+ * resolved-call payloads of issue 17 (column notation, ts_stat, dblink, domain, cast, CASE operator, pg_temp, a
+ * locking view) under every role through the proxy and core, and inside an open transaction.
  */
 export const adversarialCases: readonly AdversarialCase[] = [
   ...expand({ payloads: lexicalPayloads, paths: ["proxy"], roles: roleKinds, variants: everyVariant }),
@@ -60,6 +63,8 @@ export const adversarialCases: readonly AdversarialCase[] = [
   }),
   ...expand({ payloads: lexicalTrickPayloads, paths: ["core"], roles: ["ordinary"], variants: ["sco-off-session"] }),
   ...expand({ payloads: sideEffectPayloads, paths: ["proxy"], roles: ["superuser"], variants: ["open-transaction"] }),
+  ...expand({ payloads: resolvedCallPayloads, paths: ["proxy", "core"], roles: roleKinds, variants: ["default"] }),
+  ...expand({ payloads: resolvedCallPayloads, paths: ["proxy"], roles: ["ordinary"], variants: ["open-transaction"] }),
   ...expand({ payloads: sideEffectPayloads, paths: ["core"], roles: ["superuser"], variants: ["default"] }),
   ...expand({ payloads: allClassicPayloads, paths: ["proxy"], roles: ["superuser"], variants: ["open-transaction"] }),
   ...expand({ payloads: allClassicPayloads, paths: ["core"], roles: ["ordinary"], variants: ["default"] }),
@@ -95,13 +100,24 @@ const controlNames = new Set([
   "advisory unlock all",
   "nextval on the client's temporary sequence",
   "user-defined volatile function writing through dblink",
+  "column notation pg_advisory_lock",
+  "ts_stat executor takes an advisory lock",
+  "column notation dblink_connect_u leaves a connection",
+  "domain CHECK function takes a lock",
+  "CREATE CAST function takes a lock",
+  "operator implied by CASE x WHEN takes a lock",
+  "pg_temp function takes a lock",
 ]);
 
 /**
  * Controls (not counted as adversarial cases): payloads run straight on a superuser session, with nothing in
  * between, each of which the checks must catch; "commit" runs inside the client's open transaction.
  */
-export const unguardedControls: readonly AdversarialCase[] = [...allClassicPayloads, ...sideEffectPayloads]
+export const unguardedControls: readonly AdversarialCase[] = [
+  ...allClassicPayloads,
+  ...sideEffectPayloads,
+  ...resolvedCallPayloads,
+]
   .filter((payload) => controlNames.has(payload.name))
   .map((payload) => ({
     path: "unguarded",

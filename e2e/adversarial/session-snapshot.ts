@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { temporaryFunctionSql } from "./resolved-call-payloads";
 
 /** Settings whose value a question must never change, read with current_setting on the client's own session. */
 export const watchedSettings = [
@@ -50,9 +51,13 @@ export async function readSessionSnapshot(client: pg.Client): Promise<SessionSna
   return result.rows[0]?.snapshot ?? {};
 }
 
-/** The session's state before the case: a temporary sequence, a prepared statement and a session advisory lock. */
+/**
+ * The session's state before the case: a temporary sequence, a prepared statement, a session advisory lock and a
+ * temporary function (which takes a lock: the `pg_temp` payload calls it).
+ */
 export const clientStateSql = [
   "CREATE TEMPORARY SEQUENCE nlq_client_sequence",
+  temporaryFunctionSql,
   "SELECT nextval('nlq_client_sequence')",
   "PREPARE nlq_client_statement AS SELECT 1",
   "SELECT pg_advisory_lock(7)",
