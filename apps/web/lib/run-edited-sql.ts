@@ -1,9 +1,9 @@
 import {
-  loadFunctionPolicy,
   type QueryExecutor,
   type ReadOnlyQuery,
   runReadOnly,
   type Settings,
+  sharedFunctionPolicyCache,
   validateSql,
 } from "@nlq/engine";
 import type { AnswerField } from "./chat-message";
@@ -80,6 +80,6 @@ export async function validatedSql(
   sql: string,
   allowedFunctions: readonly string[],
 ): Promise<string> {
-  const policy = await loadFunctionPolicy(query, allowedFunctions);
+  const policy = await sharedFunctionPolicyCache.load(query, allowedFunctions);
   return (await validateSql(sql, policy)).sql;
 }

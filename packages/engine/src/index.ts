@@ -213,6 +213,12 @@ export {
 export { largestCluster } from "./selection/self-consistency-selector";
 export { ordersAtTopLevel } from "./selection/top-level-order";
 export type { FunctionPolicy } from "./sql/function-policy";
+export {
+  createFunctionPolicyCache,
+  type FunctionPolicyCache,
+  policyFingerprintSql,
+  sharedFunctionPolicyCache,
+} from "./sql/function-policy-cache";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
 export { loadSqlParser, validateSql } from "./sql/validate-sql";
 export { pipelineSteps, type StepName } from "./steps/step-registry";

@@ -4,7 +4,7 @@ import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
 import { UnanswerableQuestionError } from "../errors";
 import type { StepContext } from "../llm/step-context";
 import { fetchSampleValues } from "../schema/sample-values";
-import { loadFunctionPolicy } from "../sql/load-function-policy";
+import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
 import type { AnswerQuestionOptions } from "./answer";
 import { type GeneratedCandidates, generateCandidates } from "./generate-candidates";
 
@@ -62,7 +62,7 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
   // One read-only scope loads what the question needs from the database: the function policy (always, under the
   // asking role and its search path) and the catalog (unless the index supplied it).
   const { policy, catalog } = await runReadOnly(scope, async (query) => ({
-    policy: await loadFunctionPolicy(query, settings.allowedFunctions),
+    policy: await sharedFunctionPolicyCache.load(query, settings.allowedFunctions),
     catalog: options.catalog ?? (await fetchSampleValues(query, await introspectCatalog(query))),
   }));
   context.emit({
