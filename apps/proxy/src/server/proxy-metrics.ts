@@ -68,7 +68,7 @@ export class ProxyMetrics {
   });
   readonly #llmCallFailures = new Counter({
     name: "nlq_llm_call_failures_total",
-    help: 'Language-model calls that failed, by pipeline step, model and failure ("unreadable-output", "call-failed", "cancelled").',
+    help: 'Language-model calls that failed, by pipeline step, model and failure ("unreadable-output", "refused", "call-failed", "cancelled").',
     labelNames: ["step", "model", "failure"] as const,
     registers: [this.registry],
   });

@@ -1,4 +1,5 @@
 import { sqlCandidateOutputSchema } from "@nlq/prompts";
+import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
 import { CancelledError, ModelCallError, ModelOutputError } from "../errors";
 import { createScriptedModel } from "../models/scripted-model";
@@ -92,6 +93,34 @@ describe("runStep", () => {
       ["fix-candidate", "call-failed", 0],
       ["fix-candidate", "cancelled", 0],
     ]);
+  });
+
+  it("labels a request the provider refused (HTTP 4xx) apart from a failed call, and throws ModelCallError", async () => {
+    const calls: LlmCallRecord[] = [];
+    const refusing = (statusCode: number) =>
+      mockTextModel(() => {
+        throw new APICallError({
+          message: "Invalid schema for response_format 'response'",
+          url: "https://api.openai.com/v1/responses",
+          requestBodyValues: {},
+          statusCode,
+        });
+      });
+    for (const statusCode of [400, 429]) {
+      await expect(
+        runStep({
+          step: "select-tables",
+          model: refusing(statusCode),
+          modelId: "openai:gpt-4o-mini",
+          schema: sqlCandidateOutputSchema,
+          prompt: "p",
+          question: "q",
+          maxRetries: 0,
+          onCall: (call) => calls.push(call),
+        }),
+      ).rejects.toBeInstanceOf(ModelCallError);
+    }
+    expect(calls.map((call) => call.failure)).toEqual(["refused", "call-failed"]);
   });
 
   it("enforces the call budget", async () => {

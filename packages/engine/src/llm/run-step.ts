@@ -1,4 +1,11 @@
-import { generateText, type LanguageModel, NoObjectGeneratedError, NoOutputGeneratedError, Output } from "ai";
+import {
+  APICallError,
+  generateText,
+  type LanguageModel,
+  NoObjectGeneratedError,
+  NoOutputGeneratedError,
+  Output,
+} from "ai";
 import type { z } from "zod";
 import { CancelledError, ModelCallError, ModelOutputError, NlqError } from "../errors";
 import { scriptedProvider } from "../models/scripted-model";
@@ -44,6 +51,16 @@ export interface StepResult<OUTPUT> {
 
 function isScripted(model: LanguageModel): boolean {
   return typeof model === "object" && model.provider === scriptedProvider;
+}
+
+/**
+ * Whether the provider refused the request as sent: an HTTP 4xx that retrying cannot fix (not 408, 409 or 429), e.g.
+ * OpenAI's 400 `invalid_json_schema`. Looks through the AI SDK's retry wrapper to the last attempt's error.
+ */
+function isRefusal(error: unknown): boolean {
+  const last = (error as { lastError?: unknown }).lastError ?? error;
+  if (!APICallError.isInstance(last) || last.statusCode === undefined) return false;
+  return last.statusCode >= 400 && last.statusCode < 500 && ![408, 409, 429].includes(last.statusCode);
 }
 
 function findNlqError(error: unknown): NlqError | undefined {
@@ -134,7 +151,7 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
           step: options.step,
           cause: error,
         }),
-      "call-failed",
+      isRefusal(error) ? "refused" : "call-failed",
     );
   }
 }

@@ -239,11 +239,12 @@ export interface LlmCallRecord {
   /** True when the response came from the response cache (an identical earlier call): no model was called. */
   readonly cached?: boolean;
   /**
-   * Set when the call failed: its output did not match the step's schema (`unreadable-output`), the provider call
-   * errored (`call-failed`), or it was cancelled or ran past the question's deadline (`cancelled`). Tokens are the
-   * provider's figures where it reported them, else 0.
+   * Set when the call failed: its output did not match the step's schema (`unreadable-output`), the provider refused
+   * the request as sent (`refused`: an HTTP 4xx that retrying cannot fix, e.g. a schema its structured outputs do
+   * not accept, or a bad key), the provider call errored otherwise (`call-failed`), or it was cancelled or ran past
+   * the question's deadline (`cancelled`). Tokens are the provider's figures where it reported them, else 0.
    */
-  readonly failure?: "unreadable-output" | "call-failed" | "cancelled";
+  readonly failure?: "unreadable-output" | "refused" | "call-failed" | "cancelled";
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly latencyMilliseconds: number;

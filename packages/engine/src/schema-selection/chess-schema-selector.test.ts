@@ -227,7 +227,7 @@ describe("CHESS schema selector", () => {
     expect(selected.catalog).toEqual(catalog);
     expect(context.calls.map((call) => [call.step, call.failure])).toEqual([
       ["filter-column", "unreadable-output"],
-      ["select-tables", "call-failed"],
+      ["select-tables", "refused"],
       ["select-columns", "unreadable-output"],
     ]);
   });
