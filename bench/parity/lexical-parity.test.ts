@@ -11,9 +11,10 @@ import { type ParityMode, type PsqlTarget, runParity } from "./parity-run";
 /**
  * The committed lexical cases (`lexical-cases/`: comments ended by `\r` and `\r\n`, nested comments, dollar quotes,
  * E'' strings and their continuations, markers in strings and identifiers, scripts ending with `-- NL:`, BEGIN ATOMIC
- * bodies, form feeds, vertical tabs, no-break spaces) run with the real psql directly and through a real proxy, as
- * pg_regress runs a file and as one simple Query, with the native relay on and off: the outputs must be byte-identical
- * and no question may reach the answerer (none of them is a question to PostgreSQL).
+ * bodies, form feeds, vertical tabs, no-break spaces, backslashes under standard_conforming_strings = off) run with
+ * the real psql directly and through a real proxy, as pg_regress runs a file and as one simple Query, with the native
+ * relay on and off: the outputs must be byte-identical and no question may reach the answerer (none of them is a
+ * question to PostgreSQL).
  */
 const casesDirectory = path.join(path.dirname(fileURLToPath(import.meta.url)), "lexical-cases");
 const sqlFiles = readdirSync(casesDirectory)

@@ -129,6 +129,14 @@ describe("detectQuestion", () => {
     expect(detectQuestion(text).kind).toBe("sql");
   });
 
+  it("leaves to the server a query that splits otherwise with standard_conforming_strings off", () => {
+    expect(detectQuestion("select 'a\\'; /* nl: x */; select 1 as b' as s").kind).toBe("sql");
+    expect(detectQuestion("select 'C:\\dir\\'; /* nl: q */").kind).toBe("sql");
+    // A backslash that ends no string either way changes nothing.
+    expect(detectQuestion("select 'C:\\dir'; /* nl: q */").kind).toBe("statements");
+    expect(detectQuestion("select E'\\''; /* nl: q */").kind).toBe("statements");
+  });
+
   it("ends a -- question at \\r or \\r\\n, and takes form feed as whitespace", () => {
     expect(questionOf("-- nl: first line\r\n-- second comment\r\n")).toBe("first line");
     expect(questionOf("\f-- nl: fed\f")).toBe("fed");

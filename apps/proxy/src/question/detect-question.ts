@@ -1,6 +1,6 @@
 import { QuestionSyntaxError } from "@nlq/engine";
 import { QuestionMarker } from "./question-marker";
-import { type ScannedComment, scanStatements } from "./scan-statements";
+import { type ScannedComment, type ScannedText, scanStatements } from "./scan-statements";
 
 /** The default marker that opens a natural-language question in a comment. */
 export const DEFAULT_MARKER = "nl:";
@@ -37,7 +37,9 @@ const STATEMENTS: QuestionDetection = { kind: "statements" };
  * a colon, which PostgreSQL then answers as an empty query. Ordinary SQL — including SQL that merely contains
  * the marker in a string or in a comment beside real SQL — is `sql`. A text without a comment opener followed
  * by the marker costs one regular-expression search. The text is lexed as PostgreSQL does (`scanStatements`); one
- * that PostgreSQL versions lex differently (a vertical tab outside strings and comments) is left to the server: `sql`.
+ * that PostgreSQL versions lex differently (a vertical tab outside strings and comments), or that splits into other
+ * statements or comments under `standard_conforming_strings = off` (a backslash before a quote in a plain `'…'`
+ * string: the proxy does not know the session's setting), is left to the server: `sql`.
  *
  * The trailing-marker rule (docs/decisions/2026-11-27-marker-rule.md): in a query that holds ordinary SQL, only a
  * block comment `/* nl: … *\/` is a question; a `-- nl: …` line comment there is an ordinary comment, so a script
@@ -53,7 +55,7 @@ export function detectQuestion(text: string, options: DetectQuestionOptions = {}
     options.marker instanceof QuestionMarker ? options.marker : new QuestionMarker(options.marker ?? DEFAULT_MARKER);
   if (!marker.mayOccurIn(text)) return ORDINARY_SQL;
   const scanned = scanStatements(text);
-  if (scanned.versionDependent) return ORDINARY_SQL;
+  if (scanned.versionDependent || dependsOnStringSetting(text, scanned)) return ORDINARY_SQL;
   const { statements } = scanned;
   const besideSql = options.besideSql === true || statements.some((statement) => statement.hasSql);
   const asks = (comment: ScannedComment) =>
@@ -76,6 +78,13 @@ export function detectQuestion(text: string, options: DetectQuestionOptions = {}
   const question = body.slice(marker.openingLength(body)).replace(/\s+/g, " ").trim();
   if (question === "") return invalid(`empty natural-language question after "${marker.text}"`);
   return { kind: "question", question };
+}
+
+/** Whether the text's statements and comments differ when lexed with `standard_conforming_strings` off. */
+function dependsOnStringSetting(text: string, scanned: ScannedText): boolean {
+  if (!text.includes("\\")) return false;
+  const off = scanStatements(text, { standardConformingStrings: false });
+  return JSON.stringify(off.statements) !== JSON.stringify(scanned.statements);
 }
 
 function invalid(message: string): QuestionDetection {

@@ -55,6 +55,15 @@ describe("scanStatements follows PostgreSQL's scanner (scan.l)", () => {
     expect(shape(text)).toEqual(expected);
   });
 
+  it("takes backslash escapes in plain strings with standard_conforming_strings off", () => {
+    const text = "select 'a\\'; /* c */; select '";
+    expect(shape(text)).toEqual([["sql"], ["comments", "/* c */"], ["sql"]]);
+    const off = scanStatements(text, { standardConformingStrings: false }).statements;
+    expect(off).toEqual([{ comments: [], hasSql: true }]);
+    expect(scanStatements("select n'\\'; /* c */", { standardConformingStrings: false }).statements).toHaveLength(1);
+    expect(scanStatements("select b'\\'; /* c */", { standardConformingStrings: false }).statements).toHaveLength(2);
+  });
+
   it("marks a vertical tab outside strings and comments as version-dependent (whitespace from PostgreSQL 16)", () => {
     expect(scanStatements("\v/* c */").versionDependent).toBe(true);
     expect(scanStatements("select E'a'\v\n'b'").versionDependent).toBe(true);

@@ -3,13 +3,14 @@
  * decides where comments, strings and statements begin and end, and nothing more: it splits a simple-Query text into
  * statements at top-level semicolons and lists each statement's comments. Pure; no parsing of SQL.
  *
- * The rules it follows from scan.l (lexed with `standard_conforming_strings = on`, the default):
+ * The rules it follows from scan.l (lexed with `standard_conforming_strings = on`, the default, unless told otherwise):
  * - whitespace is space, tab, `\n`, `\r` and form feed; a vertical tab is whitespace only from PostgreSQL 16 (an
  *   error before), so a text with one outside strings and comments is marked `versionDependent`;
  * - a `--` comment runs to the first `\n` or `\r`; block comments nest (`/*` inside one opens another);
  * - `'…'` strings double a quote to escape it; `E'…'` strings also take backslash escapes; a string followed by
  *   whitespace holding a newline and another `'` continues (in the same kind: backslash escapes go on);
- *   `B'…'`, `X'…'`, `N'…'` and `U&'…'` quote as `'…'`; `"…"` and `U&"…"` identifiers double `"`;
+ *   `B'…'`, `X'…'`, `N'…'` and `U&'…'` quote as `'…'`; `"…"` and `U&"…"` identifiers double `"`; with
+ *   `standard_conforming_strings = off` a plain (or `N`) `'…'` string takes backslash escapes as `E'…'` does;
  * - `$tag$ … $tag$` quotes where a token starts (not inside an identifier, which may hold `$`; `$1` is a parameter);
  * - like psql, a `CREATE` statement's `BEGIN … END` and `CASE … END` (a SQL-standard function body) keep their `;`s
  *   (`split-statements.ts` does the same over libpg-query's tokens).
@@ -58,9 +59,14 @@ const STRING_PREFIX = /(?:[eE]|[bBxXnN]|[uU]&)(?=['"])/y;
  */
 const QUOTE_CONTINUE = /(?:[ \t\f\v]|--[^\n\r]*)*[\n\r](?:[ \t\n\r\f\v]+|--[^\n\r]*[\n\r])*'/y;
 
+export interface ScanOptions {
+  /** The session's `standard_conforming_strings` (default true): off, plain `'…'` strings take backslash escapes. */
+  readonly standardConformingStrings?: boolean;
+}
+
 /** Splits SQL text into statements and lists their comments. */
-export function scanStatements(text: string): ScannedText {
-  return new StatementScanner(text).scan();
+export function scanStatements(text: string, options: ScanOptions = {}): ScannedText {
+  return new StatementScanner(text, options.standardConformingStrings ?? true).scan();
 }
 
 class StatementScanner {
@@ -74,8 +80,12 @@ class StatementScanner {
   #startsWithCreate = false;
   #depth = 0;
 
-  constructor(text: string) {
+  /** Plain `'…'` strings take no backslash escapes (`standard_conforming_strings = on`). */
+  readonly #standardStrings: boolean;
+
+  constructor(text: string, standardStrings: boolean) {
     this.#text = text;
+    this.#standardStrings = standardStrings;
   }
 
   scan(): ScannedText {
@@ -135,7 +145,7 @@ class StatementScanner {
     const firstToken = !this.#hasSql;
     this.#hasSql = true;
     if (character === "'") {
-      this.#index = this.#stringEnd(this.#index, false);
+      this.#index = this.#stringEnd(this.#index, !this.#standardStrings);
     } else if (character === '"') {
       this.#index = quotedEnd(text, this.#index, '"', false);
     } else if (character === "$") {
@@ -145,7 +155,7 @@ class StatementScanner {
     } else if (/[A-Za-z_\u0080-\uffff]/.test(character)) {
       const prefixEnd = matchEnd(STRING_PREFIX, text, this.#index);
       if (prefixEnd > this.#index) {
-        const escapes = /[eE]/.test(character);
+        const escapes = /[eE]/.test(character) || (/[nN]/.test(character) && !this.#standardStrings);
         this.#index =
           text[prefixEnd] === "'" ? this.#stringEnd(prefixEnd, escapes) : quotedEnd(text, prefixEnd, '"', false);
       } else {

@@ -1,0 +1,1 @@
+select 'a\'; /* nl: x */; select 1 as b' as s;
