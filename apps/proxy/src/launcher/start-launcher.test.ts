@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -107,6 +107,8 @@ describe("startLauncher", () => {
       expect(webEnvironment.NLQ_METADATA_URL).toBe(withPassword(summary.metadata.location, password));
       expect(webEnvironment.NLQ_SOMETHING).toBe("kept");
       expect(webEnvironment.NLQ_HOME).toBe(home);
+      // The launcher's store signs the LLM cache with the home's key, which the web app (same NLQ_HOME) reads too.
+      expect(existsSync(path.join(home, ".nlq", "llm-cache.key"))).toBe(true);
       expect(path.basename(webEnvironment.NLQ_MIGRATIONS_DIR ?? "")).toBe("migrations");
       // Every local user can reach 127.0.0.1: the web app asks for a sign-in (postgres with the password).
       expect(webEnvironment.NLQ_WEB_SINGLE_USER).toBeUndefined();

@@ -144,7 +144,8 @@ async function start(
   dependencies.log("opening the metadata store (migrations)…");
   const store = await openMetadataStore({
     url: metadataUrl,
-    settings: { migrationsDirectory: settings.migrationsDirectory },
+    // The home too: the LLM cache's signing key lives in its `.nlq` (the web app gets the same NLQ_HOME).
+    settings: { migrationsDirectory: settings.migrationsDirectory, home: path.dirname(stateDirectory) },
   });
   closers.push({ name: "metadata store", close: () => store.close() });
   dependencies.log(`metadata store ready in ${((Date.now() - storeOpening) / 1000).toFixed(1)} s`);

@@ -75,5 +75,6 @@ describe("formatStartupBanner", () => {
     expect(later).not.toContain("s3cr3t");
     expect(later).toContain(`The embedded PostgreSQL's password for postgres is in ${file} (mode 0600).`);
     expect(later).toContain(`PGPASSFILE=${file} psql`);
+    expect(later).toContain(`, *** being the password in ${file}).`);
   });
 });

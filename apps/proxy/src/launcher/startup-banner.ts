@@ -54,7 +54,8 @@ export function formatStartupBanner(summary: StartupSummary): string {
   if (summary.metadata.embedded) {
     lines.push(
       "nlq ask, nlq index and nlq proxy with the same NLQ_HOME use this metadata store while it runs",
-      `(from elsewhere: NLQ_METADATA_URL=${summary.metadata.location}).`,
+      `(from elsewhere: NLQ_METADATA_URL=${summary.metadata.location}` +
+        (password === undefined ? ")." : `, *** being the password in ${password.file}).`),
       "",
     );
   }

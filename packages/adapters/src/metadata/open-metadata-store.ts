@@ -76,7 +76,7 @@ export async function openMetadataStore(options: OpenMetadataStoreOptions = {}):
   // in-memory store (tests) gets a key of its own.
   const integrityKey = options.directory?.startsWith("memory://")
     ? randomBytes(32)
-    : llmCacheIntegrityKey(nlqStateDirectory(settings.home));
+    : integrityKeyOrEphemeral(nlqStateDirectory(settings.home));
   if (url !== undefined) {
     if (!/^postgres(ql)?:\/\//.test(url)) {
       throw new ConfigurationError(
@@ -224,6 +224,19 @@ async function migrateWithLock(pool: pg.Pool, migrationsFolder: string): Promise
     }
   } finally {
     client.release();
+  }
+}
+
+/**
+ * The LLM cache's signing key of the home; where it cannot be written (a read-only directory, a container's `/`), a
+ * key of this process only: rows it signs are still trusted by it alone, so the cache stays safe and works within
+ * the process.
+ */
+function integrityKeyOrEphemeral(stateDirectory: string): Buffer {
+  try {
+    return llmCacheIntegrityKey(stateDirectory);
+  } catch {
+    return randomBytes(32);
   }
 }
 
