@@ -216,6 +216,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
       maxConnections: service.maxConnections,
+      maxConcurrentQuestions: service.maxConcurrentQuestions,
       nativeRelay: service.nativeRelay,
       tlsHandshakeTimeoutMilliseconds: service.tlsHandshakeTimeoutMilliseconds,
       clientLoginTimeoutMilliseconds: service.clientLoginTimeoutMilliseconds,

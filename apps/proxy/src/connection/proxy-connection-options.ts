@@ -20,6 +20,8 @@ export interface ProxyConnectionHooks {
   onCancelRequest(key: BackendKey): void;
   /** The upstream announced this connection's cancel key. */
   onBackendKey(key: BackendKey): void;
+  /** The client's StartupMessage (whole, header included), before anything is done with it. */
+  onStartupMessage?(packet: Buffer): void;
   /** Both sockets are gone. */
   onClose(): void;
   /** The native relay took the connection (`true`) or gave it back (`false`). */

@@ -37,6 +37,7 @@ import { QuestionBatch } from "./question-batch";
 import { QuestionBatchError } from "./question-batch-error";
 import { ReadPauses } from "./read-pauses";
 import { type AskedQuestion, encodeQuestionOutcome, type QuestionOutcome } from "./respond-to-question";
+import { StatementsInFlight } from "./statements-in-flight";
 import { answerUpstreamAuthentication } from "./upstream-authentication";
 import { toWireError } from "./wire-error";
 
@@ -95,7 +96,7 @@ export class ProxyConnection {
   /** The extended-protocol batch of a question, collected until Sync. */
   #questionBatch: QuestionBatch | undefined;
   /** Ordinary statements of a split query running upstream: their replies pass through until their ReadyForQuery. */
-  #statementsInFlight: { failed: boolean; readonly done: (succeeded: boolean) => void } | undefined;
+  #statementsInFlight: StatementsInFlight | undefined;
   /** The native relay moves this connection's bytes while set. */
   #relayed: RelayedConnection | undefined;
   /** A hand-back is being taken over: its bytes are handled here before the relay may take the connection again. */
@@ -120,7 +121,7 @@ export class ProxyConnection {
     this.#upstreamFramer = new MessageFramer({
       inspect: (type) =>
         this.#answerInProgress !== undefined ||
-        (this.#statementsInFlight !== undefined && PASSED_STATEMENT_REPLIES.has(type)) ||
+        (this.#statementsInFlight !== undefined && StatementsInFlight.inspects(type)) ||
         this.#copyIn.inspects(type) ||
         type === MessageType.readyForQuery ||
         type === MessageType.backendKeyData ||
@@ -171,11 +172,9 @@ export class ProxyConnection {
    */
   shutdown(): void {
     this.#shuttingDown = true;
-    const relayed = this.#relayed;
-    if (relayed !== undefined) {
-      const handBack = relayed.release();
-      // Mid-message the relay finishes the message and hands the connection back then (`#takeBack` goes on from there):
-      // until it does, it alone writes to these sockets.
+    if (this.#relayed !== undefined) {
+      const handBack = this.#relayed.release();
+      // Mid-message the relay hands it back at the message's end (`#takeBack`); until then it alone writes to the sockets.
       if (handBack === undefined) return;
       this.#takeBack(handBack);
     }
@@ -183,9 +182,8 @@ export class ProxyConnection {
   }
 
   /**
-   * The client shut down its sending side (a half-close; or it closed, which looks the same until a write fails):
-   * what it sent whole is still run and answered, as PostgreSQL does, then the connection closes. A message left
-   * incomplete, or an end before the session is ready, closes it at once.
+   * The client shut down its sending side (or closed: the same until a write fails): what it sent whole is still run
+   * and answered, as PostgreSQL does, then the connection closes; at once after a partial message or before Ready.
    */
   #onClientEnded(): void {
     this.#clientEnded = true;
@@ -296,6 +294,7 @@ export class ProxyConnection {
         this.#client.end();
         break;
       case "startup-message": {
+        this.#options.hooks.onStartupMessage?.(packet);
         if (this.#options.clientTls?.required && !this.#clientEncrypted) {
           this.#terminate(
             {
@@ -541,7 +540,7 @@ export class ProxyConnection {
   /** Sends ordinary statements upstream as one simple Query; resolves at its ReadyForQuery (false after an error). */
   #passStatements(text: string): Promise<boolean> {
     return new Promise((resolve) => {
-      this.#statementsInFlight = { failed: false, done: resolve };
+      this.#statementsInFlight = new StatementsInFlight(resolve);
       this.#pendingReady.expect();
       this.#writeUpstream(serialize.query(text));
     });
@@ -687,20 +686,18 @@ export class ProxyConnection {
   /** A reply to ordinary statements of a split query: passed through, but its ReadyForQuery ends the run instead. */
   #onPassedStatementReply(type: number, message: Buffer): void {
     const run = this.#statementsInFlight!;
-    if (type === MessageType.copyInResponse || type === MessageType.copyBothResponse) {
-      // The client's input is held until the whole query is answered, so it cannot send the COPY's data now.
+    const reply = run.receive(type);
+    if (reply === "refuse-copy") {
       this.#writeUpstream(serialize.copyFail("COPY FROM STDIN cannot share a query with a natural-language question"));
-      return;
     }
-    if (type === MessageType.errorResponse) run.failed = true;
-    if (type !== MessageType.readyForQuery) {
-      this.#writeClient(message);
+    if (reply !== "ready") {
+      if (reply === "forward") this.#writeClient(message);
       return;
     }
     this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
     this.#statementsInFlight = undefined;
     if (this.#pendingReady.received()) this.#router.upstreamSettled();
-    run.done(!run.failed);
+    run.finish();
   }
 
   // ── the native relay ─────────────────────────────────────────────────────────────────
@@ -787,13 +784,8 @@ export class ProxyConnection {
     if (relayed === undefined) return;
     this.#relayed = undefined;
     this.#options.hooks.onRelayed?.(false);
-    const handBack = relayed.release();
-    if (handBack !== undefined) {
-      this.#pendingReady.restore(handBack.pendingReady);
-      return;
-    }
-    relayed.detach();
-    this.#pendingReady.restore(Math.max(1, this.#pendingReady.count));
+    const handBack = relayed.releaseOrDetach();
+    this.#pendingReady.restore(handBack?.pendingReady ?? Math.max(1, this.#pendingReady.count));
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────
@@ -822,17 +814,15 @@ export class ProxyConnection {
   }
 
   /**
-   * Closes the connection once nothing runs when the server shuts down (FATAL 57P01) or the client ended its input.
-   * Never while the native relay holds it: it comes back first (one writer per socket).
+   * Closes the connection once nothing runs when the server shuts down (FATAL 57P01) or the client ended its input;
+   * that end goes upstream while a reply is owed and no question is generated (PostgreSQL finishes what it got, then
+   * ends; input still queued here is not sent). Never while the relay holds it (one writer per socket).
    */
   #closeIfFinished(): void {
     if ((!this.#shuttingDown && !this.#clientEnded) || this.#relayed !== undefined) return;
-    const idle =
-      (this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.AwaitingStartup) &&
-      !this.#pendingReady.owed &&
-      this.#answerInProgress === undefined &&
-      this.#clientQueue.length === 0;
-    if (!idle) return;
+    if (this.#clientEnded && this.#answerInProgress === undefined && this.#pendingReady.owed) this.#upstream?.end();
+    const ready = this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.AwaitingStartup;
+    if (!ready || this.#answerInProgress || this.#clientQueue.length > 0 || this.#pendingReady.owed) return;
     if (!this.#shuttingDown) {
       this.#close("client ended");
       return;
@@ -855,7 +845,7 @@ export class ProxyConnection {
     this.#clientQueue.clear();
     this.#answerInProgress?.abort(new CancelledError(`question abandoned: ${reason}`));
     this.#answerInProgress?.close();
-    this.#statementsInFlight?.done(false);
+    this.#statementsInFlight?.finish(true);
     this.#statementsInFlight = undefined;
     this.#pendingReady.releaseWaiters();
     // The client may still read what was sent (its socket is ended); the upstream socket is destroyed.
@@ -875,14 +865,6 @@ export class ProxyConnection {
     }
   }
 }
-
-/** The replies to a split query's ordinary statements that `#onPassedStatementReply` acts on; the rest pass as bytes. */
-const PASSED_STATEMENT_REPLIES = new Set<number>([
-  MessageType.copyInResponse,
-  MessageType.copyBothResponse,
-  MessageType.errorResponse,
-  MessageType.readyForQuery,
-]);
 
 /** Default limit of client input held while a question is answered: 1 MiB. */
 export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;

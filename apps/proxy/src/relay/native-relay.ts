@@ -57,6 +57,8 @@ export interface RelayedConnection {
   release(): RelayHandBack | undefined;
   /** Drops the connection at once, whatever it holds (its sockets are about to be destroyed); no hand-back follows. */
   detach(): void;
+  /** Its hand-back at once when at a message boundary (`release`); otherwise it is dropped (`detach`): undefined. */
+  releaseOrDetach(): RelayHandBack | undefined;
 }
 
 interface NativeRelayAddon {
@@ -136,15 +138,22 @@ export class NativeRelay {
       return undefined;
     }
     this.#onHandBack.set(id, onHandBack);
+    const release = () => {
+      const handBack = this.#addon.release(this.#handle, id);
+      if (handBack !== undefined) this.#onHandBack.delete(id);
+      return handBack;
+    };
+    const detach = () => {
+      this.#onHandBack.delete(id);
+      this.#addon.detach(this.#handle, id);
+    };
     return {
-      release: () => {
-        const handBack = this.#addon.release(this.#handle, id);
-        if (handBack !== undefined) this.#onHandBack.delete(id);
+      release,
+      detach,
+      releaseOrDetach: () => {
+        const handBack = release();
+        if (handBack === undefined) detach();
         return handBack;
-      },
-      detach: () => {
-        this.#onHandBack.delete(id);
-        this.#addon.detach(this.#handle, id);
       },
     };
   }

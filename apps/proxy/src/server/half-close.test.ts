@@ -51,4 +51,27 @@ describe("a client that shuts down its sending side after a query (half-close)",
     expect(client.messages.find((message) => message.name === "dataRow")).toMatchObject({ fields: ["42"] });
     expect(names(client).at(-1)).toBe("readyForQuery");
   });
+
+  it.each([false, true])(
+    "ends a COPY FROM STDIN it left open as PostgreSQL does, and leaves no backend (native relay %s)",
+    async (relayOn) => {
+      const proxy = await proxyWith(relayOn);
+      const copyThenEnd = async (port: number, name: string) => {
+        const client = new RawClient(port);
+        await client.startup(name);
+        client.socket.write(serialize.query("create temp table nothing (n int); copy nothing from stdin"));
+        await client.waitFor((messages) => messages.some((m) => m.name === "copyInResponse"), "CopyInResponse");
+        client.socket.end(serialize.copyData(Buffer.from("1\n")));
+        await Promise.race([client.closed, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+        return client.messages.map((m) => (m.name === "error" ? `${String(m.severity)} ${String(m.code)}` : m.name));
+      };
+      const direct = await copyThenEnd(upstreamPort, uniqueName("nlq-half-copy-direct"));
+      const name = uniqueName("nlq-half-copy");
+      const proxied = await copyThenEnd(proxy.address.port, name);
+      // PostgreSQL: FATAL 08P01 "unexpected EOF on client connection with an open transaction", and it ends.
+      expect(direct.at(-1)).toBe("FATAL 08P01");
+      expect(proxied.slice(-3)).toEqual(direct.slice(-3));
+      expect(await backendsGone(name)).toBe(true);
+    },
+  );
 });

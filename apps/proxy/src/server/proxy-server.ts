@@ -8,6 +8,7 @@ import {
   type QueryLog,
 } from "@nlq/engine";
 import { createAuthQuery } from "../auth/auth-query";
+import { startupUser } from "../auth/client-authentication";
 import { ProxyConnection } from "../connection/proxy-connection";
 import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
@@ -21,6 +22,7 @@ import { DEFAULT_CLIENT_LOGIN_TIMEOUT_MILLISECONDS, watchClientLogin } from "./c
 import { type OperationsServer, startOperationsServer } from "./operations-server";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
+import { DEFAULT_QUESTION_CAPS, type QuestionCaps, QuestionSlots } from "./question-slots";
 import { refuseConnection } from "./refuse-connection";
 import { upstreamReachable } from "./upstream-reachable";
 
@@ -65,6 +67,12 @@ export interface ProxyServerOptions {
    * FATAL 53300 "sorry, too many clients already" after its startup packet. Default 1000.
    */
   readonly maxConnections?: number;
+  /**
+   * Questions answered at once, in all and per role (the startup packet's user): `NLQ_MAX_CONCURRENT_QUESTIONS` and
+   * `NLQ_MAX_CONCURRENT_QUESTIONS_PER_ROLE` in the commands. One more fails at once with SQLSTATE 53400 naming the
+   * cap; its connection stays usable. Default 64 and 16.
+   */
+  readonly maxConcurrentQuestions?: QuestionCaps;
   /**
    * TLS toward clients (`NLQ_TLS_CERT`, `NLQ_TLS_KEY`, `NLQ_TLS_REQUIRED`): SSLRequest is answered `S` and PostgreSQL
    * 17's direct negotiation is accepted. The files are read when the server is created. Default: none (`N`).
@@ -161,6 +169,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   }
   const metrics = new ProxyMetrics({ maxConnections });
   const answerQuestion = metrics.instrument(options.answerQuestion);
+  const questionSlots = new QuestionSlots(options.maxConcurrentQuestions ?? DEFAULT_QUESTION_CAPS);
 
   const cancelUpstream = (key: BackendKey) => {
     const socket = connect({ host: upstreamHost, port: upstreamPort });
@@ -182,6 +191,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       refuseConnection(client, onCancelRequest, Math.min(clientLoginTimeoutMilliseconds, 10_000));
       return;
     }
+    let role = "";
     const connection: ProxyConnection = new ProxyConnection({
       client,
       connectUpstream,
@@ -189,7 +199,14 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       ...(authSource === undefined ? {} : { authSource }),
       cancelUpstream,
       marker,
-      answerQuestion,
+      answerQuestion: async (questionOptions) => {
+        const release = questionSlots.take(role);
+        try {
+          return await answerQuestion(questionOptions);
+        } finally {
+          release();
+        }
+      },
       settings: options.settings,
       ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
       progressNotices: options.progressNotices ?? false,
@@ -198,6 +215,9 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       logger,
       hooks: {
         onCancelRequest,
+        onStartupMessage: (packet) => {
+          role = roleOf(packet);
+        },
         onRelayed: (relayed) => metrics.connectionRelayed(relayed),
         onBackendKey: (key) => {
           byKey.set(keyOf(key), connection);
@@ -298,6 +318,15 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       await authSource?.close();
     },
   };
+}
+
+/** The startup packet's user (the role its questions count against); empty when it names none. */
+function roleOf(packet: Buffer): string {
+  try {
+    return startupUser(packet);
+  } catch {
+    return "";
+  }
 }
 
 /** Creates a proxy server and starts listening. */

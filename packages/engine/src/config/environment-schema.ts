@@ -137,6 +137,8 @@ const serviceVariables = {
   NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
   NLQ_METRICS_PORT: optionalPortVariable,
   NLQ_MAX_CONNECTIONS: wholeNumberVariable(1_000, 1),
+  NLQ_MAX_CONCURRENT_QUESTIONS: wholeNumberVariable(64, 1),
+  NLQ_MAX_CONCURRENT_QUESTIONS_PER_ROLE: wholeNumberVariable(16, 1),
   NLQ_NATIVE_RELAY: switchVariable(true),
   NLQ_TLS_CERT: textVariable,
   NLQ_TLS_KEY: textVariable,

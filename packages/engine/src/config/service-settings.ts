@@ -85,6 +85,12 @@ export interface ServiceSettings {
    */
   readonly maxConnections: number;
   /**
+   * `NLQ_MAX_CONCURRENT_QUESTIONS` and `NLQ_MAX_CONCURRENT_QUESTIONS_PER_ROLE`: questions the proxy answers at once, in
+   * all and per role (the startup packet's user); one more fails at once with SQLSTATE 53400 naming the cap, and the
+   * connection stays usable. Default 64 and 16.
+   */
+  readonly maxConcurrentQuestions: { readonly perProxy: number; readonly perRole: number };
+  /**
    * `NLQ_NATIVE_RELAY`: ordinary SQL passes through the proxy's native relay (a thread of its own, outside JavaScript)
    * when it is built; `off` keeps every byte in the JavaScript connection. Default on.
    */
@@ -145,6 +151,10 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
         ? undefined
         : { host: values.NLQ_METRICS_HOST, port: values.NLQ_METRICS_PORT },
     maxConnections: values.NLQ_MAX_CONNECTIONS,
+    maxConcurrentQuestions: {
+      perProxy: values.NLQ_MAX_CONCURRENT_QUESTIONS,
+      perRole: values.NLQ_MAX_CONCURRENT_QUESTIONS_PER_ROLE,
+    },
     nativeRelay: values.NLQ_NATIVE_RELAY,
     clientTls:
       values.NLQ_TLS_CERT === undefined || values.NLQ_TLS_KEY === undefined
