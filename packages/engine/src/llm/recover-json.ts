@@ -38,12 +38,19 @@ function withOmittedNullsFilled(value: unknown, schema: z.ZodType): unknown {
 }
 
 /**
+ * `value` parsed as the step's output, a nullable property it leaves out read as null (a reply or a cached output
+ * written before the property was required); undefined when it does not match.
+ */
+export function parseStepOutput<OUTPUT>(value: unknown, schema: z.ZodType<OUTPUT>): OUTPUT | undefined {
+  const parsed = schema.safeParse(withOmittedNullsFilled(value, schema));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
  * The step's output recovered from loosely formatted text (prose, fences, omitted nullable properties), or undefined
  * when it still does not match the schema.
  */
 export function recoverJsonOutput<OUTPUT>(text: string, schema: z.ZodType<OUTPUT>): OUTPUT | undefined {
   const value = extractJsonObject(text);
-  if (value === undefined) return undefined;
-  const parsed = schema.safeParse(withOmittedNullsFilled(value, schema));
-  return parsed.success ? parsed.data : undefined;
+  return value === undefined ? undefined : parseStepOutput(value, schema);
 }

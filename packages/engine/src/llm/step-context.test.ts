@@ -1,3 +1,4 @@
+import { selectCandidateOutputSchema } from "@nlq/prompts";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadSettings } from "../config/settings";
@@ -47,5 +48,30 @@ describe("createStepContext", () => {
       "start b",
       "llm-call-end",
     ]);
+  });
+});
+
+describe("the response cache", () => {
+  it("reads an output cached before a nullable property became required (it reads as null), without a call", async () => {
+    let modelCalls = 0;
+    const context = createStepContext({
+      question: "q",
+      settings: loadSettings({}),
+      resolveModel: () => ({
+        model: mockTextModel(() => {
+          modelCalls += 1;
+          return JSON.stringify({ reasoning: "fresh", answer: "B" });
+        }),
+        id: "mock:x",
+        scripted: false,
+      }),
+      cache: {
+        get: async () => ({ output: { answer: "A" }, inputTokens: 3, outputTokens: 1 }),
+        put: async () => undefined,
+      },
+    });
+    const output = await context.runModelStep({ step: stepA, schema: selectCandidateOutputSchema, prompt: "p" });
+    expect(output).toEqual({ reasoning: null, answer: "A" });
+    expect(modelCalls).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../pip
 import type { StepName } from "../steps/step-registry";
 import { LlmBudget } from "./llm-budget";
 import type { LlmCallKey, LlmResponseCache } from "./llm-response-cache";
+import { parseStepOutput } from "./recover-json";
 import { runStep } from "./run-step";
 
 export interface ModelStepOptions<OUTPUT> {
@@ -58,7 +59,10 @@ export interface StepContextOptions {
   readonly cache?: LlmResponseCache;
 }
 
-/** Reads the cache without ever failing: a broken cache is a miss. */
+/**
+ * Reads the cache without ever failing: a broken cache is a miss. An output cached before a nullable property became
+ * required still parses (the property reads as null).
+ */
 async function cachedOutput<OUTPUT>(
   cache: LlmResponseCache,
   key: LlmCallKey,
@@ -67,10 +71,10 @@ async function cachedOutput<OUTPUT>(
   try {
     const cached = await cache.get(key);
     if (!cached) return undefined;
-    const parsed = schema.safeParse(cached.output);
-    return parsed.success
-      ? { output: parsed.data, inputTokens: cached.inputTokens, outputTokens: cached.outputTokens }
-      : undefined;
+    const output = parseStepOutput(cached.output, schema);
+    return output === undefined
+      ? undefined
+      : { output, inputTokens: cached.inputTokens, outputTokens: cached.outputTokens };
   } catch {
     return undefined;
   }
