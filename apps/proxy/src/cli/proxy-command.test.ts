@@ -144,7 +144,7 @@ describe("resolveProxyCommand", () => {
       try {
         // The embedded PostgreSQL of NLQ_HOME (shared with a running nlq start), its nlq_metadata database.
         expect(store?.driver).toBe("postgres");
-        expect(store?.location).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/nlq_metadata$/);
+        expect(store?.location).toMatch(/^postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/nlq_metadata$/);
       } finally {
         await store?.close();
       }
