@@ -20,7 +20,7 @@ const throughTsStat = (expression: string) =>
  */
 export const resolvedCallPayloads: readonly Payload[] = [
   resolved("column notation pg_advisory_lock", () => "SELECT (7020::bigint).pg_advisory_lock"),
-  resolved("column notation pg_advisory_lock on a table column", () => "SELECT c.id.pg_advisory_lock FROM canary c"),
+  resolved("column notation pg_advisory_lock on a table column", () => "SELECT (c.id).pg_advisory_lock FROM canary c"),
   resolved(
     "column notation pg_terminate_backend",
     (context) => `SELECT (${context.bystanderPid}).pg_terminate_backend`,
