@@ -115,6 +115,29 @@ describe("visibleValues", () => {
     expect(result.timeout).toBe("30s");
   });
 
+  it("checks every table in one statement when it can: one probe statement for two tables, not one per table", async () => {
+    const session = createPgExecutor(superuser);
+    const sent: string[] = [];
+    const visible = await runReadOnly({ session, statementTimeoutMilliseconds: 30_000 }, (query) =>
+      visibleValues(
+        (sql, options) => {
+          sent.push(sql);
+          return query(sql, options);
+        },
+        [
+          probe("account", "label", "Own Visible-Label"),
+          probe("city", "name", "Lisbon"),
+          probe("city", "name", "Porto"),
+        ],
+      ),
+    );
+    expect(shown(visible)).toEqual(["Own Visible-Label", "Lisbon"]);
+    const probesSent = sent.filter((sql) => sql.includes("EXISTS"));
+    expect(probesSent).toHaveLength(1);
+    expect(probesSent[0]).toContain('"public"."account"');
+    expect(probesSent[0]).toContain('"public"."city"');
+  });
+
   it("probes ordinary and partitioned tables only: a view's body never runs in the asking session (issue 17)", async () => {
     const visible = await createValueVisibility({ session: createPgExecutor(limited) })([
       probe("locking", "label", "Lisbon"),
