@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { runningServer } from "../embedded-postgres/server-status";
 
@@ -98,6 +99,17 @@ describe("the embedded metadata store shared by processes with one NLQ_HOME", ()
     expect(await newcomer.send("record after both others")).toBe("recorded");
     expect(await newcomer.send("close")).toBe("closed");
     await Promise.all([other.exited, newcomer.exited]);
+    expect(runningServer(serverDirectory)).toBeUndefined();
+  }, 120_000);
+
+  it("leaves behind no server when its only user exits without closing the store", async () => {
+    const only = await startUser();
+    const serverProcessId = runningServer(serverDirectory)?.serverProcessId;
+    expect(serverProcessId).toBeDefined();
+    only.child.stdin?.write("exit\n");
+    expect(await only.exited).toBe(3);
+    const deadline = Date.now() + 30_000;
+    while (runningServer(serverDirectory) !== undefined && Date.now() < deadline) await sleep(100);
     expect(runningServer(serverDirectory)).toBeUndefined();
   }, 120_000);
 });
