@@ -40,6 +40,16 @@ describe("QuestionMarker", () => {
     expect(german.openingLength(" Frage:ü wie viele?")).toBe(8);
   });
 
+  it("matches a marker with whitespace around its colon in linear time (no nested whitespace runs)", () => {
+    const spaced = new QuestionMarker("nl : ");
+    expect(spaced.encodedTokens()).toEqual(new QuestionMarker("nl:").encodedTokens());
+    expect(spaced.openingLength(" NL  :  x")).toBe(8);
+    const started = performance.now();
+    expect(spaced.mayOccurIn(`--nl${" ".repeat(200_000)}x`)).toBe(false);
+    expect(spaced.openingLength(`nl${" ".repeat(200_000)}x`)).toBe(-1);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("refuses a marker without a word", () => {
     expect(() => new QuestionMarker(" : ")).toThrow(ConfigurationError);
     expect(() => new QuestionMarker("")).toThrow(ConfigurationError);

@@ -124,13 +124,20 @@ export class QuestionMarker {
   }
 }
 
+/**
+ * The marker's tokens. Whitespace next to a colon is dropped (a colon already takes optional whitespace around it): two
+ * adjacent whitespace runs would make the pattern backtrack quadratically over a long run of spaces.
+ */
 function tokenize(marker: string): MarkerToken[] {
   const tokens: MarkerToken[] = [];
   for (const character of marker) {
     if (/[A-Za-z]/.test(character)) tokens.push({ kind: "letter", lower: character.toLowerCase().charCodeAt(0) });
-    else if (character === ":") tokens.push({ kind: "colon" });
-    else if (/\s/.test(character)) {
-      if (tokens.at(-1)?.kind !== "space") tokens.push({ kind: "space" });
+    else if (character === ":") {
+      if (tokens.at(-1)?.kind === "space") tokens.pop();
+      tokens.push({ kind: "colon" });
+    } else if (/\s/.test(character)) {
+      const last = tokens.at(-1)?.kind;
+      if (last !== "space" && last !== "colon") tokens.push({ kind: "space" });
     } else tokens.push({ kind: "bytes", bytes: Buffer.from(character, "utf8") });
   }
   return tokens;

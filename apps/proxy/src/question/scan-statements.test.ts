@@ -64,6 +64,18 @@ describe("scanStatements follows PostgreSQL's scanner (scan.l)", () => {
     expect(scanStatements("select b'\\'; /* c */", { standardConformingStrings: false }).statements).toHaveLength(2);
   });
 
+  it.each([
+    ["a long gap after a string", `select 'a'\n${" ".repeat(200_000)}x`],
+    ["many -- pairs after a string", `select 'a' ${"-- ".repeat(100_000)}x`],
+    ["comment lines after a string", `select 'a'\n${"-- c\n".repeat(50_000)}x`],
+    ["unclosed dollar tags", `select ${"$a ".repeat(100_000)}`],
+    ["digits and dots", `select ${"1.".repeat(100_000)}`],
+  ])("scans hostile text in linear time: %s", (_name, text) => {
+    const started = performance.now();
+    scanStatements(`${text}; /* nl: q */`);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("marks a vertical tab outside strings and comments as version-dependent (whitespace from PostgreSQL 16)", () => {
     expect(scanStatements("\v/* c */").versionDependent).toBe(true);
     expect(scanStatements("select E'a'\v\n'b'").versionDependent).toBe(true);

@@ -48,22 +48,11 @@ const DOLLAR_DELIMITER = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)
 /** scan.l's `param` (with the junk PostgreSQL refuses after it): `$` and digits. */
 const PARAMETER = /\$[0-9]+[A-Za-z0-9_\u0080-\uffff]*/y;
 /** A numeric literal (with any trailing junk PostgreSQL refuses): no `$` quote starts inside it. */
-const NUMBER = /(?:[0-9][0-9A-Za-z_\u0080-\uffff]*|\.[0-9])(?:\.?[0-9A-Za-z_\u0080-\uffff])*/y;
+const NUMBER = /(?:[0-9]|\.[0-9])[0-9A-Za-z_.\u0080-\uffff]*/y;
 /** scan.l's `identifier`. */
 const IDENTIFIER = /[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/y;
 /** The prefixes that make an identifier-looking start a string or quoted identifier instead. */
 const STRING_PREFIX = /(?:[eE]|[bBxXnN]|[uU]&)(?=['"])/y;
-/**
- * scan.l's `quotecontinue` after a string's closing quote: horizontal whitespace and `--` comments, a newline, then
- * whitespace and `--` comments each ended by a newline, then `'`. A vertical tab is taken as whitespace (PostgreSQL 16+).
- */
-const QUOTE_CONTINUE = /(?:[ \t\f\v]|--[^\n\r]*)*[\n\r](?:[ \t\n\r\f\v]+|--[^\n\r]*[\n\r])*'/y;
-
-export interface ScanOptions {
-  /** The session's `standard_conforming_strings` (default true): off, plain `'…'` strings take backslash escapes. */
-  readonly standardConformingStrings?: boolean;
-}
-
 /** Splits SQL text into statements and lists their comments. */
 export function scanStatements(text: string, options: ScanOptions = {}): ScannedText {
   return new StatementScanner(text, options.standardConformingStrings ?? true).scan();
@@ -173,10 +162,10 @@ class StatementScanner {
     const text = this.#text;
     let end = quotedEnd(text, start, "'", backslashEscapes);
     while (end < text.length) {
-      const continued = matchEnd(QUOTE_CONTINUE, text, end);
-      if (continued === end) break;
-      if (text.slice(end, continued).includes(VERTICAL_TAB)) this.#versionDependent = true;
-      end = quotedEnd(text, continued - 1, "'", backslashEscapes);
+      const quote = continuationQuote(text, end);
+      if (quote < 0) break;
+      if (text.slice(end, quote).includes(VERTICAL_TAB)) this.#versionDependent = true;
+      end = quotedEnd(text, quote, "'", backslashEscapes);
     }
     return end;
   }
@@ -201,6 +190,34 @@ class StatementScanner {
     const parameterEnd = matchEnd(PARAMETER, text, start);
     return parameterEnd > start ? parameterEnd : start + 1;
   }
+}
+
+/**
+ * The index of the `'` that continues a string closed just before `start` (scan.l's `quotecontinue`: whitespace and
+ * `--` comments holding at least one newline, then a quote), or -1. A loop, not a regular expression: nested
+ * repetitions over whitespace and comments would backtrack exponentially on hostile text. A vertical tab counts as
+ * whitespace (PostgreSQL 16+; the caller marks the text version-dependent).
+ */
+function continuationQuote(text: string, start: number): number {
+  let index = start;
+  let newline = false;
+  while (index < text.length) {
+    const character = text[index]!;
+    if (character === "\n" || character === "\r") {
+      newline = true;
+      index++;
+    } else if (character === " " || character === "\t" || character === "\f" || character === VERTICAL_TAB) {
+      index++;
+    } else if (character === "-" && text[index + 1] === "-") {
+      NEWLINE.lastIndex = index;
+      const end = NEWLINE.exec(text);
+      if (end === null) return -1;
+      index = end.index;
+    } else {
+      return character === "'" && newline ? index : -1;
+    }
+  }
+  return -1;
 }
 
 /** The index where the sticky `pattern` stops matching at `start` (`start` when it does not match). */
