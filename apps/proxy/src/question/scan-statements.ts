@@ -53,6 +53,12 @@ const NUMBER = /(?:[0-9]|\.[0-9])[0-9A-Za-z_.\u0080-\uffff]*/y;
 const IDENTIFIER = /[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/y;
 /** The prefixes that make an identifier-looking start a string or quoted identifier instead. */
 const STRING_PREFIX = /(?:[eE]|[bBxXnN]|[uU]&)(?=['"])/y;
+
+export interface ScanOptions {
+  /** The session's `standard_conforming_strings` (default true): off, plain `'…'` strings take backslash escapes. */
+  readonly standardConformingStrings?: boolean;
+}
+
 /** Splits SQL text into statements and lists their comments. */
 export function scanStatements(text: string, options: ScanOptions = {}): ScannedText {
   return new StatementScanner(text, options.standardConformingStrings ?? true).scan();
