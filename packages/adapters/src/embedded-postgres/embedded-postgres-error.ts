@@ -11,8 +11,8 @@ export class EmbeddedPostgresError extends NlqError {
 }
 
 /**
- * The data directory is served by a PostgreSQL another live nlq process started (`nlq start`, or a standalone
- * `nlq ask`/`index`/`proxy`). SQLSTATE 55006 (object in use).
+ * The data directory is served by a PostgreSQL another live nlq process uses (`nlq start`, or a standalone
+ * `nlq ask`/`index`/`eval`/`proxy`). SQLSTATE 55006 (object in use).
  */
 export class EmbeddedPostgresInUseError extends NlqError {
   readonly directory: string;
@@ -20,7 +20,7 @@ export class EmbeddedPostgresInUseError extends NlqError {
   readonly port: number;
   constructor(options: { directory: string; ownerProcessId: number; ownerPurpose: string; port: number }) {
     super(
-      `the embedded PostgreSQL in ${options.directory} is already running on port ${options.port}, started by ` +
+      `the embedded PostgreSQL in ${options.directory} is already running on port ${options.port}, used by ` +
         `process ${options.ownerProcessId} (${options.ownerPurpose}); stop that process first`,
       { code: "55006" },
     );
