@@ -5,6 +5,11 @@ export type { ExternalDescriptions } from "./catalog-files/external-descriptions
 export { parseCsv } from "./catalog-files/parse-csv";
 export { parseCsvRecords } from "./catalog-files/parse-csv-records";
 export { readCatalogFiles } from "./catalog-files/read-catalog-files";
+export {
+  type AskQuestionOptions,
+  askQuestion,
+  openQuestionMetadataStore,
+} from "./catalog-index/ask-question";
 export { embedCatalogContext } from "./catalog-index/catalog-context-vectors";
 export { type CatalogIndexProgress, indexCatalog } from "./catalog-index/index-catalog";
 export {

@@ -1,16 +1,6 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
-import {
-  createPgExecutor,
-  type MetadataStore,
-  nlqStateDirectory,
-  openMetadataStore,
-  prepareIndexedQuestion,
-  prepareUnindexedQuestion,
-} from "@nlq/adapters";
+import { askQuestion, createPgExecutor, type MetadataStore, openQuestionMetadataStore } from "@nlq/adapters";
 import {
   type Answer,
-  answerQuestion,
   builtInPresetNames,
   builtInPresets,
   checkQuestionLength,
@@ -87,26 +77,8 @@ export function describeCalls(calls: Answer["calls"]): string[] {
   ];
 }
 
-/**
- * Opens the metadata store `nlq index` writes to: `NLQ_METADATA_URL`, else the embedded PostgreSQL in
- * `$NLQ_HOME/.nlq/postgres` — only when that directory exists (a one-off question creates no state). While
- * `nlq start` runs it is shared; otherwise it is started for this question. A store that cannot be opened is
- * reported on stderr and the question is answered from live introspection, without query log.
- */
-export async function openAskMetadataStore(
-  service: ServiceSettings,
-  warn: (message: string) => void,
-): Promise<MetadataStore | undefined> {
-  if (service.metadataUrl === undefined && !existsSync(path.join(nlqStateDirectory(service.home), "postgres")))
-    return undefined;
-  try {
-    return await openMetadataStore({ settings: service });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    warn(`cannot open the metadata store, answering from live introspection, not logged: ${reason}`);
-    return undefined;
-  }
-}
+/** The metadata store of `nlq ask` (`openQuestionMetadataStore`), also opened by `nlq eval` and `nlq selector-data`. */
+export const openAskMetadataStore = openQuestionMetadataStore;
 
 /**
  * `nlq ask "<question>" --url <postgresql://…> [--hint <text>] [--json] [--quiet]`: answers one question on the
@@ -192,18 +164,15 @@ Example:
         await client.connect();
         const session = createPgExecutor(client, { name: "nlq-ask" });
         // The catalog index (`nlq index`) when the metadata store has one for this database; live introspection otherwise.
-        const indexed = metadataStore
-          ? await prepareIndexedQuestion({ store: metadataStore, url, session, settings, qdrant: service.qdrant })
-          : prepareUnindexedQuestion({ session, settings }); // retrieval all the same: the live value lookup
-        const answer = await answerQuestion({
-          ...indexed,
+        const answer = await askQuestion({
+          metadataStore,
+          url,
+          qdrant: service.qdrant,
           question,
           hint: options.hint,
           session,
           settings,
           origin: "cli",
-          queryLog: metadataStore?.queryLog,
-          ...(metadataStore ? { llmCache: metadataStore.llmCache } : {}),
           abortSignal: controller.signal,
           onEvent: (event) => {
             const text = options.quiet ? undefined : describeEvent(event);
