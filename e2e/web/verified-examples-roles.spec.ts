@@ -111,3 +111,22 @@ test("an administrator's example reaches another role only when that role may re
     }
   }
 });
+
+test("a thumbs-down retracts the example the thumbs-up saved", async ({ browser }) => {
+  const page = await signedIn(browser, analyst, "analyst-e2e");
+  const question = "how many customers are there?";
+  const listed = async () =>
+    ((await (await page.request.get("/api/verified-examples")).json()) as { examples: { question: string }[] }).examples
+      .map((example) => example.question)
+      .filter((text) => text === question);
+  await page.getByLabel("Your question").fill(question);
+  await page.getByLabel("Your question").press("Enter");
+  const answer = page.getByRole("article", { name: "Answer" }).last();
+  await expect(answer.getByRole("button", { name: "Right" })).toBeVisible({ timeout: 45_000 });
+  await answer.getByRole("button", { name: "Right" }).click();
+  await expect(answer.getByRole("status").filter({ hasText: "Saved as a verified example" })).toBeVisible();
+  expect(await listed()).toEqual([question]);
+  await answer.getByRole("button", { name: "Wrong" }).click();
+  await expect(answer.getByRole("status").filter({ hasText: "Removed from the verified examples" })).toBeVisible();
+  expect(await listed()).toEqual([]);
+});

@@ -4,7 +4,7 @@ import { useState } from "react";
 
 type Feedback = "up" | "down" | null;
 
-/** Thumbs up/down on a stored answer; a thumbs-up makes the question–SQL pair a verified example. */
+/** Thumbs up/down on a stored answer; a thumbs-up makes the question–SQL pair a verified example, undone by a thumbs-down. */
 export function FeedbackButtons({ turnId, initial }: { readonly turnId: string; readonly initial: Feedback }) {
   const [feedback, setFeedback] = useState<Feedback>(initial);
   const [note, setNote] = useState<string | undefined>();
@@ -20,14 +20,16 @@ export function FeedbackButtons({ turnId, initial }: { readonly turnId: string; 
       setNote("The feedback could not be saved; try again.");
       return;
     }
-    const body = (await response.json()) as { verifiedExampleId?: string };
+    const body = (await response.json()) as { verifiedExampleId?: string; retracted?: boolean };
     setFeedback(value);
     setNote(
       body.verifiedExampleId
         ? "Saved as a verified example: similar questions will be shown this SQL."
-        : value === "down"
-          ? "Thanks: edit the SQL below to correct it."
-          : undefined,
+        : body.retracted
+          ? "Removed from the verified examples."
+          : value === "down"
+            ? "Thanks: edit the SQL below to correct it."
+            : undefined,
     );
   }
 
