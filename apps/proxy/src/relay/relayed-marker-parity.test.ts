@@ -70,6 +70,21 @@ describe.each([true, false])("through the proxy (native relay %s)", (relayOn) =>
     }
   });
 
+  it("prepares a statement followed by a -- nl: comment, and refuses two statements, as PostgreSQL does", async () => {
+    const questions: string[] = [];
+    const connection = await client(questions);
+    try {
+      const prepared = await connection.query({ text: "select $1::int as a; -- nl: a note", values: [1] });
+      expect(prepared.rows).toEqual([{ a: 1 }]);
+      await expect(connection.query({ text: "select $1::int as a; -- nl: x\rselect 2", values: [1] })).rejects.toThrow(
+        /cannot insert multiple commands into a prepared statement/,
+      );
+      expect(questions).toEqual([]);
+    } finally {
+      await connection.end();
+    }
+  });
+
   it("runs a script ending with a -- NL: comment as one implicit transaction, as PostgreSQL does", async () => {
     const questions: string[] = [];
     const connection = await client(questions);
