@@ -19,10 +19,16 @@ export interface VerifiedExamplesForRoleOptions {
   readonly limit: number;
   /** `NLQ_ALLOWED_FUNCTIONS`. */
   readonly allowedFunctions?: readonly string[];
-  /** `statement_timeout` of each check (`NLQ_STATEMENT_TIMEOUT_MS`). */
+  /** `statement_timeout` of each check (`NLQ_STATEMENT_TIMEOUT_MS`), at most 1 s. */
   readonly statementTimeoutMilliseconds: number;
   readonly abortSignal?: AbortSignal;
 }
+
+/** Longest one check statement may run (a probe scanning a large table without an index); it then drops its pair. */
+const checkTimeoutMilliseconds = 1_000;
+/** Time for all checks of one question's examples (the question waits for them) and of a list. */
+const questionBudgetMilliseconds = 3_000;
+const listBudgetMilliseconds = 10_000;
 
 /** Candidates looked at per pair wanted when ranking by a question (some may fail the checks). */
 const candidatesPerExample = 3;
@@ -33,6 +39,8 @@ const maximumListed = 200;
  * The one lookup of verified examples for a role — for prompts, suggestion chips and the examples list alike: the
  * pairs the store lets `role` see (its own, and administrators' shared ones), ranked, then kept only when the target
  * database shows that `role` may read everything the pair's SQL uses, literals' rows included (`readableExamples`).
+ * Each check statement runs at most 1 s; all checks of a question at most 3 s (10 s for a list): a pair not checked
+ * in time is left out.
  */
 export async function verifiedExamplesForRole(options: VerifiedExamplesForRoleOptions): Promise<VerifiedExampleRow[]> {
   const limit = Math.max(0, Math.floor(options.limit));
@@ -47,7 +55,8 @@ export async function verifiedExamplesForRole(options: VerifiedExamplesForRoleOp
     ...(options.transactionStatus ? { transactionStatus: options.transactionStatus } : {}),
     examples: candidates,
     ...(options.allowedFunctions ? { allowedFunctions: options.allowedFunctions } : {}),
-    statementTimeoutMilliseconds: options.statementTimeoutMilliseconds,
+    statementTimeoutMilliseconds: Math.min(options.statementTimeoutMilliseconds, checkTimeoutMilliseconds),
+    budgetMilliseconds: options.question === undefined ? listBudgetMilliseconds : questionBudgetMilliseconds,
     ownExample: (example) => example.verifiedBy === options.role,
     limit,
     ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),

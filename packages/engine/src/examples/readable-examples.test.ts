@@ -100,6 +100,19 @@ describe("readableExamples", () => {
       ]),
     ).toEqual([plain, oslo]);
     expect(await shownTo(roleA, [plain, oslo, bergen], 2)).toEqual([plain, oslo]);
+    const client = new pg.Client({ connectionString: database.urlFor(roleA) });
+    await client.connect();
+    try {
+      const spent = await readableExamples({
+        session: createPgExecutor(client),
+        examples: [{ question: "q", sql: plain }],
+        statementTimeoutMilliseconds: 2_000,
+        budgetMilliseconds: 0,
+      });
+      expect(spent).toEqual([]);
+    } finally {
+      await client.end();
+    }
   });
 
   it("never runs a view's body to check a literal", async () => {

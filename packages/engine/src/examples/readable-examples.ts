@@ -24,6 +24,11 @@ export interface ReadableExamplesOptions<T extends VerifiedExample> {
    * still validated and its privileges checked. Default: none.
    */
   readonly ownExample?: (example: T) => boolean;
+  /**
+   * Time for all checks, in milliseconds: once spent, the pairs not yet checked are dropped (a question is not kept
+   * waiting for its examples). Default: no limit.
+   */
+  readonly budgetMilliseconds?: number;
   /** Most pairs kept (checking stops there). Default: all. */
   readonly limit?: number;
   readonly abortSignal?: AbortSignal;
@@ -99,10 +104,12 @@ export async function readableExamples<T extends VerifiedExample>(options: Reada
       abortSignal: options.abortSignal,
     },
     async (query) => {
+      const started = Date.now();
+      const budget = options.budgetMilliseconds ?? Number.POSITIVE_INFINITY;
       const policy = await loadFunctionPolicy(query, options.allowedFunctions);
       const kept: T[] = [];
       for (const example of options.examples) {
-        if (kept.length >= limit) break;
+        if (kept.length >= limit || Date.now() - started >= budget) break;
         await query(`SAVEPOINT ${exampleSavepoint}`);
         let ok = false;
         try {
