@@ -1,0 +1,102 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { builtInPresetNames } from "@nlq/engine";
+import { z } from "zod";
+import type { McpToolSettings, RoleSession } from "./role-session";
+import { askTool } from "./tools/ask-tool";
+import { explainSql } from "./tools/explain-sql";
+import { runSql } from "./tools/run-sql";
+import { searchSchema } from "./tools/search-schema";
+import { jsonResult, toolCall } from "./tools/tool-result";
+
+/** Names of the tools every nlq MCP server offers. */
+export const nlqToolNames = ["ask", "run_sql", "search_schema", "explain"] as const;
+
+/** Longest SQL text a tool accepts, in characters. */
+const MAX_SQL_LENGTH = 100_000;
+
+/**
+ * An MCP server whose four tools run under one PostgreSQL role (`role`): `ask` (the whole NL→SQL pipeline),
+ * `run_sql` (SQL validated like generated SQL, read-only, capped), `search_schema` (the tables and columns the role may
+ * read) and `explain` (a plan, never ANALYZE). A refused or failed call is a tool error (`isError: true`).
+ */
+export function createNlqMcpServer(role: RoleSession, tools: McpToolSettings, version: string): McpServer {
+  const server = new McpServer(
+    { name: "nlq", version },
+    {
+      instructions:
+        "nlq answers questions about a PostgreSQL database in natural language, as the connected PostgreSQL role, " +
+        "read-only. Use search_schema to find tables and columns, ask for a question in plain language, run_sql " +
+        "for one read-only SELECT, explain for its plan.",
+    },
+  );
+  const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+  server.registerTool(
+    "ask",
+    {
+      title: "Ask the database a question",
+      description:
+        "Answers a question in natural language: writes SQL with several candidates, runs them read-only as your " +
+        "PostgreSQL role and returns the chosen SQL, its rows (capped), the confidence with its basis, the " +
+        "plain-language answer, the candidates and, when they disagree, the other interpretations.",
+      inputSchema: {
+        question: z.string().min(1).max(20_000).describe("the question, e.g. 'how many customers ordered in May?'"),
+        preset: z
+          .enum(builtInPresetNames as unknown as [string, ...string[]])
+          .optional()
+          .describe("how hard to work: fast, balanced (default) or max"),
+      },
+      annotations: { ...readOnly, openWorldHint: true },
+    },
+    (input, extra) => toolCall(async () => jsonResult(await askTool(role, tools, input, extra.signal))),
+  );
+  server.registerTool(
+    "run_sql",
+    {
+      title: "Run one read-only SQL query",
+      description:
+        "Runs one read-only statement (SELECT, WITH … SELECT, VALUES, TABLE) as your PostgreSQL role, validated like " +
+        "generated SQL (no writes, no forbidden functions) and capped in rows and bytes.",
+      inputSchema: { sql: z.string().min(1).max(MAX_SQL_LENGTH).describe("one read-only SQL statement") },
+      annotations: readOnly,
+    },
+    ({ sql }, extra) =>
+      toolCall(async () =>
+        jsonResult(
+          await runSql(role, sql, tools.settings, Math.min(tools.maxRows, tools.settings.rowLimit), extra.signal),
+        ),
+      ),
+  );
+  server.registerTool(
+    "search_schema",
+    {
+      title: "Search the tables and columns you may read",
+      description:
+        "Lists the tables and columns your PostgreSQL role may read whose names or descriptions match the words of " +
+        "the query (best first, capped), with their descriptions, keys and a few example values.",
+      inputSchema: {
+        query: z.string().max(1_000).describe("words to look for, e.g. 'customer orders'; '*' lists every table"),
+      },
+      annotations: readOnly,
+    },
+    ({ query }, extra) =>
+      toolCall(async () =>
+        jsonResult(await searchSchema(role, query, tools.settings.statementTimeoutMilliseconds, extra.signal)),
+      ),
+  );
+  server.registerTool(
+    "explain",
+    {
+      title: "Explain a read-only SQL query",
+      description:
+        "PostgreSQL's plan for one read-only statement, validated like run_sql, without running it (no ANALYZE).",
+      inputSchema: {
+        sql: z.string().min(1).max(MAX_SQL_LENGTH).describe("one read-only SQL statement"),
+        format: z.enum(["text", "json"]).optional().describe("plan format: text (default) or json"),
+      },
+      annotations: readOnly,
+    },
+    ({ sql, format }, extra) =>
+      toolCall(async () => jsonResult(await explainSql(role, sql, format ?? "text", tools.settings, extra.signal))),
+  );
+  return server;
+}

@@ -1,0 +1,42 @@
+import type { MetadataStore } from "@nlq/adapters";
+import type { QdrantSettings, QueryExecutor, Settings } from "@nlq/engine";
+
+/**
+ * One PostgreSQL role's connection as the MCP tools use it: every statement of every tool runs on `session`, so the
+ * role's grants and row-level security decide what any tool can read. Over stdio that is the URL's role; over HTTP the
+ * role the client authenticated as (`McpHttpServer`).
+ */
+export interface RoleSession {
+  /** The role's own connection (`createPgExecutor` over a `pg.Client` logged in as the role). */
+  readonly session: QueryExecutor;
+  /** The database URL as this role, without its password (identifies the indexed data source for `ask`). */
+  readonly url: string;
+  /**
+   * Runs `work` once the calls before it on this connection have finished: one connection runs one statement at a
+   * time, and a client may send several tool calls at once.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** What every role's tools share: settings, the metadata store, output caps. */
+export interface McpToolSettings {
+  /** Pipeline settings (`loadSettings(environment)`): models, caps, timeouts, allowed functions. */
+  readonly settings: Settings;
+  /** Settings of a built-in preset named by an `ask` call (`loadSettings({ ...environment, NLQ_PRESET })`). */
+  readonly settingsForPreset: (preset: string) => Settings;
+  /** The metadata store (catalog index, query log, response cache), when there is one. */
+  readonly metadataStore?: MetadataStore;
+  readonly qdrant?: QdrantSettings;
+  /** Most rows a tool result carries (`ask`, `run_sql`); the pipeline's own cap (`NLQ_ROW_LIMIT`) applies first. */
+  readonly maxRows: number;
+}
+
+/** A queue of one: `exclusive` of `RoleSession` for a connection that must run one unit of work at a time. */
+export function createExclusiveQueue(): RoleSession["exclusive"] {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>) => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}

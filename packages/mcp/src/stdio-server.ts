@@ -1,0 +1,40 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createNlqMcpServer } from "./nlq-mcp-server";
+import { connectRole } from "./role-connection";
+import type { McpToolSettings } from "./role-session";
+
+export interface StdioServerOptions {
+  /** The database as the role every call runs under (`postgresql://role:password@host:port/database`). */
+  readonly url: string;
+  readonly tools: McpToolSettings;
+  /** nlq's version, reported in `initialize`. */
+  readonly version: string;
+  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdout?: NodeJS.WritableStream;
+}
+
+/**
+ * Serves MCP over stdio (the client starts `nlq mcp --url …` and talks JSON-RPC on its stdin/stdout): one connection
+ * to PostgreSQL as the URL's role, every tool call on it. Resolves once the client closes stdin (or the transport
+ * closes); the connection is closed then.
+ */
+export async function serveStdio(options: StdioServerOptions): Promise<void> {
+  const connection = await connectRole(options.url);
+  const stdin = options.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(
+    stdin as NodeJS.ReadStream & typeof process.stdin,
+    (options.stdout ?? process.stdout) as NodeJS.WriteStream & typeof process.stdout,
+  );
+  const server = createNlqMcpServer(connection.role, options.tools, options.version);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    stdin.once("end", () => void server.close().finally(resolve));
+  });
+  try {
+    await server.connect(transport);
+    await closed;
+  } finally {
+    await server.close().catch(() => undefined);
+    await connection.close();
+  }
+}

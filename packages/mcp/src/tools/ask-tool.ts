@@ -1,0 +1,93 @@
+import { askQuestion } from "@nlq/adapters";
+import { type Answer, checkQuestionLength, type Settings } from "@nlq/engine";
+import type { McpToolSettings, RoleSession } from "../role-session";
+
+/** What `ask` returns to the client: the answer, its evidence and how sure nlq is. */
+export interface AskResult {
+  readonly question: string;
+  readonly sql: string;
+  readonly columns: readonly string[];
+  readonly rows: ReadonlyArray<ReadonlyArray<string | null>>;
+  /** True when a cap (the tool's `maxRows`, `NLQ_ROW_LIMIT` or `NLQ_RESULT_BYTE_LIMIT`) cut the rows. */
+  readonly truncated: boolean;
+  /** The plain-language answer (model output: text only), when the preset writes one. */
+  readonly answer?: string;
+  /** In [0, 1]; absent when a single candidate was written (nothing to compare). */
+  readonly confidence?: number;
+  /** How the confidence was computed, or why there is none. */
+  readonly confidenceBasis: string;
+  readonly selection: Answer["selection"];
+  /** Every candidate: its SQL, whether it ran, its row count and its execution cluster. */
+  readonly candidates: ReadonlyArray<{
+    readonly generator: string;
+    readonly sql: string;
+    readonly ok: boolean;
+    readonly rows?: number;
+    readonly cluster?: number;
+    readonly error?: string;
+  }>;
+  /** Other readings of the question when the candidates' results disagree, if the answer carries them. */
+  readonly interpretations?: unknown;
+  readonly model: string;
+  /** True when the model is a scripted replay, not a language model. */
+  readonly scripted: boolean;
+  readonly explanation?: string;
+}
+
+/**
+ * Answers a question through the whole pipeline, composed exactly as `nlq ask` composes it (`askQuestion`: the
+ * catalog index when there is one, the query log and the response cache of the metadata store), on the role's own
+ * session; `origin: "mcp"` in the query log. `preset` names a built-in preset (`fast`, `balanced`, `max`).
+ */
+export async function askTool(
+  role: RoleSession,
+  tools: McpToolSettings,
+  input: { readonly question: string; readonly preset?: string },
+  abortSignal?: AbortSignal,
+): Promise<AskResult> {
+  const settings: Settings = input.preset === undefined ? tools.settings : tools.settingsForPreset(input.preset);
+  const question = input.question.trim();
+  checkQuestionLength(question, settings.maxQuestionLength);
+  const answer = await role.exclusive(() =>
+    askQuestion({
+      metadataStore: tools.metadataStore,
+      url: role.url,
+      qdrant: tools.qdrant,
+      question,
+      session: role.session,
+      settings,
+      origin: "mcp",
+      abortSignal,
+    }),
+  );
+  return describeAnswer(answer, tools.maxRows);
+}
+
+/** The answer as the tool returns it: rows cut at `maxRows`, candidates without their model-call traces. */
+export function describeAnswer(answer: Answer, maxRows: number): AskResult {
+  const rows = answer.result.rows.slice(0, maxRows);
+  const interpretations = (answer as { readonly interpretations?: unknown }).interpretations;
+  return {
+    question: answer.question,
+    sql: answer.sql,
+    columns: answer.result.fields.map((field) => field.name),
+    rows,
+    truncated: answer.truncated || rows.length < answer.result.rows.length,
+    ...(answer.summary ? { answer: answer.summary.sentence } : {}),
+    ...(answer.confidence === undefined ? {} : { confidence: answer.confidence }),
+    confidenceBasis: answer.selection.basis,
+    selection: answer.selection,
+    candidates: answer.candidates.map((candidate) => ({
+      generator: candidate.generator,
+      sql: candidate.sql,
+      ok: candidate.ok,
+      ...(candidate.rows === undefined ? {} : { rows: candidate.rows }),
+      ...(candidate.cluster === undefined ? {} : { cluster: candidate.cluster }),
+      ...(candidate.error === undefined ? {} : { error: candidate.error }),
+    })),
+    ...(interpretations === undefined ? {} : { interpretations }),
+    model: answer.model.id,
+    scripted: answer.model.scripted,
+    ...(answer.explanation ? { explanation: answer.explanation } : {}),
+  };
+}
