@@ -1,6 +1,7 @@
 import { loadModule, scanSync } from "libpg-query";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scanStatements } from "./scan-statements";
+import { splitStatements } from "./split-statements";
 
 /** Each statement as `sql` or its comments, the way a reader of scan.l would list them. */
 function shape(text: string): string[][] {
@@ -157,6 +158,51 @@ describe("scanStatements against libpg-query's lexer", () => {
       if (expected === undefined) continue;
       compared++;
       expect(shape(text), JSON.stringify(text)).toEqual(expected);
+    }
+    expect(compared).toBeGreaterThan(1_000);
+  });
+});
+
+describe("scanStatements against splitStatements (libpg-query's tokens, psql's BEGIN ATOMIC rule)", () => {
+  it("agrees on where statements end and which hold SQL for 3,000 random texts with CREATE … BEGIN … END", async () => {
+    const pieces = [
+      "create function f() ",
+      "begin atomic ",
+      "case ",
+      "end",
+      ";",
+      " ",
+      "\n",
+      "\f",
+      "select 1",
+      "/* c */",
+      "-- c\r",
+      "'",
+      "$$",
+      "E'\\'",
+    ];
+    let seed = 23;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    let compared = 0;
+    for (let index = 0; index < 3_000; index++) {
+      const text = Array.from(
+        { length: 1 + Math.floor(random() * 9) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      ).join("");
+      let expected: boolean[];
+      try {
+        expected = (await splitStatements(text)).map((statement) => !statement.onlyComments);
+      } catch {
+        continue;
+      }
+      compared++;
+      expect(
+        scanStatements(text).statements.map((statement) => statement.hasSql),
+        JSON.stringify(text),
+      ).toEqual(expected);
     }
     expect(compared).toBeGreaterThan(1_000);
   });
