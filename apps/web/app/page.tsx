@@ -1,15 +1,22 @@
-import { loadServiceSettings } from "@nlq/engine";
+import { DEFAULT_MAX_QUESTION_LENGTH, loadServiceSettings } from "@nlq/engine";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { SignInForm } from "../components/sign-in-form";
 import { SignOutButton } from "../components/sign-out-button";
 import { Workspace } from "../components/workspace";
 import { pageSuggestions } from "../lib/page-suggestions";
+import { recordedQuestions } from "../lib/recorded-questions";
 import { sessionCookieName } from "../lib/session-cookie";
 import { currentWebUser, dataSourceKey } from "../lib/web-user";
 
 /** Read the session and the suggestions on every request. */
 export const dynamic = "force-dynamic";
+
+/** `NLQ_MAX_QUESTION_LENGTH` for the question box's counter (the server checks it again); the default when unset. */
+function maximumQuestionLength(): number {
+  const configured = Number(process.env.NLQ_MAX_QUESTION_LENGTH);
+  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_MAX_QUESTION_LENGTH;
+}
 
 export default async function HomePage() {
   const service = loadServiceSettings(process.env);
@@ -32,7 +39,12 @@ export default async function HomePage() {
         ) : null}
       </header>
       {user ? (
-        <Workspace suggestions={await pageSuggestions(user, service)} history={service.metadataUrl !== undefined} />
+        <Workspace
+          suggestions={await pageSuggestions(user, service)}
+          history={service.metadataUrl !== undefined}
+          maxQuestionLength={maximumQuestionLength()}
+          recordedQuestions={recordedQuestions()}
+        />
       ) : (
         <SignInForm
           dataSource={service.databaseUrl ? dataSourceKey(service.databaseUrl) : "(DATABASE_URL is not set)"}

@@ -125,7 +125,7 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
             scripted replay — not a language model
           </span>
         ) : null}
-        <span className="badge" title={answer.model.id}>
+        <span className="badge" title={modelLabel(answer.model.id)}>
           model <code>{modelLabel(answer.model.id)}</code>
         </span>
         {answer.confidence === undefined ? null : (

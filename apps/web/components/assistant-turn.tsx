@@ -15,9 +15,20 @@ export interface AssistantTurnProps {
   readonly onRetry?: (() => void) | undefined;
   /** Puts the question back into the box to reword it. */
   readonly onRephrase?: () => void;
+  /** The scripted demo's recorded questions, offered when this question has no recorded answer. */
+  readonly recordedQuestions?: readonly string[];
+  /** Asks another question (absent while another question runs). */
+  readonly onAsk?: (question: string) => void;
 }
 
-export function AssistantTurn({ message, stopped = false, onRetry, onRephrase }: AssistantTurnProps) {
+export function AssistantTurn({
+  message,
+  stopped = false,
+  onRetry,
+  onRephrase,
+  recordedQuestions,
+  onAsk,
+}: AssistantTurnProps) {
   const steps = message.parts.flatMap((part) =>
     part.type === "data-step" ? [{ id: part.id ?? part.data.label, ...part.data }] : [],
   );
@@ -27,13 +38,19 @@ export function AssistantTurn({ message, stopped = false, onRetry, onRephrase }:
   const finished = answer !== undefined || error !== undefined;
   return (
     <article className="turn turn-assistant" aria-label="Answer">
-      {steps.length > 0 ? <StepList steps={steps} finished={finished} /> : null}
+      {steps.length > 0 ? <StepList steps={steps} finished={finished} stopped={stopped && !finished} /> : null}
       {answer?.type === "data-answer" ? <AnswerView answer={answer.data} /> : null}
       {answer?.type === "data-answer" && turn?.type === "data-turn" ? (
         <FeedbackButtons turnId={turn.data.id} initial={turn.data.feedback ?? null} />
       ) : null}
       {error?.type === "data-error" && !(stopped && error.data.code === "57014") ? (
-        <ErrorView error={error.data} {...(onRetry ? { onRetry } : {})} {...(onRephrase ? { onRephrase } : {})} />
+        <ErrorView
+          error={error.data}
+          {...(onRetry ? { onRetry } : {})}
+          {...(onRephrase ? { onRephrase } : {})}
+          {...(recordedQuestions ? { recordedQuestions } : {})}
+          {...(onAsk ? { onAsk } : {})}
+        />
       ) : null}
       {stopped && answer === undefined ? (
         <p className="stopped" role="status">

@@ -3,10 +3,16 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
-import type { NlqUIMessage, ThreadData } from "../lib/chat-message";
+import type { ErrorData, NlqUIMessage, ThreadData } from "../lib/chat-message";
 import { compactMessagesForRequest } from "../lib/compact-messages";
+import { pendingQuestionKey, responseError, sessionEnded, sessionEndedKey } from "../lib/response-error";
 import { AssistantTurn } from "./assistant-turn";
+import { ErrorView } from "./error-view";
 import { SuggestionChips } from "./suggestion-chips";
+
+/** The server's default `NLQ_MAX_QUESTION_LENGTH` (the page passes the configured one). */
+const defaultMaximumLength = 4_000;
+const count = new Intl.NumberFormat("en-US");
 
 export interface ChatProps {
   /** Questions offered as clickable chips. */
@@ -17,10 +23,21 @@ export interface ChatProps {
   readonly initialMessages?: NlqUIMessage[];
   /** Called when the server kept the conversation in a thread (the first answer of a new conversation). */
   readonly onThread?: (thread: ThreadData) => void;
+  /** Longest question the server accepts: the box counts characters towards it and refuses to send more. */
+  readonly maxQuestionLength?: number;
+  /** The scripted demo's recorded questions, offered when a question has no recorded answer. */
+  readonly recordedQuestions?: readonly string[];
 }
 
 /** The conversation: earlier turns stay visible above the composer. */
-export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatProps) {
+export function Chat({
+  suggestions,
+  threadId,
+  initialMessages,
+  onThread,
+  maxQuestionLength = defaultMaximumLength,
+  recordedQuestions = [],
+}: ChatProps) {
   const threadRef = useRef<string | undefined>(threadId);
   const transport = useMemo(
     () =>
@@ -55,16 +72,33 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
   const [question, setQuestion] = useState("");
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
   const [transportFailed, setTransportFailed] = useState(false);
+  /** The server refused the request itself (400 too long, 403, 500 configuration): its typed error. */
+  const [refusal, setRefusal] = useState<ErrorData | undefined>();
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
   const lastAsked = useRef("");
   const busy = status === "submitted" || status === "streaming";
+  const tooLong = question.trim().length > maxQuestionLength;
 
-  // A request that never reached an answer (network down, server gone): the question goes back into the box, the
-  // unanswered turn is removed, and the page says what happened in words, not the browser's "Failed to fetch".
+  // A request that never reached an answer: the question goes back into the box and the unanswered turn is removed.
+  // The page says what happened: the server's refusal in its words (too long, with the limit), an ended session
+  // (back to the sign-in form, the question kept for after it), or, when nothing came back, that the server did not
+  // answer; never the browser's "Failed to fetch".
   useEffect(() => {
     if (!error) return;
-    setTransportFailed(true);
+    const refused = responseError(error);
+    if (sessionEnded(refused)) {
+      try {
+        window.sessionStorage.setItem(pendingQuestionKey, lastAsked.current);
+        window.sessionStorage.setItem(sessionEndedKey, "1");
+      } catch {
+        // Storage refused (private mode): the sign-in form still says why it is there.
+      }
+      window.location.reload();
+      return;
+    }
+    if (refused) setRefusal(refused);
+    else setTransportFailed(true);
     setQuestion((current) => (current.trim() === "" ? lastAsked.current : current));
     setMessages((current) => {
       const lastUser = current.findLastIndex((message) => message.role === "user");
@@ -76,6 +110,20 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
     clearError();
   }, [error, clearError, setMessages]);
 
+  // The question box has the focus on arrival, with the question asked before the session ended, if any.
+  useEffect(() => {
+    try {
+      const pending = window.sessionStorage.getItem(pendingQuestionKey);
+      if (pending) {
+        window.sessionStorage.removeItem(pendingQuestionKey);
+        setQuestion(pending);
+      }
+    } catch {
+      // No session storage: nothing to restore.
+    }
+    inputRef.current?.focus();
+  }, []);
+
   useEffect(() => {
     if (messages.length > 0) endRef.current?.scrollIntoView({ behavior: "smooth", block: "end" });
   }, [messages]);
@@ -83,8 +131,13 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
   function ask(text: string) {
     const trimmed = text.trim();
     if (trimmed === "" || busy) return;
+    if (trimmed.length > maxQuestionLength) {
+      inputRef.current?.focus();
+      return;
+    }
     if (error) clearError();
     setTransportFailed(false);
+    setRefusal(undefined);
     lastAsked.current = trimmed;
     void sendMessage({ text: trimmed });
     setQuestion("");
@@ -140,6 +193,8 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
               stopped={stopped.has(message.id)}
               onRetry={busy ? undefined : () => ask(asked)}
               onRephrase={() => rephrase(asked)}
+              recordedQuestions={recordedQuestions}
+              {...(busy ? {} : { onAsk: ask })}
             />
           );
         })}
@@ -148,6 +203,7 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
             Sending the question…
           </p>
         ) : null}
+        {refusal ? <ErrorView error={refusal} /> : null}
         {transportFailed ? (
           <div className="error-box" role="alert">
             <p className="error-title">The question could not be sent</p>
@@ -181,13 +237,25 @@ export function Chat({ suggestions, threadId, initialMessages, onThread }: ChatP
               Stop
             </button>
           ) : (
-            <button type="submit" className="button button-primary" disabled={question.trim() === ""}>
+            <button type="submit" className="button button-primary" disabled={question.trim() === "" || tooLong}>
               Ask
             </button>
           )}
         </div>
         <p id="composer-hint" className="composer-hint">
-          Enter to ask, Shift+Enter for a new line.
+          <span>Enter to ask, Shift+Enter for a new line.</span>
+          {question.length >= maxQuestionLength * 0.8 ? (
+            <span
+              className={tooLong ? "composer-count composer-count-over" : "composer-count"}
+              data-testid="question-length"
+              {...(tooLong ? { role: "status" } : {})}
+            >
+              {count.format(question.length)} / {count.format(maxQuestionLength)} characters
+              {tooLong
+                ? `: ${count.format(question.length - maxQuestionLength)} too many, shorten the question to ask it`
+                : ""}
+            </span>
+          ) : null}
         </p>
       </form>
     </div>

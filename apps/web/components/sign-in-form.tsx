@@ -1,6 +1,7 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
+import { sessionEndedKey } from "../lib/response-error";
 
 /** Sign in as a PostgreSQL role: the server connects with these credentials and keeps them only in memory. */
 export function SignInForm({ dataSource }: { readonly dataSource: string }) {
@@ -8,6 +9,18 @@ export function SignInForm({ dataSource }: { readonly dataSource: string }) {
   const [password, setPassword] = useState("");
   const [failure, setFailure] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  /** The chat found the session gone (signed out in another tab, or idle): say so, once. */
+  const [sessionEnded, setSessionEnded] = useState(false);
+  useEffect(() => {
+    try {
+      if (window.sessionStorage.getItem(sessionEndedKey)) {
+        window.sessionStorage.removeItem(sessionEndedKey);
+        setSessionEnded(true);
+      }
+    } catch {
+      // No session storage: no notice.
+    }
+  }, []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -38,6 +51,12 @@ export function SignInForm({ dataSource }: { readonly dataSource: string }) {
         Questions run as this PostgreSQL role on <code>{dataSource}</code>, so you see exactly what it may read. The
         password is checked by PostgreSQL and never stored.
       </p>
+      {sessionEnded ? (
+        <p className="notice" role="alert">
+          Your session has ended (signed out in another tab, or idle for too long). Sign in again: your question is kept
+          and will be back in the box.
+        </p>
+      ) : null}
       <label htmlFor="sign-in-user">PostgreSQL user</label>
       <input
         id="sign-in-user"

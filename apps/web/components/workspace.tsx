@@ -10,6 +10,10 @@ export interface WorkspaceProps {
   readonly suggestions: readonly string[];
   /** False when there is no metadata store: no history, just the chat. */
   readonly history: boolean;
+  /** Longest question the server accepts (`NLQ_MAX_QUESTION_LENGTH`). */
+  readonly maxQuestionLength?: number;
+  /** The scripted demo's recorded questions (empty with a language model). */
+  readonly recordedQuestions?: readonly string[];
 }
 
 interface OpenThread {
@@ -19,7 +23,7 @@ interface OpenThread {
 }
 
 /** The chat with the user's threads beside it: new, reopen (also from `?thread=` after a reload), rename, delete. */
-export function Workspace({ suggestions, history }: WorkspaceProps) {
+export function Workspace({ suggestions, history, maxQuestionLength, recordedQuestions }: WorkspaceProps) {
   const [threads, setThreads] = useState<ThreadSummary[]>([]);
   const [open, setOpen] = useState<OpenThread>({ key: "new" });
   /** The thread the chat is in: the reopened one, or the one the server made for a new conversation. */
@@ -106,6 +110,8 @@ export function Workspace({ suggestions, history }: WorkspaceProps) {
         <Chat
           key={open.key}
           suggestions={suggestions}
+          {...(maxQuestionLength ? { maxQuestionLength } : {})}
+          {...(recordedQuestions ? { recordedQuestions } : {})}
           {...(open.id ? { threadId: open.id } : {})}
           {...(open.messages ? { initialMessages: open.messages } : {})}
           onThread={onThread}

@@ -145,7 +145,7 @@ describe("handleChatRequest", () => {
     const steps = message?.parts.flatMap((part) => (part.type === "data-step" ? [[part.id, part.data.label]] : []));
     expect(steps).toEqual([
       ["summary", "Summarized the answer"],
-      ["result", "Ran the query"],
+      ["result", "Answered"],
     ]);
     const answer = message?.parts.find((part) => part.type === "data-answer");
     expect(answer?.type === "data-answer" && answer.data.summary).toEqual(summary);

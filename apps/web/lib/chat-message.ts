@@ -53,11 +53,28 @@ export interface AnswerData {
   readonly languageModelCalls: number;
 }
 
+/**
+ * What happened, when the page words it itself (error-data.ts): the question is over the length limit, the sign-in
+ * session ended, no language model is configured, the model refused or failed, the scripted demo has no recorded
+ * answer for the question.
+ */
+export type ErrorReason =
+  | "too-long"
+  | "session-ended"
+  | "model-not-configured"
+  | "model-refused"
+  | "model-failed"
+  | "not-recorded";
+
 /** A failed question: the SQLSTATE, the error class and a message safe to show. */
 export interface ErrorData {
   readonly code: string;
   readonly name: string;
   readonly message: string;
+  readonly reason?: ErrorReason;
+  /** `too-long`: the question's length and the limit, in characters. */
+  readonly length?: number;
+  readonly limit?: number;
   readonly sql?: string;
   readonly detail?: string;
   readonly hint?: string;

@@ -177,10 +177,46 @@ describe("createStepTracker", () => {
     expect(parts.map((part) => `${part.id}:${part.data.status}:${part.data.detail ?? ""}`)).toEqual([
       "fix-1-1:running:42703: column does not exist",
       "fix-1-1:done:",
-      "selection:done:confidence 67% (2 of 3 candidates returned this result), chosen by self-consistency",
-      "result:done:12 rows in 40 ms",
+      "selection:done:confidence 67%: 2 of 3 candidates returned this result",
+      "result:done:12 rows, 40 ms from question to answer",
     ]);
+    expect(parts.at(-1)?.data.label).toBe("Answered");
     expect(tracker.languageModelCalls).toBe(1);
+  });
+
+  it("words selection without selector jargon and failures without step names or server paths", () => {
+    const tracker = createStepTracker();
+    const [selection] = tracker.next({
+      type: "selection-end",
+      sql: "select 1",
+      confidence: 1,
+      candidates: 3,
+      clusters: 1,
+      selector: "single",
+      basis: "",
+    });
+    expect(selection?.data.detail).toBe("confidence 100%: every candidate returned the same rows");
+    tracker.next({ type: "candidate-start", candidate: 0, generator: "one-shot", sample: 0 });
+    const [failed] = tracker.next({
+      type: "candidate-end",
+      candidate: 0,
+      sql: "",
+      ok: false,
+      error:
+        'scripted model has no response for step "generate-candidate" and question "x" in /srv/nlq/demo-model.json',
+    });
+    expect(failed?.data.detail).toBe("no recorded answer for this question (scripted demo)");
+    tracker.next({ type: "candidate-start", candidate: 1, generator: "one-shot", sample: 0 });
+    const [other] = tracker.next({
+      type: "candidate-end",
+      candidate: 1,
+      sql: "",
+      ok: false,
+      error: 'language-model call for step "generate-candidate" failed: timeout reading /srv/nlq/cache/x.json',
+    });
+    expect(other?.data.detail).toBe("language-model call failed: timeout reading x.json");
+    const [slow] = tracker.next({ type: "pipeline-end", sql: "select 1", rows: 1, elapsedMilliseconds: 2_240 });
+    expect(slow?.data.detail).toBe("1 row, 2.2 s from question to answer");
   });
 
   it("marks every step still running as failed when the question fails", () => {

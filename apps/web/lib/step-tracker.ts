@@ -1,5 +1,6 @@
 import { type PipelineEvent, pipelineSteps, unhandledEvent } from "@nlq/engine";
 import type { StepData, StepPart } from "./chat-message";
+import { withoutServerPaths, withoutStepNames } from "./error-data";
 
 /**
  * Candidates are numbered from 0 in events and from 1 on the page.
@@ -175,7 +176,7 @@ export function createStepTracker(): StepTracker {
               ? event.rows === undefined
                 ? "ran"
                 : `ran, ${plural(event.rows, "row")}`
-              : shorten(event.error ?? "failed"),
+              : shorten(failureText(event.error ?? "failed")),
           }),
         ];
       case "fix-start":
@@ -185,7 +186,7 @@ export function createStepTracker(): StepTracker {
             {
               label: `Fixing candidate ${event.candidate + 1} (attempt ${event.attempt})`,
               status: "running",
-              detail: shorten(event.reason),
+              detail: shorten(failureText(event.reason)),
             },
             `Fix of candidate ${event.candidate + 1} (attempt ${event.attempt})`,
           ),
@@ -217,7 +218,7 @@ export function createStepTracker(): StepTracker {
             detail:
               event.confidence === undefined
                 ? plural(event.candidates, "candidate")
-                : `confidence ${Math.round(event.confidence * 100)}% (${event.basis}), chosen by ${event.selector}`,
+                : `confidence ${Math.round(event.confidence * 100)}%: ${event.basis || selectorPhrase(event.selector, event.clusters)}`,
           }),
         ];
       case "summary-start":
@@ -244,11 +245,12 @@ export function createStepTracker(): StepTracker {
         languageModelCalls += 1;
         return [];
       case "pipeline-end":
+        // The last line: the whole question's time (the chosen query ran inside its candidate's step, above).
         return [
           part("result", {
-            label: "Ran the query",
+            label: "Answered",
             status: "done",
-            detail: `${plural(event.rows, "row")} in ${event.elapsedMilliseconds} ms`,
+            detail: `${plural(event.rows, "row")}, ${seconds(event.elapsedMilliseconds)} from question to answer`,
           }),
         ];
       default:
@@ -259,6 +261,33 @@ export function createStepTracker(): StepTracker {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** How the answer was chosen, in words (`single`, `pairwise`, … are the engine's selector names). */
+function selectorPhrase(selector: string, clusters: number): string {
+  switch (selector) {
+    case "single":
+      return clusters <= 1 ? "every candidate returned the same rows" : "one result";
+    case "self-consistency":
+      return "the result most candidates returned";
+    case "pairwise":
+      return "the model compared the differing results pair by pair";
+    case "random":
+      return "picked at random among the differing results";
+    default:
+      return `chosen by the ${selector.replace(/[-_]/g, " ")} selector`;
+  }
+}
+
+/** A duration for people: `850 ms`, `2.2 s`. */
+function seconds(milliseconds: number): string {
+  return milliseconds < 1_000 ? `${Math.round(milliseconds)} ms` : `${(milliseconds / 1_000).toFixed(1)} s`;
+}
+
+/** A failure as the page shows it: no server paths, no internal step names, the scripted demo's gap in words. */
+function failureText(text: string): string {
+  if (/^scripted model has no response/.test(text)) return "no recorded answer for this question (scripted demo)";
+  return withoutStepNames(withoutServerPaths(text));
 }
 
 function shorten(text: string): string {

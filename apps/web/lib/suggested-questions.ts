@@ -6,9 +6,10 @@ const maximumSuggestions = 6;
 
 /**
  * The distinct recorded questions of a scripted-model fixture (`responses[].question`), in file order, without
- * duplicates or the `*` fallback; empty for a malformed fixture.
+ * duplicates or the `*` fallback, at most `maximum` (default: the number of suggestion chips); empty for a malformed
+ * fixture.
  */
-export function questionsOfFixture(fixture: unknown): string[] {
+export function questionsOfFixture(fixture: unknown, maximum = maximumSuggestions): string[] {
   const responses = (fixture as { responses?: unknown } | null)?.responses;
   if (!Array.isArray(responses)) return [];
   const seen = new Set<string>();
@@ -22,7 +23,7 @@ export function questionsOfFixture(fixture: unknown): string[] {
     seen.add(key);
     questions.push(trimmed);
   }
-  return questions.slice(0, maximumSuggestions);
+  return questions.slice(0, maximum);
 }
 
 /** The first `relativePath` that exists in `directory` or one of its parents. */
