@@ -79,15 +79,20 @@ export async function loadCatalog(options: LoadCatalogOptions): Promise<LoadedCa
   return { catalog, source: "introspection" };
 }
 
+/** What `restrictToRole` does with the stored examples. */
+export type SampleValueTreatment = "verify" | "omit" | "live";
+
 /** How `restrictToRole` treats the examples (`sampleValues`) stored by `nlq index`, which the indexing role read. */
 export interface RestrictToRoleOptions
   extends Pick<LoadCatalogOptions, "session" | "transactionStatus" | "statementTimeoutMilliseconds" | "abortSignal"> {
   /**
    * `verify`: keep only the examples the asking role can see in a row under its own privileges and row-level security
    * (`visibleValues`, one statement per table); `omit`: drop them all (a schema selector checks the few it shows
-   * later); or a function choosing one from the catalog restricted to the role's columns. Default `verify`.
+   * later); `live`: replace them by examples read now under the asking role (`fetchSampleValues`: the first rows of
+   * each table, as `nlq index` read them; one `LIMIT 50` read per table instead of a probe per example); or a function
+   * choosing one from the catalog restricted to the role's columns. Default `verify`.
    */
-  readonly sampleValues?: "verify" | "omit" | ((readable: Catalog) => "verify" | "omit");
+  readonly sampleValues?: SampleValueTreatment | ((readable: Catalog) => SampleValueTreatment);
   /**
    * With `verify`, examples are checked for this many tables at most (one statement each); later tables lose theirs.
    * Default: every table (the catalog is rendered whole, so the check costs as much as the prompt is long).
@@ -112,6 +117,7 @@ export async function restrictToRole(indexed: Catalog, options: RestrictToRoleOp
     const treatment =
       typeof options.sampleValues === "function" ? options.sampleValues(readable) : (options.sampleValues ?? "verify");
     if (treatment === "omit") return withoutSampleValues(readable);
+    if (treatment === "live") return fetchSampleValues(query, withoutSampleValues(readable));
     const probes = sampleValueProbes(readable, { maxTables: options.maxSampleTables ?? Number.POSITIVE_INFINITY });
     return keepVisibleSampleValues(readable, await visibleValues(query, probes, { abortSignal: options.abortSignal }));
   });

@@ -17,6 +17,7 @@ import {
   createValueVisibility,
   DEFAULT_LSH_PARAMETERS,
   type LiveValueLookup,
+  type LiveValueLookupOptions,
   loadSettings,
   type SchemaSelectionSteps,
   type StoredSampleValues,
@@ -76,6 +77,8 @@ export interface IndexedQuestionOptions {
   readonly crush?: boolean;
   /** Columns CRUSH keeps per question (B). Default `defaultCrushBudget` (40, the prompt-size benchmark's setting). */
   readonly crushBudget?: number;
+  /** Bounds of the live value lookup (`createLiveValueLookup`). Default: its defaults (1 s per table, 2 s in all). */
+  readonly liveLookup?: Omit<LiveValueLookupOptions, "session" | "transactionStatus">;
   /**
    * For a database nothing is indexed for: where its value index is built in the background (`indexes`, kept by the
    * long-lived caller), under which `key` (database and role) and over which connection (`connect`, as the asking
@@ -110,11 +113,12 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     return { schemaSelector: unindexedRetrievalSelector(options, settings) };
   }
   const minimumColumns = options.minimumColumns ?? settings.schemaSelectionMinimumColumns;
-  // The stored examples were read by the indexing role: a small catalog has them checked under the asking role now;
-  // a large one drops them here and the selector checks only those of the tables it shows.
+  // The stored examples were read by the indexing role: a small catalog has them read again under the asking role now
+  // (the first rows of each table, as `nlq index` read them: cheaper than probing every stored example); a large one
+  // drops them here and the selector checks only those of the tables it shows.
   const catalog = await restrictToRole(indexed.catalog, {
     ...options,
-    sampleValues: (readable) => (countColumns(readable) <= minimumColumns ? "verify" : "omit"),
+    sampleValues: (readable) => (countColumns(readable) <= minimumColumns ? "live" : "omit"),
   });
   // The promise is cached, so questions arriving together load the value index once; a failed load is not kept.
   indexed.retrieval ??= (async () => {
@@ -177,15 +181,21 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
 export function prepareUnindexedQuestion(
   options: Pick<
     IndexedQuestionOptions,
-    "session" | "transactionStatus" | "settings" | "embeddingModel" | "backgroundValueIndex"
+    "session" | "transactionStatus" | "settings" | "embeddingModel" | "backgroundValueIndex" | "liveLookup"
   >,
 ): IndexedQuestion {
   return { schemaSelector: unindexedRetrievalSelector(options, options.settings ?? loadSettings({})) };
 }
 
 /** The bounded live value lookup on the asking session. */
-function liveLookupOf(options: Pick<IndexedQuestionOptions, "session" | "transactionStatus">): LiveValueLookup {
-  return createLiveValueLookup({ session: options.session, transactionStatus: options.transactionStatus });
+function liveLookupOf(
+  options: Pick<IndexedQuestionOptions, "session" | "transactionStatus" | "liveLookup">,
+): LiveValueLookup {
+  return createLiveValueLookup({
+    ...options.liveLookup,
+    session: options.session,
+    transactionStatus: options.transactionStatus,
+  });
 }
 
 /**
@@ -193,7 +203,10 @@ function liveLookupOf(options: Pick<IndexedQuestionOptions, "session" | "transac
  * truncated columns still looked up live — and the live lookup alone until then (or without a background index).
  */
 function unindexedRetrievalSelector(
-  options: Pick<IndexedQuestionOptions, "session" | "transactionStatus" | "embeddingModel" | "backgroundValueIndex">,
+  options: Pick<
+    IndexedQuestionOptions,
+    "session" | "transactionStatus" | "embeddingModel" | "backgroundValueIndex" | "liveLookup"
+  >,
   settings: Settings,
 ): SchemaSelector {
   const background = options.backgroundValueIndex;

@@ -116,6 +116,8 @@ describe("value retrieval on an unindexed database (real PostgreSQL)", () => {
       url,
       session,
       settings,
+      // Generous bounds: the machine running the tests may be busy; the defaults are 1 s per table, 2 s in all.
+      liveLookup: { tableTimeoutMilliseconds: 20_000, budgetMilliseconds: 60_000 },
       ...(background
         ? {
             backgroundValueIndex: {
