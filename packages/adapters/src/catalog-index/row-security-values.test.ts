@@ -142,6 +142,18 @@ describe("values in prompts under row-level security", () => {
     ]);
   });
 
+  it("reads a small catalog's examples again under the asking role: a value renamed since indexing shows as it is now", async () => {
+    await superuser.query("UPDATE account SET label = 'Renamed Own-Label' WHERE id = 1");
+    try {
+      const run = await ask(limited, 1_000);
+      expect(run.prompts).toContain("'Renamed Own-Label'");
+      expect(run.prompts).not.toContain("'Own Visible-Label'");
+      for (const leak of ["HIDDENRLS", "someone_else", "HIDDENCOL"]) expect(run.prompts).not.toContain(leak);
+    } finally {
+      await superuser.query("UPDATE account SET label = 'Own Visible-Label' WHERE id = 1");
+    }
+  });
+
   it("keeps the selector's inputs, value hits, events and hint free of hidden rows; the superuser gets the hit", async () => {
     const limitedRun = await ask(limited, 0);
     expect(limitedRun.prepared.schemaSelector).toBeDefined();
