@@ -34,6 +34,8 @@ beforeAll(async () => {
      CREATE TYPE mood AS (score integer);
      CREATE FUNCTION to_mood(integer) RETURNS mood LANGUAGE sql VOLATILE AS 'SELECT ROW($1)::mood';
      CREATE CAST (integer AS mood) WITH FUNCTION to_mood(integer);
+     CREATE TYPE holder AS (inner_value locked_int);
+     CREATE TYPE locked_range AS RANGE (SUBTYPE = locked_int);
      CREATE SCHEMA evil;
      CREATE FUNCTION evil.locking_eq(integer, bigint) RETURNS boolean LANGUAGE sql VOLATILE
        AS 'SELECT pg_advisory_lock(7004) IS NOT NULL';
@@ -82,6 +84,10 @@ describe("the function policy loaded from pg_proc (as a superuser, with dblink i
     ["SELECT locked_int(1)", /a cast to type public.locked_int runs public.lock_it/],
     ["SELECT (1).locked_int", /a cast to type public.locked_int/],
     ["SELECT 1::mood", /a cast to type public.mood runs public.to_mood\(\), which is volatile/],
+    ["SELECT '(1)'::holder", /a cast to type public.holder runs public.lock_it\(\)/],
+    ["SELECT ROW(1)::holder", /a cast to type public.holder runs public.lock_it\(\)/],
+    ["SELECT * FROM json_populate_record(NULL::holder, '{\"inner_value\": 1}')", /cast to type public.holder/],
+    ["SELECT '[1,2)'::locked_range", /a cast to type public.locked_range runs public.lock_it\(\)/],
     ["SELECT pg_temp.f()", /temporary schema pg_temp/],
   ];
   for (const [sql, reason] of refused) {

@@ -24,7 +24,8 @@ LEFT JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid`;
 /**
  * Types whose coercion runs a function outside pg_catalog or a volatile one, with each such function: the input
  * function, functions of casts into the type, functions and operators its domain CHECK constraints depend on, and
- * the same through a domain's base type or an array's element type.
+ * the same through a domain's base type, an array's element type, a composite type's attribute types (`'(1)'::t`,
+ * `ROW(1)::t`, `json_populate_record(NULL::t, …)` coerce each field) and a range's subtype.
  */
 const typesSql = `
 WITH RECURSIVE implied(type, proc) AS (
@@ -46,6 +47,10 @@ WITH RECURSIVE implied(type, proc) AS (
   UNION
   SELECT t.oid, r.proc FROM reach r JOIN pg_catalog.pg_type t
     ON (t.typtype = 'd' AND t.typbasetype = r.type) OR (t.typelem = r.type AND t.typlen = -1)
+    OR (t.typrelid <> 0 AND EXISTS (SELECT FROM pg_catalog.pg_attribute a
+          WHERE a.attrelid = t.typrelid AND a.atttypid = r.type AND a.attnum > 0 AND NOT a.attisdropped))
+    OR (t.typtype IN ('r', 'm') AND EXISTS (SELECT FROM pg_catalog.pg_range g
+          WHERE (g.rngtypid = t.oid OR g.rngmultitypid = t.oid) AND g.rngsubtype = r.type))
 )
 SELECT DISTINCT tn.nspname, t.typname, tn.nspname = ANY (pg_catalog.current_schemas(true)),
        n.nspname, p.proname, p.provolatile, e.extname, n.nspname = ANY (pg_catalog.current_schemas(true))

@@ -29,6 +29,7 @@ const policy = createFunctionPolicy({
     system("query_to_xml", "s"),
     system("txid_current", "v"),
     system("ts_stat", "v"),
+    system("pg_input_is_valid", "s"),
     system("pg_terminate_backend", "v"),
     { ...system("set_config", "v"), acceptsOneArgument: false },
     system("name", "i"),
@@ -114,6 +115,7 @@ describe("validateSql", () => {
     ["SELECT locked_int(1)", /cast to type public.locked_int/],
     ["SELECT (1).locked_int", /column notation .locked_int: a cast to type public.locked_int/],
     ["SELECT 1::mood", /runs public.to_mood\(\), which is a user-defined function not named/],
+    ["SELECT pg_input_is_valid('1', 'locked_int')", /runs the input function of a type named at run time/],
     // The session's temporary schema: its code was never checked.
     ["SELECT pg_temp.f()", /temporary schema pg_temp/],
     ["SELECT * FROM pg_temp.scratch", /temporary schema pg_temp/],
