@@ -1,7 +1,7 @@
 /**
  * Enforces the one-way package chain of docs/architecture.md over the whole tree (packages, apps, bench, e2e):
  *
- *   prompts ← engine ← adapters ← apps        engine ← demo        engine, adapters ← eval
+ *   prompts ← engine ← adapters ← apps        engine ← demo        engine, adapters ← eval        engine, adapters ← mcp ← apps
  *
  * A package imports only the packages to its left (tests of the engine may also use the adapters' test support, to run
  * against a real PostgreSQL); apps import packages, never each other; bench and e2e import packages (e2e also the
@@ -58,6 +58,12 @@ module.exports = {
       "^packages/adapters",
       "^(packages/(demo|eval)|apps|bench|e2e)/",
       "adapters implement the engine's interfaces; they never reach the demo, evaluation or apps",
+    ),
+    forbid(
+      "mcp-imports-engine-and-adapters",
+      "^packages/mcp",
+      "^(packages/(prompts|demo|eval)|apps|bench|e2e)/",
+      "the MCP server composes the engine and the adapters; the CLI command that starts it lives in apps/proxy",
     ),
     forbid(
       "demo-imports-only-engine",

@@ -36,6 +36,12 @@ export const commandCatalog: readonly CatalogCommand[] = [
     register: async (program) => (await import("./ask-command")).registerAskCommand(program),
   },
   {
+    name: "mcp",
+    arguments: "",
+    summary: "serve ask, run_sql, search_schema and explain to AI assistants over MCP (stdio or HTTP), as your role",
+    register: async (program) => (await import("./mcp-command")).registerMcpCommand(program),
+  },
+  {
     name: "demo",
     arguments: "",
     summary: 'the demo database "Hearth & Harbor": load it into a PostgreSQL database or print it as SQL',

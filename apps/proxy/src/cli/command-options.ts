@@ -162,6 +162,15 @@ export const askOptionsSchema = z.object({
 
 export const startOptionsSchema = z.object({ web: z.boolean() });
 
+export const mcpOptionsSchema = z.object({
+  url: databaseUrlFlag.optional(),
+  http: listenFlag.optional(),
+  preset: variableFlag("NLQ_PRESET").optional(),
+  maxRows: wholeNumberFlag(1),
+  maxSessions: wholeNumberFlag(1),
+  allowTrustAuth: z.boolean(),
+});
+
 export const proxyOptionsSchema = z.object({
   upstream: databaseUrlFlag.optional(),
   listen: listenFlag.optional(),

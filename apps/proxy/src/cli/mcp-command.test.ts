@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerMcpCommand } from "./mcp-command";
+import { runCommand } from "./run-command.test-helpers";
+
+const fixture = path.resolve(import.meta.dirname, "fixtures/ask-command-model.json");
+const main = path.resolve(import.meta.dirname, "main.ts");
+const reader = `nlq_mcp_reader_${process.pid}`;
+/** An NLQ_HOME without `.nlq/`, so the server never opens the metadata store of the working directory. */
+const emptyHome = mkdtempSync(path.join(tmpdir(), "nlq-mcp-home-"));
+let database: TestDatabase;
+let client: Client;
+
+beforeAll(async () => {
+  database = await createTestDatabase(
+    "nlq_mcp_stdio",
+    `CREATE TABLE products (id integer PRIMARY KEY, name text NOT NULL, price numeric(6,2));
+     INSERT INTO products VALUES (1, 'Lamp', 12.50), (2, 'Mug', 4.00), (3, 'Blanket', 30.00);
+     CREATE TABLE payroll (id integer, salary integer);
+     DROP ROLE IF EXISTS ${reader};
+     CREATE ROLE ${reader} LOGIN;
+     GRANT SELECT ON products TO ${reader};`,
+  );
+  // The real command, from its sources, as an MCP client starts it: `nlq mcp --url …` speaking JSON-RPC on stdio.
+  const environment = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  client = new Client({ name: "nlq-test", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", main, "mcp", "--url", database.urlFor(reader)],
+      env: { ...environment, NLQ_MODEL: `scripted:${fixture}`, NLQ_PRESET: "fast", NLQ_HOME: emptyHome },
+      stderr: "pipe",
+    }),
+  );
+});
+
+afterAll(async () => {
+  await client?.close();
+  await database?.drop();
+  await dropTestRole(reader);
+  rmSync(emptyHome, { recursive: true, force: true });
+});
+
+async function call(name: string, input: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: input })) as CallToolResult;
+}
+
+function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === "text" ? first.text : "";
+}
+
+describe("nlq mcp over stdio", () => {
+  it("answers initialize and lists ask, run_sql, search_schema and explain", async () => {
+    expect(client.getServerVersion()?.name).toBe("nlq");
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask", "explain", "run_sql", "search_schema"]);
+  });
+
+  it("answers a question through the pipeline as the URL's role", async () => {
+    const result = await call("ask", { question: "Which products cost more than 5?" });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const answer = JSON.parse(textOf(result));
+    expect(answer.sql).toBe("SELECT name, price FROM products WHERE price > 5 ORDER BY name");
+    expect(answer.rows).toEqual([
+      ["Blanket", "30.00"],
+      ["Lamp", "12.50"],
+    ]);
+    expect(answer.model).toBe(`scripted:${fixture}`);
+    expect(answer.scripted).toBe(true);
+  });
+
+  it("refuses an ask whose SQL would write, as a tool error", async () => {
+    const result = await call("ask", { question: "Drop everything" });
+    expect(result.isError).toBe(true);
+  });
+
+  it("runs a read-only query and refuses a write and a table the role has no grant on", async () => {
+    const rows = await call("run_sql", { sql: "SELECT count(*) AS products FROM products" });
+    expect(rows.isError, textOf(rows)).toBeFalsy();
+    expect(JSON.parse(textOf(rows)).rows).toEqual([["3"]]);
+
+    const write = await call("run_sql", { sql: "DROP TABLE products" });
+    expect(write.isError).toBe(true);
+    expect(textOf(write)).toMatch(/SqlValidationError/);
+
+    const ungranted = await call("run_sql", { sql: "SELECT * FROM payroll" });
+    expect(ungranted.isError).toBe(true);
+    expect(textOf(ungranted)).toContain("42501");
+    expect(textOf(ungranted)).toContain("payroll");
+  });
+
+  it("lists only the tables the role may read in search_schema", async () => {
+    const result = await call("search_schema", { query: "*" });
+    const text = textOf(result);
+    expect(text).toContain("public.products");
+    expect(text).toContain("Blanket");
+    expect(text).not.toContain("payroll");
+  });
+});
+
+describe("nlq mcp input", () => {
+  it("refuses a missing database URL and a bad --http address before any work (exit 2)", async () => {
+    const noUrl = await runCommand(registerMcpCommand, ["mcp"], { environment: { NLQ_HOME: emptyHome } });
+    expect(noUrl.exitCode).toBe(2);
+    expect(noUrl.stderr).toContain("no database");
+    const badHttp = await runCommand(registerMcpCommand, ["mcp", "--url", database.url, "--http", "here"], {
+      environment: { NLQ_HOME: emptyHome },
+    });
+    expect(badHttp.exitCode).toBe(2);
+    expect(badHttp.stderr).toContain("--http");
+  });
+});
