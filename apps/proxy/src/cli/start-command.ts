@@ -10,6 +10,7 @@ import { consoleLogger } from "../server/proxy-logger";
 import { startProxyServer } from "../server/proxy-server";
 import { parseCommandOptions, startOptionsSchema } from "./command-options";
 import { refuseInput } from "./command-output";
+import { indexDemoDatabase } from "./index-demo";
 import { proxyAnswerQuestion } from "./proxy-command";
 
 /**
@@ -101,6 +102,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
         }
         return { port: server.address.port, close: () => server.close() };
       },
+      indexDemo: indexDemoDatabase,
       model: settings.model,
       environment: process.env,
       webDirectory: defaultWebDirectory(),

@@ -46,6 +46,7 @@ describe("startLauncher", () => {
     const lines: string[] = [];
     let proxyUpstream: { host: string; port: number; queryLog: QueryLog; metadataStore: MetadataStore } | undefined;
     let proxyClosed = false;
+    let indexedDemo: { url: string; store: MetadataStore } | undefined;
     const dependencies: LauncherDependencies = {
       demoTableNames: ["customers"],
       loadDemoData: (url) => queryOnce(url, "create table customers (id int); insert into customers values (1), (2);"),
@@ -62,6 +63,10 @@ describe("startLauncher", () => {
             proxyClosed = true;
           },
         };
+      },
+      indexDemo: async (url, store) => {
+        indexedDemo = { url, store };
+        return { tables: 1, indexed: 1, seconds: 0.5 };
       },
       model: undefined,
       environment: { NLQ_HOME: home, NLQ_SOMETHING: "kept" },
@@ -86,6 +91,10 @@ describe("startLauncher", () => {
       expect(proxyUpstream?.host).toBe("127.0.0.1");
       // The proxy gets the store itself (for the catalog index), the one its query log writes to.
       expect(proxyUpstream?.metadataStore.queryLog).toBe(proxyUpstream?.queryLog);
+      // The demo is indexed into that store in the background once the proxy is up (issue 18, item 3).
+      expect(indexedDemo?.store).toBe(proxyUpstream?.metadataStore);
+      expect(new URL(indexedDemo?.url ?? "postgresql://x/none").pathname).toBe("/demo");
+      expect(lines).toContain("demo indexed: 1 tables (1 (re)indexed) in 0.5 s");
       expect(summary.database.url).toBe(`postgresql://postgres:***@127.0.0.1:${proxyUpstream?.port}/demo`);
       expect(summary.metadata).toEqual({
         location: `postgresql://postgres:***@127.0.0.1:${proxyUpstream?.port}/nlq_metadata`,

@@ -38,6 +38,15 @@ export interface LauncherDependencies {
     readonly queryLog: QueryLog;
     readonly metadataStore: MetadataStore;
   }) => Promise<LauncherProxy>;
+  /**
+   * Indexes the embedded demo database into the metadata store (`indexDemoDatabase`), run in the background once the
+   * proxy is up, so demo questions get value retrieval from the index. Default: none (not indexed).
+   */
+  readonly indexDemo?: (
+    url: string,
+    store: MetadataStore,
+    abortSignal: AbortSignal,
+  ) => Promise<{ readonly tables: number; readonly indexed: number; readonly seconds: number }>;
   /** `NLQ_MODEL` (from the validated settings), for the banner. */
   readonly model: string | undefined;
   /** The user's environment; the web app child inherits it. */
@@ -161,6 +170,20 @@ async function start(
     metadataStore: store,
   });
   closers.push({ name: "proxy", close: () => proxy.close() });
+  if (database.embedded && dependencies.indexDemo) {
+    // In the background: questions are answered meanwhile (live value lookup), then from the index.
+    const indexing = dependencies.indexDemo(database.url, store, abortSignal).then(
+      (result) =>
+        dependencies.log(
+          `demo indexed: ${result.tables} tables (${result.indexed} (re)indexed) in ${result.seconds.toFixed(1)} s`,
+        ),
+      (error: unknown) => {
+        if (!abortSignal.aborted)
+          dependencies.log(`indexing the demo failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    closers.push({ name: "demo indexing", close: () => indexing });
+  }
   // Usable from now on, even while the web app still builds.
   const passwordFilePrefix = database.embedded && embedded !== undefined ? `PGPASSFILE=${embedded.password.file} ` : "";
   dependencies.log(
