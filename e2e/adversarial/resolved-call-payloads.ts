@@ -48,6 +48,7 @@ export const resolvedCallPayloads: readonly Payload[] = [
   ),
   resolved("domain CHECK function takes a lock", () => "SELECT 1::locked_int AS n"),
   resolved("domain CHECK through a function-style cast", () => "SELECT locked_int(2) AS n"),
+  resolved("domain CHECK through domain_in", () => "SELECT domain_in('4', 'locked_int'::regtype, -1) IS NULL AS n"),
   resolved("CREATE CAST function takes a lock", () => "SELECT (3::mood).score"),
   resolved("operator implied by CASE x WHEN takes a lock", () => "SELECT CASE 1 WHEN 2.5 THEN 'x' ELSE 'y' END AS c"),
   resolved("pg_temp function takes a lock", () => "SELECT pg_temp.nlq_temporary_lock()"),

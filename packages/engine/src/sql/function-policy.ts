@@ -112,7 +112,10 @@ const dangerousFunctions: ReadonlyArray<readonly [RegExp, string]> = [
     "changes replication, backup or statistics state",
   ],
   [/^set_config$/, "sets configuration"],
-  [/^(pg_input_is_valid|pg_input_error_info)$/, "runs the input function of a type named at run time"],
+  [
+    /^(pg_input_is_valid|pg_input_error_info|domain_in|record_in|array_in|(any|anycompatible)?(multi)?range_in|multirange_in)$/,
+    "runs the input function of a type named at run time",
+  ],
   [/^(nextval|setval|setseed)$/, "changes sequence or random state"],
   [/^pg_notify$/, "sends notifications"],
 ];
@@ -127,7 +130,8 @@ function key(reference: QualifiedName): string {
  * The decision for one function:
  * - refused whatever else when it executes SQL text, opens connections, touches files or large objects, signals
  *   backends, takes advisory locks, changes replication/backup/statistics state, sets configuration, runs the input
- *   function of a type named at run time (`pg_input_is_valid`: a domain's CHECK the cast check never saw), or changes
+ *   function of a type named at run time (`pg_input_is_valid`, `domain_in`, `record_in`…: a domain's CHECK the
+ *   cast check never saw), or changes
  *   sequence or random state (`dangerousFunctions`);
  * - in `pg_catalog`/`information_schema`: refused when volatile, unless in `harmlessVolatileFunctions`;
  * - elsewhere: only immutable or stable functions, and only of an extension in `safeExtensions` or named in

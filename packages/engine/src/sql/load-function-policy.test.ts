@@ -88,6 +88,9 @@ describe("the function policy loaded from pg_proc (as a superuser, with dblink i
     ["SELECT ROW(1)::holder", /a cast to type public.holder runs public.lock_it\(\)/],
     ["SELECT * FROM json_populate_record(NULL::holder, '{\"inner_value\": 1}')", /cast to type public.holder/],
     ["SELECT '[1,2)'::locked_range", /a cast to type public.locked_range runs public.lock_it\(\)/],
+    ["SELECT domain_in('1', 'locked_int'::regtype, -1) IS NULL", /domain_in\(\) runs the input function of a type/],
+    ["SELECT record_in('(1)', 'holder'::regtype, -1) IS NULL", /record_in\(\) runs the input function of a type/],
+    ["SELECT array_in('{1}', 'locked_int'::regtype, -1) IS NULL", /array_in\(\) runs the input function of a type/],
     ["SELECT pg_temp.f()", /temporary schema pg_temp/],
   ];
   for (const [sql, reason] of refused) {
