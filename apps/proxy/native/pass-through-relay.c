@@ -57,6 +57,8 @@ static const char *const STOP_REASON_NAMES[] = {
 
 /** Bytes read per system call (one shared buffer for the relay thread: an idle connection holds no buffer). */
 #define READ_SIZE 65536
+/** A client Query or Parse longer than this is decided on its head (the marker there or not), never held whole. */
+#define LARGE_MESSAGE_BYTES (1024u * 1024u)
 /** PostgreSQL's own limit on a message's length. */
 #define MAXIMUM_MESSAGE_LENGTH 0x40000000u
 /** Connection slots: an id is generation << SLOT_BITS | slot. */
@@ -415,12 +417,17 @@ static size_t frame(relay_connection *connection, int side_index, const uint8_t 
     if (side_index == UPSTREAM) note_copy_in(connection, type);
     int inspected = side_index == CLIENT ? (type == 'Q' || type == 'P') : type == 'Z';
     if (inspected) {
-      if (length - position < total) break;
+      // A client Query or Parse is looked at whole, or, past LARGE_MESSAGE_BYTES, on its head only: without the marker
+      // there it streams on (as apps/proxy/src/connection/client-message-router.ts `routeLarge`).
+      size_t seen = length - position < total ? length - position : total;
+      int large = side_index == CLIENT && total > LARGE_MESSAGE_BYTES;
+      if (seen < total && !(large && seen >= LARGE_MESSAGE_BYTES)) break;
+      size_t looked_at = large ? LARGE_MESSAGE_BYTES : total;
       if (side_index == CLIENT && connection->copy_in) {
         // During COPY FROM STDIN PostgreSQL takes a Query or Parse as a protocol violation (ERROR, then FATAL 08P01:
         // the session ends): passed on as it is, never a question, owing no ReadyForQuery of its own.
       } else if (side_index == CLIENT) {
-        if (marker_may_occur(bytes + position + 5, total - 5, connection->marker, connection->marker_length)) {
+        if (marker_may_occur(bytes + position + 5, looked_at - 5, connection->marker, connection->marker_length)) {
           stop_connection(connection, STOP_QUESTION);
           break;
         }
@@ -439,7 +446,8 @@ static size_t frame(relay_connection *connection, int side_index, const uint8_t 
         if (connection->pending_ready > 0) connection->pending_ready--;
         if (connection->pending_ready == 0) connection->forwarded_since_sync = 0;
       }
-      position += total;
+      if (seen < total) side->streaming = (uint32_t)(total - seen);
+      position += seen;
       continue;
     }
     if (side_index == CLIENT && connection->copy_in) {

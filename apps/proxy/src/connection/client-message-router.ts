@@ -1,11 +1,13 @@
 import { QuestionSyntaxError } from "@nlq/engine";
 import { readBind, readDescribeOrClose } from "../protocol/extended-messages";
 import { MessageType, readParse, readQueryText } from "../protocol/frontend-messages";
-import type { FramedSegment } from "../protocol/message-framer";
+import type { FramedSegment, LargeMessageFate } from "../protocol/message-framer";
 import { readCString } from "../protocol/read-c-string";
 import { detectQuestion, type QuestionDetection } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
+import { CopyInState } from "./copy-in-state";
 import { PreparedQuestions } from "./prepared-questions";
+import { QuestionQueryTooLargeError } from "./question-errors";
 import type { AskedQuestion } from "./respond-to-question";
 
 const ORDINARY_SQL: QuestionDetection = { kind: "sql" };
@@ -30,6 +32,17 @@ export type ClientRoute =
     };
 
 /**
+ * What becomes of a large Query or Parse, decided on its head (`ClientMessageRouter.routeLarge`): held whole as any
+ * other (a Parse that may hold a question, another type), passed upstream as it streams (ordinary SQL; `awaitsReady`
+ * for a Query), or dropped as it streams and answered with `refused` (a Query too large for the question it holds).
+ */
+export interface LargeClientRoute {
+  readonly fate: LargeMessageFate;
+  readonly awaitsReady?: boolean;
+  readonly refused?: AskedQuestion;
+}
+
+/**
  * Routes client messages while the connection is ready: finds the questions in simple Query and
  * Parse texts (by `marker`), remembers which prepared statements hold one (`PreparedQuestions`: a later Bind or
  * Describe of one is answered from the SQL generated at its Parse, a Close forgets it), and tracks whether
@@ -40,6 +53,8 @@ export class ClientMessageRouter {
   readonly marker: QuestionMarker;
   /** Prepared statements (by name) that hold a question. */
   readonly statements = new PreparedQuestions();
+  /** The upstream is in COPY FROM STDIN: every message passes as it is (PostgreSQL takes it as part of the COPY). */
+  readonly copyIn = new CopyInState();
   #forwardedSinceSync = false;
 
   constructor(marker: string) {
@@ -58,8 +73,40 @@ export class ClientMessageRouter {
     );
   }
 
+  /**
+   * Routes a Query or Parse longer than the framer holds, on its first bytes (`head`, header included; the connection
+   * is ready): ordinary SQL streams upstream; a Query whose head asks a question is refused, a Parse with the marker
+   * in its head is held whole. Markers past the head are left to PostgreSQL, as comments.
+   */
+  routeLarge(type: number, total: number, head: Buffer): LargeClientRoute {
+    if (this.copyIn.active) return { fate: "pass" };
+    if (type !== MessageType.query && type !== MessageType.parse) return { fate: "hold" };
+    const marked = this.#holdsMarker(head);
+    if (type === MessageType.query) {
+      // A simple Query destroys the unnamed prepared statement.
+      if (this.statements.size > 0) this.statements.forget("");
+      // Asks a question by its head (a `--` marker beside SQL is a comment): too large for one, refused.
+      const asks = marked && detectQuestion(head.toString("utf8", 5), { marker: this.marker }).kind !== "sql";
+      if (asks) return { fate: "drop", refused: { kind: "refused", error: new QuestionQueryTooLargeError(total) } };
+      this.#forwardedSinceSync = false;
+      return { fate: "pass", awaitsReady: true };
+    }
+    if (marked || head.indexOf(0, 5) < 0) return { fate: "hold" };
+    if (this.statements.size > 0) this.statements.forget(readCString(head, 5).text);
+    this.#forwardedSinceSync = true;
+    return { fate: "pass" };
+  }
+
   /** Routes one segment from the client (the connection is ready). */
   route(segment: FramedSegment): ClientRoute {
+    // During COPY FROM STDIN, and for the rest of a large message (routed at its head, `routeLarge`): as it is.
+    if (this.copyIn.active || (segment.kind === "bytes" && segment.large)) {
+      return {
+        kind: "forward",
+        bytes: segment.kind === "message" ? segment.message : segment.bytes,
+        awaitsReady: false,
+      };
+    }
     if (segment.kind === "bytes") return this.#forwardExtended(segment.bytes);
     const { type, message } = segment;
     switch (type) {

@@ -14,7 +14,7 @@ import {
   type WireNotice,
 } from "../protocol/backend-messages";
 import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
-import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
+import { type FramedSegment, type LargeMessageFate, MessageFramer } from "../protocol/message-framer";
 import { ProtocolViolationError } from "../protocol/protocol-error";
 import { type BatchPart, planStatementBatch } from "../question/plan-statement-batch";
 import type { RelayedConnection, RelayHandBack } from "../relay/native-relay";
@@ -28,13 +28,13 @@ import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
 import { CoalescingWriter } from "./coalescing-writer";
 import { ConnectionStep } from "./connection-step";
-import { CopyInState } from "./copy-in-state";
 import { leaveNothingBehind } from "./leave-nothing-behind";
 import { openUpstream } from "./open-upstream";
 import { PendingReady } from "./pending-ready";
 import type { BackendKey, ProxyConnectionOptions } from "./proxy-connection-options";
 import { QuestionBatch } from "./question-batch";
 import { QuestionBatchError } from "./question-batch-error";
+import { LARGE_CLIENT_MESSAGE_BYTES } from "./question-errors";
 import { ReadPauses } from "./read-pauses";
 import { type AskedQuestion, encodeQuestionOutcome, type QuestionOutcome } from "./respond-to-question";
 import { StatementsInFlight } from "./statements-in-flight";
@@ -79,7 +79,6 @@ export class ProxyConnection {
   #shuttingDown = false;
   /** The client shut down its sending side: answer what it sent (as PostgreSQL does), then close. */
   #clientEnded = false;
-  readonly #copyIn = new CopyInState();
   #readyStatus: ReadyStatus = "I";
   #backendKey: BackendKey | undefined;
   readonly #pendingReady = new PendingReady();
@@ -117,12 +116,13 @@ export class ProxyConnection {
         // queued segments are handled later, in whatever step the connection is in then: keep them whole
         this.#step === ConnectionStep.Answering ||
         this.#clientQueue.length > 0,
+      large: { limit: LARGE_CLIENT_MESSAGE_BYTES, decide: (type, total, head) => this.#decideLarge(type, total, head) },
     });
     this.#upstreamFramer = new MessageFramer({
       inspect: (type) =>
         this.#answerInProgress !== undefined ||
         (this.#statementsInFlight !== undefined && StatementsInFlight.inspects(type)) ||
-        this.#copyIn.inspects(type) ||
+        this.#router.copyIn.inspects(type) ||
         type === MessageType.readyForQuery ||
         type === MessageType.backendKeyData ||
         (type === MessageType.authenticationRequest && this.#upstreamLogin !== undefined) ||
@@ -136,9 +136,7 @@ export class ProxyConnection {
 
   #listenToClient(client: Socket): void {
     client.on("data", this.#onClientData);
-    client.on("end", () => {
-      if (client === this.#client) this.#onClientEnded();
-    });
+    client.on("end", () => client === this.#client && this.#onClientEnded());
     client.on("close", () => this.#close("client closed"));
     client.on("error", (error) => this.#options.logger.warn("client socket error", { error: error.message }));
   }
@@ -172,12 +170,9 @@ export class ProxyConnection {
    */
   shutdown(): void {
     this.#shuttingDown = true;
-    if (this.#relayed !== undefined) {
-      const handBack = this.#relayed.release();
-      // Mid-message the relay hands it back at the message's end (`#takeBack`); until then it alone writes to the sockets.
-      if (handBack === undefined) return;
-      this.#takeBack(handBack);
-    }
+    // Mid-message the relay hands it back at the message's end (`#takeBack`); until then it alone writes to the sockets.
+    const handBack = this.#relayed?.release();
+    if (handBack !== undefined) this.#takeBack(handBack);
     this.#closeIfFinished();
   }
 
@@ -187,9 +182,8 @@ export class ProxyConnection {
    */
   #onClientEnded(): void {
     this.#clientEnded = true;
-    const mayFinish =
-      this.#clientFramer.atBoundary && (this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.Answering);
-    if (mayFinish) this.#closeIfFinished();
+    const ready = this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.Answering;
+    if (ready && this.#clientFramer.atBoundary) this.#closeIfFinished();
     else this.#close("client closed");
   }
 
@@ -255,8 +249,7 @@ export class ProxyConnection {
         this.#writeUpstream(segment.kind === "message" ? segment.message : segment.bytes);
         break;
       case ConnectionStep.Ready:
-        if (this.#copyIn.active) this.#writeUpstream(segment.kind === "message" ? segment.message : segment.bytes);
-        else this.#follow(this.#router.route(segment));
+        this.#follow(this.#router.route(segment));
         break;
       case ConnectionStep.CollectingQuestionBatch:
         if (segment.kind === "message") {
@@ -448,6 +441,15 @@ export class ProxyConnection {
         this.#startQuestionBatch(route.detection, route.statement, route.first);
         break;
     }
+  }
+
+  /** A Query or Parse too large to hold whole: when ready, passed upstream or refused as it streams (`routeLarge`). */
+  #decideLarge(type: number, total: number, head: Buffer): LargeMessageFate {
+    if (this.#step !== ConnectionStep.Ready || this.#clientQueue.length > 0) return "hold";
+    const route = this.#router.routeLarge(type, total, head);
+    if (route.refused !== undefined) this.#startAnswer(route.refused);
+    if (route.awaitsReady) this.#pendingReady.expect();
+    return route.fate;
   }
 
   #startQuestionBatch(detection: AskedQuestion, statement: string, first: Buffer): void {
@@ -654,7 +656,7 @@ export class ProxyConnection {
       if (answerUpstreamAuthentication(message, login, this.#writeUpstream) === "answered") return;
       this.#upstreamLogin = undefined;
     }
-    this.#copyIn.note(type);
+    this.#router.copyIn.note(type);
     if (this.#statementsInFlight !== undefined) {
       this.#onPassedStatementReply(type, message);
       return;
@@ -687,13 +689,9 @@ export class ProxyConnection {
   #onPassedStatementReply(type: number, message: Buffer): void {
     const run = this.#statementsInFlight!;
     const reply = run.receive(type);
-    if (reply === "refuse-copy") {
-      this.#writeUpstream(serialize.copyFail("COPY FROM STDIN cannot share a query with a natural-language question"));
-    }
-    if (reply !== "ready") {
-      if (reply === "forward") this.#writeClient(message);
-      return;
-    }
+    if (reply === "forward") this.#writeClient(message);
+    if (reply === "refuse-copy") this.#writeUpstream(serialize.copyFail(COPY_REFUSAL));
+    if (reply !== "ready") return;
     this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
     this.#statementsInFlight = undefined;
     if (this.#pendingReady.received()) this.#router.upstreamSettled();
@@ -735,7 +733,7 @@ export class ProxyConnection {
         pendingReady: this.#pendingReady.count,
         forwardedSinceSync: this.#router.forwardedSinceSync,
         readyStatus: this.#readyStatus,
-        copyIn: this.#copyIn.active,
+        copyIn: this.#router.copyIn.active,
       },
       (handBack) => this.#takeBack(handBack),
     );
@@ -753,7 +751,7 @@ export class ProxyConnection {
     this.#pendingReady.restore(handBack.pendingReady);
     this.#router.restoreForwardedSinceSync(handBack.forwardedSinceSync);
     this.#readyStatus = handBack.readyStatus as ReadyStatus;
-    this.#copyIn.restore(handBack.copyIn);
+    this.#router.copyIn.restore(handBack.copyIn);
     if (handBack.toUpstream !== undefined) this.#writeUpstream(handBack.toUpstream);
     if (handBack.toClient !== undefined) this.#writeClient(handBack.toClient);
     if (handBack.reason === "client-closed" || handBack.reason === "upstream-closed") {
@@ -865,6 +863,9 @@ export class ProxyConnection {
     }
   }
 }
+
+/** The CopyFail a COPY FROM STDIN among a split query's statements gets: the client's input is held meanwhile. */
+const COPY_REFUSAL = "COPY FROM STDIN cannot share a query with a natural-language question";
 
 /** Default limit of client input held while a question is answered: 1 MiB. */
 export const DEFAULT_CLIENT_QUEUE_LIMIT_BYTES = 1024 * 1024;

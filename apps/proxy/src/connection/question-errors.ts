@@ -17,6 +17,22 @@ export class QuestionBatchTooLargeError extends NlqError {
   }
 }
 
+/** Most bytes of a Query or Parse held to look for a question: a longer one is decided on its first MiB. */
+export const LARGE_CLIENT_MESSAGE_BYTES = 1024 * 1024;
+
+/**
+ * A Query longer than `LARGE_CLIENT_MESSAGE_BYTES` with the question marker in its first MiB: refused as it streams,
+ * never held whole. SQLSTATE 54000 (program_limit_exceeded), as for a question over NLQ_MAX_QUESTION_LENGTH.
+ */
+export class QuestionQueryTooLargeError extends NlqError {
+  constructor(bytes: number) {
+    super(
+      `a query holding a natural-language question may be at most ${LARGE_CLIENT_MESSAGE_BYTES} bytes; this one is ${bytes} bytes (the question itself at most NLQ_MAX_QUESTION_LENGTH characters)`,
+      { code: "54000" },
+    );
+  }
+}
+
 /**
  * A prepared question's stored SQL, re-run at Execute, no longer returns the columns it returned at Parse (the
  * schema changed in between). SQLSTATE 0A000 with PostgreSQL's own message for a prepared statement in that case.

@@ -3,6 +3,7 @@ import {
   type AnswerQuestionOptions,
   CancelledError,
   checkQuestionLength,
+  type NlqError,
   type QueryExecutor,
   type QueryLog,
   type TransactionStatus,
@@ -23,7 +24,10 @@ import type { FormattedRows } from "./result-formats";
 import { toWireError } from "./wire-error";
 
 /** A question, or a malformed one to report. */
-export type AskedQuestion = Exclude<QuestionDetection, { kind: "sql" } | { kind: "statements" }>;
+export type AskedQuestion =
+  | Exclude<QuestionDetection, { kind: "sql" } | { kind: "statements" }>
+  /** Refused before it was read (a Query too large for the question it holds): answered with `error`. */
+  | { readonly kind: "refused"; readonly error: NlqError };
 
 /** What the client gets: the answer, or one wire error. */
 export type QuestionOutcome =
@@ -66,7 +70,7 @@ export const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
 export async function respondToQuestion(options: RespondToQuestionOptions): Promise<QuestionOutcome> {
   const { detection, abortSignal, logger } = options;
   try {
-    if (detection.kind === "invalid") throw detection.error;
+    if (detection.kind === "invalid" || detection.kind === "refused") throw detection.error;
     if (options.batch !== undefined) checkQuestionBatch(options.batch, options.statement ?? "");
     // Before the injected answerQuestion, which may load the catalog index first.
     checkQuestionLength(detection.question, options.settings.maxQuestionLength);

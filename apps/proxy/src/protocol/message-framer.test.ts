@@ -112,6 +112,42 @@ describe("MessageFramer", () => {
     }
   });
 
+  it.each(["pass", "drop", "hold"] as const)(
+    "decides a large message's fate on its head at any split, holding no more than the head (%s)",
+    (fate) => {
+      const large = serialize.query(`select '${"y".repeat(1000)}'`);
+      const input = Buffer.concat([query, large, query]);
+      for (const size of [1, 7, 64, 150, input.length]) {
+        const heads: Buffer[] = [];
+        const framer = new MessageFramer({
+          inspect: (type) => type === QUERY,
+          large: {
+            limit: 100,
+            decide: (_type, total, head) => {
+              expect(total).toBe(large.length);
+              heads.push(Buffer.from(head));
+              return fate;
+            },
+          },
+        });
+        const segments: FramedSegment[] = [];
+        for (let offset = 0; offset < input.length; offset += size) {
+          framer.push(input.subarray(offset, offset + size), (segment) => segments.push(segment));
+        }
+        expect(framer.atBoundary).toBe(true);
+        expect(heads.map((head) => head.toString("hex"))).toEqual([large.subarray(0, 100).toString("hex")]);
+        const messages = segments.filter((segment) => segment.kind === "message").map((segment) => bytesOf(segment));
+        const passed = Buffer.concat(segments.filter((segment) => segment.kind === "bytes").map(bytesOf));
+        expect(messages.length).toBe(fate === "hold" ? 3 : 2);
+        expect(passed.equals(fate === "pass" ? large : Buffer.alloc(0))).toBe(true);
+        // What is passed of it is marked as such, in segments of its own.
+        expect(segments.every((segment) => segment.kind === "message" || segment.large === true)).toBe(true);
+        // Order: the first query, the large one (as bytes or a message), the last query.
+        if (fate !== "drop") expect(Buffer.concat(segments.map(bytesOf)).equals(input)).toBe(true);
+      }
+    },
+  );
+
   it("rejects impossible lengths", () => {
     const framer = new MessageFramer({ inspect: () => true });
     expect(() => framer.push(Buffer.from([0x51, 0, 0, 0, 2]), () => {})).toThrow(ProtocolViolationError);
