@@ -6,6 +6,7 @@ export * from "./data-sources";
 export * from "./embeddings";
 export * from "./llm-cache";
 export * from "./query-log";
+export * from "./question-audit";
 export * from "./value-index";
 export * from "./verified-examples";
 export * from "./web-threads";
