@@ -36,6 +36,10 @@ beforeAll(async () => {
      CREATE CAST (integer AS mood) WITH FUNCTION to_mood(integer);
      CREATE TYPE holder AS (inner_value locked_int);
      CREATE TYPE locked_range AS RANGE (SUBTYPE = locked_int);
+     CREATE TYPE feeling AS ENUM ('calm', 'tense');
+     CREATE FUNCTION feeling_json(feeling) RETURNS json LANGUAGE sql VOLATILE
+       AS 'SELECT to_json(pg_advisory_lock(7005)::text)';
+     CREATE CAST (feeling AS json) WITH FUNCTION feeling_json(feeling);
      CREATE SCHEMA evil;
      CREATE FUNCTION evil.locking_eq(integer, bigint) RETURNS boolean LANGUAGE sql VOLATILE
        AS 'SELECT pg_advisory_lock(7004) IS NOT NULL';
@@ -89,6 +93,14 @@ describe("the function policy loaded from pg_proc (as a superuser, with dblink i
     ["SELECT * FROM json_populate_record(NULL::holder, '{\"inner_value\": 1}')", /cast to type public.holder/],
     ["SELECT '[1,2)'::locked_range", /a cast to type public.locked_range runs public.lock_it\(\)/],
     ["SELECT domain_in('1', 'locked_int'::regtype, -1) IS NULL", /domain_in\(\) runs the input function of a type/],
+    [
+      "SELECT to_json('calm'::feeling)",
+      /a cast to type pg_catalog.json runs public.feeling_json\(\), which is volatile/,
+    ],
+    [
+      "SELECT json_agg(f) FROM (VALUES ('calm'::feeling)) AS v(f)",
+      /cast to type pg_catalog.json runs public.feeling_json/,
+    ],
     ["SELECT record_in('(1)', 'holder'::regtype, -1) IS NULL", /record_in\(\) runs the input function of a type/],
     ["SELECT array_in('{1}', 'locked_int'::regtype, -1) IS NULL", /array_in\(\) runs the input function of a type/],
     ["SELECT pg_temp.f()", /temporary schema pg_temp/],

@@ -8,7 +8,8 @@ import type { QualifiedName } from "./function-policy";
  * - `column-notation`: a name in field-selection or column notation (`(x).f`, `t.f`, `t.c.f`), which PostgreSQL
  *   resolves as `f(x)` when `f` is not a column or field, or as the cast `x::f` when `f` names a type;
  * - `type`: the target of a cast (`x::t`, `CAST(x AS t)`, `t 'literal'`, a one-argument `t(x)`), which runs the
- *   type's input function, the cast's function and a domain's `CHECK` functions.
+ *   type's input function, the cast's function and a domain's `CHECK` functions; JSON builders (`to_json`,
+ *   `json_agg`, `JSON_OBJECT(…)`, …) count as casts to json and jsonb, since they use a type's cast to json.
  */
 export interface RoutineReference extends QualifiedName {
   readonly kind: "function" | "operator" | "column-notation" | "type";
@@ -54,10 +55,33 @@ function typeReference(typeName: unknown): RoutineReference[] {
   return reference === undefined ? [] : [{ kind: "type", ...reference }];
 }
 
+/**
+ * Functions that turn values of user-defined scalar types into JSON through the type's cast to json (jsonb)
+ * (`datum_to_json`, `datum_to_jsonb`): calling them may run that cast's function, as a cast to json would.
+ */
+const jsonBuilders =
+  /^(to_jsonb?|array_to_json|row_to_json|jsonb?_agg(_strict)?|jsonb?_object_agg(_unique)?(_strict)?|jsonb?_build_(object|array))$/;
+
+/** SQL/JSON constructors (`JSON_OBJECT(…)`, `JSON_ARRAYAGG(…)`, `JSON_SCALAR(…)`), which build JSON the same way. */
+const jsonConstructorNodes = new Set([
+  "JsonObjectConstructor",
+  "JsonArrayConstructor",
+  "JsonArrayQueryConstructor",
+  "JsonObjectAgg",
+  "JsonArrayAgg",
+  "JsonScalarExpr",
+]);
+
+const jsonCasts: readonly RoutineReference[] = [
+  { kind: "type", schema: "pg_catalog", name: "json" },
+  { kind: "type", schema: "pg_catalog", name: "jsonb" },
+];
+
 function funcCallReferences(fields: Record<string, unknown>): RoutineReference[] {
   const reference = qualified(fields.funcname as NameList);
   if (reference === undefined) return [];
   const found: RoutineReference[] = [{ kind: "function", ...reference }];
+  if (jsonBuilders.test(reference.name)) found.push(...jsonCasts);
   // `t(x)` with one argument is a cast to type `t` when no function `t` takes it (func_get_detail's coercion case).
   if (Array.isArray(fields.args) && fields.args.length === 1 && fields.agg_star !== true) {
     found.push({ kind: "type", ...reference });
@@ -89,6 +113,7 @@ export function routineReferences(tree: unknown): RoutineReference[] {
           found.push(...fieldNames(fields.fields.slice(1)));
         else if (type === "A_Indirection") found.push(...fieldNames(fields.indirection));
         else if (type === "typeName" || type === "TypeName") found.push(...typeReference(fields));
+        else if (jsonConstructorNodes.has(type)) found.push(...jsonCasts);
       }
       visit(value);
     }
