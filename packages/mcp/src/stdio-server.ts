@@ -1,7 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createNlqMcpServer } from "./nlq-mcp-server";
 import { connectRole } from "./role-connection";
-import type { McpToolSettings } from "./role-session";
+import type { McpToolSettings, RoleSession } from "./role-session";
 
 export interface StdioServerOptions {
   /** The database as the role every call runs under (`postgresql://role:password@host:port/database`). */
@@ -11,6 +11,13 @@ export interface StdioServerOptions {
   readonly version: string;
   readonly stdin?: NodeJS.ReadableStream;
   readonly stdout?: NodeJS.WritableStream;
+}
+
+/** Waits until the calls received so far have run and their answers were written. */
+async function drain(role: RoleSession): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await role.exclusive(async () => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /**
@@ -28,7 +35,8 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
   const server = createNlqMcpServer(connection.role, options.tools, options.version);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    stdin.once("end", () => void server.close().finally(resolve));
+    // The client closed its end: answer the calls it already sent, then close.
+    stdin.once("end", () => void drain(connection.role).then(() => server.close().finally(resolve)));
   });
   try {
     await server.connect(transport);

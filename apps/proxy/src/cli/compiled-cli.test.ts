@@ -32,7 +32,7 @@ describe("the compiled nlq command (scripts/build-cli.mjs)", () => {
     expect(version.stderr).toBe("");
     expect(version.stdout.trim()).toBe(manifest.version);
     const help = run(main, ["--help"]);
-    for (const command of ["start", "proxy", "ask", "demo", "index", "eval", "selector-data", "bench"]) {
+    for (const command of ["start", "proxy", "ask", "mcp", "demo", "index", "eval", "selector-data", "bench"]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
     }
     // A command's own module is a separate chunk, loaded when it runs (the demo generator here).

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -104,6 +105,38 @@ describe("nlq mcp over stdio", () => {
     expect(text).toContain("public.products");
     expect(text).toContain("Blanket");
     expect(text).not.toContain("payroll");
+  });
+});
+
+describe("nlq mcp when the client closes stdin", () => {
+  it("answers the calls already sent, then exits 0", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", main, "mcp", "--url", database.urlFor(reader)], {
+      env: { ...process.env, NLQ_HOME: emptyHome },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const messages = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "run_sql", arguments: { sql: "SELECT 41 + 1" } } },
+    ];
+    child.stdin.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(""));
+    expect(await exited).toBe(0);
+    const answers = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result: { content: Array<{ text: string }> } });
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
+    expect(JSON.parse(answers[1]?.result.content[0]?.text ?? "{}").rows).toEqual([["42"]]);
   });
 });
 

@@ -5,7 +5,6 @@ import type { Command } from "commander";
 import { checkDatabaseUrl, UsageError } from "./cli-input";
 import { mcpOptionsSchema, parseCommandOptions, parseListenAddress } from "./command-options";
 import { type CommandOutput, describeCommandError, refuseInput, standardOutput } from "./command-output";
-import { nlqVersion } from "./nlq-version";
 
 /** Where `nlq mcp` writes its own lines (stderr: stdout carries the protocol over stdio); tests pass their own. */
 export interface McpCommandOutput extends CommandOutput {
@@ -70,6 +69,8 @@ Examples:
         return refuseInput("mcp", error, output);
       }
       const warn = (message: string) => output.writeError(`nlq mcp: ${message}\n`);
+      // nlq's version as main.ts set it (importing nlq-version here would move it out of the entry chunk).
+      const version = program.version() ?? "unknown";
       let metadataStore: MetadataStore | undefined;
       try {
         metadataStore = await openQuestionMetadataStore(service, warn);
@@ -81,7 +82,7 @@ Examples:
           maxRows: options.maxRows,
         };
         if (options.http === undefined) {
-          await serveStdio({ url, tools, version: nlqVersion() });
+          await serveStdio({ url, tools, version });
           return;
         }
         const address = parseListenAddress(options.http);
@@ -90,7 +91,7 @@ Examples:
           ...address,
           url,
           tools,
-          version: nlqVersion(),
+          version,
           maxSessions: options.maxSessions,
           allowUncheckedPasswords: options.allowTrustAuth,
           log: warn,
