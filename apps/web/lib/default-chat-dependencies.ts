@@ -4,6 +4,7 @@ import {
   verifiedExamplesForRole,
   WebThreadStore,
   withCatalogIndex,
+  withValueRetrieval,
 } from "@nlq/adapters";
 import { answerQuestion, loadServiceSettings, loadSettings, type QueryLog, type ServiceSettings } from "@nlq/engine";
 import type { ChatDependencies } from "./chat-handler";
@@ -45,7 +46,7 @@ export async function defaultChatDependencies(user?: WebUser): Promise<ChatDepen
     answer:
       store && upstreamUrl
         ? withCatalogIndex(answerQuestion, { store, upstreamUrl, qdrant: service.qdrant, llmCache: store.llmCache })
-        : answerQuestion,
+        : withValueRetrieval(answerQuestion),
     settings: (preset) =>
       loadSettings({
         ...resolveScriptedModelPaths(process.env),

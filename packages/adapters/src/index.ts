@@ -25,6 +25,7 @@ export {
 } from "./catalog-index/prepare-indexed-question";
 export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-line";
 export { withCatalogIndex } from "./catalog-index/with-catalog-index";
+export { withValueRetrieval } from "./catalog-index/with-value-retrieval";
 export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres/embedded-postgres-server";
 export { ensureDatabase } from "./embedded-postgres/ensure-database";
 export { passwordFile, type ServerPassword } from "./embedded-postgres/server-password";

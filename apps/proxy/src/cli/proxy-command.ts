@@ -1,4 +1,4 @@
-import { type MetadataStore, openMetadataStore, withCatalogIndex } from "@nlq/adapters";
+import { type MetadataStore, openMetadataStore, withCatalogIndex, withValueRetrieval } from "@nlq/adapters";
 import {
   answerQuestion,
   type ClientTlsSettings,
@@ -190,7 +190,7 @@ export function proxyAnswerQuestion(
         qdrant,
         llmCache: metadata.llmCache,
       })
-    : answerQuestion;
+    : withValueRetrieval(answerQuestion); // no store: retrieval all the same, from the live value lookup
 }
 
 async function runProxy(options: ProxyCommandOptions): Promise<number> {
