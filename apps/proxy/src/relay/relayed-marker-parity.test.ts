@@ -85,6 +85,19 @@ describe.each([true, false])("through the proxy (native relay %s)", (relayOn) =>
     }
   });
 
+  it("runs a script over 1 MiB with a -- NL: comment beside its SQL, as PostgreSQL does", async () => {
+    const questions: string[] = [];
+    const connection = await client(questions);
+    try {
+      const script = `create temp table big(x int); -- NL: Dutch rows follow\ninsert into big values (1), (2);${" ".repeat(2 * 1024 * 1024)}`;
+      await connection.query(script);
+      expect((await connection.query("select count(*)::int as n from big")).rows).toEqual([{ n: 2 }]);
+      expect(questions).toEqual([]);
+    } finally {
+      await connection.end();
+    }
+  });
+
   it("runs a script ending with a -- NL: comment as one implicit transaction, as PostgreSQL does", async () => {
     const questions: string[] = [];
     const connection = await client(questions);
