@@ -1,6 +1,16 @@
 // Public API of @nlq/adapters: I/O behind the engine's interfaces (node-postgres executor, embedded PostgreSQL,
 // metadata store with drizzle, catalog index, value-index store, vector-store backends). Only what others use.
 
+export { type AuditEntriesOptions, auditEntries } from "./audit/audit-entries";
+export {
+  type AuditedOutcome,
+  type AuditSurface,
+  auditSurfaces,
+  type QuestionAsker,
+} from "./audit/audit-row";
+export { dataSourceKey } from "./audit/data-source-key";
+export { QuestionAuditTrail, type QuestionAuditTrailOptions } from "./audit/question-audit-trail";
+export { administratorSql, type RoleAuthority, roleAuthority } from "./audit/role-authority";
 export type { ExternalDescriptions } from "./catalog-files/external-descriptions";
 export { parseCsv } from "./catalog-files/parse-csv";
 export { parseCsvRecords } from "./catalog-files/parse-csv-records";
@@ -40,6 +50,7 @@ export {
   redactUrl,
 } from "./metadata/open-metadata-store";
 export { ensurePrivateDatabase } from "./metadata/private-database";
+export type { AuditedInterpretation, QuestionAuditRow } from "./metadata/schema/question-audit";
 export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
 export type { WebThreadRow, WebTurnRow } from "./metadata/schema/web-threads";
 export {

@@ -8,6 +8,7 @@ import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrat
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { QuestionAuditTrail } from "../audit/question-audit-trail";
 import { startEmbeddedPostgres } from "../embedded-postgres/embedded-postgres-server";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
 import { llmCacheIntegrityKey } from "./llm-cache-integrity";
@@ -53,6 +54,8 @@ export interface MetadataStore {
   readonly queryLog: MetadataQueryLog;
   /** Cache of language-model responses. */
   readonly llmCache: MetadataLlmCache;
+  /** Who asked what from where (`question_audit`); `close` waits for its queue. */
+  readonly auditTrail: QuestionAuditTrail;
   /** Flushes and closes the store (PGlite writes its files; the pool ends). Idempotent. */
   close(): Promise<void>;
 }
@@ -152,14 +155,16 @@ async function openPgliteStore(
     });
   }
   let closed = false;
+  const stores = storesOver(database, integrityKey);
   return {
     driver: "pglite",
     location: directory,
-    ...storesOver(database, integrityKey),
+    ...stores,
     async close() {
       if (closed) return;
       closed = true;
       try {
+        await stores.auditTrail.flush();
         await pglite.close();
       } finally {
         lock?.release();
@@ -187,13 +192,15 @@ async function openPostgresStore(
     });
   }
   let closed = false;
+  const stores = storesOver(database, integrityKey);
   return {
     driver: "postgres",
     location: redactUrl(url),
-    ...storesOver(database, integrityKey),
+    ...stores,
     async close() {
       if (closed) return;
       closed = true;
+      await stores.auditTrail.flush();
       await pool.end();
     },
   };
@@ -203,12 +210,13 @@ async function openPostgresStore(
 function storesOver(
   database: unknown,
   integrityKey: Buffer,
-): Pick<MetadataStore, "database" | "queryLog" | "llmCache"> {
+): Pick<MetadataStore, "database" | "queryLog" | "llmCache" | "auditTrail"> {
   const metadataDatabase = database as MetadataDatabase;
   return {
     database: metadataDatabase,
     queryLog: new MetadataQueryLog(metadataDatabase),
     llmCache: new MetadataLlmCache(metadataDatabase, integrityKey),
+    auditTrail: new QuestionAuditTrail(metadataDatabase),
   };
 }
 
