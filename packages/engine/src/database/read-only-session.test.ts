@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { createPgExecutor } from "@nlq/adapters";
-import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
+import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ClientEncodingError, DatabaseError, SessionResidueError } from "../errors";
@@ -186,6 +187,26 @@ describe("runReadOnly resets what a rollback cannot undo (issue 17)", () => {
     await session.query({ sql: "ROLLBACK" });
     expect(await runReadOnly({ session, ...scope }, async (query) => (await query("SELECT 1")).rows)).toEqual([["1"]]);
     expect(await advisoryLocks()).toBe("");
+  });
+});
+
+describe("runReadOnly for a role that may not call dblink_get_connections", () => {
+  it("still runs, without reading dblink connections", async () => {
+    const role = `nlq_no_dblink_${randomBytes(4).toString("hex")}`;
+    await session.query({ sql: `CREATE ROLE ${role} LOGIN` });
+    await session.query({ sql: "REVOKE EXECUTE ON FUNCTION dblink_get_connections() FROM PUBLIC" });
+    const limited = new pg.Client({ connectionString: database.urlFor(role) });
+    await limited.connect();
+    try {
+      const rows = await runReadOnly({ session: createPgExecutor(limited), ...scope }, async (query) => {
+        return (await query("SELECT 1")).rows;
+      });
+      expect(rows).toEqual([["1"]]);
+    } finally {
+      await limited.end();
+      await session.query({ sql: "GRANT EXECUTE ON FUNCTION dblink_get_connections() TO PUBLIC" });
+      await dropTestRole(role);
+    }
   });
 });
 

@@ -16,18 +16,22 @@ export interface SessionResidue {
 }
 
 /**
- * Select-list items reading the residue (without dblink connections) and the schema of the dblink extension:
+ * Select-list items reading the residue (without dblink connections) and the schema of the dblink extension (when
+ * the role may call its `dblink_get_connections()`):
  * appended to the scope's first statement, so reading it on entry costs no round trip. Catalog views only; nothing
- * here is affected by the session's search_path.
+ * here depends on the session's search_path (every operator and function is schema-qualified).
  */
 export const residueColumnsSql = [
   `(SELECT pg_catalog.array_to_json(pg_catalog.array_agg(pg_catalog.concat_ws(':', l.classid, l.objid, l.objsubid, l.mode)))
-     FROM pg_catalog.pg_locks l WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid())::text`,
+     FROM pg_catalog.pg_locks l WHERE l.locktype OPERATOR(pg_catalog.=) 'advisory' AND l.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid())::text`,
   "(SELECT pg_catalog.array_to_json(pg_catalog.array_agg(s.name)) FROM pg_catalog.pg_prepared_statements s)::text",
   `(SELECT pg_catalog.array_to_json(pg_catalog.array_agg(c.oid)) FROM pg_catalog.pg_class c
-     WHERE c.relnamespace = pg_catalog.pg_my_temp_schema())::text`,
-  `(SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-     WHERE e.extname = 'dblink')`,
+     WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema())::text`,
+  `(SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+     WHERE e.extname OPERATOR(pg_catalog.=) 'dblink'
+       AND CASE WHEN e.extname OPERATOR(pg_catalog.=) 'dblink' THEN pg_catalog.has_function_privilege(
+         pg_catalog.to_regprocedure(pg_catalog.format('%I.dblink_get_connections()', n.nspname))::pg_catalog.oid, 'EXECUTE')
+       END)`,
 ];
 
 /** Quotes an identifier for SQL text (always quoted; embedded quotes doubled). */
@@ -119,7 +123,7 @@ export function resetStatements(residue: SessionResidue, dblinkSchema: string | 
     if (key === undefined) continue;
     const unlock = `pg_catalog.pg_advisory_unlock${key.shared ? "_shared" : ""}(${key.arguments})`;
     statements.push(
-      `WITH RECURSIVE released(held, times) AS (SELECT ${unlock}, 1 UNION ALL SELECT ${unlock}, times + 1 FROM released WHERE held AND times < 100000) SELECT count(*) FROM released`,
+      `WITH RECURSIVE released(held, times) AS (SELECT ${unlock}, 1 UNION ALL SELECT ${unlock}, times OPERATOR(pg_catalog.+) 1 FROM released WHERE held AND times OPERATOR(pg_catalog.<) 100000) SELECT pg_catalog.count(*) FROM released`,
     );
   }
   if (dblinkSchema !== null) {
