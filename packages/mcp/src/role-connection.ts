@@ -20,9 +20,9 @@ export function withoutPassword(url: string): string {
 }
 
 /**
- * Connects to `url` (as its role, with its password if any) and wraps the connection for the tools. Notes whether
- * PostgreSQL asked for the password (`passwordChecked`): node-postgres reads a password function only when the
- * server's authentication asks for one (password, md5 or SCRAM), never under `trust`. A connection error after the
+ * Connects to `url` (as its role, with its password if any, else PGPASSWORD or ~/.pgpass) and wraps the connection
+ * for the tools. Notes whether PostgreSQL asked for the URL's password (`passwordChecked`): node-postgres reads a
+ * password function only when the server's authentication asks for one (password, md5 or SCRAM), never under `trust`. A connection error after the
  * login (the server went away) only marks the connection unusable: the next call reports it as a tool error.
  */
 export async function connectRole(url: string, applicationName = "nlq mcp"): Promise<RoleConnection> {
@@ -31,11 +31,14 @@ export async function connectRole(url: string, applicationName = "nlq mcp"): Pro
   parsed.password = "";
   let passwordChecked = false;
   const client = new pg.Client({ connectionString: parsed.toString(), application_name: applicationName });
-  // Set after construction: the connection string's (empty) password would override a `password` option.
-  (client as unknown as { password: () => string }).password = () => {
-    passwordChecked = true;
-    return password;
-  };
+  // Set after construction: the connection string's (empty) password would override a `password` option. A URL
+  // without a password keeps node-postgres's own sources (PGPASSWORD, ~/.pgpass).
+  if (password !== "") {
+    (client as unknown as { password: () => string }).password = () => {
+      passwordChecked = true;
+      return password;
+    };
+  }
   client.on("error", () => undefined);
   await client.connect();
   try {

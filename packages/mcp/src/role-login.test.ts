@@ -81,6 +81,22 @@ describe("HTTP logins checked by PostgreSQL", () => {
     expect(response.status).toBe(401);
   });
 
+  it("takes the password from PGPASSWORD when the stdio URL has none, as nlq ask does", async () => {
+    const url = new URL(postgres.adminUrl);
+    url.username = scram.name;
+    url.password = "";
+    const previous = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = scram.password;
+    try {
+      const connection = await connectRole(url.toString());
+      expect(connection.roleName).toBe(scram.name);
+      await connection.close();
+    } finally {
+      if (previous === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = previous;
+    }
+  });
+
   it("notes whether PostgreSQL asked for the password", async () => {
     const url = new URL(postgres.adminUrl);
     url.username = scram.name;
