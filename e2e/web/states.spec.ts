@@ -101,11 +101,11 @@ test("a transport error keeps the question in the box, and Stop leaves a stopped
 test("charts follow the column roles and the chart type can be switched", async ({ page }) => {
   await signIn(page);
   await ask(page, "how many customers are there?");
-  await expect(
-    page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" }),
-  ).toBeVisible({
-    timeout: 45_000,
-  });
+  await expect(page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" })).toBeVisible(
+    {
+      timeout: 45_000,
+    },
+  );
 
   // An identifier beside a measure: bars of the measure labelled by the id, never a bar series of ids.
   let result = await runEditedSql(
@@ -115,17 +115,17 @@ test("charts follow the column roles and the chart type can be switched", async 
   await expect(result.getByRole("figure", { name: "Bar chart of spend by customer_id" })).toBeVisible();
   await expect(result.locator(".recharts-bar")).toHaveCount(1);
 
-  // A second category: stacked bars, switchable to grouped and to the table only.
+  // A second category that varies within each country: grouped bars, switchable to stacked and to the table only.
   result = await runEditedSql(
     page,
     "SELECT country, CASE WHEN customer_id % 2 = 0 THEN 'even' ELSE 'odd' END AS parity, count(*) AS customers FROM customers GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 8",
   );
   await expect(
-    result.getByRole("figure", { name: "Stacked bars chart of customers per parity by country" }),
-  ).toBeVisible();
-  await result.getByRole("radio", { name: "Grouped bars" }).check();
-  await expect(
     result.getByRole("figure", { name: "Grouped bars chart of customers per parity by country" }),
+  ).toBeVisible();
+  await result.getByRole("radio", { name: "Stacked bars" }).check();
+  await expect(
+    result.getByRole("figure", { name: "Stacked bars chart of customers per parity by country" }),
   ).toBeVisible();
   await result.getByRole("radio", { name: "Table only" }).check();
   await expect(result.getByRole("figure", { name: /chart/ })).toHaveCount(0);

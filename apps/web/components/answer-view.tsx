@@ -3,10 +3,11 @@
 import { useState } from "react";
 import { planChart } from "../lib/chart-plan";
 import type { AnswerData, AnswerField, ErrorData } from "../lib/chat-message";
-import { modelLabel } from "../lib/model-label";
+import { AnswerProvenance } from "./answer-provenance";
 import { ErrorView } from "./error-view";
 import { ResultChart } from "./result-chart";
 import { ResultTable } from "./result-table";
+import { SaveExampleForm } from "./save-example-form";
 import { SqlBlock } from "./sql-block";
 import { SqlEditor } from "./sql-editor";
 
@@ -56,7 +57,10 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ErrorData | undefined>();
   const [saved, setSaved] = useState<string | undefined>();
-  const plan = planChart(shown.fields, shown.rows, { question: answer.question });
+  const [savingExample, setSavingExample] = useState(false);
+  // Edited SQL answers the user's own question, not the one asked: the chart then follows the columns alone.
+  const chartQuestion = shown.edited ? undefined : answer.question;
+  const plan = planChart(shown.fields, shown.rows, chartQuestion === undefined ? {} : { question: chartQuestion });
   // A chart, or at least the choice of columns to draw one from, whenever the rows have a measure and a label.
   const chartable =
     plan.kind !== "none" || ((plan.measureChoices?.length ?? 0) > 0 && (plan.labelChoices?.length ?? 0) > 0);
@@ -65,6 +69,7 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
     setBusy(true);
     setFailure(undefined);
     setSaved(undefined);
+    setSavingExample(false);
     const result = await runSql(draft, 0);
     setBusy(false);
     if ("code" in result) {
@@ -92,15 +97,6 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
     });
   }
 
-  async function saveCorrection() {
-    const response = await fetch("/api/verified-examples", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ question: answer.question, sql: shown.sql }),
-    }).catch(() => undefined);
-    setSaved(response?.ok ? "Saved as a verified example." : "The example could not be saved; try again.");
-  }
-
   return (
     // A group, not a landmark: a thread holds many answers, and landmarks must be unique.
     // biome-ignore lint/a11y/useSemanticElements: an answer is not a set of form fields
@@ -119,30 +115,9 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
           <span>{answer.summary.sentence}</span>
         </p>
       ) : null}
-      <div className="answer-meta">
-        {answer.model.scripted ? (
-          <span className="badge badge-scripted" title="Recorded responses replayed for demos and tests">
-            scripted replay — not a language model
-          </span>
-        ) : null}
-        <span className="badge" title={modelLabel(answer.model.id)}>
-          model <code>{modelLabel(answer.model.id)}</code>
-        </span>
-        {answer.confidence === undefined ? null : (
-          <span className="badge" title={answer.confidenceBasis}>
-            confidence {Math.round(answer.confidence * 100)}%
-          </span>
-        )}
-        <span className="badge badge-quiet">
-          {answer.candidates} {answer.candidates === 1 ? "candidate" : "candidates"}
-          {answer.candidates > 1 && answer.clusters !== undefined
-            ? ` · ${answer.clusters} ${answer.clusters === 1 ? "result" : "distinct results"}`
-            : ""}{" "}
-          · {answer.elapsedMilliseconds} ms
-        </span>
-        {shown.edited ? <span className="badge badge-warning">your edited SQL</span> : null}
-      </div>
-      {answer.explanation ? <p className="explanation">{answer.explanation}</p> : null}
+      <AnswerProvenance answer={answer} edited={shown.edited} />
+      {/* The model's reasoning is about its own SQL, not the user's edit. */}
+      {answer.explanation && !shown.edited ? <p className="explanation">{answer.explanation}</p> : null}
       {editing ? (
         <div className="sql-edit">
           <SqlEditor initialSql={shown.sql} onChange={setDraft} label="Edit the SQL" onRun={() => void rerun()} />
@@ -178,15 +153,50 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
             Download CSV
           </button>
         </form>
-        {shown.edited ? (
-          <button type="button" className="button button-secondary" onClick={() => void saveCorrection()}>
+        {shown.edited && !savingExample ? (
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              setSaved(undefined);
+              setSavingExample(true);
+            }}
+          >
             Save as verified example
+          </button>
+        ) : null}
+        {shown.edited ? (
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              setShown({ ...answer, edited: false });
+              setSavingExample(false);
+              setSaved(undefined);
+            }}
+          >
+            Back to nlq's answer
           </button>
         ) : null}
         {saved ? <span role="status">{saved}</span> : null}
       </div>
+      {savingExample ? (
+        <SaveExampleForm
+          question={answer.question}
+          sql={shown.sql}
+          onDone={(message) => {
+            setSavingExample(false);
+            if (message) setSaved(message);
+          }}
+        />
+      ) : null}
       {chartable ? (
-        <ResultChart key={shown.sql} rows={shown.rows} fields={shown.fields} question={answer.question} />
+        <ResultChart
+          key={shown.sql}
+          rows={shown.rows}
+          fields={shown.fields}
+          {...(chartQuestion === undefined ? {} : { question: chartQuestion })}
+        />
       ) : null}
       <ResultTable
         fields={shown.fields}

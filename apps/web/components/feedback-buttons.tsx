@@ -28,7 +28,7 @@ export function FeedbackButtons({ turnId, initial }: { readonly turnId: string; 
         : body.retracted
           ? "Removed from the verified examples."
           : value === "down"
-            ? "Thanks: edit the SQL below to correct it."
+            ? "Thanks. To correct it: “Edit SQL” above, run it, then “Save as verified example”."
             : undefined,
     );
   }

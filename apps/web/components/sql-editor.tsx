@@ -28,13 +28,7 @@ export function SqlEditor({ initialSql, onChange, label, onRun }: SqlEditorProps
       doc: initialSql,
       parent: host.current,
       extensions: [
-        basicSetup,
-        sqlLanguage({ dialect: PostgreSQL }),
-        EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ "aria-label": label }),
-        EditorView.updateListener.of((update) => {
-          if (update.docChanged) changeRef.current(update.state.doc.toString());
-        }),
+        // Before basicSetup: its keymap binds Mod-Enter to "insert blank line", and earlier extensions go first.
         EditorView.domEventHandlers({
           keydown: (event) => {
             if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
@@ -44,6 +38,13 @@ export function SqlEditor({ initialSql, onChange, label, onRun }: SqlEditorProps
             }
             return false;
           },
+        }),
+        basicSetup,
+        sqlLanguage({ dialect: PostgreSQL }),
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ "aria-label": label }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) changeRef.current(update.state.doc.toString());
         }),
       ],
     });
