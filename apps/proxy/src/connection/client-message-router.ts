@@ -4,6 +4,7 @@ import { MessageType, readParse, readQueryText } from "../protocol/frontend-mess
 import type { FramedSegment, LargeMessageFate } from "../protocol/message-framer";
 import { readCString } from "../protocol/read-c-string";
 import { detectQuestion, type QuestionDetection } from "../question/detect-question";
+import { headMayAsk } from "../question/head-may-ask";
 import { QuestionMarker } from "../question/question-marker";
 import { CopyInState } from "./copy-in-state";
 import { PreparedQuestions } from "./prepared-questions";
@@ -86,7 +87,7 @@ export class ClientMessageRouter {
       // A simple Query destroys the unnamed prepared statement.
       if (this.statements.size > 0) this.statements.forget("");
       // Asks a question by its head (a `--` marker beside SQL is a comment): too large for one, refused.
-      const asks = marked && detectQuestion(head.toString("utf8", 5), { marker: this.marker }).kind !== "sql";
+      const asks = marked && headMayAsk(head.toString("utf8", 5), this.marker);
       if (asks) return { fate: "drop", refused: { kind: "refused", error: new QuestionQueryTooLargeError(total) } };
       this.#forwardedSinceSync = false;
       return { fate: "pass", awaitsReady: true };

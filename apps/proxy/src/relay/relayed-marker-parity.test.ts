@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { LARGE_CLIENT_MESSAGE_BYTES } from "../connection/question-errors";
 import { detectQuestion } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
 import { answerWith, connectThroughProxy, startTestProxy } from "../server/proxy.test-helpers";
@@ -92,6 +93,22 @@ describe.each([true, false])("through the proxy (native relay %s)", (relayOn) =>
       const script = `create temp table big(x int); -- NL: Dutch rows follow\ninsert into big values (1), (2);${" ".repeat(2 * 1024 * 1024)}`;
       await connection.query(script);
       expect((await connection.query("select count(*)::int as n from big")).rows).toEqual([{ n: 2 }]);
+      expect(questions).toEqual([]);
+    } finally {
+      await connection.end();
+    }
+  });
+
+  it("refuses a question over 1 MiB wherever its first MiB ends, even right after a / that opens a comment", async () => {
+    const questions: string[] = [];
+    const connection = await client(questions);
+    try {
+      const question = "/* nl: how many? */";
+      // The first MiB (header included) ends right after the "/" of "/* pad */".
+      const gap = LARGE_CLIENT_MESSAGE_BYTES - 5 - question.length - 1;
+      const text = `${question}${" ".repeat(gap)}/* pad */${" ".repeat(LARGE_CLIENT_MESSAGE_BYTES)}`;
+      await expect(connection.query(text)).rejects.toMatchObject({ code: "54000" });
+      expect((await connection.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
       expect(questions).toEqual([]);
     } finally {
       await connection.end();
