@@ -1,0 +1,68 @@
+import { createPgExecutor, type MetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
+import {
+  fetchSampleValues,
+  introspectCatalog,
+  loadFunctionPolicy,
+  loadSettings,
+  runReadOnly,
+  type Settings,
+} from "@nlq/engine";
+import pg from "pg";
+import { percentile } from "./overhead-report";
+
+/** The median time of each part of a question's path before generation, called directly (not through the proxy). */
+export interface ComponentTimes {
+  readonly part: string;
+  readonly p50: number;
+}
+
+/**
+ * Times, on one connection to the demo, each database step the proxy runs per question before the model is asked:
+ * the identity scope `withCatalogIndex` opens, `prepareIndexedQuestion` (data source lookup, index stamp, the catalog
+ * restricted to the role with its examples checked under it), the function policy from `pg_proc`, and for comparison
+ * live introspection with sample values (the path of a database nothing indexed). `runs` calls each, median.
+ */
+export async function measureComponents(options: {
+  readonly url: string;
+  readonly store: MetadataStore;
+  readonly runs: number;
+}): Promise<ComponentTimes[]> {
+  const client = new pg.Client({ connectionString: options.url });
+  await client.connect();
+  const session = createPgExecutor(client);
+  const settings: Settings = loadSettings({ NLQ_PRESET: "fast" });
+  const scope = { session, statementTimeoutMilliseconds: 30_000 };
+  const parts: Array<[string, () => Promise<unknown>]> = [
+    [
+      "identity scope (withCatalogIndex)",
+      () => runReadOnly(scope, (query) => query("SELECT pg_catalog.current_database(), current_user")),
+    ],
+    [
+      "prepareIndexedQuestion (index lookup, catalog restricted to the role, examples checked)",
+      () => prepareIndexedQuestion({ store: options.store, url: options.url, session, settings }),
+    ],
+    [
+      "function policy (pg_proc)",
+      () => runReadOnly(scope, (query) => loadFunctionPolicy(query, settings.allowedFunctions)),
+    ],
+    [
+      "live introspection + sample values (unindexed path)",
+      () => runReadOnly(scope, async (query) => fetchSampleValues(query, await introspectCatalog(query))),
+    ],
+  ];
+  try {
+    const times: ComponentTimes[] = [];
+    for (const [part, work] of parts) {
+      const samples: number[] = [];
+      for (let run = 0; run < options.runs + 3; run++) {
+        const started = performance.now();
+        await work();
+        if (run >= 3) samples.push(performance.now() - started);
+      }
+      times.push({ part, p50: percentile(samples, 0.5) });
+    }
+    return times;
+  } finally {
+    await client.end();
+  }
+}
