@@ -66,6 +66,14 @@ export type {
 export { extractSql } from "./generation/extract-sql";
 export { type GeneratorName, generatorByName, generatorNames } from "./generation/generator-registry";
 export { renderSchemaForSample } from "./generation/sample-schema";
+export {
+  type AnswerWithInterpretationOptions,
+  answerWithInterpretation,
+} from "./interpretations/answer-with-interpretation";
+export { buildInterpretations, type InterpretationChoice } from "./interpretations/build-interpretations";
+export { type ComparedReading, describeDifference } from "./interpretations/describe-difference";
+export { type Interpretation, interpretationPreviewRows } from "./interpretations/interpretation";
+export { InterpretationNotFoundError } from "./interpretations/interpretation-errors";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext, type StepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";

@@ -25,6 +25,7 @@ describe("loadSettings", () => {
       summarizeAnswer: true,
       unitTestCount: 5,
       temperature: 0,
+      askWhenSupportBelow: 0.5,
       maxLlmCalls: 24,
       deadlineMilliseconds: 120_000,
       maxTokens: 0,

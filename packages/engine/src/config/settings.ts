@@ -60,6 +60,12 @@ export interface Settings {
   readonly unitTestCount: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of the steps that are not generators (generators: the preset's), 0–2. Default 0. */
   readonly temperature: number;
+  /**
+   * `NLQ_ASK_WHEN_SUPPORT_BELOW`: when the candidates' results disagree, the answer's `needsChoice` is set (surfaces
+   * offer the interpretations as a question) when the chosen reading's share of the candidates is below this, or
+   * another reading has as much support; 0 never asks. Between 0 and 1; default 0.5 (no majority).
+   */
+  readonly askWhenSupportBelow: number;
   /** `NLQ_MAX_LLM_CALLS`: most language-model calls for one question. From the preset (fast 12, balanced 24, max 80). */
   readonly maxLlmCalls: number;
   /** `NLQ_DEADLINE_MS`: wall-clock budget for one question, in milliseconds. From the preset. */
@@ -116,6 +122,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     summarizeAnswer: preset.summarizeAnswer,
     unitTestCount: values.NLQ_UNIT_TESTS,
     temperature: values.NLQ_TEMPERATURE,
+    askWhenSupportBelow: values.NLQ_ASK_WHEN_SUPPORT_BELOW,
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS ?? preset.budget.maxLlmCalls,
     deadlineMilliseconds: values.NLQ_DEADLINE_MS ?? preset.budget.deadlineMilliseconds,
     maxTokens: values.NLQ_MAX_TOKENS ?? preset.budget.maxTokens,

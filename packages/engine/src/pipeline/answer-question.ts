@@ -1,4 +1,5 @@
 import { CancelledError, NlqError } from "../errors";
+import { buildInterpretations } from "../interpretations/build-interpretations";
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
 import { summarizeAnswer } from "../summary/summarize-answer";
@@ -90,6 +91,12 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     const chosen = selection.chosen;
     const rows = chosen.result.result.rows.length;
     const confidence = selection.confidence;
+    const readings = buildInterpretations({
+      clusters: selection.clusters,
+      chosenCluster: selection.summary.chosenCluster,
+      written: generation.records.length,
+      askWhenSupportBelow: options.settings.askWhenSupportBelow,
+    });
     const summary = await summarizeAnswer({ sql: chosen.sql, result: chosen.result, context });
     const answer: Answer = {
       question: options.question,
@@ -99,6 +106,9 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
       ...(chosen.result.truncatedBy === undefined ? {} : { truncatedBy: chosen.result.truncatedBy }),
       ...(confidence === undefined ? {} : { confidence }),
       selection: selection.summary,
+      ...(readings.interpretations.length > 0 ? { interpretations: readings.interpretations } : {}),
+      needsChoice: readings.needsChoice,
+      choiceBasis: readings.choiceBasis,
       model,
       explanation: shorten(generation.reasoning.get(chosen.index) ?? ""),
       ...(summary === undefined ? {} : { summary }),

@@ -2,6 +2,7 @@ import type { Catalog } from "../catalog/catalog-types";
 import type { Settings } from "../config/settings";
 import type { QueryExecutor, QueryResult, TransactionStatus } from "../database/query-executor";
 import type { TruncationReason } from "../database/read-only-session";
+import type { Interpretation } from "../interpretations/interpretation";
 import type { LlmResponseCache } from "../llm/llm-response-cache";
 import type { ResolvedModel } from "../models/resolve-model";
 import type { LlmCallRecord, PipelineEventListener } from "./events";
@@ -130,6 +131,20 @@ export interface Answer {
    */
   readonly confidence?: number;
   readonly selection: SelectionSummary;
+  /**
+   * The readings of the question when the candidates' results split into more than one cluster: each with its SQL,
+   * support, first rows (as executed under the asking role) and a computed line saying how it differs from the
+   * chosen one, the chosen one first (#1). Absent when the candidates that ran agreed (or on answers made before
+   * interpretations existed). `answerWithInterpretation` turns a picked one into an answer.
+   */
+  readonly interpretations?: readonly Interpretation[];
+  /**
+   * True when the evidence leaves the choice open (`choiceBasis` says why; `NLQ_ASK_WHEN_SUPPORT_BELOW`): surfaces
+   * show the chosen rows and ask which interpretation is meant. False when there is nothing to ask.
+   */
+  readonly needsChoice?: boolean;
+  /** Why `needsChoice` is what it is. */
+  readonly choiceBasis?: string;
   /** The model that generated the SQL (`provider:model`) and whether it was a scripted replay. */
   readonly model: { readonly id: string; readonly scripted: boolean };
   /** The model's reasoning or assumptions, short. */

@@ -24,6 +24,8 @@ export interface SelectedAnswer {
   readonly summary: SelectionSummary;
   /** Cluster index of each executed candidate, by candidate index. */
   readonly clusterOf: ReadonlyMap<number, number>;
+  /** The execution clusters, largest first (`summary.chosenCluster` indexes them): the answer's interpretations. */
+  readonly clusters: readonly CandidateCluster[];
 }
 
 function agreement(cluster: CandidateCluster, written: number): { confidence: number; basis: string } {
@@ -113,5 +115,6 @@ export async function selectAnswer(options: SelectAnswerOptions): Promise<Select
     ...(outcome.confidence === undefined ? {} : { confidence: outcome.confidence }),
     summary,
     clusterOf,
+    clusters,
   };
 }
