@@ -1,3 +1,4 @@
+import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail } from "@nlq/adapters";
 import type { Answer, AnswerQuestionOptions, QueryExecutor, QueryLog } from "@nlq/engine";
 import { DEFAULT_MAX_QUESTION_LENGTH, NlqError } from "@nlq/engine";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
@@ -5,6 +6,7 @@ import { answerData } from "./answer-data";
 import { maximumPreviousTurns, type NlqUIMessage } from "./chat-message";
 import { presetFromBody, previousTurnsFromBody, questionFromBody, threadIdFromBody } from "./chat-request";
 import { errorData } from "./error-data";
+import { requestClient } from "./request-client";
 import { createStepTracker } from "./step-tracker";
 import type { StoredReply, ThreadRecorder } from "./thread-recorder";
 
@@ -28,6 +30,11 @@ export interface ChatDependencies {
   openSession(abortSignal: AbortSignal): Promise<ChatSession>;
   /** Where finished questions are logged; none by default. */
   queryLog?: QueryLog;
+  /**
+   * The audit trail (`MetadataStore.auditTrail`) and who asks (surface `web`, the user's role and data source); the
+   * request adds its client address and user agent. None by default.
+   */
+  audit?: { readonly trail: Pick<QuestionAuditTrail, "record">; readonly asker: QuestionAsker };
   /**
    * Where the user's conversation is kept (the metadata store); none by default (the browser's turns are the
    * follow-up context). With it, the stored thread's turns are the context and each reply is recorded.
@@ -93,6 +100,15 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
     return Response.json({ error: data }, { status: 400 });
   }
   const logError = dependencies.logError ?? ((error: unknown) => console.error("nlq web: question failed", error));
+  const askedAt = new Date();
+  // Who asked what (issue 19 item 5): queued, never waits and never throws.
+  const audit = (outcome: AuditedOutcome) =>
+    dependencies.audit?.trail.record(
+      { ...dependencies.audit.asker, ...requestClient(request) },
+      question,
+      outcome,
+      askedAt,
+    );
 
   const stream = createUIMessageStream<NlqUIMessage>({
     execute: async ({ writer }) => {
@@ -147,12 +163,14 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
           abortSignal: request.signal,
         });
         failed = false;
+        audit({ answer });
         for (const part of tracker.finish("done")) writer.write(part);
         const data = answerData(answer, tracker.languageModelCalls);
         writer.write({ type: "data-answer", id: "answer", data });
         await record({ answer: data });
       } catch (error) {
         if (!(error instanceof NlqError)) logError(error);
+        audit({ error });
         for (const part of tracker.finish("failed")) writer.write(part);
         const data = errorData(error);
         writer.write({ type: "data-error", id: "error", data });

@@ -56,6 +56,9 @@ export async function defaultChatDependencies(user?: WebUser): Promise<ChatDepen
       openPoolSession(user?.pool ?? webPool(service), (connection) => createPgExecutor(connection), abortSignal),
     ...(log ? { queryLog: log } : {}),
     ...(store && user
+      ? { audit: { trail: store.auditTrail, asker: { surface: "web", role: user.role, dataSource: user.dataSource } } }
+      : {}),
+    ...(store && user
       ? {
           threads: createThreadRecorder(new WebThreadStore(store.database), user),
           verifiedExamples: scopedExampleLookup(store, user),

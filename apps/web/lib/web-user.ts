@@ -1,3 +1,4 @@
+import { dataSourceKey } from "@nlq/adapters";
 import { loadServiceSettings, type ServiceSettings } from "@nlq/engine";
 import type pg from "pg";
 import { unsealSessionId } from "./session-cookie";
@@ -17,12 +18,8 @@ export interface WebUser {
   readonly sessionId?: string;
 }
 
-/** `host:port/database` of a database URL (no user, no password). */
-export function dataSourceKey(databaseUrl: string, database?: string): string {
-  const url = new URL(databaseUrl);
-  const name = database ?? (decodeURIComponent(url.pathname.replace(/^\//, "")) || decodeURIComponent(url.username));
-  return `${url.hostname || "localhost"}:${url.port || "5432"}/${name}`;
-}
+/** `host:port/database` of a database URL (no user, no password): `dataSourceKey` of @nlq/adapters. */
+export { dataSourceKey };
 
 /**
  * The user of a request: in single-user mode the server's configured role; otherwise the live session whose id the

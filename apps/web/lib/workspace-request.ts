@@ -1,4 +1,4 @@
-import { type MetadataStore, VerifiedExampleStore, WebThreadStore } from "@nlq/adapters";
+import { administratorSql, type MetadataStore, VerifiedExampleStore, WebThreadStore } from "@nlq/adapters";
 import { loadServiceSettings, NlqError } from "@nlq/engine";
 import { authorizeRequest, errorResponse } from "./authorize-request";
 import { webMetadataStore } from "./web-resources";
@@ -49,15 +49,6 @@ export async function withWorkspace(
 function errorDataOf(error: NlqError) {
   return { code: error.code, name: error.name, message: error.message };
 }
-
-/**
- * Whether `current_user` is a superuser or a member (directly or through other roles) of `administratorRole`; a role
- * that does not exist, or `none`, has no members. Parameter: $1 the administrator role's name.
- */
-export const administratorSql = `
-SELECT coalesce((SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user), false)
-    OR coalesce((SELECT pg_catalog.pg_has_role(current_user, a.oid, 'MEMBER')
-                 FROM pg_catalog.pg_roles a WHERE a.rolname OPERATOR(pg_catalog.=) $1), false) AS administrator`;
 
 /**
  * Whether the user's role is a verified-example administrator — a superuser, or a member of
