@@ -168,8 +168,17 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     });
   }
   const metrics = new ProxyMetrics({ maxConnections });
-  const answerQuestion = metrics.instrument(options.answerQuestion);
   const questionSlots = new QuestionSlots(options.maxConcurrentQuestions ?? DEFAULT_QUESTION_CAPS);
+  /** Answers within the caps on questions at once (a refusal is counted as a failed question, SQLSTATE class 53). */
+  const answerAs = (role: () => string) =>
+    metrics.instrument(async (questionOptions) => {
+      const release = questionSlots.take(role());
+      try {
+        return await options.answerQuestion(questionOptions);
+      } finally {
+        release();
+      }
+    });
 
   const cancelUpstream = (key: BackendKey) => {
     const socket = connect({ host: upstreamHost, port: upstreamPort });
@@ -199,14 +208,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       ...(authSource === undefined ? {} : { authSource }),
       cancelUpstream,
       marker,
-      answerQuestion: async (questionOptions) => {
-        const release = questionSlots.take(role);
-        try {
-          return await answerQuestion(questionOptions);
-        } finally {
-          release();
-        }
-      },
+      answerQuestion: answerAs(() => role),
       settings: options.settings,
       ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
       progressNotices: options.progressNotices ?? false,

@@ -71,6 +71,9 @@ describe("the caps on questions answered at once", () => {
         message: expect.stringMatching(/at most 2 at a time \(NLQ_MAX_CONCURRENT_QUESTIONS\)/),
       });
       expect((await sameRole.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+      expect(await proxy.metrics.registry.metrics()).toContain(
+        'nlq_questions_total{outcome="failed",sqlstate_class="53"} 2',
+      );
       finishQuestions();
       expect((await firstAnswer).rows).toEqual([{ answer: 42 }]);
       expect((await secondAnswer).rows).toEqual([{ answer: 42 }]);
