@@ -106,4 +106,72 @@ describe("retrieveEntities", () => {
     });
     expect(result!.matches.map((match) => match.column.column)).toEqual(["School"]);
   });
+
+  it("joins the live lookup's candidates to the index's, asking visibility only about the index's", async () => {
+    const asked: string[] = [];
+    const [result] = await retrieveEntities({
+      index: schoolIndex(),
+      keywords: ["Oaklnd"],
+      readableColumns: "all",
+      live: {
+        catalog: { tables: [] },
+        lookup: async () => [],
+      },
+      visibility: async (probes) => {
+        asked.push(...probes.map((probe) => probe.value));
+        return new Set();
+      },
+    });
+    // The index's hit is hidden from the role; the (empty-catalog) live lookup is not even asked.
+    expect(asked).toContain("Oakland");
+    expect(result!.matches).toEqual([]);
+    const [live] = await retrieveEntities({
+      keywords: ["Missisauga"],
+      readableColumns: "all",
+      live: {
+        catalog: {
+          tables: [
+            {
+              schema: "public",
+              name: "customer",
+              kind: "table",
+              comment: null,
+              primaryKey: [],
+              foreignKeys: [],
+              columns: [],
+            },
+          ],
+        },
+        lookup: async ({ keywords }) =>
+          keywords.map((keyword) => ({
+            keyword,
+            candidates: [
+              { column: { schema: "public", table: "customer", column: "city" }, value: "Mississauga", jaccard: 0.7 },
+            ],
+          })),
+      },
+      visibility: async () => {
+        throw new Error("live values were read by the asking role: not probed again");
+      },
+    });
+    expect(live!.matches).toMatchObject([{ value: "Mississauga" }]);
+  });
+
+  it("reranks with a configured embedding model, and keeps edit distance alone when it cannot be reached", async () => {
+    const unreachable = new MockEmbeddingModelV3({
+      doEmbed: async () => {
+        throw new Error("embedding service down");
+      },
+    });
+    const [result] = await retrieveEntities({
+      index: schoolIndex(),
+      keywords: ["alameda"],
+      readableColumns: "all",
+      embeddingModel: unreachable,
+      minEmbeddingSimilarity: 0.95,
+      keepAboveEditSimilarity: 0.99,
+    });
+    expect(result!.matches.map((match) => match.column.column).sort()).toEqual(["City", "County", "School"]);
+    expect(result!.matches.every((match) => match.embeddingSimilarity === undefined)).toBe(true);
+  });
 });

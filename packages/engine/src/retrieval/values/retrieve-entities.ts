@@ -77,7 +77,10 @@ export async function retrieveEntities(options: RetrieveEntitiesOptions): Promis
         .filter((candidate) => candidate.editSimilarity >= minEditSimilarity),
     }));
   const indexed = withEdit(searchIndex(options));
-  const visible = options.visibility ? await keepVisible(indexed, options.visibility, options.abortSignal) : indexed;
+  const visible =
+    options.visibility && indexed.some(({ candidates }) => candidates.length > 0)
+      ? await keepVisible(indexed, options.visibility, options.abortSignal)
+      : indexed;
   const live = withEdit(await searchLive(options));
   const perKeyword = visible.map(({ keyword, candidates }, position) => ({
     keyword,
