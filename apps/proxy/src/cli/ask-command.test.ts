@@ -84,6 +84,54 @@ describe("nlq ask", () => {
     expect(result.stdout).toContain("  summarize-answer: 1 call, 0+0 tokens");
   });
 
+  it("lists the interpretations when the balanced preset's generators disagree, as text and in --json", async () => {
+    const environment = { NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/ask-interpretations-model.json" };
+    const question = "How expensive are the products?";
+    const json = await runAsk(
+      [question, "--url", database.url, "--preset", "balanced", "--json", "--quiet"],
+      environment,
+    );
+    expect(json.exitCode).toBeFalsy();
+    const answer = JSON.parse(json.stdout);
+    expect(answer.sql).toBe("SELECT avg(price) AS price FROM products");
+    expect(answer.needsChoice).toBe(true);
+    expect(answer.interpretations.length).toBeGreaterThanOrEqual(2);
+    expect(
+      answer.interpretations.map((reading: Record<string, unknown>) => [reading.sql, reading.support, reading.rows]),
+    ).toEqual([
+      ["SELECT avg(price) AS price FROM products", 1, [["15.5000000000000000"]]],
+      ["SELECT max(price) AS price FROM products", 1, [["30.00"]]],
+      [
+        "SELECT name, price FROM products ORDER BY price DESC",
+        1,
+        [
+          ["Blanket", "30.00"],
+          ["Lamp", "12.50"],
+          ["Mug", "4.00"],
+        ],
+      ],
+    ]);
+    expect(answer.interpretations[1].difference).toBe(
+      "returns max(price) instead of avg(price); price is 30.00 instead of 15.5000000000000000",
+    );
+
+    const text = await runAsk([question, "--url", database.url, "--preset", "balanced", "--quiet"], environment);
+    expect(text.exitCode).toBeFalsy();
+    expect(text.stdout).toContain(
+      [
+        "interpretations: the candidates disagree and no reading has a clear majority (the chosen reading has 1 of 3 candidates (33%), below NLQ_ASK_WHEN_SUPPORT_BELOW=0.5); the rows above are #1's — which did you mean?",
+        "  #1 (chosen), 1 of 3 candidates: SELECT avg(price) AS price FROM products",
+        "  #2, 1 of 3 candidates: SELECT max(price) AS price FROM products",
+        "     differs: returns max(price) instead of avg(price); price is 30.00 instead of 15.5000000000000000",
+        "      price",
+        "     -------",
+        "      30.00",
+        "     (1 row)",
+        "  #3, 1 of 3 candidates: SELECT name, price FROM products ORDER BY price DESC",
+      ].join("\n"),
+    );
+  });
+
   it("prints JSON with --json and reads DATABASE_URL", async () => {
     const result = await runAsk(["Which products cost more than 5?", "--json", "--quiet"], {
       NLQ_MODEL: `scripted:${fixture}`,

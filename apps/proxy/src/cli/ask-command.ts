@@ -1,4 +1,11 @@
-import { askQuestion, createPgExecutor, type MetadataStore, openQuestionMetadataStore } from "@nlq/adapters";
+import {
+  type AuditedOutcome,
+  askQuestion,
+  createPgExecutor,
+  dataSourceKey,
+  type MetadataStore,
+  openQuestionMetadataStore,
+} from "@nlq/adapters";
 import {
   type Answer,
   builtInPresetNames,
@@ -17,6 +24,7 @@ import { describeAnswerSentence } from "../question/describe-answer-sentence";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
 import { askOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
+import { formatInterpretations } from "./format-interpretations";
 import { formatTable } from "./format-table";
 import { describeEvent } from "./progress-line";
 
@@ -27,8 +35,9 @@ export interface AskCommandOutput extends CommandOutput {
 }
 
 /**
- * The answer as text: SQL, rows as an aligned table, the plain-language sentence when there is one, confidence and the
- * model (the sentence and the model labelled when scripted).
+ * The answer as text: SQL, rows as an aligned table, the plain-language sentence when there is one, confidence, the
+ * interpretations when the candidates disagreed (`formatInterpretations`) and the model (the sentence and the model
+ * labelled when scripted).
  */
 export function formatAnswer(answer: Answer): string {
   const columns = answer.result.fields.map((field) => field.name);
@@ -44,6 +53,7 @@ export function formatAnswer(answer: Answer): string {
   lines.push("");
   if (answer.summary) lines.push(describeAnswerSentence(answer.summary));
   lines.push(`selection: ${describeSelection(answer.selection, answer.confidence)}`);
+  lines.push(...formatInterpretations(answer));
   lines.push(...describeCalls(answer.calls));
   lines.push(`model: ${answer.model.id}${answer.model.scripted ? " (scripted replay, not a language model)" : ""}`);
   if (answer.explanation) lines.push(`reasoning: ${answer.explanation}`);
@@ -98,7 +108,11 @@ export function registerAskCommand(program: Command, output: AskCommandOutput = 
       "--preset <preset>",
       `how hard to work: ${builtInPresetNames.map((name) => `${name} (${builtInPresets[name].description})`).join("; ")}; or a preset .json file (env: NLQ_PRESET, default balanced)`,
     )
-    .option("--json", "print the whole answer (SQL, rows, confidence, candidates, model calls) as JSON", false)
+    .option(
+      "--json",
+      "print the whole answer (SQL, rows, confidence, interpretations, candidates, model calls) as JSON",
+      false,
+    )
     .option("--quiet", "no progress lines on stderr", false)
     .addHelpText(
       "after",
@@ -113,6 +127,8 @@ Environment:
   NLQ_ROW_LIMIT              most rows returned (default 1000)
   NLQ_MAX_FIX_ATTEMPTS       fixer attempts per candidate (default 3)
   NLQ_MAX_QUESTION_LENGTH    longest question in characters (default 4000)
+  NLQ_ASK_WHEN_SUPPORT_BELOW when candidates disagree, say nlq would ask which interpretation is meant when the
+                             chosen one's share of candidates is below this (default 0.5; 0 never asks)
   NLQ_METADATA_URL           metadata store (PostgreSQL) with the catalog index (nlq index) and the query log
                              (default: the embedded PostgreSQL in $NLQ_HOME/.nlq/postgres when present,
                              shared with a running nlq start)
@@ -155,6 +171,10 @@ Example:
       }
       let client: pg.Client | undefined;
       let metadataStore: MetadataStore | undefined;
+      // The audit trail records the question once the URL's role has logged in (issue 19 item 5).
+      let audited: AuditedOutcome | undefined;
+      let loggedIn: string | undefined;
+      const askedAt = new Date();
       const controller = new AbortController();
       const onSignal = () => controller.abort();
       process.once("SIGINT", onSignal);
@@ -162,6 +182,7 @@ Example:
         metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq ask: ${message}\n`));
         client = new pg.Client({ connectionString: url });
         await client.connect();
+        loggedIn = client.user;
         const session = createPgExecutor(client, { name: "nlq-ask" });
         // The catalog index (`nlq index`) when the metadata store has one for this database; live introspection otherwise.
         const answer = await askQuestion({
@@ -179,10 +200,21 @@ Example:
             for (const line of text?.split("\n") ?? []) output.writeError(`… ${line}\n`);
           },
         });
+        audited = { answer };
         output.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : formatAnswer(answer));
       } catch (error) {
+        if (loggedIn !== undefined && audited === undefined) audited = { error };
         fail(describeCommandError(error));
       } finally {
+        if (audited && loggedIn !== undefined) {
+          const asker = {
+            surface: "cli",
+            role: loggedIn,
+            dataSource: dataSourceKey(url),
+            applicationName: "nlq ask",
+          } as const;
+          metadataStore?.auditTrail.record(asker, question, audited, askedAt);
+        }
         process.off("SIGINT", onSignal);
         await client?.end().catch(() => undefined);
         await metadataStore?.close().catch(() => undefined);
