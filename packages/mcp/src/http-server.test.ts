@@ -192,6 +192,21 @@ describe("nlq MCP server over Streamable HTTP", () => {
     expect(JSON.stringify(json.plan)).not.toContain("Actual");
   });
 
+  it("runs calls sent at once one after another on the role's connection", async () => {
+    const client = await connect(server.endpoint, basic(alice));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((value) =>
+        call(client, "run_sql", { sql: `SELECT ${value} AS value, region FROM accounts ORDER BY id` }),
+      ),
+    );
+    expect(results.map((result) => jsonOf(result).rows)).toEqual(
+      [1, 2, 3, 4].map((value) => [
+        [String(value), "North"],
+        [String(value), "East"],
+      ]),
+    );
+  });
+
   it("refuses another role's credentials on an open session with 401", async () => {
     const opened = await postInitialize(basic(alice));
     expect(opened.status).toBe(200);
@@ -239,6 +254,26 @@ describe("nlq MCP server login checks", () => {
       expect(strict.sessionCount()).toBe(0);
     } finally {
       await strict.close();
+    }
+  });
+
+  it("closes a session idle for longer than sessionIdleMilliseconds", async () => {
+    const brief = await startMcpHttpServer({
+      port: 0,
+      url: database.url,
+      tools,
+      version: "test",
+      sessionIdleMilliseconds: 200,
+      allowUncheckedPasswords: true,
+    });
+    try {
+      const client = await connect(brief.endpoint, basic(alice));
+      expect(brief.sessionCount()).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(brief.sessionCount()).toBe(0);
+      await expect(client.listTools()).rejects.toThrow();
+    } finally {
+      await brief.close();
     }
   });
 

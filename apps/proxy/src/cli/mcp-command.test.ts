@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -137,6 +138,50 @@ describe("nlq mcp when the client closes stdin", () => {
       .map((line) => JSON.parse(line) as { id: number; result: { content: Array<{ text: string }> } });
     expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
     expect(JSON.parse(answers[1]?.result.content[0]?.text ?? "{}").rows).toEqual([["42"]]);
+  });
+});
+
+describe("nlq mcp --http", () => {
+  it("serves Streamable HTTP on loopback to a client logged in as its own role, and stops on SIGTERM", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", main, "mcp", "--http", "0", "--url", database.url, "--allow-trust-auth"],
+      { env: { ...process.env, NLQ_HOME: emptyHome }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      let stderr = "";
+      const endpoint = await new Promise<string>((resolve, reject) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const listening = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+          if (listening?.[1]) resolve(listening[1]);
+        });
+        child.once("exit", () => reject(new Error(`nlq mcp exited: ${stderr}`)));
+      });
+      const unauthenticated = await fetch(endpoint, { method: "POST", body: "{}" });
+      expect(unauthenticated.status).toBe(401);
+      const http = new Client({ name: "nlq-test", version: "1.0.0" });
+      await http.connect(
+        new StreamableHTTPClientTransport(new URL(endpoint), {
+          requestInit: { headers: { Authorization: `Bearer ${reader}:any-password` } },
+        }),
+      );
+      const result = (await http.callTool({
+        name: "run_sql",
+        arguments: { sql: "SELECT current_user" },
+      })) as CallToolResult;
+      expect(JSON.parse(textOf(result)).rows).toEqual([[reader]]);
+      const ungranted = (await http.callTool({
+        name: "run_sql",
+        arguments: { sql: "SELECT * FROM payroll" },
+      })) as CallToolResult;
+      expect(ungranted.isError).toBe(true);
+      await http.close();
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
   });
 });
 
