@@ -51,10 +51,15 @@ interface Entry {
   builtAt?: number;
   building?: Promise<void>;
   failedAt?: number;
+  failures?: number;
 }
 
-/** A failed build (e.g. no password for a background connection) is retried at most this often. */
-const RETRY_AFTER_MILLISECONDS = 60_000;
+/**
+ * A failed build (e.g. no password for a background connection) is retried after 1 minute, then twice as long after
+ * each further failure, up to an hour.
+ */
+const FIRST_RETRY_MILLISECONDS = 60_000;
+const LAST_RETRY_MILLISECONDS = 3_600_000;
 
 /**
  * Value indexes built in the background, in memory, for databases nobody ran `nlq index` on (issue 18, item 3): on the
@@ -91,16 +96,22 @@ export class BackgroundValueIndexes {
     this.#entries.set(key, entry);
     const now = this.#now();
     const stale = entry.builtAt !== undefined && now - entry.builtAt > this.#limits.refreshAfterMilliseconds;
-    const mayRetry = entry.failedAt === undefined || now - entry.failedAt > RETRY_AFTER_MILLISECONDS;
+    const retryAfter = Math.min(
+      LAST_RETRY_MILLISECONDS,
+      FIRST_RETRY_MILLISECONDS * 2 ** Math.max(0, (entry.failures ?? 1) - 1),
+    );
+    const mayRetry = entry.failedAt === undefined || now - entry.failedAt > retryAfter;
     if (!entry.building && (entry.built === undefined || stale) && mayRetry) {
       entry.building = this.#build(connect).then(
         (built) => {
           entry.built = built;
           entry.builtAt = this.#now();
           entry.failedAt = undefined;
+          entry.failures = 0;
         },
         () => {
           entry.failedAt = this.#now();
+          entry.failures = (entry.failures ?? 0) + 1;
         },
       );
       void entry.building.finally(() => {
