@@ -42,6 +42,12 @@ export const commandCatalog: readonly CatalogCommand[] = [
     register: async (program) => (await import("./mcp-command")).registerMcpCommand(program),
   },
   {
+    name: "log",
+    arguments: "",
+    summary: "list the audit trail: who asked what from where, the SQL that ran (your role's entries; admins: all)",
+    register: async (program) => (await import("./log-command")).registerLogCommand(program),
+  },
+  {
     name: "demo",
     arguments: "",
     summary: 'the demo database "Hearth & Harbor": load it into a PostgreSQL database or print it as SQL',

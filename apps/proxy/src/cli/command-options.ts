@@ -162,6 +162,31 @@ export const askOptionsSchema = z.object({
 
 export const startOptionsSchema = z.object({ web: z.boolean() });
 
+/** Units of a relative `--since`: minutes, hours, days, weeks. */
+const sinceUnits: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `--since`: a duration back from now (`30m`, `12h`, `7d`, `2w`) or a date or time (`2026-11-27`, `2026-11-27T08:00Z`). */
+export function parseSince(text: string, now: Date = new Date()): Date | undefined {
+  const relative = /^(\d{1,6})([mhdw])$/.exec(text);
+  if (relative) return new Date(now.getTime() - Number(relative[1]) * sinceUnits[relative[2]!]!);
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) return undefined;
+  const parsed = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
+  return Number.isNaN(parsed) ? undefined : new Date(parsed);
+}
+
+export const logOptionsSchema = z.object({
+  url: databaseUrlFlag.optional(),
+  role: nonEmptyTextFlag.optional(),
+  since: parsedVariable("a duration such as 30m, 12h, 7d, 2w, or a date such as 2026-11-27", (text) =>
+    parseSince(text),
+  ).optional(),
+  surface: parsedVariable("one of proxy, web, mcp, cli", (text) =>
+    ["proxy", "web", "mcp", "cli"].includes(text) ? text : undefined,
+  ).optional(),
+  limit: wholeNumberFlag(1).default(50),
+  json: z.boolean(),
+});
+
 export const mcpOptionsSchema = z.object({
   url: databaseUrlFlag.optional(),
   http: listenFlag.optional(),

@@ -23,7 +23,7 @@ function exitAfterCommander(error: CommanderError): never {
 const program = new Command()
   .name("nlq")
   .description(
-    "Natural-language interface to PostgreSQL: start the demo, proxy, ask, load demo data, index, evaluate, benchmark",
+    "Natural-language interface to PostgreSQL: start the demo, proxy, ask, audit log, load demo data, index, evaluate, benchmark",
   )
   .version(nlqVersion(), "-V, --version", "print the version of nlq")
   .showHelpAfterError()
