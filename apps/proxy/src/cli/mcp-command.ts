@@ -73,6 +73,11 @@ Examples:
       const version = program.version() ?? "unknown";
       let metadataStore: MetadataStore | undefined;
       try {
+        if (options.http === undefined) {
+          // Over stdio, stdout carries the protocol: any library's console.log / console.info goes to stderr instead.
+          console.log = console.error;
+          console.info = console.error;
+        }
         metadataStore = await openQuestionMetadataStore(service, warn);
         const tools: McpToolSettings = {
           settings,
