@@ -18,6 +18,7 @@ COPY package.json package-lock.json ./
 COPY packages/prompts/package.json packages/prompts/
 COPY packages/engine/package.json packages/engine/
 COPY packages/adapters/package.json packages/adapters/
+COPY packages/mcp/package.json packages/mcp/
 COPY packages/demo/package.json packages/demo/
 COPY packages/eval/package.json packages/eval/
 COPY apps/proxy/package.json apps/proxy/
@@ -40,6 +41,7 @@ COPY package.json package-lock.json ./
 COPY packages/prompts/package.json packages/prompts/
 COPY packages/engine/package.json packages/engine/
 COPY packages/adapters/package.json packages/adapters/
+COPY packages/mcp/package.json packages/mcp/
 COPY packages/demo/package.json packages/demo/
 COPY packages/eval/package.json packages/eval/
 COPY apps/proxy/package.json apps/proxy/
