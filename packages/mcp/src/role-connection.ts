@@ -48,6 +48,7 @@ export async function connectRole(url: string, applicationName = "nlq mcp"): Pro
       role: {
         session: createPgExecutor(client, { name: "nlq-mcp" }),
         url: parsed.toString(),
+        roleName,
         exclusive: createExclusiveQueue(),
       },
       roleName,

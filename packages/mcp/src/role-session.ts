@@ -11,6 +11,8 @@ export interface RoleSession {
   readonly session: QueryExecutor;
   /** The database URL as this role, without its password (identifies the indexed data source for `ask`). */
   readonly url: string;
+  /** The PostgreSQL role the connection logged in as; the audit trail records it. Default: the URL's user. */
+  readonly roleName?: string;
   /**
    * Runs `work` once the calls before it on this connection have finished: one connection runs one statement at a
    * time, and a client may send several tool calls at once.

@@ -2,7 +2,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type MetadataStore, openMetadataStore } from "@nlq/adapters";
+import { auditEntries, dataSourceKey, type MetadataStore, openMetadataStore } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { loadSettings } from "@nlq/engine";
 import pg from "pg";
@@ -21,7 +21,9 @@ beforeAll(async () => {
   database = await createTestDatabase(
     "nlq_mcp_ask",
     `CREATE TABLE accounts (id integer PRIMARY KEY, owner name NOT NULL, region text NOT NULL);
-     INSERT INTO accounts SELECT i, 'owner' || i, 'Region ' || i FROM generate_series(1, 5) AS i;`,
+     INSERT INTO accounts SELECT i, 'owner' || i, 'Region ' || i FROM generate_series(1, 5) AS i;
+     CREATE TABLE products (id integer PRIMARY KEY, name text NOT NULL, price numeric(6,2));
+     INSERT INTO products VALUES (1, 'Lamp', 12.50), (2, 'Mug', 4.00), (3, 'Blanket', 30.00);`,
   );
   metadata = await createTestDatabase("nlq_mcp_ask_metadata");
   store = await openMetadataStore({ settings: { metadataUrl: metadata.url } });
@@ -74,6 +76,47 @@ describe("the ask tool", () => {
     } finally {
       await logged.end();
     }
+  });
+
+  it("records the question in the audit trail as surface mcp, the connection's role, a row count and no rows", async () => {
+    const result = (await client.callTool({
+      name: "ask",
+      arguments: { question: "Which regions are my accounts in?" },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(await store.auditTrail.flush()).toBe(true);
+    const entries = await auditEntries(store.database, {
+      dataSource: dataSourceKey(database.url),
+      role: connection.roleName,
+      surface: "mcp",
+      limit: 10,
+    });
+    expect(entries.length).toBeGreaterThanOrEqual(1);
+    expect(entries[0]).toMatchObject({ surface: "mcp", role: connection.roleName, ok: true, rows: 5 });
+    expect(JSON.stringify(entries)).not.toContain("Region 1");
+  });
+
+  it("carries the interpretations when the balanced preset's generators disagree, and that nlq would ask", async () => {
+    const result = (await client.callTool({
+      name: "ask",
+      arguments: { question: "How expensive are the products?", preset: "balanced" },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const first = result.content[0];
+    const answer = JSON.parse(first?.type === "text" ? first.text : "{}");
+    expect(answer.sql).toBe("SELECT avg(price) AS price FROM products");
+    expect(answer.needsChoice).toBe(true);
+    expect(answer.choiceBasis).toEqual(expect.any(String));
+    expect(answer.answer).toBe("The products cost 15.50 on average.");
+    expect(
+      answer.interpretations.map((reading: { sql: string; support: number }) => [reading.sql, reading.support]),
+    ).toEqual([
+      ["SELECT avg(price) AS price FROM products", 1],
+      ["SELECT max(price) AS price FROM products", 1],
+      ["SELECT name, price FROM products ORDER BY price DESC", 1],
+    ]);
+    expect(answer.interpretations[1].difference).toContain("max(price) instead of avg(price)");
+    expect(answer.candidates).toHaveLength(3);
   });
 
   it("refuses a preset that is not a built-in name (no file is read for a client)", async () => {

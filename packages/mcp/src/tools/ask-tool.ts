@@ -1,4 +1,4 @@
-import { askQuestion } from "@nlq/adapters";
+import { type AuditedOutcome, askQuestion, dataSourceKey } from "@nlq/adapters";
 import { type Answer, checkQuestionLength, type Settings } from "@nlq/engine";
 import type { McpToolSettings, RoleSession } from "../role-session";
 
@@ -26,8 +26,13 @@ export interface AskResult {
     readonly cluster?: number;
     readonly error?: string;
   }>;
-  /** Other readings of the question when the candidates' results disagree, if the answer carries them. */
-  readonly interpretations?: unknown;
+  /**
+   * The readings of the question when the candidates' results disagree (each with its SQL, support, first rows and how
+   * it differs from the chosen one; the chosen one first), with whether nlq would ask which was meant and why.
+   */
+  readonly interpretations?: Answer["interpretations"];
+  readonly needsChoice?: boolean;
+  readonly choiceBasis?: string;
   readonly model: string;
   /** True when the model is a scripted replay, not a language model. */
   readonly scripted: boolean;
@@ -48,25 +53,40 @@ export async function askTool(
   const settings: Settings = input.preset === undefined ? tools.settings : tools.settingsForPreset(input.preset);
   const question = input.question.trim();
   checkQuestionLength(question, settings.maxQuestionLength);
-  const answer = await role.exclusive(() =>
-    askQuestion({
-      metadataStore: tools.metadataStore,
-      url: role.url,
-      qdrant: tools.qdrant,
-      question,
-      session: role.session,
-      settings,
-      origin: "mcp",
-      abortSignal,
-    }),
-  );
-  return describeAnswer(answer, tools.maxRows);
+  const askedAt = new Date();
+  let outcome: AuditedOutcome | undefined;
+  try {
+    const answer = await role.exclusive(() =>
+      askQuestion({
+        metadataStore: tools.metadataStore,
+        url: role.url,
+        qdrant: tools.qdrant,
+        question,
+        session: role.session,
+        settings,
+        origin: "mcp",
+        abortSignal,
+      }),
+    );
+    outcome = { answer };
+    return describeAnswer(answer, tools.maxRows);
+  } catch (error) {
+    outcome = { error };
+    throw error;
+  } finally {
+    // The audit trail (issue 19 item 5): queued, never waits and never throws.
+    const asker = {
+      surface: "mcp",
+      role: role.roleName ?? decodeURIComponent(new URL(role.url).username),
+      dataSource: dataSourceKey(role.url),
+    } as const;
+    if (outcome) tools.metadataStore?.auditTrail.record(asker, question, outcome, askedAt);
+  }
 }
 
 /** The answer as the tool returns it: rows cut at `maxRows`, candidates without their model-call traces. */
 export function describeAnswer(answer: Answer, maxRows: number): AskResult {
   const rows = answer.result.rows.slice(0, maxRows);
-  const interpretations = (answer as { readonly interpretations?: unknown }).interpretations;
   return {
     question: answer.question,
     sql: answer.sql,
@@ -85,7 +105,9 @@ export function describeAnswer(answer: Answer, maxRows: number): AskResult {
       ...(candidate.cluster === undefined ? {} : { cluster: candidate.cluster }),
       ...(candidate.error === undefined ? {} : { error: candidate.error }),
     })),
-    ...(interpretations === undefined ? {} : { interpretations }),
+    ...(answer.interpretations && answer.interpretations.length > 0 ? { interpretations: answer.interpretations } : {}),
+    ...(answer.needsChoice === undefined ? {} : { needsChoice: answer.needsChoice }),
+    ...(answer.choiceBasis === undefined ? {} : { choiceBasis: answer.choiceBasis }),
     model: answer.model.id,
     scripted: answer.model.scripted,
     ...(answer.explanation ? { explanation: answer.explanation } : {}),
