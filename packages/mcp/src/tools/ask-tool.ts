@@ -1,4 +1,4 @@
-import { askQuestion } from "@nlq/adapters";
+import { type AuditedOutcome, askQuestion, dataSourceKey } from "@nlq/adapters";
 import { type Answer, checkQuestionLength, type Settings } from "@nlq/engine";
 import type { McpToolSettings, RoleSession } from "../role-session";
 
@@ -53,19 +53,35 @@ export async function askTool(
   const settings: Settings = input.preset === undefined ? tools.settings : tools.settingsForPreset(input.preset);
   const question = input.question.trim();
   checkQuestionLength(question, settings.maxQuestionLength);
-  const answer = await role.exclusive(() =>
-    askQuestion({
-      metadataStore: tools.metadataStore,
-      url: role.url,
-      qdrant: tools.qdrant,
-      question,
-      session: role.session,
-      settings,
-      origin: "mcp",
-      abortSignal,
-    }),
-  );
-  return describeAnswer(answer, tools.maxRows);
+  const askedAt = new Date();
+  let outcome: AuditedOutcome | undefined;
+  try {
+    const answer = await role.exclusive(() =>
+      askQuestion({
+        metadataStore: tools.metadataStore,
+        url: role.url,
+        qdrant: tools.qdrant,
+        question,
+        session: role.session,
+        settings,
+        origin: "mcp",
+        abortSignal,
+      }),
+    );
+    outcome = { answer };
+    return describeAnswer(answer, tools.maxRows);
+  } catch (error) {
+    outcome = { error };
+    throw error;
+  } finally {
+    // The audit trail (issue 19 item 5): queued, never waits and never throws.
+    const asker = {
+      surface: "mcp",
+      role: role.roleName ?? decodeURIComponent(new URL(role.url).username),
+      dataSource: dataSourceKey(role.url),
+    } as const;
+    if (outcome) tools.metadataStore?.auditTrail.record(asker, question, outcome, askedAt);
+  }
 }
 
 /** The answer as the tool returns it: rows cut at `maxRows`, candidates without their model-call traces. */
