@@ -28,35 +28,51 @@ test("keeps the conversation in a thread that survives a reload, can be renamed,
   const reopened = page.getByRole("article", { name: "Answer" });
   await expect(reopened).toHaveCount(1);
   await expect(page.locator(".turn-user")).toHaveText([question]);
-  await expect(
-    reopened.getByRole("group", { name: "Result" }).getByRole("table").getByRole("cell").first(),
-  ).toHaveText(count ?? "");
+  await expect(reopened.getByRole("group", { name: "Result" }).getByRole("table").getByRole("cell").first()).toHaveText(
+    count ?? "",
+  );
   await expect(page.getByRole("button", { name: "Right" })).toHaveAttribute("aria-pressed", "true");
 
   // A follow-up in the reopened thread stays in it.
   await page.getByLabel("Your question").fill("which customers are from Berlin?");
   await page.getByLabel("Your question").press("Enter");
-  await expect(
-    page.getByRole("article", { name: "Answer" }).nth(1).getByRole("group", { name: "Result" }),
-  ).toBeVisible({
-    timeout: 45_000,
-  });
+  await expect(page.getByRole("article", { name: "Answer" }).nth(1).getByRole("group", { name: "Result" })).toBeVisible(
+    {
+      timeout: 45_000,
+    },
+  );
   await page.reload();
   await expect(page.locator(".turn-user")).toHaveText([question, "which customers are from Berlin?"]);
 
   // Rename, then start a new conversation and reopen the renamed one from the list.
   const title = `Customer counts ${Date.now()}`;
-  await current.getByRole("button", { name: `Rename “${question}”` }).click();
+  // Escape cancels a rename and gives the focus back to its button; the title box has the focus while renaming.
+  const renameButton = current.getByRole("button", { name: `Rename “${question}”` });
+  await renameButton.click();
+  await expect(conversations.getByLabel("New title")).toBeFocused();
+  await page.keyboard.type("not kept");
+  await page.keyboard.press("Escape");
+  await expect(conversations.getByLabel("New title")).toHaveCount(0);
+  await expect(renameButton).toBeFocused();
+  await expect(current.getByRole("button", { name: question, exact: true })).toBeVisible();
+  await renameButton.click();
   await conversations.getByLabel("New title").fill(title);
-  await conversations.getByRole("button", { name: "Save" }).click();
+  await page.keyboard.press("Enter");
   await expect(conversations.getByRole("button", { name: title, exact: true })).toBeVisible();
   await conversations.getByRole("button", { name: "New conversation" }).click();
   await expect(page.locator(".turn-user")).toHaveCount(0);
   await conversations.getByRole("button", { name: title, exact: true }).click();
   await expect(page.locator(".turn-user")).toHaveCount(2);
 
-  // Delete it: gone from the list and from the page.
+  // Delete asks first: "Keep" keeps it, "Yes, delete" deletes it: gone from the list and from the page.
   await conversations.getByRole("button", { name: `Delete “${title}”` }).click();
+  const confirmation = conversations.getByRole("group", { name: `Delete “${title}”?` });
+  await expect(confirmation.getByRole("button", { name: "Yes, delete" })).toBeFocused();
+  await confirmation.getByRole("button", { name: "Keep" }).click();
+  await expect(conversations.getByRole("button", { name: title, exact: true })).toBeVisible();
+  await expect(page.locator(".turn-user")).toHaveCount(2);
+  await conversations.getByRole("button", { name: `Delete “${title}”` }).click();
+  await confirmation.getByRole("button", { name: "Yes, delete" }).click();
   await expect(conversations.getByRole("button", { name: title, exact: true })).toHaveCount(0);
   await expect(page.locator(".turn-user")).toHaveCount(0);
   await page.screenshot({ path: "/tmp/nlq-web-history.png", fullPage: true });

@@ -69,6 +69,7 @@ test("a thumbs-up makes the pair a verified example that the next similar questi
       .getByRole("button", { name: `Delete “${title}”` })
       .first()
       .click();
+    await conversations.getByRole("button", { name: "Yes, delete" }).click();
     await expect(conversations.getByRole("button", { name: `Delete “${title}”` })).toHaveCount(remaining - 1);
   }
 });

@@ -22,34 +22,39 @@ export default async function HomePage() {
   const service = loadServiceSettings(process.env);
   const user = await currentWebUser((await cookies()).get(sessionCookieName)?.value, service);
   return (
-    <main className="page">
-      <header className="page-header">
-        <h1>
-          nlq <span className="page-header-subtitle">ask your PostgreSQL database in plain language</span>
-        </h1>
+    <>
+      <a className="skip-link" href={user ? "#question" : "#sign-in-user"}>
+        {user ? "Skip to the question box" : "Skip to sign-in"}
+      </a>
+      <main className="page">
+        <header className="page-header">
+          <h1>
+            nlq <span className="page-header-subtitle">ask your PostgreSQL database in plain language</span>
+          </h1>
+          {user ? (
+            <div className="page-header-user">
+              <span data-testid="signed-in-role">
+                {user.singleUser ? "single-user mode as " : "signed in as "}
+                <code>{user.role}</code>
+              </span>
+              <Link href="/examples">Verified examples</Link>
+              {user.singleUser ? null : <SignOutButton />}
+            </div>
+          ) : null}
+        </header>
         {user ? (
-          <div className="page-header-user">
-            <span data-testid="signed-in-role">
-              {user.singleUser ? "single-user mode as " : "signed in as "}
-              <code>{user.role}</code>
-            </span>
-            <Link href="/examples">Verified examples</Link>
-            {user.singleUser ? null : <SignOutButton />}
-          </div>
-        ) : null}
-      </header>
-      {user ? (
-        <Workspace
-          suggestions={await pageSuggestions(user, service)}
-          history={service.metadataUrl !== undefined}
-          maxQuestionLength={maximumQuestionLength()}
-          recordedQuestions={recordedQuestions()}
-        />
-      ) : (
-        <SignInForm
-          dataSource={service.databaseUrl ? dataSourceKey(service.databaseUrl) : "(DATABASE_URL is not set)"}
-        />
-      )}
-    </main>
+          <Workspace
+            suggestions={await pageSuggestions(user, service)}
+            history={service.metadataUrl !== undefined}
+            maxQuestionLength={maximumQuestionLength()}
+            recordedQuestions={recordedQuestions()}
+          />
+        ) : (
+          <SignInForm
+            dataSource={service.databaseUrl ? dataSourceKey(service.databaseUrl) : "(DATABASE_URL is not set)"}
+          />
+        )}
+      </main>
+    </>
   );
 }

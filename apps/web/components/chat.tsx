@@ -79,6 +79,8 @@ export function Chat({
   const lastAsked = useRef("");
   const busy = status === "submitted" || status === "streaming";
   const tooLong = question.trim().length > maxQuestionLength;
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
 
   // A request that never reached an answer: the question goes back into the box and the unanswered turn is removed.
   // The page says what happened: the server's refusal in its words (too long, with the limit), an ended session
@@ -154,6 +156,29 @@ export function Chat({
     if (last) setStopped((current) => new Set(current).add(last.id));
     void stop();
   }
+
+  // Keyboard shortcuts: Escape stops the answer being written; "/" (outside a text field) goes to the question box.
+  const stopRef = useRef(stopAnswer);
+  stopRef.current = stopAnswer;
+  useEffect(() => {
+    function onShortcut(event: globalThis.KeyboardEvent) {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === "Escape" && busyRef.current) {
+        event.preventDefault();
+        stopRef.current();
+        return;
+      }
+      const target = event.target as HTMLElement | null;
+      const typing =
+        target !== null && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+      if (event.key === "/" && !typing) {
+        event.preventDefault();
+        inputRef.current?.focus();
+      }
+    }
+    document.addEventListener("keydown", onShortcut);
+    return () => document.removeEventListener("keydown", onShortcut);
+  }, []);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -243,7 +268,7 @@ export function Chat({
           )}
         </div>
         <p id="composer-hint" className="composer-hint">
-          <span>Enter to ask, Shift+Enter for a new line.</span>
+          <span>Enter to ask, Shift+Enter for a new line, Esc to stop, / to come back here.</span>
           {question.length >= maxQuestionLength * 0.8 ? (
             <span
               className={tooLong ? "composer-count composer-count-over" : "composer-count"}

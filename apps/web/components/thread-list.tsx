@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /** A thread in the list, as `GET /api/threads` returns it. */
 export interface ThreadSummary {
@@ -19,17 +19,38 @@ export interface ThreadListProps {
   onDelete(id: string): void;
 }
 
-/** The user's conversations, most recent first, with rename and delete. */
+/**
+ * The user's conversations, most recent first, with rename and delete. Renaming keeps the keyboard in the title box
+ * (Enter saves, Escape cancels) and gives the focus back to the Rename button; deleting asks first.
+ */
 export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDelete }: ThreadListProps) {
   const [editing, setEditing] = useState<string | undefined>();
+  const [confirming, setConfirming] = useState<string | undefined>();
   const [title, setTitle] = useState("");
+  /** The thread whose Rename or Delete button gets the focus back once its form closes. */
+  const [refocus, setRefocus] = useState<{ id: string; action: "rename" | "delete" } | undefined>();
+  const listRef = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    if (!refocus || editing || confirming) return;
+    listRef.current
+      ?.querySelector<HTMLButtonElement>(`[data-thread="${CSS.escape(refocus.id)}"][data-action="${refocus.action}"]`)
+      ?.focus();
+    setRefocus(undefined);
+  }, [refocus, editing, confirming]);
+
+  function closeRename(id: string) {
+    setEditing(undefined);
+    setRefocus({ id, action: "rename" });
+  }
+
   return (
     <nav className="threads" aria-label="Conversations">
       <button type="button" className="button button-secondary threads-new" onClick={onNew}>
         New conversation
       </button>
       {threads.length === 0 ? <p className="threads-empty">Your conversations appear here.</p> : null}
-      <ul className="threads-list">
+      <ul className="threads-list" ref={listRef}>
         {threads.map((thread) => (
           <li key={thread.id} className={thread.id === currentId ? "thread thread-current" : "thread"}>
             {editing === thread.id ? (
@@ -37,18 +58,70 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
                 className="thread-rename"
                 onSubmit={(event) => {
                   event.preventDefault();
-                  if (title.trim() !== "") onRename(thread.id, title.trim());
-                  setEditing(undefined);
+                  if (title.trim() !== "" && title.trim() !== thread.title) onRename(thread.id, title.trim());
+                  closeRename(thread.id);
                 }}
               >
                 <label htmlFor={`rename-${thread.id}`} className="visually-hidden">
                   New title
                 </label>
-                <input id={`rename-${thread.id}`} value={title} onChange={(event) => setTitle(event.target.value)} />
+                <input
+                  id={`rename-${thread.id}`}
+                  value={title}
+                  // The user just asked to rename: the title box takes the keyboard.
+                  // biome-ignore lint/a11y/noAutofocus: focus follows the user's own Rename click
+                  autoFocus
+                  onFocus={(event) => event.currentTarget.select()}
+                  onChange={(event) => setTitle(event.target.value)}
+                  onKeyDown={(event) => {
+                    if (event.key === "Escape") {
+                      event.preventDefault();
+                      event.stopPropagation();
+                      closeRename(thread.id);
+                    }
+                  }}
+                />
                 <button type="submit" className="button button-secondary">
                   Save
                 </button>
+                <button type="button" className="button button-secondary" onClick={() => closeRename(thread.id)}>
+                  Cancel
+                </button>
               </form>
+            ) : confirming === thread.id ? (
+              <fieldset className="thread-confirm">
+                <legend className="thread-confirm-text">Delete “{thread.title}”?</legend>
+                <span className="thread-actions">
+                  <button
+                    type="button"
+                    className="thread-action thread-action-danger"
+                    // biome-ignore lint/a11y/noAutofocus: focus follows the user's own Delete click
+                    autoFocus
+                    onClick={() => {
+                      setConfirming(undefined);
+                      onDelete(thread.id);
+                    }}
+                  >
+                    Yes, delete
+                  </button>
+                  <button
+                    type="button"
+                    className="thread-action"
+                    onClick={() => {
+                      setConfirming(undefined);
+                      setRefocus({ id: thread.id, action: "delete" });
+                    }}
+                    onKeyDown={(event) => {
+                      if (event.key === "Escape") {
+                        setConfirming(undefined);
+                        setRefocus({ id: thread.id, action: "delete" });
+                      }
+                    }}
+                  >
+                    Keep
+                  </button>
+                </span>
+              </fieldset>
             ) : (
               <>
                 <button
@@ -63,9 +136,12 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
                   <button
                     type="button"
                     className="thread-action"
+                    data-thread={thread.id}
+                    data-action="rename"
                     aria-label={`Rename “${thread.title}”`}
                     onClick={() => {
                       setTitle(thread.title);
+                      setConfirming(undefined);
                       setEditing(thread.id);
                     }}
                   >
@@ -74,8 +150,13 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
                   <button
                     type="button"
                     className="thread-action"
+                    data-thread={thread.id}
+                    data-action="delete"
                     aria-label={`Delete “${thread.title}”`}
-                    onClick={() => onDelete(thread.id)}
+                    onClick={() => {
+                      setEditing(undefined);
+                      setConfirming(thread.id);
+                    }}
                   >
                     Delete
                   </button>
