@@ -230,6 +230,10 @@ export {
 export { loadFunctionPolicy } from "./sql/load-function-policy";
 export { loadSqlParser, validateSql } from "./sql/validate-sql";
 export { pipelineSteps, type StepName } from "./steps/step-registry";
+export { modelCallTelemetry } from "./telemetry/model-call-telemetry";
+export { type TelemetrySettings, tracerName } from "./telemetry/pipeline-tracer";
+export { questionSpanName } from "./telemetry/question-trace";
+export { stageSpanNames } from "./telemetry/stage-spans";
 export { quotedPrefix, textPrefix } from "./text/quoted-prefix";
 export type { EmbeddedVectorPersistence, PersistedVectorPoint } from "./vector-store/embedded-vector-persistence";
 export { createEmbeddedVectorStore } from "./vector-store/embedded-vector-store";

@@ -92,6 +92,7 @@ const pipelineVariables = {
   NLQ_SHUTDOWN_GRACE_MS: wholeNumberVariable(10_000, 0),
   NLQ_TEMPERATURE: decimalVariable(0, 0, 2),
   NLQ_ASK_WHEN_SUPPORT_BELOW: decimalVariable(0.5, 0, 1),
+  NLQ_TRACE_CONTENT: switchVariable(false),
   NLQ_EMBEDDING_MODEL: parsedVariable(
     `builtin or provider:model with provider ${embeddingProviders.join(", ")}`,
     (text) => {

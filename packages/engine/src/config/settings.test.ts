@@ -26,6 +26,7 @@ describe("loadSettings", () => {
       unitTestCount: 5,
       temperature: 0,
       askWhenSupportBelow: 0.5,
+      traceContent: false,
       maxLlmCalls: 24,
       deadlineMilliseconds: 120_000,
       maxTokens: 0,

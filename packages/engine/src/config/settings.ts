@@ -66,6 +66,11 @@ export interface Settings {
    * another reading has as much support; 0 never asks. Between 0 and 1; default 0.5 (no majority).
    */
   readonly askWhenSupportBelow: number;
+  /**
+   * `NLQ_TRACE_CONTENT`: OpenTelemetry spans (when `OTEL_EXPORTER_OTLP_ENDPOINT` is set) also carry the question, the
+   * SQL, prompts, model outputs and error messages — data the asking role may read. Default off.
+   */
+  readonly traceContent: boolean;
   /** `NLQ_MAX_LLM_CALLS`: most language-model calls for one question. From the preset (fast 12, balanced 24, max 80). */
   readonly maxLlmCalls: number;
   /** `NLQ_DEADLINE_MS`: wall-clock budget for one question, in milliseconds. From the preset. */
@@ -123,6 +128,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     unitTestCount: values.NLQ_UNIT_TESTS,
     temperature: values.NLQ_TEMPERATURE,
     askWhenSupportBelow: values.NLQ_ASK_WHEN_SUPPORT_BELOW,
+    traceContent: values.NLQ_TRACE_CONTENT,
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS ?? preset.budget.maxLlmCalls,
     deadlineMilliseconds: values.NLQ_DEADLINE_MS ?? preset.budget.deadlineMilliseconds,
     maxTokens: values.NLQ_MAX_TOKENS ?? preset.budget.maxTokens,

@@ -11,6 +11,8 @@ import { CancelledError, ModelCallError, ModelOutputError, NlqError } from "../e
 import { scriptedProvider } from "../models/scripted-model";
 import type { LlmCallRecord } from "../pipeline/events";
 import type { StepName } from "../steps/step-registry";
+import { modelCallTelemetry } from "../telemetry/model-call-telemetry";
+import { type TelemetrySettings, telemetryOff } from "../telemetry/pipeline-tracer";
 import type { LlmBudget } from "./llm-budget";
 import { recoverJsonOutput } from "./recover-json";
 
@@ -42,6 +44,8 @@ export interface RunStepOptions<OUTPUT> {
   readonly onCall?: (record: LlmCallRecord) => void;
   /** Provider retries on transient errors (default 2; scripted models 0). */
   readonly maxRetries?: number;
+  /** Whether the call joins the question's trace (the AI SDK's `experimental_telemetry`). Default: off. */
+  readonly telemetry?: TelemetrySettings;
 }
 
 export interface StepResult<OUTPUT> {
@@ -118,6 +122,11 @@ export async function runStep<OUTPUT>(options: RunStepOptions<OUTPUT>): Promise<
       maxRetries: options.maxRetries ?? (scripted ? 0 : 2),
       output: Output.object({ schema: options.schema }),
       providerOptions: { nlq: { step: options.step, question: options.question, sample: options.sample ?? 0 } },
+      experimental_telemetry: modelCallTelemetry(options.telemetry ?? telemetryOff, {
+        step: options.step,
+        sample: options.sample ?? 0,
+        modelId: options.modelId,
+      }),
     });
     return finish(result.output as OUTPUT, result.usage);
   } catch (error) {

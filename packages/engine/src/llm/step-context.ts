@@ -4,6 +4,7 @@ import { CancelledError } from "../errors";
 import { type ResolvedModel, resolveStepModel } from "../models/resolve-model";
 import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../pipeline/events";
 import type { StepName } from "../steps/step-registry";
+import type { TelemetrySettings } from "../telemetry/pipeline-tracer";
 import { LlmBudget } from "./llm-budget";
 import type { LlmCallKey, LlmResponseCache } from "./llm-response-cache";
 import { parseStepOutput } from "./recover-json";
@@ -57,6 +58,8 @@ export interface StepContextOptions {
   readonly resolveModel?: (step: string) => ResolvedModel;
   /** Responses of earlier identical calls (real models only). Default: none. */
   readonly cache?: LlmResponseCache;
+  /** Whether model calls join the question's trace (`answerQuestion` decides per question). Default: off. */
+  readonly telemetry?: TelemetrySettings;
 }
 
 /**
@@ -159,6 +162,7 @@ export function createStepContext(options: StepContextOptions): StepContext {
         abortSignal: options.abortSignal,
         question: options.question,
         budget,
+        ...(options.telemetry ? { telemetry: options.telemetry } : {}),
         onCall: (call) => {
           calls.push(call);
           emit({ type: "llm-call-end", call });

@@ -3,6 +3,7 @@ import { buildInterpretations } from "../interpretations/build-interpretations";
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
 import { summarizeAnswer } from "../summary/summarize-answer";
+import { type QuestionTrace, startQuestionTrace } from "../telemetry/question-trace";
 import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
 import { checkQuestionLength } from "./question-length";
 import { selectAnswer } from "./select-answer";
@@ -22,9 +23,30 @@ function shorten(text: string, length = 600): string {
  * session is left as it was. Emits progress events in order, records the trace to `options.queryLog` (success and
  * failure), and throws typed `NlqError`s (`CancelledError` when `abortSignal` fires). A question longer than
  * `settings.maxQuestionLength` fails with `QuestionTooLongError` before any work, and is not logged.
+ *
+ * Traced with OpenTelemetry when the process registered a tracer provider (`startQuestionTrace`): a root span
+ * `nlq.answer_question`, one span per stage, and the AI SDK's `gen_ai` spans of every model call under it.
  */
 export async function answerQuestion(options: AnswerQuestionOptions): Promise<Answer> {
   checkQuestionLength(options.question, options.settings.maxQuestionLength);
+  const questionTrace = startQuestionTrace({
+    question: options.question,
+    origin: options.origin ?? "cli",
+    preset: options.settings.preset.name,
+    recordContent: options.settings.traceContent,
+  });
+  try {
+    const answer = await questionTrace.run(() => answerTracedQuestion(options, questionTrace));
+    questionTrace.succeed(answer);
+    return answer;
+  } catch (error) {
+    questionTrace.fail(error);
+    throw error;
+  }
+}
+
+/** The question's work, inside its trace (`startQuestionTrace`: a root span and one span per stage, when traced). */
+async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrace: QuestionTrace): Promise<Answer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const candidates: CandidateRecord[] = [];
@@ -33,9 +55,13 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     hint: options.hint,
     settings: options.settings,
     abortSignal: options.abortSignal,
-    onEvent: options.onEvent,
+    onEvent: (event) => {
+      questionTrace.onEvent(event);
+      options.onEvent?.(event);
+    },
     resolveModel: options.resolveModel,
     cache: options.llmCache,
+    telemetry: questionTrace.telemetry,
   });
   let model: { id: string; scripted: boolean } | undefined;
   const record = async (
