@@ -211,7 +211,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       answerQuestion: proxyAnswerQuestion(metadata, resolved.upstreamHost, resolved.upstreamPort, service.qdrant),
       settings,
       progressNotices: options.progress ?? false,
-      ...(metadata === undefined ? {} : { queryLog: metadata.queryLog }),
+      ...(metadata === undefined ? {} : { queryLog: metadata.queryLog, auditTrail: metadata.auditTrail }),
       logger: consoleLogger,
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),

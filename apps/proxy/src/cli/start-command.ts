@@ -85,6 +85,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
           ),
           settings,
           queryLog: proxyOptions.queryLog,
+          auditTrail: proxyOptions.metadataStore.auditTrail,
           logger: consoleLogger,
           closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
           ...(metricsListen === undefined ? {} : { metricsListen }),

@@ -1,4 +1,5 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
+import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail } from "@nlq/adapters";
 import {
   type Answer,
   type AnswerQuestionOptions,
@@ -20,6 +21,7 @@ import { createUpstreamConnector } from "../tls/connect-upstream";
 import type { UpstreamTlsSettings } from "../tls/upstream-tls-settings";
 import { DEFAULT_CLIENT_LOGIN_TIMEOUT_MILLISECONDS, watchClientLogin } from "./client-login-timeout";
 import { type OperationsServer, startOperationsServer } from "./operations-server";
+import { proxyAsker } from "./proxy-asker";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
 import { DEFAULT_QUESTION_CAPS, type QuestionCaps, QuestionSlots } from "./question-slots";
@@ -43,6 +45,11 @@ export interface ProxyServerOptions {
   readonly settings: ProxySettings;
   /** Where traces of answered questions go. Default: none. */
   readonly queryLog?: QueryLog;
+  /**
+   * The audit trail (`MetadataStore.auditTrail`): each answered or failed question with the connection's role,
+   * database, `application_name` and client address. Default: none.
+   */
+  readonly auditTrail?: Pick<QuestionAuditTrail, "record">;
   /** Send pipeline progress (schema read, candidates, model calls) as NOTICEs while answering. Default false. */
   readonly progressNotices?: boolean;
   /** Log sink. Default: `consoleLogger` (stderr). */
@@ -170,13 +177,23 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const metrics = new ProxyMetrics({ maxConnections });
   const questionSlots = new QuestionSlots(options.maxConcurrentQuestions ?? DEFAULT_QUESTION_CAPS);
   /** Answers within the caps on questions at once (a refusal is counted as a failed question, SQLSTATE class 53). */
-  const answerAs = (role: () => string) =>
+  const answerAs = (role: () => string, asker: () => QuestionAsker | undefined) =>
     metrics.instrument(async (questionOptions) => {
       const release = questionSlots.take(role());
+      const askedAt = new Date();
+      let outcome: AuditedOutcome | undefined;
       try {
-        return await options.answerQuestion(questionOptions);
+        const answer = await options.answerQuestion(questionOptions);
+        outcome = { answer };
+        return answer;
+      } catch (error) {
+        outcome = { error };
+        throw error;
       } finally {
         release();
+        // The audit trail (issue 19 item 5): queued, never waits and never throws.
+        const who = asker();
+        if (outcome && who) options.auditTrail?.record(who, questionOptions.question, outcome, askedAt);
       }
     });
 
@@ -201,6 +218,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       return;
     }
     let role = "";
+    let asker: QuestionAsker | undefined;
     const connection: ProxyConnection = new ProxyConnection({
       client,
       connectUpstream,
@@ -208,7 +226,10 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       ...(authSource === undefined ? {} : { authSource }),
       cancelUpstream,
       marker,
-      answerQuestion: answerAs(() => role),
+      answerQuestion: answerAs(
+        () => role,
+        () => asker,
+      ),
       settings: options.settings,
       ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
       progressNotices: options.progressNotices ?? false,
@@ -219,6 +240,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
         onCancelRequest,
         onStartupMessage: (packet) => {
           role = roleOf(packet);
+          asker = proxyAsker(packet, client, { host: upstreamHost, port: upstreamPort });
         },
         onRelayed: (relayed) => metrics.connectionRelayed(relayed),
         onBackendKey: (key) => {
