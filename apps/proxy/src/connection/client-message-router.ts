@@ -76,8 +76,8 @@ export class ClientMessageRouter {
 
   /**
    * Routes a Query or Parse longer than the framer holds, on its first bytes (`head`, header included; the connection
-   * is ready): ordinary SQL streams upstream; a Query whose head asks a question is refused, a Parse with the marker
-   * in its head is held whole. Markers past the head are left to PostgreSQL, as comments.
+   * is ready): ordinary SQL streams upstream; a Query whose head asks a question is refused as it streams, a Parse
+   * with the marker in its head is held whole. Markers past the head are left to PostgreSQL, as comments.
    */
   routeLarge(type: number, total: number, head: Buffer): LargeClientRoute {
     if (this.copyIn.active) return { fate: "pass" };

@@ -177,11 +177,12 @@ export class ProxyConnection {
   }
 
   /**
-   * The client shut down its sending side (or closed: the same until a write fails): what it sent whole is still run
-   * and answered, as PostgreSQL does, then the connection closes; at once after a partial message or before Ready.
+   * The client shut down its sending side (or closed: the same until a write fails): its SQL still runs and the results
+   * go to it, as from PostgreSQL, then it closes (at once mid-message or before Ready); a question is abandoned.
    */
   #onClientEnded(): void {
     this.#clientEnded = true;
+    this.#answerInProgress?.abort(new CancelledError("question abandoned: the client ended its input"));
     const ready = this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.Answering;
     if (ready && this.#clientFramer.atBoundary) this.#closeIfFinished();
     else this.#close("client closed");
@@ -443,7 +444,7 @@ export class ProxyConnection {
     }
   }
 
-  /** A Query or Parse too large to hold whole: when ready, passed upstream or refused as it streams (`routeLarge`). */
+  /** A Query or Parse too large to hold whole: when ready, passed or refused as it streams (`routeLarge`). */
   #decideLarge(type: number, total: number, head: Buffer): LargeMessageFate {
     if (this.#step !== ConnectionStep.Ready || this.#clientQueue.length > 0) return "hold";
     const route = this.#router.routeLarge(type, total, head);
@@ -562,6 +563,7 @@ export class ProxyConnection {
       },
     });
     this.#answerInProgress = answer;
+    if (this.#clientEnded) answer.abort(new CancelledError("question abandoned: the client ended its input"));
     const messages = batch?.messages;
     const generated =
       batch === undefined || messages?.[0]?.[0] === MessageType.parse
@@ -821,14 +823,12 @@ export class ProxyConnection {
     if (this.#clientEnded && this.#answerInProgress === undefined && this.#pendingReady.owed) this.#upstream?.end();
     const ready = this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.AwaitingStartup;
     if (!ready || this.#answerInProgress || this.#clientQueue.length > 0 || this.#pendingReady.owed) return;
-    if (!this.#shuttingDown) {
-      this.#close("client ended");
-      return;
-    }
-    this.#terminate(
-      { severity: "FATAL", code: "57P01", message: "terminating connection because the nlq proxy is shutting down" },
-      "shutdown",
-    );
+    if (!this.#shuttingDown) this.#close("client ended");
+    else
+      this.#terminate(
+        { severity: "FATAL", code: "57P01", message: "terminating connection because the nlq proxy is shutting down" },
+        "shutdown",
+      );
   }
 
   /**

@@ -21,8 +21,8 @@ export class QuestionBatchTooLargeError extends NlqError {
 export const LARGE_CLIENT_MESSAGE_BYTES = 1024 * 1024;
 
 /**
- * A Query longer than `LARGE_CLIENT_MESSAGE_BYTES` with the question marker in its first MiB: refused as it streams,
- * never held whole. SQLSTATE 54000 (program_limit_exceeded), as for a question over NLQ_MAX_QUESTION_LENGTH.
+ * A Query longer than `LARGE_CLIENT_MESSAGE_BYTES` whose first MiB asks a question: refused as it streams, never held
+ * whole. SQLSTATE 54000 (program_limit_exceeded), as for a question over NLQ_MAX_QUESTION_LENGTH.
  */
 export class QuestionQueryTooLargeError extends NlqError {
   constructor(bytes: number) {
