@@ -105,7 +105,8 @@ Example:
         store = await openQuestionMetadataStore(service, (message) => output.writeError(`nlq log: ${message}\n`));
         if (!store) throw new NoAuditTrailError();
         const entries = await auditEntries(store.database, {
-          dataSource: dataSourceKey(url),
+          // The URL's name of the database and the server's own (through the proxy, the upstream's address).
+          dataSource: [dataSourceKey(url), ...(authority.serverDataSource ? [authority.serverDataSource] : [])],
           role: authority.administrator ? options.role : authority.role,
           ...(options.since === undefined ? {} : { since: options.since }),
           ...(options.surface === undefined ? {} : { surface: options.surface }),

@@ -1,10 +1,13 @@
-import { and, desc, eq, gte } from "drizzle-orm";
+import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { type QuestionAuditRow, questionAudit } from "../metadata/schema/question-audit";
 
 export interface AuditEntriesOptions {
-  /** `host:port/database`: entries of this data source only. */
-  readonly dataSource: string;
+  /**
+   * `host:port/database`: entries of this data source only; several names of one database (the URL's host, the address
+   * the server reports) match any of them.
+   */
+  readonly dataSource: string | readonly string[];
   /**
    * Whose entries: a role name for that role's own, `undefined` for every role's (administrators only — the caller
    * decides, e.g. with `roleAuthority`).
@@ -23,7 +26,8 @@ export async function auditEntries(
   database: MetadataDatabase,
   options: AuditEntriesOptions,
 ): Promise<QuestionAuditRow[]> {
-  const conditions = [eq(questionAudit.dataSource, options.dataSource)];
+  const dataSources = typeof options.dataSource === "string" ? [options.dataSource] : [...options.dataSource];
+  const conditions = [inArray(questionAudit.dataSource, dataSources)];
   if (options.role !== undefined) conditions.push(eq(questionAudit.role, options.role));
   if (options.since !== undefined) conditions.push(gte(questionAudit.askedAt, options.since));
   if (options.surface !== undefined) conditions.push(eq(questionAudit.surface, options.surface));

@@ -178,8 +178,9 @@ describe("roleAuthority and dataSourceKey", () => {
           await client.end();
         }
       };
-      expect(await as(plain)).toEqual({ role: plain, administrator: false });
-      expect(await as(curator)).toEqual({ role: curator, administrator: true });
+      expect(await as(plain)).toMatchObject({ role: plain, administrator: false });
+      expect(await as(curator)).toMatchObject({ role: curator, administrator: true });
+      expect((await as(plain)).serverDataSource).toMatch(/^(127\.0\.0\.1|::1):\d+\/postgres$/);
       expect(await roleAuthority(admin, "none")).toMatchObject({ administrator: true });
     } finally {
       await admin.end();

@@ -12,6 +12,12 @@ SELECT coalesce((SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OP
 
 /** Who a connection is, as PostgreSQL says: its login role and whether it is an nlq administrator. */
 export interface RoleAuthority {
+  /**
+   * `address:port/database` as the server reports it (`inet_server_addr()`, `inet_server_port()`,
+   * `current_database()`): the database's name when reached through the proxy or under another host name. Undefined
+   * over a Unix socket.
+   */
+  readonly serverDataSource?: string;
   /** `session_user`: the role the connection authenticated as. */
   readonly role: string;
   /** A superuser or a member of the administrator role (`NLQ_WEB_EXAMPLE_ADMIN_ROLE`). */
@@ -26,10 +32,16 @@ export async function roleAuthority(
   connection: Pick<pg.ClientBase, "query">,
   administratorRole: string,
 ): Promise<RoleAuthority> {
-  const result = await connection.query<{ role: string; administrator: boolean }>(
-    `SELECT session_user::text AS role, (${administratorSql}) AS administrator`,
+  const result = await connection.query<{ role: string; administrator: boolean; server: string | null }>(
+    `SELECT session_user::text AS role, (${administratorSql}) AS administrator,
+            pg_catalog.host(pg_catalog.inet_server_addr()) || ':' || pg_catalog.inet_server_port() || '/' ||
+            pg_catalog.current_database() AS server`,
     [administratorRole],
   );
   const row = result.rows[0];
-  return { role: row?.role ?? "", administrator: row?.administrator === true };
+  return {
+    role: row?.role ?? "",
+    administrator: row?.administrator === true,
+    ...(row?.server ? { serverDataSource: row.server } : {}),
+  };
 }
