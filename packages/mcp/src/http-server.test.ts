@@ -5,7 +5,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
 import { loadSettings } from "@nlq/engine";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type McpHttpServer, startMcpHttpServer } from "./http-server";
 import { nlqToolNames } from "./nlq-mcp-server";
 import type { McpToolSettings } from "./role-session";
@@ -275,6 +276,38 @@ describe("nlq MCP server login checks", () => {
     } finally {
       await brief.close();
     }
+  });
+
+  it("ends a session whose connection was lost (the backend terminated): its next request gets 404", async () => {
+    const opened = await postInitialize(basic(bob));
+    const sessionId = opened.headers.get("mcp-session-id") as string;
+    await opened.body?.cancel();
+    const before = server.sessionCount();
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1 AND datname = current_database()",
+        [bob.role],
+      );
+    } finally {
+      await admin.end();
+    }
+    // Every session of Bob's (this one and earlier tests') lost its connection and is closed.
+    const listTools = () =>
+      fetch(server.endpoint, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: basic(bob),
+          "mcp-session-id": sessionId,
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+    await vi.waitFor(async () => expect((await listTools()).status).toBe(404), { timeout: 5_000, interval: 100 });
+    expect(server.sessionCount()).toBeLessThan(before);
   });
 
   it("caps the sessions open at once (503 beyond)", async () => {

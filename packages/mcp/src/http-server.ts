@@ -93,8 +93,9 @@ function isLoopback(host: string): boolean {
  * checks the password (SCRAM, md5 or password per pg_hba.conf; a `trust` login is refused unless
  * `allowUncheckedPasswords`) — and that connection becomes the session's: all its tool calls run on it, under the
  * role's grants and row-level security. Later requests of the session must present the same credentials (else 401);
- * an unknown session is 404. At most `maxSessions` sessions (503 beyond); idle sessions are closed. Binds to loopback
- * by default, with the SDK's DNS-rebinding protection (Host header checked) on loopback.
+ * an unknown session is 404, also once its connection was lost. At most `maxSessions` sessions (503 beyond); idle
+ * sessions are closed. Binds to loopback by default, with the SDK's DNS-rebinding protection (Host header checked) on
+ * loopback.
  */
 export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
   const host = options.host ?? "127.0.0.1";
@@ -170,6 +171,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
         const session: RoleHttpSession = { transport, connection, digest };
         sessions.set(id, session);
         touch(id, session);
+        // A lost connection ends its session: the client's next request gets 404 and it initialises again.
+        void connection.ended.then(() => closeSession(id));
       },
       onsessionclosed: (id) => closeSession(id),
     });

@@ -9,6 +9,8 @@ export interface RoleConnection {
   readonly roleName: string;
   /** True when the server asked for the password (so it checked it), false when it let the role in without one. */
   readonly passwordChecked: boolean;
+  /** Settles when the connection has ended: closed by `close`, or lost (the server went away, the backend was terminated). */
+  readonly ended: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function connectRole(url: string, applicationName = "nlq mcp"): Pro
     };
   }
   client.on("error", () => undefined);
+  const ended = new Promise<void>((resolve) => client.once("end", () => resolve()));
   await client.connect();
   try {
     const who = await client.query<{ current_user: string }>("SELECT current_user");
@@ -53,6 +56,7 @@ export async function connectRole(url: string, applicationName = "nlq mcp"): Pro
       },
       roleName,
       passwordChecked,
+      ended,
       close: () => client.end().catch(() => undefined),
     };
   } catch (error) {

@@ -23,7 +23,7 @@ async function drain(role: RoleSession): Promise<void> {
 /**
  * Serves MCP over stdio (the client starts `nlq mcp --url …` and talks JSON-RPC on its stdin/stdout): one connection
  * to PostgreSQL as the URL's role, every tool call on it. Resolves once the client closes stdin (or the transport
- * closes); the connection is closed then.
+ * closes); the connection is closed then. Throws when the connection to PostgreSQL is lost (the server then exits).
  */
 export async function serveStdio(options: StdioServerOptions): Promise<void> {
   const connection = await connectRole(options.url);
@@ -33,8 +33,15 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
     (options.stdout ?? process.stdout) as NodeJS.WriteStream & typeof process.stdout,
   );
   const server = createNlqMcpServer(connection.role, options.tools, options.version);
+  let closing = false;
+  let lost = false;
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
+    // A lost connection ends the server: the client sees it exit and may start it again.
+    void connection.ended.then(() => {
+      lost = !closing;
+      void server.close().finally(resolve);
+    });
     // The client closed its end: answer the calls it already sent, then close.
     stdin.once("end", () => void drain(connection.role).then(() => server.close().finally(resolve)));
   });
@@ -42,7 +49,9 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
     await server.connect(transport);
     await closed;
   } finally {
+    closing = true;
     await server.close().catch(() => undefined);
     await connection.close();
   }
+  if (lost) throw new Error("the connection to PostgreSQL was lost");
 }

@@ -7,13 +7,16 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { registerMcpCommand } from "./mcp-command";
 import { runCommand } from "./run-command.test-helpers";
 
 const fixture = path.resolve(import.meta.dirname, "fixtures/ask-command-model.json");
 const main = path.resolve(import.meta.dirname, "main.ts");
 const reader = `nlq_mcp_reader_${process.pid}`;
+/** A role of its own for the lost-connection test: terminating its backend touches no other test's connection. */
+const lostReader = `nlq_mcp_lost_${process.pid}`;
 /** An NLQ_HOME without `.nlq/`, so the server never opens the metadata store of the working directory. */
 const emptyHome = mkdtempSync(path.join(tmpdir(), "nlq-mcp-home-"));
 let database: TestDatabase;
@@ -27,7 +30,9 @@ beforeAll(async () => {
      CREATE TABLE payroll (id integer, salary integer);
      DROP ROLE IF EXISTS ${reader};
      CREATE ROLE ${reader} LOGIN;
-     GRANT SELECT ON products TO ${reader};`,
+     GRANT SELECT ON products TO ${reader};
+     DROP ROLE IF EXISTS ${lostReader};
+     CREATE ROLE ${lostReader} LOGIN;`,
   );
   // The real command, from its sources, as an MCP client starts it: `nlq mcp --url …` speaking JSON-RPC on stdio.
   const environment = Object.fromEntries(
@@ -48,6 +53,7 @@ afterAll(async () => {
   await client?.close();
   await database?.drop();
   await dropTestRole(reader);
+  await dropTestRole(lostReader);
   rmSync(emptyHome, { recursive: true, force: true });
 });
 
@@ -138,6 +144,39 @@ describe("nlq mcp when the client closes stdin", () => {
       .map((line) => JSON.parse(line) as { id: number; result: { content: Array<{ text: string }> } });
     expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
     expect(JSON.parse(answers[1]?.result.content[0]?.text ?? "{}").rows).toEqual([["42"]]);
+  });
+});
+
+describe("nlq mcp when the connection to PostgreSQL is lost", () => {
+  it("says so on stderr and exits 1, so the client can start it again", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", main, "mcp", "--url", database.urlFor(lostReader)], {
+      env: { ...process.env, NLQ_HOME: emptyHome },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } },
+    };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    await vi.waitFor(() => expect(output).toContain('"serverInfo"'), { timeout: 30_000, interval: 100 });
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [lostReader]);
+    } finally {
+      await admin.end();
+    }
+    expect(await exited).toBe(1);
+    expect(output).toContain("nlq mcp: the connection to PostgreSQL was lost");
   });
 });
 
