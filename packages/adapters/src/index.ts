@@ -71,6 +71,7 @@ export {
   WebThreadStore,
 } from "./metadata/web-thread-store";
 export { createPgExecutor } from "./postgres/pg-executor";
+export { type StartTracingOptions, startTracing, type TracingHandle, tracesUrl } from "./telemetry/start-tracing";
 export {
   type BackgroundConnection,
   BackgroundValueIndexes,

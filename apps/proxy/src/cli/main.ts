@@ -1,6 +1,7 @@
 import { Command, type CommanderError } from "commander";
 import { commandCatalog, commandToRun, registerListing } from "./command-catalog";
 import { nlqVersion } from "./nlq-version";
+import { startProcessTracing } from "./process-tracing";
 import { USAGE_EXIT_CODE } from "./usage-exit-code";
 
 /** commander's errors that are about the command line itself: they exit with `USAGE_EXIT_CODE`, as the commands' own. */
@@ -41,4 +42,10 @@ if (command === "none") {
   await command.register(program);
 }
 
-await program.parseAsync(process.argv);
+// OpenTelemetry only when OTEL_EXPORTER_OTLP_ENDPOINT is set (loaded lazily; nothing otherwise).
+const tracing = await startProcessTracing(process.env, "nlq", (text) => process.stderr.write(text));
+try {
+  await program.parseAsync(process.argv);
+} finally {
+  await tracing?.shutdown().catch(() => undefined);
+}
