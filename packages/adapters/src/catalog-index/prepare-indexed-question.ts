@@ -92,7 +92,7 @@ export interface IndexedQuestionOptions {
   };
 }
 
-/** What to pass to `answerQuestion` (spread it in): the indexed catalog and a selector; empty when nothing is indexed. */
+/** What to pass to `answerQuestion` (spread it in): the indexed catalog (absent when nothing is indexed) and a selector. */
 export interface IndexedQuestion {
   readonly catalog?: Catalog;
   readonly schemaSelector?: SchemaSelector;
@@ -101,7 +101,9 @@ export interface IndexedQuestion {
 /**
  * Uses the catalog index when the data source has one: loads the indexed catalog (restricted to the asking role) and,
  * for catalogs above `minimumColumns`, a CHESS schema selector backed by the data source's value index and description
- * vectors (kept in memory per data source, with the indexed catalog, until the index changes). Returns `{}` when nothing is indexed, so `answerQuestion` introspects live as before:
+ * vectors (kept in memory per data source, with the indexed catalog, until the index changes); smaller catalogs get the
+ * retrieval-only selector (keywords → values), so retrieval runs on every question. When nothing is indexed it returns
+ * only that selector (values from a background index or the live lookup), and `answerQuestion` introspects live:
  * `answerQuestion({ ...options, ...(await prepareIndexedQuestion({ store, url, session })) })`.
  */
 export async function prepareIndexedQuestion(options: IndexedQuestionOptions): Promise<IndexedQuestion> {
@@ -153,7 +155,7 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     // Small catalogs are shown whole; retrieval (keywords → values) still runs and annotates them.
     return {
       catalog,
-      schemaSelector: retrievalOnlySelector(settings, { ...valueSources, valueVisibility }, options.embeddingModel),
+      schemaSelector: retrievalOnlySelector(settings, { ...valueSources, valueVisibility }),
     };
   }
   const schemaSelector = await createIndexedSchemaSelector({
@@ -181,7 +183,7 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
 export function prepareUnindexedQuestion(
   options: Pick<
     IndexedQuestionOptions,
-    "session" | "transactionStatus" | "settings" | "embeddingModel" | "backgroundValueIndex" | "liveLookup"
+    "session" | "transactionStatus" | "settings" | "backgroundValueIndex" | "liveLookup"
   >,
 ): IndexedQuestion {
   return { schemaSelector: unindexedRetrievalSelector(options, options.settings ?? loadSettings({})) };
@@ -203,10 +205,7 @@ function liveLookupOf(
  * truncated columns still looked up live — and the live lookup alone until then (or without a background index).
  */
 function unindexedRetrievalSelector(
-  options: Pick<
-    IndexedQuestionOptions,
-    "session" | "transactionStatus" | "embeddingModel" | "backgroundValueIndex" | "liveLookup"
-  >,
+  options: Pick<IndexedQuestionOptions, "session" | "transactionStatus" | "backgroundValueIndex" | "liveLookup">,
   settings: Settings,
 ): SchemaSelector {
   const background = options.backgroundValueIndex;
@@ -222,7 +221,7 @@ function unindexedRetrievalSelector(
         liveValueColumns: state.incompleteColumns ?? new Set<string>(),
       }
     : { liveValues: liveLookupOf(options) };
-  return retrievalOnlySelector(settings, { ...sources, valueVisibility }, options.embeddingModel);
+  return retrievalOnlySelector(settings, { ...sources, valueVisibility });
 }
 
 interface IndexedDataSource extends IndexedSelectorRankers {
