@@ -174,6 +174,14 @@ describe("nlq MCP server over Streamable HTTP", () => {
     const client = await connect(server.endpoint, basic(alice));
     const write = await call(client, "run_sql", { sql: "DELETE FROM accounts" });
     expect(write.isError).toBe(true);
+    // The bypass that retired the reference MCP server: end the read-only transaction, then write.
+    const bypass = await call(client, "run_sql", { sql: "COMMIT; DROP TABLE accounts" });
+    expect(bypass.isError).toBe(true);
+    const cte = await call(client, "run_sql", {
+      sql: "WITH gone AS (DELETE FROM accounts RETURNING id) SELECT count(*) FROM gone",
+    });
+    expect(cte.isError).toBe(true);
+    expect(jsonOf(await call(client, "run_sql", { sql: "SELECT count(*) FROM accounts" })).rows).toEqual([["2"]]);
     const ungranted = await call(client, "run_sql", { sql: "SELECT * FROM salaries" });
     expect(ungranted.isError).toBe(true);
     expect(textOf(ungranted)).toContain("42501");

@@ -8,7 +8,7 @@ export {
   startMcpHttpServer,
 } from "./http-server";
 export { createNlqMcpServer, nlqToolNames } from "./nlq-mcp-server";
-export { connectRole, type RoleConnection, withoutPassword } from "./role-connection";
+export { connectRole, type RoleConnection } from "./role-connection";
 export { parseAuthorization, type RoleCredentials } from "./role-credentials";
 export type { McpToolSettings, RoleSession } from "./role-session";
 export { type StdioServerOptions, serveStdio } from "./stdio-server";

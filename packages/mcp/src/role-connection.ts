@@ -14,13 +14,6 @@ export interface RoleConnection {
   close(): Promise<void>;
 }
 
-/** The URL without its password: what identifies the data source, safe to keep and to log. */
-export function withoutPassword(url: string): string {
-  const parsed = new URL(url);
-  parsed.password = "";
-  return parsed.toString();
-}
-
 /**
  * Connects to `url` (as its role, with its password if any, else PGPASSWORD or ~/.pgpass) and wraps the connection
  * for the tools. Notes whether PostgreSQL asked for the URL's password (`passwordChecked`): node-postgres reads a
