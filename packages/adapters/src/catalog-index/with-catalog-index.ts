@@ -22,11 +22,15 @@ export interface WithCatalogIndexOptions {
   readonly llmCache?: LlmResponseCache;
   /**
    * Value indexes built in the background for databases nobody indexed (one per database and role, over a connection
-   * of their own to `upstreamUrl` as the asking role). Default: one set per `withCatalogIndex` call; `false` turns
-   * the background build off (the live lookup alone).
+   * of their own to `upstreamUrl` as the asking role). Default: one set for the whole process (the web app wraps
+   * `answerQuestion` per request: each database and role is still built once); `false` turns the background build off
+   * (the live lookup alone).
    */
   readonly backgroundValueIndexes?: BackgroundValueIndexes | false;
 }
+
+/** The background value indexes of this process, shared by every `withCatalogIndex` without its own. */
+const processValueIndexes = new BackgroundValueIndexes();
 
 /**
  * Wraps `answerQuestion` for servers (the proxy, the web app): each question uses the catalog index of its database
@@ -39,9 +43,7 @@ export function withCatalogIndex(
   options: WithCatalogIndexOptions,
 ): (options: AnswerQuestionOptions) => Promise<Answer> {
   const backgroundIndexes =
-    options.backgroundValueIndexes === false
-      ? undefined
-      : (options.backgroundValueIndexes ?? new BackgroundValueIndexes());
+    options.backgroundValueIndexes === false ? undefined : (options.backgroundValueIndexes ?? processValueIndexes);
   return async (answerOptions) => {
     const cache = options.llmCache && !answerOptions.llmCache ? { llmCache: options.llmCache } : {};
     if (answerOptions.catalog || answerOptions.schemaSelector) return answer({ ...cache, ...answerOptions });
