@@ -171,6 +171,32 @@ describe("nlq log", () => {
   });
 });
 
+describe("nlq log after a question whose candidates disagreed", () => {
+  it("holds the interpretations offered, each with its SQL, support and row count, and none of their rows", async () => {
+    const asked = await runCommand(
+      registerAskCommand,
+      ["ask", "How expensive are the products?", "--url", target.urlFor(alice), "--preset", "balanced", "--quiet"],
+      {
+        environment: {
+          ...environment,
+          NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/ask-interpretations-model.json",
+        },
+      },
+    );
+    expect(asked.exitCode, asked.stderr).toBeFalsy();
+    const [entry] = await logJson(alice, "--limit", "1");
+    expect(entry?.question).toBe("How expensive are the products?");
+    expect(entry?.interpretations?.length).toBeGreaterThanOrEqual(2);
+    for (const interpretation of entry?.interpretations ?? []) {
+      expect(interpretation.sql).toMatch(/^SELECT /);
+      expect(interpretation.support).toEqual(expect.any(Number));
+      expect(interpretation.rows).toEqual(expect.any(Number));
+    }
+    expect(JSON.stringify(entry)).not.toContain("15.5000");
+    expect((await log(alice, "--limit", "1")).stdout).toContain("  interpretation 2");
+  });
+});
+
 describe("formatAuditEntries", () => {
   it("escapes control characters a client sent, so nothing recorded can drive the terminal", () => {
     const text = formatAuditEntries([

@@ -1,4 +1,4 @@
-import { type Answer, NlqError } from "@nlq/engine";
+import { type Answer, type ComparedReading, describeDifference, NlqError } from "@nlq/engine";
 import type { AuditedInterpretation, NewQuestionAuditRow } from "../metadata/schema/question-audit";
 
 /** The surfaces a question can come from. */
@@ -39,23 +39,41 @@ function label(text: string | undefined): string | null {
   return clean === "" ? null : clip(clean, maximumLabelLength);
 }
 
+/** A reading without its rows: what `describeDifference` can say from SQL, columns and counts alone. */
+function rowlessReading(item: Record<string, unknown>): ComparedReading | undefined {
+  const { sql, columns, rowCount, truncated } = item;
+  if (typeof sql !== "string" || typeof rowCount !== "number") return undefined;
+  const names = Array.isArray(columns) ? columns.filter((name): name is string => typeof name === "string") : [];
+  return { sql, columns: names, rows: [], rowCount, truncated: truncated === true };
+}
+
 /**
- * The interpretations offered with an answer (`Answer.interpretations`, when the engine offers some), as the audit
- * keeps them: SQL, support and difference, and each one's rows as a count. Anything else is ignored.
+ * The interpretations offered with an answer (`Answer.interpretations`, when the candidates disagreed), as the audit
+ * keeps them: SQL, support, whether it is the chosen one, its rows as a count (`rowCount`), and how it differs from
+ * the chosen one computed again without rows (`describeDifference` over SQL, columns and counts): the line shown to
+ * the asker may quote a value from the rows, which the audit never keeps. Preview rows and anything else are left out.
  */
 export function auditedInterpretations(answer: Answer): AuditedInterpretation[] | null {
   const offered = (answer as { readonly interpretations?: unknown }).interpretations;
   if (!Array.isArray(offered) || offered.length === 0) return null;
+  const items = offered
+    .slice(0, maximumInterpretations)
+    .filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null);
+  const chosenItem = items.find((item) => item.chosen === true);
+  const chosen = chosenItem ? rowlessReading(chosenItem) : undefined;
   const kept: AuditedInterpretation[] = [];
-  for (const item of offered.slice(0, maximumInterpretations)) {
-    if (typeof item !== "object" || item === null) continue;
-    const { sql, support, difference, rows } = item as Record<string, unknown>;
+  for (const item of items) {
+    const { sql, support, chosen: isChosen } = item;
     if (typeof sql !== "string") continue;
+    const reading = rowlessReading(item);
+    const difference =
+      isChosen === true ? "the chosen reading" : reading && chosen ? describeDifference(reading, chosen) : undefined;
     kept.push({
       sql: clip(sql, maximumTextLength),
       ...(typeof support === "number" && Number.isFinite(support) ? { support } : {}),
-      ...(typeof difference === "string" ? { difference: clip(difference, 1_000) } : {}),
-      ...(Array.isArray(rows) ? { rows: rows.length } : typeof rows === "number" ? { rows } : {}),
+      ...(reading ? { rows: reading.rowCount } : {}),
+      ...(typeof isChosen === "boolean" ? { chosen: isChosen } : {}),
+      ...(difference === undefined ? {} : { difference }),
     });
   }
   return kept.length > 0 ? kept : null;

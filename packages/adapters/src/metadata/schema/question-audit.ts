@@ -9,6 +9,8 @@ export interface AuditedInterpretation {
   readonly support?: number;
   readonly difference?: string;
   readonly rows?: number;
+  /** True for the reading the answer is (#1). */
+  readonly chosen?: boolean;
 }
 
 /**
