@@ -37,7 +37,9 @@ describe("ordinaryTables", () => {
       await client.query("SET standard_conforming_strings = off");
       expect(await ordinaryTables(query, relations)).toEqual(expected);
       expect(await ordinaryTables(query, [])).toEqual(new Set());
-      const locks = await client.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'");
+      const locks = await client.query(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()",
+      );
       expect(locks.rows[0].n).toBe(0);
     } finally {
       await client.end();

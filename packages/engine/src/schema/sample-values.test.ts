@@ -42,7 +42,9 @@ describe("fetchSampleValues", () => {
         catalog.tables.map((table) => [table.name, table.columns[0]?.sampleValues ?? null]),
       );
       expect(examples).toEqual({ locking: null, parted: ["partitioned row"], stored: null });
-      const locks = await client.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'");
+      const locks = await client.query(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()",
+      );
       expect(locks.rows[0].n).toBe(0);
     } finally {
       await client.end();

@@ -42,15 +42,19 @@ WITH RECURSIVE implied(type, proc) AS (
 ), risky AS (
   SELECT i.type, i.proc FROM implied i JOIN pg_catalog.pg_proc p ON p.oid = i.proc
   WHERE p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace OR p.provolatile = 'v'
+), parent(type, part) AS (
+  SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type t WHERE t.typtype = 'd'
+  UNION ALL SELECT t.oid, t.typelem FROM pg_catalog.pg_type t WHERE t.typelem <> 0 AND t.typlen = -1
+  UNION ALL
+  SELECT t.oid, a.atttypid FROM pg_catalog.pg_type t
+  JOIN pg_catalog.pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+  WHERE t.typrelid <> 0
+  UNION ALL SELECT g.rngtypid, g.rngsubtype FROM pg_catalog.pg_range g
+  UNION ALL SELECT g.rngmultitypid, g.rngsubtype FROM pg_catalog.pg_range g
 ), reach(type, proc) AS (
   SELECT type, proc FROM risky
   UNION
-  SELECT t.oid, r.proc FROM reach r JOIN pg_catalog.pg_type t
-    ON (t.typtype = 'd' AND t.typbasetype = r.type) OR (t.typelem = r.type AND t.typlen = -1)
-    OR (t.typrelid <> 0 AND EXISTS (SELECT FROM pg_catalog.pg_attribute a
-          WHERE a.attrelid = t.typrelid AND a.atttypid = r.type AND a.attnum > 0 AND NOT a.attisdropped))
-    OR (t.typtype IN ('r', 'm') AND EXISTS (SELECT FROM pg_catalog.pg_range g
-          WHERE (g.rngtypid = t.oid OR g.rngmultitypid = t.oid) AND g.rngsubtype = r.type))
+  SELECT p.type, r.proc FROM reach r JOIN parent p ON p.part = r.type
 )
 SELECT DISTINCT tn.nspname, t.typname, tn.nspname = ANY (pg_catalog.current_schemas(true)),
        n.nspname, p.proname, p.provolatile, e.extname, n.nspname = ANY (pg_catalog.current_schemas(true))
@@ -108,6 +112,9 @@ export async function loadFunctionPolicy(
   query: ReadOnlyQuery,
   allowedFunctions: readonly string[] = [],
 ): Promise<FunctionPolicy> {
+  // The catalog queries are estimated dear on large catalogs; compiling them (JIT) took seconds where running them
+  // takes milliseconds. Transaction-local: the read-only scope's rollback restores the session's setting.
+  await query("SET LOCAL jit = off");
   const functions = (await query(functionsSql)).rows.map((row) => ({
     ...routine(row, 0),
     acceptsOneArgument: row[5] !== "f",
