@@ -21,8 +21,10 @@ export interface QuestionAsker {
 /** What became of a question: its answer, or the error the asker was told. */
 export type AuditedOutcome = { readonly answer: Answer } | { readonly error: unknown };
 
-/** Longest text kept in a free-text column (a hostile client may send anything). */
-const maximumTextLength = 20_000;
+/** Longest question or SQL kept (a hostile client may send anything; the queue holds at most 1,000 rows). */
+const maximumTextLength = 10_000;
+/** Longest SQL kept per interpretation. */
+const maximumInterpretationSqlLength = 4_000;
 /** Longest address or application name kept. */
 const maximumLabelLength = 200;
 /** Most interpretations kept per question. */
@@ -69,7 +71,7 @@ export function auditedInterpretations(answer: Answer): AuditedInterpretation[] 
     const difference =
       isChosen === true ? "the chosen reading" : reading && chosen ? describeDifference(reading, chosen) : undefined;
     kept.push({
-      sql: clip(sql, maximumTextLength),
+      sql: clip(sql, maximumInterpretationSqlLength),
       ...(typeof support === "number" && Number.isFinite(support) ? { support } : {}),
       ...(reading ? { rows: reading.rowCount } : {}),
       ...(typeof isChosen === "boolean" ? { chosen: isChosen } : {}),
