@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -113,6 +114,33 @@ describe("nlq MCP server over Streamable HTTP", () => {
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/^Basic realm="nlq"/);
     expect(server.sessionCount()).toBe(0);
+  });
+
+  it("refuses a request whose Host is not the loopback address it serves (DNS rebinding)", async () => {
+    const endpoint = new URL(server.endpoint);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: endpoint.hostname,
+          port: endpoint.port,
+          path: endpoint.pathname,
+          method: "POST",
+          headers: {
+            host: "attacker.example:80",
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: basic(alice),
+          },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        },
+      );
+      request.once("error", reject);
+      request.end(JSON.stringify(initialize));
+    });
+    expect(status).toBe(403);
   });
 
   it("refuses a role that does not exist with 401", async () => {
