@@ -27,4 +27,19 @@ describe("BackgroundValueIndexes", () => {
       expect(attempts).toBe(expected);
     }
   });
+
+  it("keeps at most maxIndexes indexes, dropping the least recently used", async () => {
+    const indexes = new BackgroundValueIndexes({ maxIndexes: 2 });
+    const builds: string[] = [];
+    const connect = (key: string) => async () => {
+      builds.push(key);
+      throw new Error("no server");
+    };
+    for (const key of ["a", "b", "a", "c", "b"]) {
+      indexes.use(key, connect(key));
+      await indexes.settled(key);
+    }
+    // "b" was dropped when "c" came (after "a" was used again), so it starts over; "a" failed a moment ago: no retry.
+    expect(builds).toEqual(["a", "b", "c", "b"]);
+  });
 });

@@ -19,8 +19,10 @@ export interface BackgroundConnection {
 export interface BackgroundValueIndexLimits {
   /** Distinct values read per column (a truncated column keeps the first ones). Default 20,000. */
   readonly valuesPerColumn?: number;
-  /** Values in the whole index; columns past it are left out (memory: about 190 bytes a value). Default 1,000,000. */
+  /** Values in one index; columns past it are left out (memory: about 190 bytes a value, ~48 MB). Default 250,000. */
   readonly totalValues?: number;
+  /** Indexes (databases × roles) kept; the least recently used one is dropped past it. Default 8. */
+  readonly maxIndexes?: number;
   /** `statement_timeout` of each column's read, in milliseconds; a slow column is left out. Default 5,000. */
   readonly columnTimeoutMilliseconds?: number;
   /** Wall-clock budget of one build; columns not read by then are left out. Default 600,000 (10 minutes). */
@@ -66,7 +68,8 @@ const LAST_RETRY_MILLISECONDS = 3_600_000;
  * first question about a database, a build starts on a connection of its own (`connect`, as the asking role: its
  * grants and row-level security decide what is read) and questions use the bounded live lookup until it is ready.
  * The build is incremental and bounded: one column at a time, each read under `columnTimeoutMilliseconds`, at most
- * `valuesPerColumn` values per column and `totalValues` in all, within `budgetMilliseconds`; ordinary and partitioned
+ * `valuesPerColumn` values per column and `totalValues` in all, within `budgetMilliseconds`, and at most `maxIndexes`
+ * indexes are kept; ordinary and partitioned
  * tables only (`liveLookupColumns`), never views. Hits are still checked under the asking session at question time
  * (`createValueVisibility`), as for an index `nlq index` built. Keyed by whatever identifies database and role (the
  * target URL without password).
@@ -79,7 +82,8 @@ export class BackgroundValueIndexes {
   constructor(limits: BackgroundValueIndexLimits = {}, now: () => number = Date.now) {
     this.#limits = {
       valuesPerColumn: limits.valuesPerColumn ?? 20_000,
-      totalValues: limits.totalValues ?? 1_000_000,
+      totalValues: limits.totalValues ?? 250_000,
+      maxIndexes: limits.maxIndexes ?? 8,
       columnTimeoutMilliseconds: limits.columnTimeoutMilliseconds ?? 5_000,
       budgetMilliseconds: limits.budgetMilliseconds ?? 600_000,
       refreshAfterMilliseconds: limits.refreshAfterMilliseconds ?? 3_600_000,
@@ -93,7 +97,11 @@ export class BackgroundValueIndexes {
    */
   use(key: string, connect: () => Promise<BackgroundConnection>): BackgroundValueIndexState {
     const entry = this.#entries.get(key) ?? {};
+    // Most recently used last; past the limit the least recently used index is dropped (its build, if running, ends
+    // unused).
+    this.#entries.delete(key);
     this.#entries.set(key, entry);
+    while (this.#entries.size > this.#limits.maxIndexes) this.#entries.delete(this.#entries.keys().next().value!);
     const now = this.#now();
     const stale = entry.builtAt !== undefined && now - entry.builtAt > this.#limits.refreshAfterMilliseconds;
     const retryAfter = Math.min(
