@@ -179,7 +179,9 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     transport.onclose = () => {
       if (transport.sessionId) void closeSession(transport.sessionId);
     };
-    const server = createNlqMcpServer(connection.role, options.tools, options.version);
+    const address = request.socket.remoteAddress;
+    const role = address === undefined ? connection.role : { ...connection.role, clientAddress: address };
+    const server = createNlqMcpServer(role, options.tools, options.version);
     try {
       await server.connect(transport);
       await transport.handleRequest(request, response, body);

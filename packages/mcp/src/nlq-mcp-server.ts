@@ -47,7 +47,10 @@ export function createNlqMcpServer(role: RoleSession, tools: McpToolSettings, ve
       },
       annotations: { ...readOnly, openWorldHint: true },
     },
-    (input, extra) => toolCall(async () => jsonResult(await askTool(role, tools, input, extra.signal))),
+    (input, extra) =>
+      toolCall(async () =>
+        jsonResult(await askTool(role, tools, input, extra.signal, server.server.getClientVersion()?.name)),
+      ),
   );
   server.registerTool(
     "run_sql",

@@ -13,6 +13,8 @@ export interface RoleSession {
   readonly url: string;
   /** The PostgreSQL role the connection logged in as; the audit trail records it. Default: the URL's user. */
   readonly roleName?: string;
+  /** Where the client connects from (HTTP: the request's address); the audit trail records it. Default: unknown. */
+  readonly clientAddress?: string;
   /**
    * Runs `work` once the calls before it on this connection have finished: one connection runs one statement at a
    * time, and a client may send several tool calls at once.

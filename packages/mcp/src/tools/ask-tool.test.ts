@@ -92,7 +92,13 @@ describe("the ask tool", () => {
       limit: 10,
     });
     expect(entries.length).toBeGreaterThanOrEqual(1);
-    expect(entries[0]).toMatchObject({ surface: "mcp", role: connection.roleName, ok: true, rows: 5 });
+    expect(entries[0]).toMatchObject({
+      surface: "mcp",
+      role: connection.roleName,
+      applicationName: "nlq-test",
+      ok: true,
+      rows: 5,
+    });
     expect(JSON.stringify(entries)).not.toContain("Region 1");
   });
 

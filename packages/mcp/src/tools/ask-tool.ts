@@ -49,6 +49,8 @@ export async function askTool(
   tools: McpToolSettings,
   input: { readonly question: string; readonly preset?: string },
   abortSignal?: AbortSignal,
+  /** The MCP client's name (`initialize`'s `clientInfo.name`), recorded in the audit trail. */
+  clientName?: string,
 ): Promise<AskResult> {
   const settings: Settings = input.preset === undefined ? tools.settings : tools.settingsForPreset(input.preset);
   const question = input.question.trim();
@@ -79,6 +81,8 @@ export async function askTool(
       surface: "mcp",
       role: role.roleName ?? decodeURIComponent(new URL(role.url).username),
       dataSource: dataSourceKey(role.url),
+      ...(role.clientAddress === undefined ? {} : { clientAddress: role.clientAddress }),
+      ...(clientName === undefined ? {} : { applicationName: clientName }),
     } as const;
     if (outcome) tools.metadataStore?.auditTrail.record(asker, question, outcome, askedAt);
   }
