@@ -68,6 +68,13 @@ describe("createFunctionPolicyCache", () => {
     await expect(validateSql("SELECT 'a'::checked", await load(asOwner))).rejects.toThrow(
       /cast to type public.checked/,
     );
+    // A table that gains a column of that domain: a cast to its row type now runs the CHECK (pg_class changed).
+    await owner.query("CREATE TABLE notes (id integer)");
+    await expect(validateSql("SELECT ROW(1)::notes", await load(asOwner))).resolves.toBeDefined();
+    await owner.query("ALTER TABLE notes ADD COLUMN body checked");
+    await expect(validateSql("SELECT ROW(1, 'a')::notes", await load(asOwner))).rejects.toThrow(
+      /cast to type public.notes/,
+    );
   });
 
   it("keeps at most maxEntries policies", async () => {

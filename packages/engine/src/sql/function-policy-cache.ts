@@ -10,11 +10,14 @@ const catalogState = (catalog: string, where = "") =>
  * One row that changes whenever the policy could: the server (address, port, start time), the database, the asking
  * role and its resolved search path (`current_schemas(true)`, which also names the session's temporary schema), and
  * the state of every catalog the policy reads — pg_proc, pg_operator, pg_type, pg_cast, pg_constraint, pg_namespace,
- * pg_extension and the extension memberships in pg_depend. Every name is schema-qualified.
+ * pg_extension, pg_range, pg_class (a column added to or dropped from a table, which changes what a cast to its row
+ * type runs, updates the table's pg_class row) and the extension memberships in pg_depend. Every name is
+ * schema-qualified.
  */
 export const policyFingerprintSql = `SELECT pg_catalog.concat_ws('|',
   ${catalogState("pg_proc")}, ${catalogState("pg_operator")}, ${catalogState("pg_type")}, ${catalogState("pg_cast")},
   ${catalogState("pg_constraint")}, ${catalogState("pg_namespace")}, ${catalogState("pg_extension")},
+  ${catalogState("pg_range")}, ${catalogState("pg_class")},
   (SELECT pg_catalog.concat(pg_catalog.count(*), ':', pg_catalog.sum(objid::pg_catalog.int8), ':', pg_catalog.sum(refobjid::pg_catalog.int8))
      FROM pg_catalog.pg_depend WHERE deptype OPERATOR(pg_catalog.=) 'e'),
   pg_catalog.current_schemas(true)::pg_catalog.text, CURRENT_USER, pg_catalog.current_database(),
