@@ -38,7 +38,7 @@ export type ClientRoute =
  * for a Query), or dropped as it streams and answered with `refused` (a Query too large for the question it holds).
  */
 export interface LargeClientRoute {
-  readonly fate: LargeMessageFate;
+  readonly fate: Exclude<LargeMessageFate, "defer">;
   readonly awaitsReady?: boolean;
   readonly refused?: AskedQuestion;
 }

@@ -28,6 +28,7 @@ import { ClientInputQueue } from "./client-input-queue";
 import { ClientMessageRouter, type ClientRoute } from "./client-message-router";
 import { CoalescingWriter } from "./coalescing-writer";
 import { ConnectionStep } from "./connection-step";
+import { DATA_BEFORE_TLS, ENCRYPTION_REQUIRED, SHUTTING_DOWN } from "./fatal-notices";
 import { leaveNothingBehind } from "./leave-nothing-behind";
 import { openUpstream } from "./open-upstream";
 import { PendingReady } from "./pending-ready";
@@ -290,15 +291,7 @@ export class ProxyConnection {
       case "startup-message": {
         this.#options.hooks.onStartupMessage?.(packet);
         if (this.#options.clientTls?.required && !this.#clientEncrypted) {
-          this.#terminate(
-            {
-              severity: "FATAL",
-              code: "28000",
-              message:
-                "the nlq proxy accepts only encrypted connections (NLQ_TLS_REQUIRED): connect with sslmode=require",
-            },
-            "unencrypted startup refused",
-          );
+          this.#terminate(ENCRYPTION_REQUIRED, "unencrypted startup refused");
           break;
         }
         if (this.#options.authSource !== undefined) {
@@ -420,10 +413,7 @@ export class ProxyConnection {
    * could have been injected by a man in the middle and would be taken as sent over TLS).
    */
   #refuseDataBeforeTls(): void {
-    this.#terminate(
-      { severity: "FATAL", code: "08P01", message: "received unencrypted data after SSL request" },
-      "unencrypted data after SSLRequest",
-    );
+    this.#terminate(DATA_BEFORE_TLS, "unencrypted data after SSLRequest");
   }
 
   #follow(route: ClientRoute): void {
@@ -444,9 +434,14 @@ export class ProxyConnection {
     }
   }
 
-  /** A Query or Parse too large to hold whole: when ready, passed or refused as it streams (`routeLarge`). */
+  /**
+   * A Query or Parse too large to hold whole: when ready, passed or refused as it streams (`routeLarge`); behind a
+   * question, the client is not read further until the question is answered, then it is decided again.
+   */
   #decideLarge(type: number, total: number, head: Buffer): LargeMessageFate {
-    if (this.#step !== ConnectionStep.Ready || this.#clientQueue.length > 0) return "hold";
+    if (this.#step === ConnectionStep.Answering || this.#clientQueue.length > 0) this.#clientPauses.hold("large");
+    if (this.#clientPauses.has("large")) return "defer";
+    if (this.#step !== ConnectionStep.Ready) return "hold";
     const route = this.#router.routeLarge(type, total, head);
     if (route.refused !== undefined) this.#startAnswer(route.refused);
     if (route.awaitsReady) this.#pendingReady.expect();
@@ -598,6 +593,7 @@ export class ProxyConnection {
   #finishAnswering(): void {
     this.#step = ConnectionStep.Ready;
     this.#drainClientQueue();
+    if (this.#step === ConnectionStep.Ready) this.#clientPauses.release("large");
     this.#closeIfFinished();
     this.#relayIfIdle();
   }
@@ -824,11 +820,7 @@ export class ProxyConnection {
     const ready = this.#step === ConnectionStep.Ready || this.#step === ConnectionStep.AwaitingStartup;
     if (!ready || this.#answerInProgress || this.#clientQueue.length > 0 || this.#pendingReady.owed) return;
     if (!this.#shuttingDown) this.#close("client ended");
-    else
-      this.#terminate(
-        { severity: "FATAL", code: "57P01", message: "terminating connection because the nlq proxy is shutting down" },
-        "shutdown",
-      );
+    else this.#terminate(SHUTTING_DOWN, "shutdown");
   }
 
   /**

@@ -1,7 +1,11 @@
 import type { Socket } from "node:net";
 
 /** Why reading a socket is paused. */
-export type PauseReason = "peer-full" | "queue-full";
+export type PauseReason =
+  | "peer-full"
+  | "queue-full"
+  /** A large message waits behind a question being answered (`MessageFramer`'s `defer`). */
+  | "large";
 
 /**
  * Pauses reading one socket for several independent reasons: the socket is read again only once every

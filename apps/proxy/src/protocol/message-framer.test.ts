@@ -148,6 +148,30 @@ describe("MessageFramer", () => {
     },
   );
 
+  it("asks again about a deferred large message as more of it arrives, then passes all of it in order", () => {
+    const large = serialize.query(`select '${"z".repeat(1000)}'`);
+    const input = Buffer.concat([query, large, query]);
+    const heads: number[] = [];
+    const framer = new MessageFramer({
+      inspect: (type) => type === QUERY,
+      large: {
+        limit: 100,
+        decide: (_type, _total, head) => {
+          heads.push(head.length);
+          return heads.length < 3 ? "defer" : "pass";
+        },
+      },
+    });
+    const segments: FramedSegment[] = [];
+    for (let offset = 0; offset < input.length; offset += 64) {
+      framer.push(input.subarray(offset, offset + 64), (segment) => segments.push(segment));
+    }
+    // Decided on its first 100 bytes each time, three times: two deferrals, then a pass.
+    expect(heads).toEqual([100, 100, 100]);
+    expect(Buffer.concat(segments.map(bytesOf)).equals(input)).toBe(true);
+    expect(segments.filter((segment) => segment.kind === "message")).toHaveLength(2);
+  });
+
   it("rejects impossible lengths", () => {
     const framer = new MessageFramer({ inspect: () => true });
     expect(() => framer.push(Buffer.from([0x51, 0, 0, 0, 2]), () => {})).toThrow(ProtocolViolationError);

@@ -32,8 +32,11 @@ export type FramedSegment =
 
 export type SegmentListener = (segment: FramedSegment) => void;
 
-/** What becomes of a large inspected message, decided on its head: held whole, passed on or dropped as it streams. */
-export type LargeMessageFate = "hold" | "pass" | "drop";
+/**
+ * What becomes of a large inspected message, decided on its head: held whole, passed on or dropped as it streams, or
+ * not decided yet (`defer`: asked again when more of it arrives; the consumer stops reading meanwhile).
+ */
+export type LargeMessageFate = "hold" | "pass" | "drop" | "defer";
 
 /** Type reported for untyped startup-phase packets. */
 export const STARTUP_PACKET_TYPE = 0;
@@ -177,7 +180,7 @@ export class MessageFramer {
           offset += total;
           const fate = large ? this.#large!.decide(type, total, message.subarray(0, this.#large!.limit)) : "hold";
           // A whole inspected message in this chunk: handed back as a subarray (no copy, no bookkeeping).
-          if (fate === "hold") onSegment({ kind: "message", type, message });
+          if (fate === "hold" || fate === "defer") onSegment({ kind: "message", type, message });
           else if (fate === "pass") onSegment({ kind: "bytes", bytes: message, large: true });
           continue;
         }
@@ -225,8 +228,9 @@ export class MessageFramer {
     current.deciding = false;
     const head = Buffer.concat(current.parts);
     const fate = this.#large!.decide(current.type, current.total, head.subarray(0, this.#large!.limit));
-    if (fate === "hold") {
+    if (fate === "hold" || fate === "defer") {
       current.parts = [head];
+      current.deciding = fate === "defer";
       return;
     }
     current.parts = [];

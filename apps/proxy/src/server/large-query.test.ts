@@ -41,6 +41,12 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** A session the answerer never uses (its answer is canned). */
+const noSession = {
+  name: "none",
+  query: async () => ({ fields: [], rows: [], command: "SELECT 0" }),
+} as unknown as Parameters<typeof answerWith>[0]["session"];
+
 /** A simple Query of `size` bytes, whose text starts with `start` and ends with `end`. */
 function queryOf(size: number, start: string, end = ""): Buffer {
   return serialize.query(`${start}${" ".repeat(size - 6 - start.length - end.length)}${end}`);
@@ -70,6 +76,35 @@ describe("a Query larger than the proxy holds whole (1 MiB)", () => {
       await until(() => upstream.received() > 2 * LARGE_CLIENT_MESSAGE_BYTES, "the head upstream");
       client.socket.write(query.subarray(sentFirst));
       await until(() => upstream.received() === query.length, "the whole Query upstream");
+      client.socket.destroy();
+    },
+  );
+
+  it.each([false, true])(
+    "behind a question being answered, is not read further until the answer is sent (native relay %s)",
+    async (relayOn) => {
+      const upstream = await startCountingUpstream();
+      let answer: () => void = () => {};
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      const proxy = await startTestProxy(
+        async (options) => {
+          await answered;
+          return { ...(await answerWith({ ...options, session: noSession }, "select 1")), question: options.question };
+        },
+        { nativeRelay: relayOn, upstreamHost: "127.0.0.1", upstreamPort: upstream.port },
+      );
+      closers.unshift(() => proxy.close());
+      const client = new RawClient(proxy.address.port);
+      await client.startup("large-behind-question");
+      const large = queryOf(64 * LARGE_CLIENT_MESSAGE_BYTES, "select 1");
+      client.socket.write(Buffer.concat([serialize.query("/* nl: slow */"), large]));
+      // The proxy stops reading the client after the large Query's first MiB: most of it stays on the client's side.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(client.socket.writableLength).toBeGreaterThan(32 * LARGE_CLIENT_MESSAGE_BYTES);
+      expect(upstream.received()).toBe(0);
+      answer();
+      // Then the Query streams upstream whole, after the answer.
+      await until(() => upstream.received() === large.length, "the large Query upstream");
       client.socket.destroy();
     },
   );
