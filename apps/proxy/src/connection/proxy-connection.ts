@@ -439,9 +439,9 @@ export class ProxyConnection {
    * question, the client is not read further until the question is answered, then it is decided again.
    */
   #decideLarge(type: number, total: number, head: Buffer): LargeMessageFate {
-    if (this.#step === ConnectionStep.Answering || this.#clientQueue.length > 0) this.#clientPauses.hold("large");
+    if (this.#step === ConnectionStep.Answering) this.#clientPauses.hold("large");
     if (this.#clientPauses.has("large")) return "defer";
-    if (this.#step !== ConnectionStep.Ready) return "hold";
+    if (this.#step !== ConnectionStep.Ready || this.#clientQueue.length > 0) return "hold";
     const route = this.#router.routeLarge(type, total, head);
     if (route.refused !== undefined) this.#startAnswer(route.refused);
     if (route.awaitsReady) this.#pendingReady.expect();
