@@ -16,7 +16,7 @@
 // A message length outside PostgreSQL's limits is handed back unforwarded (reason "protocol"): JavaScript answers it.
 // - upstream CopyInResponse (G) starts COPY FROM STDIN, CommandComplete (C), ErrorResponse (E) or ReadyForQuery ends
 //   it (type bytes only); meanwhile client messages are passed on as PostgreSQL takes them (a Query or Parse is a
-//   protocol violation of the COPY, never a question; Sync owes no ReadyForQuery).
+//   protocol violation of the COPY, never a question; Sync owes no ReadyForQuery; none marks forwarded-since-sync).
 // A socket error on either side, or the upstream's end of stream, hands the connection back at once ("client-closed",
 // "upstream-closed"); the client's end of stream (it shut down its sending side and still reads) hands it back at the
 // next message boundary ("client-ended"), so that it still gets its results. JavaScript asks for a connection back
@@ -451,8 +451,9 @@ static size_t frame(relay_connection *connection, int side_index, const uint8_t 
       continue;
     }
     if (side_index == CLIENT && connection->copy_in) {
-      // PostgreSQL ignores Sync (and Flush) during COPY FROM STDIN: no ReadyForQuery is owed for it.
-      if (type != 'S' && type != 'H') connection->forwarded_since_sync = 1;
+      // PostgreSQL takes every message during COPY FROM STDIN as part of the COPY (CopyData, CopyDone, CopyFail; a Sync
+      // or Flush it ignores; anything else ends the COPY with an error): none owes a ReadyForQuery or opens an
+      // extended-protocol batch (as CopyInState in client-message-router.ts; relay-rules.vectors.json).
     } else if (side_index == CLIENT) {
       if (type == 'S') {
         connection->pending_ready++;
