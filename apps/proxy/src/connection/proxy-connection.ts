@@ -16,6 +16,7 @@ import {
 import { MessageType, readStartupPacket } from "../protocol/frontend-messages";
 import { type FramedSegment, type LargeMessageFate, MessageFramer } from "../protocol/message-framer";
 import { ProtocolViolationError } from "../protocol/protocol-error";
+import { readReadyStatus } from "../protocol/ready-for-query";
 import { type BatchPart, planStatementBatch } from "../question/plan-statement-batch";
 import type { RelayedConnection, RelayHandBack } from "../relay/native-relay";
 import { resumeReading } from "../relay/socket-reading";
@@ -660,7 +661,7 @@ export class ProxyConnection {
       return;
     }
     if (type === MessageType.readyForQuery) {
-      this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
+      this.#readyStatus = readReadyStatus(message);
       if (this.#step === ConnectionStep.Authenticating) this.#step = ConnectionStep.Ready;
       const questionBatchError = this.#questionBatchError.takeBeforeReady(this.#options.logger);
       if (questionBatchError !== undefined) this.#writeClient(questionBatchError);
@@ -690,7 +691,7 @@ export class ProxyConnection {
     if (reply === "forward") this.#writeClient(message);
     if (reply === "refuse-copy") this.#writeUpstream(serialize.copyFail(COPY_REFUSAL));
     if (reply !== "ready") return;
-    this.#readyStatus = String.fromCharCode(message[5]!) as ReadyStatus;
+    this.#readyStatus = readReadyStatus(message);
     this.#statementsInFlight = undefined;
     if (this.#pendingReady.received()) this.#router.upstreamSettled();
     run.finish();
