@@ -179,7 +179,8 @@ describe("the stream rules (framing, ReadyForQuery accounting, COPY, hand-back) 
       } else {
         expect(decision, strategy).toEqual(expected);
       }
-      expect(routed, strategy).toBe(vector.routed);
+      // What the router then does with a handed-back message, where the table pins it.
+      if (vector.routed !== undefined) expect(routed, strategy).toBe(vector.routed);
     }
   });
 });
