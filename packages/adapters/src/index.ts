@@ -8,7 +8,7 @@ export {
   auditSurfaces,
   type QuestionAsker,
 } from "./audit/audit-row";
-export { dataSourceKey } from "./audit/data-source-key";
+export { dataSourceKey, dataSourceNames } from "./audit/data-source-key";
 export { QuestionAuditTrail, type QuestionAuditTrailOptions } from "./audit/question-audit-trail";
 export { administratorSql, type RoleAuthority, roleAuthority } from "./audit/role-authority";
 export type { ExternalDescriptions } from "./catalog-files/external-descriptions";

@@ -1,6 +1,6 @@
 import {
   auditEntries,
-  dataSourceKey,
+  dataSourceNames,
   type MetadataStore,
   openQuestionMetadataStore,
   roleAuthority,
@@ -106,7 +106,7 @@ Example:
         if (!store) throw new NoAuditTrailError();
         const entries = await auditEntries(store.database, {
           // The URL's name of the database and the server's own (through the proxy, the upstream's address).
-          dataSource: [dataSourceKey(url), ...(authority.serverDataSource ? [authority.serverDataSource] : [])],
+          dataSource: dataSourceNames(url, authority.serverDataSource),
           role: authority.administrator ? options.role : authority.role,
           ...(options.since === undefined ? {} : { since: options.since }),
           ...(options.surface === undefined ? {} : { surface: options.surface }),

@@ -6,7 +6,7 @@ import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata
 import { createTestDatabase, dropTestRole, type TestDatabase, testServerUrl } from "../testing/test-database";
 import { auditEntries } from "./audit-entries";
 import { auditRowOf, type QuestionAsker } from "./audit-row";
-import { dataSourceKey } from "./data-source-key";
+import { dataSourceKey, dataSourceNames } from "./data-source-key";
 import { QuestionAuditTrail } from "./question-audit-trail";
 import { roleAuthority } from "./role-authority";
 
@@ -209,5 +209,15 @@ describe("roleAuthority and dataSourceKey", () => {
     }
     expect(dataSourceKey("postgresql://alice:secret@db.example:6432/shop")).toBe("db.example:6432/shop");
     expect(dataSourceKey("postgresql://alice@db.example")).toBe("db.example:5432/alice");
+    expect(dataSourceNames("postgresql://alice@db.example:6432/shop", "10.0.0.5:5432/shop")).toEqual([
+      "db.example:6432/shop",
+      "10.0.0.5:5432/shop",
+    ]);
+    expect(dataSourceNames("postgresql://alice@127.0.0.1:6432/shop", "127.0.0.1:5432/shop")).toEqual([
+      "127.0.0.1:6432/shop",
+      "127.0.0.1:5432/shop",
+      "localhost:5432/shop",
+      "::1:5432/shop",
+    ]);
   });
 });
