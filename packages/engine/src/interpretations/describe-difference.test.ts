@@ -39,7 +39,9 @@ describe("queryShape", () => {
   });
 
   it("strips control and bidirectional characters from literals and shortens long ones", () => {
-    const shape = queryShape(`SELECT 1 FROM t WHERE name = E'evil\\u202Etext\\nmore and a very long tail of text here'`);
+    const shape = queryShape(
+      `SELECT 1 FROM t WHERE name = E'evil\\u202Etext\\nmore and a very long tail of text here'`,
+    );
     expect(shape?.filters[0]).toBe("name = 'evil text more and a very long…'");
   });
 });
@@ -79,7 +81,10 @@ describe("describeDifference", () => {
 
   it("falls back to the results when the SQL does not parse, and marks a cut count with +", () => {
     expect(
-      describeDifference(reading("not sql", [["1"]], { rowCount: 1000, truncated: true }), reading("SELECT 1", [["1"]])),
+      describeDifference(
+        reading("not sql", [["1"]], { rowCount: 1000, truncated: true }),
+        reading("SELECT 1", [["1"]]),
+      ),
     ).toBe("1000+ rows instead of 1 row");
   });
 
