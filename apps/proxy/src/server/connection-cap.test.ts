@@ -77,4 +77,24 @@ describe("the connection cap (NLQ_MAX_CONNECTIONS)", () => {
     cancel.end(encodeCancelRequest(key.processID, key.secretKey));
     await expect(sleeping).rejects.toMatchObject({ code: "57014" });
   });
+
+  it("closes a client beyond the cap that ends its input before its startup packet, without waiting for the timeout", async () => {
+    const server = await startTestProxy((options) => answerWith(options, "select 1"), {
+      maxConnections: 1,
+      clientLoginTimeoutMilliseconds: 60_000,
+    });
+    servers.push(server);
+    const served = client(server);
+    await served.connect();
+    const extra = connect({ host: upstreamHost, port: server.address.port });
+    extra.on("error", () => undefined);
+    await new Promise((resolve) => extra.once("connect", resolve));
+    extra.end();
+    const closed = await Promise.race([
+      new Promise((resolve) => extra.once("close", () => resolve(true))),
+      new Promise((resolve) => setTimeout(() => resolve(false), 5_000)),
+    ]);
+    expect(closed).toBe(true);
+    extra.destroy();
+  });
 });

@@ -31,6 +31,8 @@ export function refuseConnection(
     if (reply === undefined) client.end();
     else client.end(reply);
   };
+  // The server is half-open (a client may end its input and still read): one that ends before its packet is done.
+  client.on("end", () => finish());
   client.on("error", () => clearTimeout(timer));
   client.on("close", () => clearTimeout(timer));
   client.on("data", (chunk: Buffer) => {
