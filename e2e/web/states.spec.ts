@@ -50,12 +50,25 @@ for (const size of [
       await expect(answer.getByRole("figure", { name: /chart/ })).toBeVisible({ timeout: 45_000 });
       await expectNoAxeViolations(page, `answer with chart ${colorScheme}`);
 
+      // Sideways bars with the chart controls (x axis, plotted measures).
+      await ask(page, "what is the average order value by store?");
+      const stores = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
+      await expect(stores.getByRole("figure", { name: /chart/ })).toBeVisible({ timeout: 45_000 });
+      await expect(page.getByRole("button", { name: "Ask" })).toBeVisible();
+      await expectNoAxeViolations(page, `answer with sideways bars ${colorScheme}`);
+
       await ask(page, "what is the bounce rate of our website?");
       const failure = page.getByRole("article", { name: "Answer" }).last().getByRole("alert");
       await expect(failure).toContainText("SQLSTATE 22023", { timeout: 45_000 });
       await expectNoAxeViolations(page, `failed question ${colorScheme}`);
-      // The composer stays in view after answers.
+      // The composer stays in view after answers, and leaves most of the screen to them (a phone included).
       await expect(page.getByLabel("Your question")).toBeInViewport();
+      const composer = await page.locator(".composer").boundingBox();
+      expect(composer?.height ?? size.height, "composer height").toBeLessThan(size.height * 0.3);
+
+      await page.goto("/examples");
+      await expect(page.getByRole("heading", { name: "Verified examples", exact: true })).toBeVisible();
+      await expectNoAxeViolations(page, `verified examples ${colorScheme}`);
     }
   });
 }

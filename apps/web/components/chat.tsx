@@ -240,7 +240,8 @@ export function Chat({
         <div ref={endRef} />
       </section>
 
-      <form className="composer" onSubmit={onSubmit}>
+      {/* Once answers are on the page, the suggestions take one scrolling row: the answers get the screen. */}
+      <form className={messages.length > 0 ? "composer composer-compact" : "composer"} onSubmit={onSubmit}>
         <SuggestionChips suggestions={suggestions} disabled={busy} onPick={ask} />
         <label htmlFor="question" className="composer-label">
           Your question

@@ -6,14 +6,24 @@ export interface SuggestionChipsProps {
   readonly onPick: (question: string) => void;
 }
 
-/** Suggested questions as buttons; picking one asks it. */
+/**
+ * Suggested questions as buttons; picking one asks it. While a question runs they are aria-disabled, not disabled:
+ * they stay focusable, so the keyboard can still scroll their row on a narrow screen.
+ */
 export function SuggestionChips({ suggestions, disabled, onPick }: SuggestionChipsProps) {
   if (suggestions.length === 0) return null;
   return (
     <ul className="suggestions" aria-label="Suggested questions">
       {suggestions.map((suggestion) => (
         <li key={suggestion}>
-          <button type="button" className="chip" disabled={disabled} onClick={() => onPick(suggestion)}>
+          <button
+            type="button"
+            className="chip"
+            aria-disabled={disabled}
+            onClick={() => {
+              if (!disabled) onPick(suggestion);
+            }}
+          >
             {suggestion}
           </button>
         </li>
