@@ -92,4 +92,48 @@ describe("fetchSampleValues", () => {
       await client.end();
     }
   });
+
+  it("reads every table in one statement, and table by table when that fails (one table unreadable)", async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const session = createPgExecutor(client);
+      await client.query(
+        "CREATE TABLE IF NOT EXISTS towns (name text); TRUNCATE towns; INSERT INTO towns VALUES ('Brest')",
+      );
+      const sent: string[] = [];
+      const tables = (all: Awaited<ReturnType<typeof introspectCatalog>>, names: string[]) => ({
+        tables: all.tables.filter((table) => table.schema === "public" && names.includes(table.name)),
+      });
+      const catalog = await runReadOnly({ session, statementTimeoutMilliseconds: 5_000 }, async (query) => {
+        const all = await introspectCatalog(query);
+        return fetchSampleValues(
+          (sql) => {
+            sent.push(sql);
+            return query(sql);
+          },
+          tables(all, ["cities", "towns"]),
+        );
+      });
+      expect(sent.filter((sql) => sql.includes(" FROM "))).toHaveLength(1);
+      expect(renderSchema(catalog)).toContain("-- examples: 'Brest'");
+      expect(renderSchema(catalog)).toContain(
+        "-- examples: 'Paris', 'Lyon', 'A very long city name that goes on and o…'",
+      );
+
+      // A table whose read fails (here: dropped between introspection and sampling) loses only its own examples.
+      const failing = await runReadOnly({ session, statementTimeoutMilliseconds: 5_000 }, async (query) => {
+        const all = await introspectCatalog(query);
+        const chosen = tables(all, ["cities", "towns"]);
+        return fetchSampleValues(query, {
+          tables: chosen.tables.map((table) => (table.name === "towns" ? { ...table, name: "towns_gone" } : table)),
+        });
+      });
+      expect(renderSchema(failing)).toContain("-- examples: 'Paris', 'Lyon'");
+      expect(renderSchema(failing)).not.toContain("Brest");
+    } finally {
+      await client.query("DROP TABLE IF EXISTS towns");
+      await client.end();
+    }
+  });
 });

@@ -57,9 +57,11 @@ export async function fetchSampleValues(
     await query("SAVEPOINT nlq_samples");
     try {
       await query(`SET LOCAL statement_timeout = ${timeout}`);
+      // Every table in one statement first (one round trip instead of three per table); table by table when it fails.
+      const atOnce = await sampleRowsAtOnce(query, sampled, rowsPerTable);
       for (const { table, textColumns } of sampled) {
         if (textColumns.length === 0) continue;
-        rowsByTable.set(table, await sampleRows(query, table, textColumns, rowsPerTable));
+        rowsByTable.set(table, atOnce?.get(table) ?? (await sampleRows(query, table, textColumns, rowsPerTable)));
       }
     } finally {
       // Nothing was written; this also reverts the sample timeout.
@@ -90,6 +92,48 @@ export async function fetchSampleValues(
     };
   });
   return { tables };
+}
+
+/**
+ * Every table's `SELECT <text columns> FROM <table> LIMIT n` as one statement (`UNION ALL` of one `json_agg` row per
+ * table), in its own savepoint: the rows by table, or undefined when the statement fails (then each table is read on
+ * its own, so a broken or slow table still only loses its own examples).
+ */
+async function sampleRowsAtOnce(
+  query: (sql: string) => Promise<QueryResult>,
+  sampled: ReadonlyArray<{ readonly table: TableInfo; readonly textColumns: readonly ColumnInfo[] }>,
+  rowsPerTable: number,
+): Promise<Map<TableInfo, QueryResult["rows"]> | undefined> {
+  const wanted = sampled.filter(({ textColumns }) => textColumns.length > 0);
+  if (wanted.length < 2) return undefined;
+  const statement = wanted
+    .map(({ table, textColumns }, index) => {
+      const select = textColumns
+        .map((column, position) => `${quoteIdentifier(column.name)}::pg_catalog.text AS "${position}"`)
+        .join(", ");
+      const from = `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
+      return `SELECT ${index} AS table_index, (SELECT pg_catalog.json_agg(pg_catalog.row_to_json(sample)) FROM (SELECT ${select} FROM ${from} LIMIT ${rowsPerTable}) AS sample)::pg_catalog.text AS sample_rows`;
+    })
+    .join(" UNION ALL ");
+  await query("SAVEPOINT nlq_sample");
+  try {
+    const rowsByTable = new Map<TableInfo, QueryResult["rows"]>();
+    for (const [index, json] of (await query(statement)).rows) {
+      const entry = wanted[Number(index)];
+      if (!entry) continue;
+      const objects = json ? (JSON.parse(json) as Array<Record<string, string | null>>) : [];
+      rowsByTable.set(
+        entry.table,
+        objects.map((object) => entry.textColumns.map((_, position) => object[String(position)] ?? null)),
+      );
+    }
+    return rowsByTable;
+  } catch {
+    return undefined;
+  } finally {
+    await query("ROLLBACK TO SAVEPOINT nlq_sample");
+    await query("RELEASE SAVEPOINT nlq_sample");
+  }
 }
 
 /** `SELECT <text columns> FROM <table> LIMIT n` in its own savepoint: a broken or slow table gives no rows. */
