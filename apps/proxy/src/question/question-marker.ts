@@ -114,7 +114,11 @@ export class QuestionMarker {
           position = skipWhitespace(bytes, position);
           break;
         case "bytes":
-          if (bytes.compare(token.bytes, 0, token.bytes.length, position, position + token.bytes.length) !== 0)
+          // Past the end is no match (as the relay's memcmp guard), not a RangeError from Buffer.compare.
+          if (
+            position + token.bytes.length > bytes.length ||
+            bytes.compare(token.bytes, 0, token.bytes.length, position, position + token.bytes.length) !== 0
+          )
             return false;
           position += token.bytes.length;
           break;
