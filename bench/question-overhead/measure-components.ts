@@ -6,6 +6,7 @@ import {
   loadSettings,
   runReadOnly,
   type Settings,
+  sharedFunctionPolicyCache,
 } from "@nlq/engine";
 import pg from "pg";
 import { percentile } from "./overhead-report";
@@ -19,7 +20,8 @@ export interface ComponentTimes {
 /**
  * Times, on one connection to the demo, each database step the proxy runs per question before the model is asked:
  * the identity scope `withCatalogIndex` opens, `prepareIndexedQuestion` (data source lookup, index stamp, the catalog
- * restricted to the role with its examples checked under it), the function policy from `pg_proc`, and for comparison
+ * restricted to the role with its examples read again under it), the function policy (loaded from `pg_proc`, and from
+ * the per-role cache as questions get it), and for comparison
  * live introspection with sample values (the path of a database nothing indexed). `runs` calls each, median.
  */
 export async function measureComponents(options: {
@@ -38,12 +40,16 @@ export async function measureComponents(options: {
       () => runReadOnly(scope, (query) => query("SELECT pg_catalog.current_database(), current_user")),
     ],
     [
-      "prepareIndexedQuestion (index lookup, catalog restricted to the role, examples checked)",
+      "prepareIndexedQuestion (index lookup, catalog restricted to the role, its examples read again)",
       () => prepareIndexedQuestion({ store: options.store, url: options.url, session, settings }),
     ],
     [
-      "function policy (pg_proc)",
+      "function policy, loaded from pg_proc",
       () => runReadOnly(scope, (query) => loadFunctionPolicy(query, settings.allowedFunctions)),
+    ],
+    [
+      "function policy, cached (what a question runs: the fingerprint query)",
+      () => runReadOnly(scope, (query) => sharedFunctionPolicyCache.load(query, settings.allowedFunctions)),
     ],
     [
       "live introspection + sample values (unindexed path)",

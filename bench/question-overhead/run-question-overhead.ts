@@ -23,7 +23,7 @@ import { openMetadataStore } from "@nlq/adapters";
 import { loadDemoData } from "@nlq/demo";
 import pg from "pg";
 import { measureComponents } from "./measure-components";
-import { overheadPercentiles, phaseBreakdown, type TimedNotice } from "./overhead-report";
+import { overheadPercentiles, percentile, phaseBreakdown, type TimedNotice } from "./overhead-report";
 
 const { values: options } = parseArgs({
   options: {
@@ -205,6 +205,11 @@ try {
     phases: phaseBreakdown(detailed.notices),
     components,
     withProgressNotices: overheadPercentiles(detailed.select1, detailed.question),
+    /** Median time from the last NOTICE of a question (its answer's) to the end of its response (ReadyForQuery). */
+    afterLastNoticeP50: percentile(
+      detailed.question.map((total, index) => total - (detailed.notices[index]?.at(-1)?.milliseconds ?? total)),
+      0.5,
+    ),
   };
   if (options.json) console.log(JSON.stringify(report, null, 2));
   else {
@@ -217,6 +222,7 @@ try {
     console.log(`overhead (question p50 − select 1 p50): ${format(report.overheadP50)}`);
     console.log("phases (median time from sending the question to each progress NOTICE, --progress run):");
     for (const phase of report.phases) console.log(`  ${phase.notice.padEnd(48)} ${format(phase.p50)}`);
+    console.log(`  end of the response (ReadyForQuery), after the last NOTICE  +${format(report.afterLastNoticeP50)}`);
     console.log("parts before generation, called directly on the demo (median):");
     for (const component of report.components) console.log(`  ${component.part.padEnd(88)} ${format(component.p50)}`);
   }
