@@ -192,10 +192,16 @@ static stream_outcome run_stream(const start_state *start, uint8_t *tokens, size
 static const char *const STOP_NAMES[] = {"none", "question", "release", "protocol", "client-closed",
                                          "upstream-closed", "client-ended"};
 
-static void compare(const char *name, const char *strategy, const stream_outcome *got, const stream_outcome *want) {
+/**
+ * `loose`: a protocol stop, where JavaScript ends the connection: it may have passed on (and so routed) fewer of the
+ * ordinary messages before the bad header in the same chunk than the relay, so forwarded and held bytes and
+ * forwarded-since-sync are not compared; the decision, the ReadyForQuery count, the status and COPY are.
+ */
+static void compare(const char *name, const char *strategy, const stream_outcome *got, const stream_outcome *want,
+                    int loose) {
   EXPECT(got->stop == want->stop, "stream \"%s\" (%s): stop %s, expected %s", name, strategy, STOP_NAMES[got->stop],
          STOP_NAMES[want->stop]);
-  for (int side = 0; side < 2; side++) {
+  for (int side = 0; side < 2 && !loose; side++) {
     const char *side_name = side == CLIENT ? "client" : "upstream";
     EXPECT(got->forwarded[side] == want->forwarded[side], "stream \"%s\" (%s): forwarded %zu %s bytes, expected %zu",
            name, strategy, got->forwarded[side], side_name, want->forwarded[side]);
@@ -204,7 +210,7 @@ static void compare(const char *name, const char *strategy, const stream_outcome
   }
   EXPECT(got->pending_ready == want->pending_ready, "stream \"%s\" (%s): pendingReady %u, expected %u", name, strategy,
          got->pending_ready, want->pending_ready);
-  EXPECT(got->forwarded_since_sync == want->forwarded_since_sync,
+  EXPECT(loose || got->forwarded_since_sync == want->forwarded_since_sync,
          "stream \"%s\" (%s): forwardedSinceSync %d, expected %d", name, strategy, got->forwarded_since_sync,
          want->forwarded_since_sync);
   EXPECT(got->ready_status == want->ready_status, "stream \"%s\" (%s): readyStatus '%c', expected '%c'", name,
@@ -244,6 +250,7 @@ static void check_stream(char *line, FILE *file) {
   want.forwarded_since_sync = (int)next_number(&expect_line);
   want.ready_status = (uint8_t)next_number(&expect_line);
   want.copy_in = (int)next_number(&expect_line);
+  int loose = (int)next_number(&expect_line);
   for (;;) {
     char *chunking_line = read_line(file);
     if (chunking_line == NULL) exit(2);
@@ -262,7 +269,7 @@ static void check_stream(char *line, FILE *file) {
       for (size_t cut = 0; cut < steps[index].cut_count; cut++) steps[index].cuts[cut] = (size_t)next_number(&cuts_line);
     }
     stream_outcome got = run_stream(&start, tokens, tokens_length, steps, step_count, 1);
-    compare((const char *)name, (const char *)strategy, &got, &want);
+    compare((const char *)name, (const char *)strategy, &got, &want, loose);
     free(strategy);
   }
   for (size_t index = 0; index < step_count; index++) {
@@ -356,7 +363,7 @@ static void fuzz(long iterations, uint64_t seed) {
     stream_outcome cut = run_stream(&start, tokens, marker_lengths[marker], &step, 1, 1);
     char label[64];
     snprintf(label, sizeof label, "fuzz iteration %ld", iteration);
-    compare(label, "random cuts against whole", &cut, &whole);
+    compare(label, "random cuts against whole", &cut, &whole, 0);
     EXPECT(whole.forwarded[step.side] + whole.held[step.side] == step.length,
            "%s: forwarded and held bytes do not add up", label);
     // The pre-check over raw random bytes (no message around them).

@@ -162,7 +162,7 @@ function expandStream(source: StreamVectorSource, index: number): StreamVector {
   };
 }
 
-function chunkings(steps: readonly StreamStep[], seed: number): StreamVector["chunkings"] {
+export function chunkings(steps: readonly StreamStep[], seed: number): StreamVector["chunkings"] {
   const all = (cut: (step: StreamStep) => number[]) =>
     steps.map((step) => [...new Set(cut(step))].filter((at) => at > 0 && at < step.bytes.length).sort((a, b) => a - b));
   const random = randomNumbers(seed + 1);
@@ -191,7 +191,7 @@ function range(from: number, below: number, by: number): number[] {
 }
 
 /** A small seeded generator (xorshift32): the same cuts on every run and on both sides. */
-function randomNumbers(seed: number): () => number {
+export function randomNumbers(seed: number): () => number {
   let state = (seed * 2654435761) >>> 0 || 1;
   return () => {
     state ^= state << 13;
@@ -250,4 +250,73 @@ export function encodeMessage(spec: MessageSpec, side: Side, vector: string): Bu
   if ("Z" in spec) return message("Z", Buffer.from(String(spec.Z), "latin1"));
   if ("G" in spec) return message("G", Buffer.from([Number(spec.G)]), int16(0));
   throw new Error(`${vector}: unknown message ${JSON.stringify(spec)}`);
+}
+
+// ── random streams (the cross-language fuzz vectors) ───────────────────────────────────────────────────────────
+
+const FUZZ_TYPES = "QPSFHBDECdcXZGpf";
+const FUZZ_PIECES = [
+  "/*",
+  "--",
+  "nl",
+  "NL",
+  ":",
+  " ",
+  "\r",
+  "\n",
+  "\v",
+  "*/",
+  "select 1",
+  "x",
+  "-",
+  "/",
+  "ask",
+  "\0",
+  "?",
+];
+const FUZZ_MARKERS = ["nl:", "ask:", "nl x:", "?"];
+
+/**
+ * A random stream to feed both sides: whole messages of the types the relay looks at, marker fragments, now and then an
+ * impossible length (without an expected outcome: the generator takes TypeScript's, the C test checks it). Streams end
+ * at a message boundary: inside a message the two sides may legitimately differ (the relay notes an upstream message's
+ * type at its header and streams it, JavaScript holds the few it inspects whole); cut-off ends are the C fuzz loop's.
+ */
+export function fuzzStream(seed: number): Pick<StreamVector, "name" | "marker" | "start" | "steps"> {
+  const random = randomNumbers(seed);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const steps: StreamStep[] = [];
+  const stepCount = 1 + Math.floor(random() * 3);
+  for (let step = 0; step < stepCount; step++) {
+    const parts: Buffer[] = [];
+    const messageStarts: number[] = [];
+    let offset = 0;
+    const messages = 1 + Math.floor(random() * 12);
+    for (let index = 0; index < messages; index++) {
+      const body = Buffer.from(Array.from({ length: Math.floor(random() * 10) }, () => pick(FUZZ_PIECES)).join(""));
+      const bytes = Buffer.concat([Buffer.alloc(5), body]);
+      bytes.write(pick([...FUZZ_TYPES]), 0, "latin1");
+      let declared = body.length + 4;
+      const roll = Math.floor(random() * 64);
+      if (roll === 0) declared = Math.floor(random() * 4);
+      else if (roll === 1) declared = 0x40000001 + Math.floor(random() * 16);
+      else if (roll === 2) declared = 0xffffffff - Math.floor(random() * 4);
+      bytes.writeUInt32BE(declared >>> 0, 1);
+      messageStarts.push(offset);
+      parts.push(bytes);
+      offset += bytes.length;
+    }
+    steps.push({ side: random() < 0.75 ? "client" : "upstream", bytes: Buffer.concat(parts), messageStarts });
+  }
+  return {
+    name: `random stream ${seed}`,
+    marker: pick(FUZZ_MARKERS),
+    start: {
+      pendingReady: Math.floor(random() * 3),
+      forwardedSinceSync: random() < 0.5,
+      readyStatus: pick(["I", "T", "E"]),
+      copyIn: random() < 0.25,
+    },
+    steps,
+  };
 }
