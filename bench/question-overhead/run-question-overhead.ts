@@ -205,6 +205,8 @@ try {
     phases: phaseBreakdown(detailed.notices),
     components,
     withProgressNotices: overheadPercentiles(detailed.select1, detailed.question),
+    /** The NOTICEs of the last question, with their times: what each phase line is. */
+    lastQuestionNotices: detailed.notices.at(-1) ?? [],
     /** Median time from the last NOTICE of a question (its answer's) to the end of its response (ReadyForQuery). */
     afterLastNoticeP50: percentile(
       detailed.question.map((total, index) => total - (detailed.notices[index]?.at(-1)?.milliseconds ?? total)),
