@@ -59,6 +59,16 @@ test("keeps the conversation in a thread that survives a reload, can be renamed,
   await conversations.getByLabel("New title").fill(title);
   await page.keyboard.press("Enter");
   await expect(conversations.getByRole("button", { name: title, exact: true })).toBeVisible();
+  // Search the list by title.
+  const search = conversations.getByRole("searchbox", { name: "Search conversations" });
+  await search.fill(title.slice(0, 12).toUpperCase());
+  await expect(conversations.getByRole("button", { name: title, exact: true })).toBeVisible();
+  await expect(
+    conversations.getByRole("button", { name: "which customers are from Berlin?", exact: true }),
+  ).toHaveCount(0);
+  await search.fill("no such conversation title");
+  await expect(conversations.getByRole("status")).toContainText("No conversation title holds");
+  await search.fill("");
   await conversations.getByRole("button", { name: "New conversation" }).click();
   await expect(page.locator(".turn-user")).toHaveCount(0);
   await conversations.getByRole("button", { name: title, exact: true }).click();

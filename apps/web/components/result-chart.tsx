@@ -5,6 +5,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, 
 import { type ChartKind, type ChartPlan, type ChartSeries, chartData, planChart } from "../lib/chart-plan";
 import type { AnswerField } from "../lib/chat-message";
 import { ChartControls, kindNames } from "./chart-controls";
+import { chartPng, downloadBlob } from "./chart-image";
 
 export interface ResultChartProps {
   readonly fields: readonly AnswerField[];
@@ -56,6 +57,7 @@ export function ResultChart({ fields, rows, question }: ResultChartProps) {
   const [labelColumn, setLabelColumn] = useState<number | undefined>();
   const [valueColumns, setValueColumns] = useState<readonly number[] | undefined>();
   const [areaRef, width] = useWidth();
+  const [exportFailure, setExportFailure] = useState<string | undefined>();
   const automatic = planChart(fields, rows, question === undefined ? {} : { question });
   const plan: ChartPlan = planChart(fields, rows, {
     ...(question === undefined ? {} : { question }),
@@ -236,6 +238,29 @@ export function ResultChart({ fields, rows, question }: ResultChartProps) {
             {chart}
           </div>
           <figcaption className="chart-caption">{description}</figcaption>
+          <div className="chart-export">
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={(event) => {
+                const svg = event.currentTarget
+                  .closest("figure")
+                  ?.querySelector<SVGSVGElement>(".chart-area svg.recharts-surface");
+                if (!svg) return;
+                setExportFailure(undefined);
+                const legend = series.map((item, index) => ({
+                  name: seriesName(item, horizontal, twoAxes),
+                  color: palette[index % palette.length] ?? "#000",
+                }));
+                chartPng(svg, series.length > 1 || twoAxes ? legend : [])
+                  .then((blob) => downloadBlob(blob, "nlq-chart.png"))
+                  .catch((error: unknown) => setExportFailure((error as Error).message));
+              }}
+            >
+              Download PNG
+            </button>
+            {exportFailure ? <span role="alert">{exportFailure}</span> : null}
+          </div>
         </figure>
       )}
     </div>

@@ -27,6 +27,9 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
   const [editing, setEditing] = useState<string | undefined>();
   const [confirming, setConfirming] = useState<string | undefined>();
   const [title, setTitle] = useState("");
+  const [search, setSearch] = useState("");
+  const needle = search.trim().toLowerCase();
+  const shown = needle === "" ? threads : threads.filter((thread) => thread.title.toLowerCase().includes(needle));
   /** The thread whose Rename or Delete button gets the focus back once its form closes. */
   const [refocus, setRefocus] = useState<{ id: string; action: "rename" | "delete" } | undefined>();
   const listRef = useRef<HTMLUListElement>(null);
@@ -50,8 +53,27 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
         New conversation
       </button>
       {threads.length === 0 ? <p className="threads-empty">Your conversations appear here.</p> : null}
+      {threads.length > 0 ? (
+        <div className="threads-search">
+          <label htmlFor="threads-search" className="visually-hidden">
+            Search conversations
+          </label>
+          <input
+            id="threads-search"
+            type="search"
+            placeholder="Search conversations"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+      ) : null}
+      {threads.length > 0 && shown.length === 0 ? (
+        <p className="threads-empty" role="status">
+          No conversation title holds “{search.trim()}”.
+        </p>
+      ) : null}
       <ul className="threads-list" ref={listRef}>
-        {threads.map((thread) => (
+        {shown.map((thread) => (
           <li key={thread.id} className={thread.id === currentId ? "thread thread-current" : "thread"}>
             {editing === thread.id ? (
               <form

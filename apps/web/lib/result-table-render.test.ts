@@ -21,7 +21,8 @@ describe("ResultTable", () => {
         truncated: true,
       }),
     );
-    expect(html).toContain('<th scope="col">city</th><th scope="col" class="numeric">customers</th>');
+    expect(html).toContain('<th scope="col"><button type="button" class="sort-button" title="Sort by city">city');
+    expect(html).toContain('<th scope="col" class="numeric"><button type="button" class="sort-button"');
     expect(html).toContain('<td><span class="null">NULL</span></td>');
     expect(html).toContain('<span data-testid="row-count">2 rows</span>');
     expect(html).toContain(">truncated</span>");

@@ -1,0 +1,42 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { signIn } from "./sign-in";
+
+/** The result table sorts and filters the loaded rows; a chart downloads as a PNG image. */
+
+test("sorting by a header and filtering the rows, then downloading the chart as PNG", async ({ page }) => {
+  await signIn(page);
+  await page.getByLabel("Your question").fill("what is the average order value by store?");
+  await page.getByLabel("Your question").press("Enter");
+  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
+  const table = result.getByRole("table");
+  await expect(table).toBeVisible({ timeout: 45_000 });
+  const storeCells = table.locator("tbody tr td:first-child");
+  const orderCells = table.locator("tbody tr td:nth-child(3)");
+
+  // Sort by orders: ascending, then descending (numbers as numbers, not text).
+  const ordersHeader = table.getByRole("columnheader", { name: "orders" });
+  await ordersHeader.getByRole("button").click();
+  await expect(ordersHeader).toHaveAttribute("aria-sort", "ascending");
+  const ascending = (await orderCells.allTextContents()).map((text) => Number(text.replace(/,/g, "")));
+  expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+  await ordersHeader.getByRole("button").click();
+  await expect(ordersHeader).toHaveAttribute("aria-sort", "descending");
+  const descending = (await orderCells.allTextContents()).map((text) => Number(text.replace(/,/g, "")));
+  expect(descending).toEqual([...descending].sort((a, b) => b - a));
+
+  // Filter: only the online stores.
+  await result.getByLabel("Filter rows").fill("online");
+  await expect(result.getByTestId("filter-count")).toHaveText(/^\d+ match(es)? the filter$/);
+  expect(await storeCells.count()).toBeGreaterThan(0);
+  for (const row of await table.locator("tbody tr").all()) await expect(row).toContainText(/online/i);
+
+  // The chart as an image.
+  const downloading = page.waitForEvent("download");
+  await result.getByRole("button", { name: "Download PNG" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("nlq-chart.png");
+  const bytes = readFileSync(await download.path());
+  expect(bytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+  expect(bytes.length).toBeGreaterThan(2_000);
+});
