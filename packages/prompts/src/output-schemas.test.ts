@@ -48,7 +48,7 @@ function problems(schema: unknown, path = "$", found: string[] = []): string[] {
   return found;
 }
 
-const outputSchemas = Object.entries(prompts).filter(
+const outputSchemas = Object.entries(prompts as Record<string, unknown>).filter(
   (entry): entry is [string, z.ZodType] => entry[0].endsWith("OutputSchema") && entry[1] instanceof z.ZodType,
 );
 
