@@ -40,3 +40,25 @@ test("sorting by a header and filtering the rows, then downloading the chart as 
   expect(bytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
   expect(bytes.length).toBeGreaterThan(2_000);
 });
+
+test("the latest answer offers follow-up questions it can answer; picking one asks it", async ({ page }) => {
+  await signIn(page);
+  const asked = "what is the average order value by store?";
+  await page.getByLabel("Your question").fill(asked);
+  await page.getByLabel("Your question").press("Enter");
+  const turns = page.getByRole("article", { name: "Answer" });
+  const followUps = turns.last().getByRole("list", { name: "Follow-up questions" });
+  await expect(followUps).toBeVisible({ timeout: 45_000 });
+  const offered = await followUps.getByRole("button").allTextContents();
+  expect(offered.length).toBeGreaterThan(0);
+  expect(offered.length).toBeLessThanOrEqual(3);
+  expect(offered).not.toContain(asked);
+
+  await followUps.getByRole("button").first().click();
+  await expect(page.locator(".turn-user").last()).toHaveText(offered[0] ?? "");
+  await expect(turns).toHaveCount(2);
+  // The scripted demo offers only recorded questions: the follow-up is answered, not refused.
+  await expect(turns.last().getByRole("group", { name: "Result" })).toBeVisible({ timeout: 45_000 });
+  // Only the latest answer carries follow-ups.
+  await expect(page.getByRole("list", { name: "Follow-up questions" })).toHaveCount(1);
+});

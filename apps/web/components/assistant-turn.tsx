@@ -5,6 +5,7 @@ import { AnswerView } from "./answer-view";
 import { ErrorView } from "./error-view";
 import { FeedbackButtons } from "./feedback-buttons";
 import { StepList } from "./step-list";
+import { SuggestionChips } from "./suggestion-chips";
 
 /** One reply: the live steps, then the answer or the error. */
 export interface AssistantTurnProps {
@@ -19,6 +20,8 @@ export interface AssistantTurnProps {
   readonly recordedQuestions?: readonly string[];
   /** Asks another question (absent while another question runs). */
   readonly onAsk?: (question: string) => void;
+  /** Questions to ask next, offered under the answer (the latest answer only). */
+  readonly followUps?: readonly string[];
 }
 
 export function AssistantTurn({
@@ -28,6 +31,7 @@ export function AssistantTurn({
   onRephrase,
   recordedQuestions,
   onAsk,
+  followUps = [],
 }: AssistantTurnProps) {
   const steps = message.parts.flatMap((part) =>
     part.type === "data-step" ? [{ id: part.id ?? part.data.label, ...part.data }] : [],
@@ -42,6 +46,17 @@ export function AssistantTurn({
       {answer?.type === "data-answer" ? <AnswerView answer={answer.data} /> : null}
       {answer?.type === "data-answer" && turn?.type === "data-turn" ? (
         <FeedbackButtons turnId={turn.data.id} initial={turn.data.feedback ?? null} />
+      ) : null}
+      {answer?.type === "data-answer" && followUps.length > 0 ? (
+        <div className="follow-ups">
+          <p className="follow-ups-title">Ask next</p>
+          <SuggestionChips
+            label="Follow-up questions"
+            suggestions={followUps}
+            disabled={onAsk === undefined}
+            onPick={(question) => onAsk?.(question)}
+          />
+        </div>
       ) : null}
       {error?.type === "data-error" && !(stopped && error.data.code === "57014") ? (
         <ErrorView

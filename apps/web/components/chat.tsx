@@ -5,6 +5,7 @@ import { DefaultChatTransport } from "ai";
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import type { ErrorData, NlqUIMessage, ThreadData } from "../lib/chat-message";
 import { compactMessagesForRequest } from "../lib/compact-messages";
+import { followUpQuestions } from "../lib/follow-up-questions";
 import { pendingQuestionKey, responseError, sessionEnded, sessionEndedKey } from "../lib/response-error";
 import { AssistantTurn } from "./assistant-turn";
 import { ErrorView } from "./error-view";
@@ -211,6 +212,17 @@ export function Chat({
             );
           }
           const asked = textOf(messages[position - 1]);
+          const answer = message.parts.find((part) => part.type === "data-answer");
+          const followUps =
+            position === messages.length - 1 && answer?.type === "data-answer"
+              ? followUpQuestions({
+                  question: asked,
+                  fields: answer.data.fields,
+                  rows: answer.data.rows,
+                  recordedQuestions,
+                  asked: messages.filter((other) => other.role === "user").map(textOf),
+                })
+              : [];
           return (
             <AssistantTurn
               key={message.id}
@@ -219,6 +231,7 @@ export function Chat({
               onRetry={busy ? undefined : () => ask(asked)}
               onRephrase={() => rephrase(asked)}
               recordedQuestions={recordedQuestions}
+              followUps={followUps}
               {...(busy ? {} : { onAsk: ask })}
             />
           );
