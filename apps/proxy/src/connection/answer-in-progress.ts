@@ -1,5 +1,7 @@
 import type { Answer, CancelledError } from "@nlq/engine";
 import type { ReadyStatus } from "../protocol/backend-messages";
+import type { QuestionMarker } from "../question/question-marker";
+import type { ConnectionConversation } from "./connection-conversation";
 import type { ProxyConnectionOptions } from "./proxy-connection-options";
 import { rerunPreparedQuestion } from "./rerun-prepared-question";
 import { type AskedQuestion, type QuestionOutcome, respondToQuestion } from "./respond-to-question";
@@ -18,6 +20,10 @@ export interface AnswerRequest {
   readonly readyStatus: ReadyStatus;
   /** Receives progress lines; undefined sends none. */
   readonly onProgress: ((line: string) => void) | undefined;
+  /** The connection's earlier questions and last answer (follow-ups and picks). */
+  readonly conversation: ConnectionConversation;
+  /** The connection's marker, which spells a pick in messages. */
+  readonly marker: QuestionMarker;
 }
 
 /**
@@ -58,6 +64,9 @@ export class AnswerInProgress {
       ...(options.queryLog === undefined ? {} : { queryLog: options.queryLog }),
       logger: options.logger,
       ...(onProgress === undefined ? {} : { onProgress }),
+      conversation: request.conversation,
+      ...(options.answerPick === undefined ? {} : { answerPick: options.answerPick }),
+      pickExample: request.marker.pickExample(request.detection.kind === "pick" ? request.detection.number : 2),
     });
   }
 

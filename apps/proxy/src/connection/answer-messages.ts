@@ -8,20 +8,22 @@ import {
   type ReadyStatus,
 } from "../protocol/backend-messages";
 import { describeAnswerSentence } from "../question/describe-answer-sentence";
+import type { QuestionMarker } from "../question/question-marker";
+import { encodeInterpretationNotices } from "./interpretation-notices";
 
 /**
  * The backend messages that answer a question on the wire: NOTICEs (the chosen SQL, where it came
  * from, truncation), RowDescription, DataRows, CommandComplete and ReadyForQuery. Pure.
  */
-export function encodeAnswer(answer: Answer, status: ReadyStatus): Buffer[] {
-  const messages = encodeAnswerResult(answer);
+export function encodeAnswer(answer: Answer, status: ReadyStatus, marker?: QuestionMarker): Buffer[] {
+  const messages = encodeAnswerResult(answer, marker);
   messages.push(encodeReadyForQuery(status));
   return messages;
 }
 
 /** `encodeAnswer` without the ReadyForQuery: the answer to one statement of a multi-statement query. */
-export function encodeAnswerResult(answer: Answer): Buffer[] {
-  const messages = encodeAnswerNotices(answer);
+export function encodeAnswerResult(answer: Answer, marker?: QuestionMarker): Buffer[] {
+  const messages = encodeAnswerNotices(answer, answer.result.rows.length, marker);
   messages.push(encodeRowDescription(answer.result.fields));
   appendAnswerRows(messages, answer);
   return messages;
@@ -35,9 +37,13 @@ export function appendAnswerRows(messages: Buffer[], answer: Answer): void {
 
 /**
  * The NOTICEs that go before an answer's rows: the chosen SQL, the plain-language sentence, a scripted replay, truncation (of `rowCount` rows,
- * default the answer's own).
+ * default the answer's own), the interpretations when there are several (a pick spelled with `marker`).
  */
-export function encodeAnswerNotices(answer: Answer, rowCount = answer.result.rows.length): Buffer[] {
+export function encodeAnswerNotices(
+  answer: Answer,
+  rowCount = answer.result.rows.length,
+  marker?: QuestionMarker,
+): Buffer[] {
   const messages: Buffer[] = [];
   const selection = describeSelection(answer.selection, answer.confidence);
   messages.push(
@@ -78,5 +84,6 @@ export function encodeAnswerNotices(answer: Answer, rowCount = answer.result.row
       }),
     );
   }
+  messages.push(...encodeInterpretationNotices(answer, marker));
   return messages;
 }

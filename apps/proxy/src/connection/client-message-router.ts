@@ -6,6 +6,7 @@ import { readCString } from "../protocol/read-c-string";
 import { detectQuestion, type QuestionDetection } from "../question/detect-question";
 import { headMayAsk } from "../question/head-may-ask";
 import { QuestionMarker } from "../question/question-marker";
+import { ConnectionConversation } from "./connection-conversation";
 import { CopyInState } from "./copy-in-state";
 import { PreparedQuestions } from "./prepared-questions";
 import { QuestionQueryTooLargeError } from "./question-errors";
@@ -56,6 +57,8 @@ export class ClientMessageRouter {
   readonly statements = new PreparedQuestions();
   /** The upstream is in COPY FROM STDIN: every message passes as it is (PostgreSQL takes it as part of the COPY). */
   readonly copyIn = new CopyInState();
+  /** The connection's earlier questions and last answer; ordinary SQL routed upstream starts the questions afresh. */
+  readonly conversation = new ConnectionConversation();
   #forwardedSinceSync = false;
 
   constructor(marker: string) {
@@ -89,6 +92,7 @@ export class ClientMessageRouter {
       // Asks a question by its head (a `--` marker beside SQL is a comment): too large for one, refused.
       const asks = marked && headMayAsk(head.toString("utf8", 5), this.marker);
       if (asks) return { fate: "drop", refused: { kind: "refused", error: new QuestionQueryTooLargeError(total) } };
+      this.conversation.startAfresh();
       this.#forwardedSinceSync = false;
       return { fate: "pass", awaitsReady: true };
     }
@@ -119,11 +123,13 @@ export class ClientMessageRouter {
         if (this.statements.size > 0) this.statements.forget("");
         if (detection.kind === "statements") return { kind: "split", text: readQueryText(message) };
         if (detection.kind !== "sql") return { kind: "answer", detection };
+        this.conversation.startAfresh();
         this.#forwardedSinceSync = false;
         return { kind: "forward", bytes: message, awaitsReady: true };
       }
       case MessageType.parse: {
         if (!this.#holdsMarker(message)) {
+          this.conversation.startAfresh();
           if (this.statements.size > 0) this.statements.forget(readCString(message, 5).text);
           return this.#forwardExtended(message);
         }

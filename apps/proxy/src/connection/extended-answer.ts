@@ -16,6 +16,7 @@ import {
 } from "../protocol/extended-messages";
 import { MessageType } from "../protocol/frontend-messages";
 import { readCString } from "../protocol/read-c-string";
+import type { QuestionMarker } from "../question/question-marker";
 import { appendAnswerRows, encodeAnswerNotices } from "./answer-messages";
 import { UnsupportedQuestionBatchError } from "./question-errors";
 import type { FormattedRows } from "./result-formats";
@@ -82,8 +83,9 @@ export function encodeExtendedAnswer(
   answer: Answer,
   status: ReadyStatus,
   rows?: FormattedRows,
+  marker?: QuestionMarker,
 ): Buffer[] {
-  const replies: Buffer[] = [...encodeAnswerNotices(answer, rows?.rows.length)];
+  const replies: Buffer[] = [...encodeAnswerNotices(answer, rows?.rows.length, marker)];
   for (const message of batch) {
     switch (message[0]) {
       case MessageType.parse:

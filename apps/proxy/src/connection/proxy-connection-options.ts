@@ -4,6 +4,7 @@ import type { AuthSource } from "../auth/auth-query";
 import type { NativeRelay } from "../relay/native-relay";
 import type { ProxyLogger } from "../server/proxy-logger";
 import type { ClientTls } from "../tls/client-tls";
+import type { PickOptions } from "./respond-to-question";
 
 /** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
 export type ProxySettings = AnswerQuestionOptions["settings"];
@@ -49,6 +50,11 @@ export interface ProxyConnectionOptions {
   readonly marker: string;
   /** Answers one question on the connection's upstream session. */
   readonly answerQuestion: (options: AnswerQuestionOptions) => Promise<Answer>;
+  /**
+   * Runs a picked interpretation of the connection's last answer (`/* nl#2 *\/;`); default `answerWithInterpretation`
+   * (the server passes one that audits it like an answer).
+   */
+  readonly answerPick?: (options: PickOptions) => Promise<Answer>;
   /** Handed through to `answerQuestion`. */
   readonly settings: ProxySettings;
   /** Handed through to `answerQuestion`; default none. */

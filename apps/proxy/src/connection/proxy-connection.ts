@@ -491,7 +491,7 @@ export class ProxyConnection {
     if (messages !== undefined) {
       this.#router.statements.settle(messages, outcome.kind === "answer" ? outcome.answer : undefined);
     }
-    this.#writeClientMessages(encodeQuestionOutcome(outcome, messages, this.#readyStatus));
+    this.#writeClientMessages(encodeQuestionOutcome(outcome, messages, this.#readyStatus, this.#router.marker));
     this.#finishAnswering();
   }
 
@@ -526,7 +526,7 @@ export class ProxyConnection {
         error = outcome.error;
         break;
       }
-      this.#writeClientMessages(encodeAnswerResult(outcome.answer));
+      this.#writeClientMessages(encodeAnswerResult(outcome.answer, this.#router.marker));
     }
     if (this.#closed) return;
     this.#writeClientMessages([
@@ -573,6 +573,8 @@ export class ProxyConnection {
         generated,
         readyStatus: this.#readyStatus,
         onProgress: this.#options.progressNotices ? (line) => this.#sendProgress(line) : undefined,
+        conversation: this.#router.conversation,
+        marker: this.#router.marker,
       },
       this.#options,
     );
@@ -719,6 +721,8 @@ export class ProxyConnection {
       this.#clientQueue.length === 0 &&
       !this.#questionBatchError.pending &&
       this.#router.statements.size === 0 &&
+      // earlier questions a follow-up would see: the next ordinary SQL must be seen here to forget them
+      !this.#router.conversation.following &&
       this.#clientFramer.atBoundary &&
       this.#upstreamFramer.atBoundary &&
       !this.#clientPauses.holding &&

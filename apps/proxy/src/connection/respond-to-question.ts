@@ -1,6 +1,8 @@
 import {
   type Answer,
   type AnswerQuestionOptions,
+  type AnswerWithInterpretationOptions,
+  answerWithInterpretation,
   CancelledError,
   checkQuestionLength,
   type NlqError,
@@ -15,9 +17,12 @@ import {
   type WireNotice,
 } from "../protocol/backend-messages";
 import type { QuestionDetection } from "../question/detect-question";
+import type { QuestionMarker } from "../question/question-marker";
 import type { ProxyLogger } from "../server/proxy-logger";
 import { encodeAnswer } from "./answer-messages";
+import type { ConnectionConversation } from "./connection-conversation";
 import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
+import { NoAnswerToPickError } from "./pick-errors";
 import { describeProgress } from "./progress-notice";
 import type { ProxySettings } from "./proxy-connection-options";
 import type { FormattedRows } from "./result-formats";
@@ -53,7 +58,19 @@ export interface RespondToQuestionOptions {
   readonly logger: ProxyLogger;
   /** Receives progress lines while answering; default none (no progress NOTICEs). */
   readonly onProgress?: (line: string) => void;
+  /**
+   * The connection's earlier questions and last answer: a question follows the earlier ones (unless asked fresh) and is
+   * remembered; a pick runs from the last answer. Default none: every question stands alone and a pick finds nothing.
+   */
+  readonly conversation?: ConnectionConversation;
+  /** How a pick is spelled with the connection's marker, for the error of a pick with nothing to pick from. */
+  readonly pickExample?: string;
+  /** Runs a picked interpretation (the server's audited wrapper); default `answerWithInterpretation`. */
+  readonly answerPick?: (options: PickOptions) => Promise<Answer>;
 }
+
+/** A pick of one interpretation of the connection's last answer (`question` is that answer's, for the audit trail). */
+export type PickOptions = AnswerWithInterpretationOptions & { readonly question: string };
 
 export const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
   I: "idle",
@@ -72,11 +89,16 @@ export async function respondToQuestion(options: RespondToQuestionOptions): Prom
   try {
     if (detection.kind === "invalid" || detection.kind === "refused") throw detection.error;
     if (options.batch !== undefined) checkQuestionBatch(options.batch, options.statement ?? "");
+    if (detection.kind === "pick") return await respondToPick(detection.number, options);
+    const { conversation } = options;
+    if (detection.fresh === true) conversation?.startAfresh();
+    const previousTurns = conversation?.previousTurns ?? [];
     // Before the injected answerQuestion, which may load the catalog index first.
     checkQuestionLength(detection.question, options.settings.maxQuestionLength);
     const onProgress = options.onProgress;
     const answer = await options.answerQuestion({
       question: detection.question,
+      ...(previousTurns.length === 0 ? {} : { previousTurns: [...previousTurns] }),
       session: options.session,
       transactionStatus: TRANSACTION_STATUS[options.readyStatus],
       settings: options.settings,
@@ -93,6 +115,7 @@ export async function respondToQuestion(options: RespondToQuestionOptions): Prom
           }),
     });
     if (abortSignal.aborted) throw new CancelledError();
+    conversation?.answered(answer);
     logger.info("answered a question", {
       question: detection.question,
       sql: answer.sql,
@@ -107,14 +130,38 @@ export async function respondToQuestion(options: RespondToQuestionOptions): Prom
   }
 }
 
-/** The backend messages for an outcome, ending with ReadyForQuery in `status`. */
+/** Runs interpretation `number` of the connection's last answer on the session; throws 22023 without one. */
+async function respondToPick(number: number, options: RespondToQuestionOptions): Promise<QuestionOutcome> {
+  const last = options.conversation?.lastAnswer;
+  if (last === undefined) throw new NoAnswerToPickError(number, options.pickExample ?? `/* nl#${number} */;`);
+  const run = options.answerPick ?? answerWithInterpretation;
+  const answer = await run({
+    question: last.question,
+    answer: last,
+    number,
+    session: options.session,
+    transactionStatus: TRANSACTION_STATUS[options.readyStatus],
+    settings: options.settings,
+    abortSignal: options.abortSignal,
+  });
+  if (options.abortSignal.aborted) throw new CancelledError();
+  options.conversation?.picked(answer);
+  options.logger.info("ran a picked interpretation", { question: last.question, number, sql: answer.sql });
+  return { kind: "answer", answer };
+}
+
+/**
+ * The backend messages for an outcome, ending with ReadyForQuery in `status`; `marker` spells the pick in the NOTICEs
+ * that list an answer's interpretations (default `nl`).
+ */
 export function encodeQuestionOutcome(
   outcome: QuestionOutcome,
   batch: readonly Buffer[] | undefined,
   status: ReadyStatus,
+  marker?: QuestionMarker,
 ): Buffer[] {
   if (outcome.kind === "error") return [encodeErrorResponse(outcome.error), encodeReadyForQuery(status)];
   return batch === undefined
-    ? encodeAnswer(outcome.answer, status)
-    : encodeExtendedAnswer(batch, outcome.answer, status, outcome.rows);
+    ? encodeAnswer(outcome.answer, status, marker)
+    : encodeExtendedAnswer(batch, outcome.answer, status, outcome.rows, marker);
 }

@@ -165,6 +165,41 @@ describe("detectQuestion", () => {
     });
   });
 
+  describe("picks and fresh questions (issue 19)", () => {
+    it("reads /* nl#2 */; and -- nl#2 as a pick of interpretation 2 when they are the whole query", () => {
+      expect(detectQuestion("/* nl#2 */;")).toEqual({ kind: "pick", number: 2 });
+      expect(detectQuestion("-- Metabase:: x\n/*NL#3*/")).toEqual({ kind: "pick", number: 3 });
+      expect(detectQuestion("-- nl#2")).toEqual({ kind: "pick", number: 2 });
+      expect(detectQuestion("/* ask#4 */", { marker: "ask:" })).toEqual({ kind: "pick", number: 4 });
+    });
+
+    it("leaves a pick beside SQL, or with text after the number, to PostgreSQL", () => {
+      expect(detectQuestion("select 1; /* nl#2 */").kind).toBe("sql");
+      expect(detectQuestion("/* nl#2 */", { besideSql: true }).kind).toBe("sql");
+      expect(detectQuestion("/* nl#2 please */").kind).toBe("sql");
+      expect(detectQuestion("/* nl# */").kind).toBe("sql");
+    });
+
+    it("refuses a pick beside a question or another pick", () => {
+      expect(detectQuestion("/* nl#2 */; /* nl: q */").kind).toBe("invalid");
+      expect(detectQuestion("/* nl#2 */ /* nl#3 */").kind).toBe("invalid");
+    });
+
+    it("reads /* nl!: … */ as a question that starts afresh", () => {
+      expect(detectQuestion("/* nl!: how many users? */")).toEqual({
+        kind: "question",
+        question: "how many users?",
+        fresh: true,
+      });
+      expect(detectQuestion("/* ask! : q */", { marker: "ask:" })).toEqual({
+        kind: "question",
+        question: "q",
+        fresh: true,
+      });
+      expect(detectQuestion("/* nl: q */")).toEqual({ kind: "question", question: "q" });
+    });
+  });
+
   it("treats large marker-less text as ordinary SQL, even with an unterminated comment (PostgreSQL reports that)", () => {
     expect(detectQuestion(`select ${"x, ".repeat(10_000)} 1 /* never closed '`).kind).toBe("sql");
   });

@@ -7,7 +7,10 @@ export const DEFAULT_MARKER = "nl:";
 
 export type QuestionDetection =
   | { readonly kind: "sql" }
-  | { readonly kind: "question"; readonly question: string }
+  /** `fresh`: asked with `/* nl!: … *\/`, it starts a new conversation instead of following the connection's earlier questions. */
+  | { readonly kind: "question"; readonly question: string; readonly fresh?: boolean }
+  /** `/* nl#2 *\/;` (or `-- nl#2` as the whole query): run interpretation `number` of the connection's last answer. */
+  | { readonly kind: "pick"; readonly number: number }
   /** A question among other statements (ordinary SQL, more questions): split the text and answer each in place. */
   | { readonly kind: "statements" }
   | { readonly kind: "invalid"; readonly error: QuestionSyntaxError };
@@ -58,8 +61,12 @@ export function detectQuestion(text: string, options: DetectQuestionOptions = {}
   if (scanned.versionDependent || dependsOnStringSetting(text, scanned)) return ORDINARY_SQL;
   const { statements } = scanned;
   const besideSql = options.besideSql === true || statements.some((statement) => statement.hasSql);
+  const opening = (body: string) => {
+    const fresh = marker.freshOpeningLength(body);
+    return fresh >= 0 ? { length: fresh, fresh: true } : { length: marker.openingLength(body), fresh: false };
+  };
   const asks = (comment: ScannedComment) =>
-    (comment.kind === "block" || !besideSql) && marker.openingLength(comment.body) >= 0;
+    (comment.kind === "block" || !besideSql) && opening(comment.body).length >= 0;
   for (const statement of statements) {
     for (const comment of statement.comments) {
       if (comment.unterminated && asks(comment)) {
@@ -67,6 +74,9 @@ export function detectQuestion(text: string, options: DetectQuestionOptions = {}
       }
     }
   }
+  // A pick asks only as the whole query (comments, whitespace and `;` aside), like a `--` question.
+  const pick = besideSql ? undefined : detectPick(statements, marker);
+  if (pick !== undefined) return pick;
   const questionStatements = statements.filter((statement) => !statement.hasSql && statement.comments.some(asks));
   if (questionStatements.length === 0) return ORDINARY_SQL;
   const markedComments = questionStatements.flatMap((statement) => statement.comments.filter(asks));
@@ -75,9 +85,24 @@ export function detectQuestion(text: string, options: DetectQuestionOptions = {}
   if (meaningful.length > 1) return STATEMENTS;
   if (markedComments.length > 1) return invalid("only one natural-language question per statement");
   const body = markedComments[0]!.body;
-  const question = body.slice(marker.openingLength(body)).replace(/\s+/g, " ").trim();
+  const { length, fresh } = opening(body);
+  const question = body.slice(length).replace(/\s+/g, " ").trim();
   if (question === "") return invalid(`empty natural-language question after "${marker.text}"`);
-  return { kind: "question", question };
+  return fresh ? { kind: "question", question, fresh } : { kind: "question", question };
+}
+
+/** A query of comments alone holding a pick (`nl#2`): the pick, or invalid beside a question or another pick. */
+function detectPick(statements: ScannedText["statements"], marker: QuestionMarker): QuestionDetection | undefined {
+  const comments = statements.flatMap((statement) => statement.comments);
+  const picks = comments.filter((comment) => !comment.unterminated && marker.pickNumber(comment.body) !== undefined);
+  if (picks.length === 0) return undefined;
+  const questions = comments.filter(
+    (comment) => marker.openingLength(comment.body) >= 0 || marker.freshOpeningLength(comment.body) >= 0,
+  );
+  if (picks.length > 1 || questions.length > 0) {
+    return invalid(`a pick ("${marker.stem}#2") must be the only question in its query`);
+  }
+  return { kind: "pick", number: marker.pickNumber(picks[0]!.body)! };
 }
 
 /** Whether the text's statements and comments differ when lexed with `standard_conforming_strings` off. */

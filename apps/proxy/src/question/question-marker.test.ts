@@ -21,7 +21,10 @@ describe("QuestionMarker", () => {
   it.each([
     ["select 1", false],
     ["select 'nl: in a string'", false],
-    ["select 1 /* nl */", false],
+    ["select 1 /* n */", false],
+    ["select 1 /* nl */", true],
+    ["/* nl#2 */;", true],
+    ["/* nl!: x */", true],
     ["/* NL : x */", true],
     ["-- nL:x", true],
     ["select 1 --- nl: x", true],
@@ -45,9 +48,28 @@ describe("QuestionMarker", () => {
     expect(spaced.encodedTokens()).toEqual(new QuestionMarker("nl:").encodedTokens());
     expect(spaced.openingLength(" NL  :  x")).toBe(8);
     const started = performance.now();
-    expect(spaced.mayOccurIn(`--nl${" ".repeat(200_000)}x`)).toBe(false);
+    expect(spaced.mayOccurIn(`--n${" ".repeat(200_000)}l`)).toBe(false);
     expect(spaced.openingLength(`nl${" ".repeat(200_000)}x`)).toBe(-1);
+    expect(spaced.freshOpeningLength(`nl!${" ".repeat(200_000)}x`)).toBe(-1);
+    expect(spaced.pickNumber(`nl#2${" ".repeat(200_000)}x`)).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("reads a pick (the marker's word, #, a number) only as a whole comment body", () => {
+    expect(marker.pickNumber(" nl#2 ")).toBe(2);
+    expect(marker.pickNumber("NL#12")).toBe(12);
+    expect(marker.pickNumber("nl#")).toBeUndefined();
+    expect(marker.pickNumber("nl#2 and more")).toBeUndefined();
+    expect(marker.pickNumber("nl: #2")).toBeUndefined();
+    expect(new QuestionMarker("ask:").pickNumber("ask#3")).toBe(3);
+    expect(new QuestionMarker("ask:").pickExample(3)).toBe("/* ask#3 */;");
+  });
+
+  it("opens a fresh question with the marker's word, ! and the rest of the marker", () => {
+    expect(marker.freshOpeningLength(" nl!: x")).toBe(6);
+    expect(marker.freshOpeningLength("NL! : x")).toBe(6);
+    expect(marker.freshOpeningLength("nl: x")).toBe(-1);
+    expect(marker.openingLength("nl!: x")).toBe(-1);
   });
 
   it("refuses a marker without a word", () => {

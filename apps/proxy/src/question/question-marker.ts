@@ -22,8 +22,16 @@ export class QuestionMarker {
   /** The marker as configured, trimmed (shown in messages). */
   readonly text: string;
   readonly #tokens: readonly MarkerToken[];
+  /** The marker's word: its tokens without the final colon (`nl` of `nl:`), which picks and fresh questions share. */
+  readonly #stemTokens: readonly MarkerToken[];
+  /** The text of the marker's word (`nl`), for messages. */
+  readonly stem: string;
   /** The marker at the start of a comment body. */
   readonly #opening: RegExp;
+  /** A fresh question's opening: the word, `!`, the rest of the marker (`nl!:`). */
+  readonly #freshOpening: RegExp;
+  /** A whole comment body that picks an interpretation: the word, `#`, a number (`nl#2`). */
+  readonly #pick: RegExp;
   /** A comment opener followed by the marker, anywhere in a text. */
   readonly #afterOpener: RegExp;
   #encodedTokens: Buffer | undefined;
@@ -35,9 +43,34 @@ export class QuestionMarker {
       throw new ConfigurationError(`the question marker must hold a word, e.g. "nl:", got ${JSON.stringify(marker)}`);
     }
     this.#tokens = tokenize(this.text);
+    const stemLength = stemTokenCount(this.#tokens);
+    this.#stemTokens = this.#tokens.slice(0, stemLength);
+    this.stem = this.text.endsWith(":") ? this.text.slice(0, -1).trim() : this.text;
     const pattern = this.#tokens.map(tokenPattern).join("");
+    const stemPattern = this.#stemTokens.map(tokenPattern).join("");
+    const rest = this.#tokens.slice(stemLength).map(tokenPattern).join("");
     this.#opening = new RegExp(`^${WHITESPACE}*${pattern}`);
-    this.#afterOpener = new RegExp(`(?:/\\*|--)${WHITESPACE}*${pattern}`);
+    this.#freshOpening = new RegExp(`^${WHITESPACE}*${stemPattern}!${rest}`);
+    this.#pick = new RegExp(`^${WHITESPACE}*${stemPattern}#([0-9]{1,9})${WHITESPACE}*$`);
+    // The pre-check looks for the word alone, so that picks and fresh questions reach `detectQuestion` too.
+    this.#afterOpener = new RegExp(`(?:/\\*|--)${WHITESPACE}*${stemPattern}`);
+  }
+
+  /** The length of a fresh question's opening (`nl!:`, with the whitespace before it) in a comment `body`, or -1. */
+  freshOpeningLength(body: string): number {
+    const match = this.#freshOpening.exec(body);
+    return match === null ? -1 : match[0].length;
+  }
+
+  /** The interpretation a whole comment `body` picks (`nl#2` → 2), or undefined when it is no pick. */
+  pickNumber(body: string): number | undefined {
+    const match = this.#pick.exec(body);
+    return match === null ? undefined : Number(match[1]);
+  }
+
+  /** How a client picks interpretation `number` with this marker: `/* nl#2 *\/;`. */
+  pickExample(number: number): string {
+    return `/* ${this.stem}#${number} */;`;
   }
 
   /** The length of the marker (with the whitespace before it) that opens a comment `body`, or -1 when it does not. */
@@ -46,7 +79,10 @@ export class QuestionMarker {
     return match === null ? -1 : match[0].length;
   }
 
-  /** Whether `text` holds a comment opener followed by the marker (a question is possible; strings are not lexed). */
+  /**
+   * Whether `text` holds a comment opener followed by the marker's word (a question, a fresh question or a pick is
+   * possible; strings are not lexed).
+   */
   mayOccurIn(text: string): boolean {
     return this.#afterOpener.test(text);
   }
@@ -67,7 +103,8 @@ export class QuestionMarker {
   }
 
   /**
-   * The marker's tokens for the native pass-through relay, which runs the same byte-level test
+   * The marker word's tokens (the marker without its final colon: picks `nl#2` and fresh questions `nl!:` share it) for
+   * the native pass-through relay, which runs the same byte-level test
    * (`apps/proxy/native/pass-through-relay.c`): per token a kind byte (1 letter, then its lower-case byte; 2 colon;
    * 3 space; 4 bytes, then their count and the bytes).
    */
@@ -78,7 +115,7 @@ export class QuestionMarker {
 
   #encodeTokens(): Buffer {
     const bytes: number[] = [];
-    for (const token of this.#tokens) {
+    for (const token of this.#stemTokens) {
       switch (token.kind) {
         case "letter":
           bytes.push(1, token.lower);
@@ -99,7 +136,7 @@ export class QuestionMarker {
 
   #matchesBytesAt(bytes: Buffer, start: number): boolean {
     let position = start;
-    for (const token of this.#tokens) {
+    for (const token of this.#stemTokens) {
       switch (token.kind) {
         case "letter":
           if (position >= bytes.length || (bytes[position]! | 0x20) !== token.lower) return false;
@@ -145,6 +182,11 @@ function tokenize(marker: string): MarkerToken[] {
     } else tokens.push({ kind: "bytes", bytes: Buffer.from(character, "utf8") });
   }
   return tokens;
+}
+
+/** How many leading tokens form the marker's word: all but a final colon (`nl:` → `nl`), at least one. */
+function stemTokenCount(tokens: readonly MarkerToken[]): number {
+  return tokens.length > 1 && tokens.at(-1)?.kind === "colon" ? tokens.length - 1 : tokens.length;
 }
 
 function tokenPattern(token: MarkerToken): string {

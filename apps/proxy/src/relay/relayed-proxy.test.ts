@@ -33,8 +33,10 @@ describe("the proxy with the native relay", () => {
     await untilAdopted(before + 1);
     expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
     expect((await client.query("/* nl: the answer? */")).rows).toEqual([{ answer: 42 }]);
-    await untilAdopted(before + 1);
+    // After a question the connection stays here until its next ordinary statement, which ends the follow-ups.
     expect((await client.query("select $1::int + 1 as two", [1])).rows).toEqual([{ two: 2 }]);
+    await untilAdopted(before + 1);
+    expect((await client.query("select 3 as three")).rows).toEqual([{ three: 3 }]);
     await client.end();
     await untilAdopted(before);
   });

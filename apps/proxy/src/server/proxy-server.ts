@@ -4,6 +4,7 @@ import {
   type Answer,
   type AnswerQuestionOptions,
   type AuthQuerySettings,
+  answerWithInterpretation,
   type ClientTlsSettings,
   ConfigurationError,
   type QueryLog,
@@ -12,6 +13,7 @@ import { createAuthQuery } from "../auth/auth-query";
 import { startupUser } from "../auth/client-authentication";
 import { ProxyConnection } from "../connection/proxy-connection";
 import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
+import type { PickOptions } from "../connection/respond-to-question";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
@@ -177,13 +179,18 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const metrics = new ProxyMetrics({ maxConnections });
   const questionSlots = new QuestionSlots(options.maxConcurrentQuestions ?? DEFAULT_QUESTION_CAPS);
   /** Answers within the caps on questions at once (a refusal is counted as a failed question, SQLSTATE class 53). */
-  const answerAs = (role: () => string, asker: () => QuestionAsker | undefined) =>
-    metrics.instrument(async (questionOptions) => {
+  const withinCapsAudited =
+    <Options extends { readonly question: string }>(
+      role: () => string,
+      asker: () => QuestionAsker | undefined,
+      run: (runOptions: Options) => Promise<Answer>,
+    ) =>
+    async (runOptions: Options): Promise<Answer> => {
       const release = questionSlots.take(role());
       const askedAt = new Date();
       let outcome: AuditedOutcome | undefined;
       try {
-        const answer = await options.answerQuestion(questionOptions);
+        const answer = await run(runOptions);
         outcome = { answer };
         return answer;
       } catch (error) {
@@ -193,9 +200,14 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
         release();
         // The audit trail (issue 19 item 5): queued, never waits and never throws.
         const who = asker();
-        if (outcome && who) options.auditTrail?.record(who, questionOptions.question, outcome, askedAt);
+        if (outcome && who) options.auditTrail?.record(who, runOptions.question, outcome, askedAt);
       }
-    });
+    };
+  const answerAs = (role: () => string, asker: () => QuestionAsker | undefined) =>
+    metrics.instrument(withinCapsAudited(role, asker, options.answerQuestion));
+  /** A picked interpretation (`/* nl#2 *\/;`) takes a question slot and is audited like an answer (no model runs). */
+  const pickAs = (role: () => string, asker: () => QuestionAsker | undefined) =>
+    withinCapsAudited<PickOptions>(role, asker, answerWithInterpretation);
 
   const cancelUpstream = (key: BackendKey) => {
     const socket = connect({ host: upstreamHost, port: upstreamPort });
@@ -227,6 +239,10 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       cancelUpstream,
       marker,
       answerQuestion: answerAs(
+        () => role,
+        () => asker,
+      ),
+      answerPick: pickAs(
         () => role,
         () => asker,
       ),

@@ -1,0 +1,67 @@
+import type { Answer, Interpretation } from "@nlq/engine";
+import { singleCandidateSelection } from "@nlq/engine/testing";
+import { Parser } from "pg-protocol/dist/parser";
+import { describe, expect, it } from "vitest";
+import { QuestionMarker } from "../question/question-marker";
+import { encodeInterpretationNotices } from "./interpretation-notices";
+
+const reading = (number: number, sql: string, difference: string): Interpretation => ({
+  number,
+  chosen: number === 1,
+  sql,
+  support: 1,
+  share: 0.5,
+  columns: ["n"],
+  rows: [["1"]],
+  rowCount: 1,
+  truncated: false,
+  difference,
+});
+
+const answer: Answer = {
+  question: "how many?",
+  sql: "SELECT count(*) AS n FROM orders",
+  result: { fields: [], rows: [], command: "SELECT 0" },
+  truncated: false,
+  selection: { ...singleCandidateSelection, candidates: 2 },
+  model: { id: "test:model", scripted: false },
+  candidates: [],
+  calls: [],
+  elapsedMilliseconds: 1,
+  interpretations: [
+    reading(1, "SELECT count(*) AS n FROM orders", "the chosen reading"),
+    reading(
+      2,
+      "SELECT count(DISTINCT customer) AS n FROM orders",
+      "returns count(DISTINCT customer) instead of count(*)",
+    ),
+  ],
+  needsChoice: true,
+  choiceBasis: "a tie",
+};
+
+function notices(buffers: Buffer[]): string[] {
+  const lines: string[] = [];
+  new Parser().parse(Buffer.concat(buffers), (message) => {
+    const notice = message as unknown as { message: string; detail?: string };
+    lines.push(`${notice.message} | ${notice.detail ?? ""}`);
+  });
+  return lines;
+}
+
+describe("encodeInterpretationNotices", () => {
+  it("lists each reading with its support, difference and SQL, and how to pick with the connection's marker", () => {
+    expect(notices(encodeInterpretationNotices(answer, new QuestionMarker("ask:")))).toEqual([
+      "nlq: which did you mean? the question has 2 readings whose results differ; these rows are #1's, run /* ask#2 */; to see #2's instead | a tie",
+      "nlq: #1 (shown), 1 of 2 candidates: the chosen reading | SELECT count(*) AS n FROM orders",
+      "nlq: #2, 1 of 2 candidates: returns count(DISTINCT customer) instead of count(*) | SELECT count(DISTINCT customer) AS n FROM orders",
+    ]);
+  });
+
+  it("sends nothing for an answer with fewer than two readings", () => {
+    expect(encodeInterpretationNotices({ ...answer, interpretations: undefined })).toEqual([]);
+    expect(encodeInterpretationNotices({ ...answer, interpretations: answer.interpretations!.slice(0, 1) })).toEqual(
+      [],
+    );
+  });
+});
