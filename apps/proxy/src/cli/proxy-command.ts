@@ -1,4 +1,10 @@
-import { type MetadataStore, openMetadataStore, withCatalogIndex, withValueRetrieval } from "@nlq/adapters";
+import {
+  type MetadataStore,
+  openMetadataStore,
+  VerifiedExampleStore,
+  withCatalogIndex,
+  withValueRetrieval,
+} from "@nlq/adapters";
 import {
   answerQuestion,
   type ClientTlsSettings,
@@ -211,7 +217,13 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       answerQuestion: proxyAnswerQuestion(metadata, resolved.upstreamHost, resolved.upstreamPort, service.qdrant),
       settings,
       progressNotices: options.progress ?? false,
-      ...(metadata === undefined ? {} : { queryLog: metadata.queryLog, auditTrail: metadata.auditTrail }),
+      ...(metadata === undefined
+        ? {}
+        : {
+            queryLog: metadata.queryLog,
+            auditTrail: metadata.auditTrail,
+            pickedExamples: new VerifiedExampleStore(metadata.database),
+          }),
       logger: consoleLogger,
       closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),

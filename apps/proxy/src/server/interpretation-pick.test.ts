@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { AuditedOutcome, QuestionAsker } from "@nlq/adapters";
+import type { AuditedOutcome, NewVerifiedExample, QuestionAsker, VerifiedExampleStore } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { type AnswerQuestionOptions, answerQuestion, loadSettings } from "@nlq/engine";
 import pg from "pg";
@@ -44,12 +44,19 @@ async function connect(proxy: ProxyServer, notices: string[] = []): Promise<pg.C
 describe.each([true, false])("interpretations over the proxy (native relay %s)", (relayOn) => {
   let proxy: ProxyServer;
   const audited: Recorded[] = [];
+  const remembered: NewVerifiedExample[] = [];
 
   beforeAll(async () => {
     const settings = loadSettings({ NLQ_MODEL: `scripted:${fixture}`, NLQ_PRESET: "balanced" });
     proxy = await startTestProxy(answerQuestion, {
       settings,
       nativeRelay: relayOn,
+      pickedExamples: {
+        save: async (example: NewVerifiedExample) => {
+          remembered.push(example);
+          return {} as Awaited<ReturnType<VerifiedExampleStore["save"]>>;
+        },
+      },
       auditTrail: {
         record: (_asker: QuestionAsker, asked: string, outcome: AuditedOutcome) =>
           audited.push({ question: asked, outcome }),
@@ -104,6 +111,17 @@ describe.each([true, false])("interpretations over the proxy (native relay %s)",
       [question, "SELECT name, price FROM products ORDER BY price DESC"],
     ]);
     expect(audited.some((entry) => "error" in entry.outcome && entry.question === question)).toBe(true);
+    // Each pick is the picking role's own verified example, never shared.
+    expect(remembered).toEqual([
+      expect.objectContaining({
+        question,
+        sql: "SELECT max(price) AS price FROM products",
+        verifiedBy: upstreamUser,
+        sharedWithAllRoles: false,
+        dataSource: expect.stringMatching(/\/nlq_pick_/),
+      }),
+      expect.objectContaining({ question, sql: "SELECT name, price FROM products ORDER BY price DESC" }),
+    ]);
   });
 
   it("refuses a pick on a connection that answered nothing (22023), and keeps each connection's answer apart", async () => {

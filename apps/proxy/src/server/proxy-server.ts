@@ -1,5 +1,5 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
-import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail } from "@nlq/adapters";
+import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail, VerifiedExampleStore } from "@nlq/adapters";
 import {
   type Answer,
   type AnswerQuestionOptions,
@@ -52,6 +52,11 @@ export interface ProxyServerOptions {
    * database, `application_name` and client address. Default: none.
    */
   readonly auditTrail?: Pick<QuestionAuditTrail, "record">;
+  /**
+   * Where a picked interpretation (`/* nl#2 *\/;`) is remembered as a verified example of the picking role — its own,
+   * never shared with other roles (docs/decisions/2026-11-27-scoped-verified-examples.md). Default: not remembered.
+   */
+  readonly pickedExamples?: Pick<VerifiedExampleStore, "save">;
   /** Send pipeline progress (schema read, candidates, model calls) as NOTICEs while answering. Default false. */
   readonly progressNotices?: boolean;
   /** Log sink. Default: `consoleLogger` (stderr). */
@@ -207,7 +212,28 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     metrics.instrument(withinCapsAudited(role, asker, options.answerQuestion));
   /** A picked interpretation (`/* nl#2 *\/;`) takes a question slot and is audited like an answer (no model runs). */
   const pickAs = (role: () => string, asker: () => QuestionAsker | undefined) =>
-    withinCapsAudited<PickOptions>(role, asker, answerWithInterpretation);
+    withinCapsAudited<PickOptions>(role, asker, async (pickOptions) => {
+      const answer = await answerWithInterpretation(pickOptions);
+      const who = asker();
+      if (options.pickedExamples && who) {
+        // The role's own verified example (issue 19 item 2): saved after the answer, never awaited by it.
+        options.pickedExamples
+          .save({
+            dataSource: who.dataSource,
+            question: pickOptions.question,
+            sql: answer.sql,
+            source: "accepted",
+            verifiedBy: who.role,
+            sharedWithAllRoles: false,
+          })
+          .catch((error: unknown) =>
+            logger.warn("could not remember a picked interpretation as a verified example", {
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          );
+      }
+      return answer;
+    });
 
   const cancelUpstream = (key: BackendKey) => {
     const socket = connect({ host: upstreamHost, port: upstreamPort });
