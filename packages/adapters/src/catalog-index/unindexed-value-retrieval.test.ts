@@ -153,6 +153,13 @@ describe("value retrieval on an unindexed database (real PostgreSQL)", () => {
     expect(run.answer.result.rows).toEqual([["1"]]);
   }, 60_000);
 
+  it("still finds it when the model's keywords miss it (the relay's mechanical answer, keywords ['x'])", async () => {
+    const run = await ask(superuser, database.url, ["x"]);
+    const prompts = [...run.generatorPrompts.values()].flat().join("\n");
+    expect(prompts).toContain(`public.customer.city = '${stored}'`);
+    expect(JSON.stringify(run.events.find((event) => event.type === "keywords-end"))).toContain("Missisauga");
+  }, 60_000);
+
   it("never shows the asking role a row its policy hides, and never reads a view", async () => {
     const run = await ask(limited, database.urlFor(role), ["Zanzibarvile", "Missisauga"]);
     const prompts = [...run.generatorPrompts.values()].flat().join("\n");

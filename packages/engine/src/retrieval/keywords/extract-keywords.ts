@@ -10,6 +10,8 @@ export interface ExtractKeywordsOptions {
   readonly context: StepContext;
   /** Few-shot examples. Default: the prompt's `extractKeywordsExamples`. */
   readonly examples?: readonly ExtractKeywordsExample[];
+  /** Keywords kept after the model's whatever it answers (`namedValues` of the question). Default none. */
+  readonly alsoKeep?: readonly string[];
 }
 
 /** Trimmed, non-empty, first spelling of each keyword kept (case-insensitive duplicates dropped). */
@@ -26,8 +28,8 @@ export function distinctKeywords(keywords: Iterable<string>): string[] {
 }
 
 /**
- * CHESS extract_keywords: one few-shot model call (step `extract-keywords`) over the question and the context's hint.
- * Emits `keywords-end`.
+ * CHESS extract_keywords: one few-shot model call (step `extract-keywords`) over the question and the context's hint,
+ * followed by `alsoKeep`. Emits `keywords-end`.
  */
 export async function extractKeywords(options: ExtractKeywordsOptions): Promise<string[]> {
   const output = await options.context.runModelStep({
@@ -40,7 +42,7 @@ export async function extractKeywords(options: ExtractKeywordsOptions): Promise<
       examples: options.examples,
     }),
   });
-  const keywords = distinctKeywords(output.keywords);
+  const keywords = distinctKeywords([...output.keywords, ...(options.alsoKeep ?? [])]);
   options.context.emit({ type: "keywords-end", keywords, source: "model" });
   return keywords;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { distinctKeywords } from "./extract-keywords";
-import { heuristicKeywords } from "./heuristic-keywords";
+import { heuristicKeywords, namedValues } from "./heuristic-keywords";
 
 describe("keywords", () => {
   it("finds quoted phrases, named entities, numbers and content words without a model", () => {
@@ -20,5 +20,11 @@ describe("keywords", () => {
 
   it("drops blanks and case-insensitive duplicates, keeping the first spelling", () => {
     expect(distinctKeywords([" France ", "france", "", "New  York"])).toEqual(["France", "New York"]);
+  });
+
+  it("names the question's quoted and capitalised spans as values, never the sentence's first word", () => {
+    expect(namedValues('How many singers from New York sang "Love Story"?')).toEqual(["Love Story", "New York"]);
+    expect(namedValues("How many customers live in Missisauga?")).toEqual(["Missisauga"]);
+    expect(namedValues("how many customers?")).toEqual([]);
   });
 });

@@ -13,13 +13,23 @@ const stopWords = new Set(
  * phrases, runs of capitalised words (named entities), numbers, and the remaining content words.
  */
 export function heuristicKeywords(question: string): string[] {
-  const keywords: string[] = [];
-  for (const match of question.matchAll(/["“'‘]([^"”'’]{2,})["”'’]/g)) keywords.push(match[1]!);
-  for (const match of question.matchAll(/(?<![.?!]\s|^)\b([A-Z][\w&.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w&.-]*)*)/g))
-    keywords.push(match[1]!);
+  const keywords: string[] = [...namedValues(question)];
   for (const match of question.matchAll(/\b\d+(?:[.,]\d+)?\b/g)) keywords.push(match[0]);
   for (const word of question.toLowerCase().match(/[a-z][a-z0-9_-]+/g) ?? []) {
     if (!stopWords.has(word) && word.length > 2) keywords.push(word);
   }
   return distinctKeywords(keywords);
+}
+
+/**
+ * The question's quoted phrases and runs of capitalised words (named entities: `Missisauga`, `San Francisco`), as
+ * written: the spans most likely to name a stored value. Probed whatever `extract-keywords` answers, so a value the
+ * question names is looked up even when the model's keywords miss or mangle it.
+ */
+export function namedValues(question: string): string[] {
+  const values: string[] = [];
+  for (const match of question.matchAll(/["“'‘]([^"”'’]{2,})["”'’]/g)) values.push(match[1]!);
+  for (const match of question.matchAll(/(?<![.?!]\s|^)\b([A-Z][\w&.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w&.-]*)*)/g))
+    values.push(match[1]!);
+  return distinctKeywords(values);
 }
