@@ -69,6 +69,11 @@ for (const size of [
       await page.goto("/examples");
       await expect(page.getByRole("heading", { name: "Verified examples", exact: true })).toBeVisible();
       await expectNoAxeViolations(page, `verified examples ${colorScheme}`);
+
+      await page.goto("/schema");
+      await page.locator("details.schema-table summary").first().click();
+      await expect(page.getByRole("table").first()).toBeVisible();
+      await expectNoAxeViolations(page, `schema ${colorScheme}`);
     }
   });
 }

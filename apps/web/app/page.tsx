@@ -37,6 +37,7 @@ export default async function HomePage() {
                 {user.singleUser ? "single-user mode as " : "signed in as "}
                 <code>{user.role}</code>
               </span>
+              <Link href="/schema">Schema</Link>
               <Link href="/examples">Verified examples</Link>
               {user.singleUser ? null : <SignOutButton />}
             </div>
