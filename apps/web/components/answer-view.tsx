@@ -5,6 +5,7 @@ import { planChart } from "../lib/chart-plan";
 import type { AnswerData, AnswerField, ErrorData } from "../lib/chat-message";
 import { AnswerProvenance } from "./answer-provenance";
 import { ErrorView } from "./error-view";
+import { InterpretationChoices, rememberPickedInterpretation } from "./interpretation-choices";
 import { ResultChart } from "./result-chart";
 import { ResultTable } from "./result-table";
 import { SaveExampleForm } from "./save-example-form";
@@ -80,6 +81,27 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
     setEditing(false);
   }
 
+  /** Runs another reading of the question as the user's role; it becomes the role's own verified example. */
+  async function pick(sql: string) {
+    setFailure(undefined);
+    setSaved(undefined);
+    setSavingExample(false);
+    if (sql === answer.sql) {
+      setShown({ ...answer, edited: false });
+      return;
+    }
+    setBusy(true);
+    const result = await runSql(sql, 0);
+    setBusy(false);
+    if ("code" in result) {
+      setFailure(result);
+      return;
+    }
+    setShown({ ...result, edited: true });
+    if (await rememberPickedInterpretation(answer.question, result.sql))
+      setSaved("Remembered as your verified example");
+  }
+
   async function loadMore() {
     setBusy(true);
     setFailure(undefined);
@@ -133,6 +155,7 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
       ) : (
         <SqlBlock sql={shown.sql} />
       )}
+      <InterpretationChoices answer={answer} shownSql={shown.sql} busy={busy} onPick={(sql) => void pick(sql)} />
       {failure ? <ErrorView error={failure} /> : null}
       <div className="answer-actions">
         {editing ? null : (

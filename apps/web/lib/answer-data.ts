@@ -27,5 +27,19 @@ export function answerData(answer: Answer, languageModelCalls: number): AnswerDa
     elapsedMilliseconds: answer.elapsedMilliseconds,
     candidates: answer.candidates.length,
     languageModelCalls: Math.max(languageModelCalls, answer.calls.length),
+    ...((answer.interpretations?.length ?? 0) < 2
+      ? {}
+      : {
+          interpretations: answer.interpretations!.map(({ number, chosen, sql, support, difference }) => ({
+            number,
+            chosen,
+            sql,
+            support,
+            outOf: answer.selection.candidates,
+            difference,
+          })),
+          needsChoice: answer.needsChoice === true,
+          ...(answer.choiceBasis === undefined ? {} : { choiceBasis: answer.choiceBasis }),
+        }),
   };
 }

@@ -51,6 +51,26 @@ export interface AnswerData {
   readonly elapsedMilliseconds: number;
   readonly candidates: number;
   readonly languageModelCalls: number;
+  /**
+   * The readings of the question when the candidates' results differ (`Answer.interpretations`), #1 the one shown:
+   * offered as buttons that run another reading. Absent when they agreed.
+   */
+  readonly interpretations?: readonly InterpretationData[];
+  /** True when the evidence leaves the choice open (no clear majority): the page asks which reading was meant. */
+  readonly needsChoice?: boolean;
+  /** Why `needsChoice` is what it is (`Answer.choiceBasis`). */
+  readonly choiceBasis?: string;
+}
+
+/** One reading of a question: its SQL, how many candidates returned its result, how it differs from #1 (computed). */
+export interface InterpretationData {
+  readonly number: number;
+  readonly chosen: boolean;
+  readonly sql: string;
+  readonly support: number;
+  /** The candidates written (`support` is out of these). */
+  readonly outOf: number;
+  readonly difference: string;
 }
 
 /**

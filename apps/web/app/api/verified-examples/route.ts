@@ -25,12 +25,14 @@ export function GET(request: Request): Promise<Response> {
 const correctedBody = z.object({
   question: z.string().trim().min(1).max(4000),
   sql: z.string().trim().min(1).max(100_000),
+  /** A reading of the question picked under its answer (issue 19): the role's own example, never shared. */
+  picked: z.literal(true).optional(),
 });
 
 /**
  * Saves a question with SQL the user corrected (and re-ran) as a verified example: `{ question, sql }`. The SQL is
  * validated as the signed-in role first, like any candidate. The example is the role's own; an administrator's is
- * shared with every role.
+ * shared with every role — except a picked reading of an ambiguous question (`picked: true`), which stays the role's.
  */
 export function POST(request: Request): Promise<Response> {
   return withWorkspace(request, async ({ user, examples }) => {
@@ -53,9 +55,9 @@ export function POST(request: Request): Promise<Response> {
       dataSource: user.dataSource,
       question: parsed.data.question,
       sql,
-      source: "corrected",
+      source: parsed.data.picked ? "accepted" : "corrected",
       verifiedBy: user.role,
-      sharedWithAllRoles: await isAdministrator(user),
+      sharedWithAllRoles: parsed.data.picked ? false : await isAdministrator(user),
     });
     return Response.json({ id: example.id });
   });
