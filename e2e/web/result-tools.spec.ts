@@ -61,4 +61,9 @@ test("the latest answer offers follow-up questions it can answer; picking one as
   await expect(turns.last().getByRole("group", { name: "Result" })).toBeVisible({ timeout: 45_000 });
   // Only the latest answer carries follow-ups.
   await expect(page.getByRole("list", { name: "Follow-up questions" })).toHaveCount(1);
+
+  // An answered question can be put back into the box, reworded and asked again.
+  await turns.first().getByRole("button", { name: "Edit the question" }).click();
+  await expect(page.getByLabel("Your question")).toHaveValue(asked);
+  await expect(page.getByLabel("Your question")).toBeFocused();
 });

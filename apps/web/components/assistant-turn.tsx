@@ -47,6 +47,11 @@ export function AssistantTurn({
       {answer?.type === "data-answer" && turn?.type === "data-turn" ? (
         <FeedbackButtons turnId={turn.data.id} initial={turn.data.feedback ?? null} />
       ) : null}
+      {answer?.type === "data-answer" && onRephrase ? (
+        <button type="button" className="button button-secondary reword-question" onClick={onRephrase}>
+          Edit the question
+        </button>
+      ) : null}
       {answer?.type === "data-answer" && followUps.length > 0 ? (
         <div className="follow-ups">
           <p className="follow-ups-title">Ask next</p>

@@ -115,8 +115,20 @@ export function ResultChart({ fields, rows, question }: ResultChartProps) {
             dataKey="label"
             width={labelWidth}
             interval={0}
-            tick={{ fontSize: tickFont, fill: "var(--text)" }}
-            tickFormatter={(value: unknown) => cut(String(value), fits)}
+            // One line per label (recharts would wrap a long one onto two), cut to the label column's width.
+            tick={(props: { x?: number | string; y?: number | string; payload?: { value?: unknown } }) => (
+              <text
+                x={Number(props.x ?? 0)}
+                y={Number(props.y ?? 0)}
+                dy={4}
+                textAnchor="end"
+                fontSize={tickFont}
+                fill="var(--text)"
+                className="recharts-cartesian-axis-tick-value"
+              >
+                {cut(String(props.payload?.value ?? ""), fits)}
+              </text>
+            )}
           />
           <XAxis xAxisId="first" type="number" tick={numberTick} tickFormatter={formatNumber} />
           {twoAxes ? (
