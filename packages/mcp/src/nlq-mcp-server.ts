@@ -3,6 +3,7 @@ import { builtInPresetNames } from "@nlq/engine";
 import { z } from "zod";
 import type { McpToolSettings, RoleSession } from "./role-session";
 import { askTool } from "./tools/ask-tool";
+import { elicitInterpretation } from "./tools/elicit-interpretation";
 import { explainSql } from "./tools/explain-sql";
 import { runSql } from "./tools/run-sql";
 import { searchSchema } from "./tools/search-schema";
@@ -49,7 +50,11 @@ export function createNlqMcpServer(role: RoleSession, tools: McpToolSettings, ve
     },
     (input, extra) =>
       toolCall(async () =>
-        jsonResult(await askTool(role, tools, input, extra.signal, server.server.getClientVersion()?.name)),
+        jsonResult(
+          await askTool(role, tools, input, extra.signal, server.server.getClientVersion()?.name, (answer) =>
+            elicitInterpretation(server.server, answer, extra.signal),
+          ),
+        ),
       ),
   );
   server.registerTool(

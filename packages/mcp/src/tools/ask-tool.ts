@@ -1,5 +1,5 @@
-import { type AuditedOutcome, askQuestion, dataSourceKey } from "@nlq/adapters";
-import { type Answer, checkQuestionLength, type Settings } from "@nlq/engine";
+import { type AuditedOutcome, askQuestion, dataSourceKey, VerifiedExampleStore } from "@nlq/adapters";
+import { type Answer, answerWithInterpretation, checkQuestionLength, type Settings } from "@nlq/engine";
 import type { McpToolSettings, RoleSession } from "../role-session";
 
 /** What `ask` returns to the client: the answer, its evidence and how sure nlq is. */
@@ -51,14 +51,26 @@ export async function askTool(
   abortSignal?: AbortSignal,
   /** The MCP client's name (`initialize`'s `clientInfo.name`), recorded in the audit trail. */
   clientName?: string,
+  /**
+   * Asks the user which reading was meant when the answer leaves the choice open (`elicitInterpretation`): the picked
+   * number, or undefined to keep #1. Default: never asks (the readings are listed in the result).
+   */
+  choose?: (answer: Answer) => Promise<number | undefined>,
 ): Promise<AskResult> {
   const settings: Settings = input.preset === undefined ? tools.settings : tools.settingsForPreset(input.preset);
   const question = input.question.trim();
   checkQuestionLength(question, settings.maxQuestionLength);
   const askedAt = new Date();
+  const asker = {
+    surface: "mcp",
+    role: role.roleName ?? decodeURIComponent(new URL(role.url).username),
+    dataSource: dataSourceKey(role.url),
+    ...(role.clientAddress === undefined ? {} : { clientAddress: role.clientAddress }),
+    ...(clientName === undefined ? {} : { applicationName: clientName }),
+  } as const;
   let outcome: AuditedOutcome | undefined;
   try {
-    const answer = await role.exclusive(() =>
+    let answer = await role.exclusive(() =>
       askQuestion({
         metadataStore: tools.metadataStore,
         url: role.url,
@@ -70,6 +82,29 @@ export async function askTool(
         abortSignal,
       }),
     );
+    const picked = choose === undefined ? undefined : await choose(answer);
+    const chosen = answer.interpretations?.find((reading) => reading.chosen)?.number;
+    if (picked !== undefined && picked !== chosen) {
+      const asked = answer;
+      answer = await role.exclusive(() =>
+        answerWithInterpretation({ answer: asked, number: picked, session: role.session, settings, abortSignal }),
+      );
+      // The picking role's own verified example, never shared (docs/decisions/2026-11-27-scoped-verified-examples.md).
+      if (tools.metadataStore) {
+        new VerifiedExampleStore(tools.metadataStore.database)
+          .save({
+            dataSource: asker.dataSource,
+            question,
+            sql: answer.sql,
+            source: "accepted",
+            verifiedBy: asker.role,
+            sharedWithAllRoles: false,
+          })
+          .catch(() => {
+            // Remembering is a courtesy: the answer stands without it.
+          });
+      }
+    }
     outcome = { answer };
     return describeAnswer(answer, tools.maxRows);
   } catch (error) {
@@ -77,13 +112,6 @@ export async function askTool(
     throw error;
   } finally {
     // The audit trail (issue 19 item 5): queued, never waits and never throws.
-    const asker = {
-      surface: "mcp",
-      role: role.roleName ?? decodeURIComponent(new URL(role.url).username),
-      dataSource: dataSourceKey(role.url),
-      ...(role.clientAddress === undefined ? {} : { clientAddress: role.clientAddress }),
-      ...(clientName === undefined ? {} : { applicationName: clientName }),
-    } as const;
     if (outcome) tools.metadataStore?.auditTrail.record(asker, question, outcome, askedAt);
   }
 }
