@@ -43,6 +43,11 @@ const fixtureSchema = z.object({
         output: z.object({ answer: z.string().min(20).max(300) }).strict(),
       }),
       z.object({
+        step: z.literal("extract-keywords"),
+        question: z.string().min(1),
+        output: z.object({ keywords: z.array(z.string().min(1)).min(1) }).strict(),
+      }),
+      z.object({
         step: z.literal("synthesize-examples"),
         question: z.string().min(1),
         sample: z.number().int().nonnegative().optional(),
@@ -56,7 +61,7 @@ const fixturePath = fileURLToPath(new URL("../../../fixtures/demo-model.json", i
 const fixture = fixtureSchema.parse(JSON.parse(readFileSync(fixturePath, "utf8")));
 /** Every scripted query (the generators' as `extractSql` recovers them from the scripted answers), by question. */
 const scriptedQueries = fixture.responses.flatMap((response) =>
-  response.step === "select-candidate" || response.step === "summarize-answer"
+  response.step === "select-candidate" || response.step === "summarize-answer" || response.step === "extract-keywords"
     ? []
     : response.step === "synthesize-examples"
       ? response.output.examples.map((example) => ({ question: `(synthetic) ${example.question}`, sql: example.sql }))
@@ -132,6 +137,16 @@ describe("fixtures/demo-model.json", () => {
     expect(sentences.map((response) => response.question).sort()).toEqual([...new Set(answerableOneShot)].sort());
     // One line each: the engine would flatten line breaks anyway, the fixture should not rely on it.
     for (const response of sentences) expect(response.output.answer).not.toMatch(/[\n\r\t]/);
+  });
+
+  it("scripts the keywords of every question, since keyword extraction runs on every question (CHESS IR)", () => {
+    const keywordQuestions = fixture.responses.flatMap((response) =>
+      response.step === "extract-keywords" ? [response.question] : [],
+    );
+    const questions = new Set(
+      fixture.responses.flatMap((response) => (response.question === "*" ? [] : [response.question])),
+    );
+    expect([...keywordQuestions].sort()).toEqual([...questions].sort());
   });
 
   it("has some samples that deliberately differ from the default answer", () => {
