@@ -4,7 +4,7 @@ import type { AuthSource } from "../auth/auth-query";
 import type { NativeRelay } from "../relay/native-relay";
 import type { ProxyLogger } from "../server/proxy-logger";
 import type { ClientTls } from "../tls/client-tls";
-import type { PickOptions } from "./respond-to-question";
+import type { PickOptions } from "./pick-options";
 
 /** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
 export type ProxySettings = AnswerQuestionOptions["settings"];

@@ -1,7 +1,6 @@
 import {
   type Answer,
   type AnswerQuestionOptions,
-  type AnswerWithInterpretationOptions,
   answerWithInterpretation,
   CancelledError,
   checkQuestionLength,
@@ -23,6 +22,7 @@ import { encodeAnswer } from "./answer-messages";
 import type { ConnectionConversation } from "./connection-conversation";
 import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
 import { NoAnswerToPickError } from "./pick-errors";
+import type { PickOptions } from "./pick-options";
 import { describeProgress } from "./progress-notice";
 import type { ProxySettings } from "./proxy-connection-options";
 import type { FormattedRows } from "./result-formats";
@@ -68,9 +68,6 @@ export interface RespondToQuestionOptions {
   /** Runs a picked interpretation (the server's audited wrapper); default `answerWithInterpretation`. */
   readonly answerPick?: (options: PickOptions) => Promise<Answer>;
 }
-
-/** A pick of one interpretation of the connection's last answer (`question` is that answer's, for the audit trail). */
-export type PickOptions = AnswerWithInterpretationOptions & { readonly question: string };
 
 export const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
   I: "idle",

@@ -11,9 +11,9 @@ import {
 } from "@nlq/engine";
 import { createAuthQuery } from "../auth/auth-query";
 import { startupUser } from "../auth/client-authentication";
+import type { PickOptions } from "../connection/pick-options";
 import { ProxyConnection } from "../connection/proxy-connection";
 import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
-import type { PickOptions } from "../connection/respond-to-question";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
