@@ -2,6 +2,7 @@ import { loadSettings, runReadOnly } from "@nlq/engine";
 import { z } from "zod";
 import { examplesForUser, exampleView } from "../../../lib/examples-for-user";
 import { validatedSql } from "../../../lib/run-edited-sql";
+import { savedExampleOrigin } from "../../../lib/saved-example-origin";
 import { resolveScriptedModelPaths } from "../../../lib/scripted-model-paths";
 import { openUserSession } from "../../../lib/user-session";
 import { ChatRequestError } from "../../../lib/web-errors";
@@ -55,9 +56,8 @@ export function POST(request: Request): Promise<Response> {
       dataSource: user.dataSource,
       question: parsed.data.question,
       sql,
-      source: parsed.data.picked ? "accepted" : "corrected",
       verifiedBy: user.role,
-      sharedWithAllRoles: parsed.data.picked ? false : await isAdministrator(user),
+      ...(await savedExampleOrigin(parsed.data.picked === true, () => isAdministrator(user))),
     });
     return Response.json({ id: example.id });
   });
