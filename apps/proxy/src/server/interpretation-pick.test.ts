@@ -97,6 +97,9 @@ describe.each([true, false])("interpretations over the proxy (native relay %s)",
         { name: "Lamp", price: "12.50" },
         { name: "Mug", price: "4.00" },
       ]);
+      // Through the extended protocol too (drivers, BI tools): a Parse whose text is the pick.
+      const extended = await client.query({ text: "/* nl#2 */", values: [], name: "pick_two" });
+      expect(extended.rows).toEqual([{ price: "30.00" }]);
       await expect(client.query("/* nl#7 */;")).rejects.toMatchObject({ code: "22023" });
       // The connection is still usable after the refused pick.
       expect((await client.query("SELECT 2 AS two")).rows).toEqual([{ two: 2 }]);
@@ -109,6 +112,7 @@ describe.each([true, false])("interpretations over the proxy (native relay %s)",
     expect(picks.map((entry) => [entry.question, "answer" in entry.outcome && entry.outcome.answer.sql])).toEqual([
       [question, "SELECT max(price) AS price FROM products"],
       [question, "SELECT name, price FROM products ORDER BY price DESC"],
+      [question, "SELECT max(price) AS price FROM products"],
     ]);
     expect(audited.some((entry) => "error" in entry.outcome && entry.question === question)).toBe(true);
     // Each pick is the picking role's own verified example, never shared.
@@ -121,6 +125,7 @@ describe.each([true, false])("interpretations over the proxy (native relay %s)",
         dataSource: expect.stringMatching(/\/nlq_pick_/),
       }),
       expect.objectContaining({ question, sql: "SELECT name, price FROM products ORDER BY price DESC" }),
+      expect.objectContaining({ question, sql: "SELECT max(price) AS price FROM products" }),
     ]);
   });
 
