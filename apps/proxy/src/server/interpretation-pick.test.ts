@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { type AnswerQuestionOptions, answerQuestion, loadSettings } from "@nlq/engine";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nativeRelay } from "../relay/native-relay";
 import { answerWith, startTestProxy, upstreamHost, upstreamUser } from "./proxy.test-helpers";
 import type { ProxyServer } from "./proxy-server";
 
@@ -39,6 +40,15 @@ async function connect(proxy: ProxyServer, notices: string[] = []): Promise<pg.C
   client.on("notice", (notice) => notices.push(`${notice.message}${notice.detail ? ` | ${notice.detail}` : ""}`));
   await client.connect();
   return client;
+}
+
+/** Waits until the native relay holds `count` connections: the next pick must come back from it. */
+async function untilRelayed(count: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (nativeRelay()!.adoptedCount !== count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  expect(nativeRelay()!.adoptedCount).toBe(count);
 }
 
 describe.each([true, false])("interpretations over the proxy (native relay %s)", (relayOn) => {
@@ -91,6 +101,7 @@ describe.each([true, false])("interpretations over the proxy (native relay %s)",
 
       // Ordinary SQL (the native relay takes the connection back) and a pick with `--` as the whole query.
       expect((await client.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+      if (relayOn) await untilRelayed(1);
       const third = await client.query("-- nl#3");
       expect(third.rows).toEqual([
         { name: "Blanket", price: "30.00" },
