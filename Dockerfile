@@ -1,7 +1,7 @@
 # nlq: one image for the proxy, the web app and the CLI (`nlq demo load`, `nlq index`, ...).
 # Build: docker build -t nlq .   (docker compose builds it for the proxy, web, demo-load and index services)
 #
-# Two stages: `build` installs every dependency and compiles (the nlq command into apps/proxy/dist, the web app into
+# Two stages: `build` installs every dependency and compiles (the nlq command into apps/cli/dist, the web app into
 # apps/web/.next); the final stage installs production dependencies only (`npm ci --omit=dev`: no TypeScript, tsx,
 # esbuild, vitest, Playwright) and copies the compiled output in. It runs as the unprivileged `node` user.
 # Pinned by version tag (no registry access where this was written, so no digest); pin by digest for production.
@@ -22,6 +22,7 @@ COPY packages/mcp/package.json packages/mcp/
 COPY packages/demo/package.json packages/demo/
 COPY packages/eval/package.json packages/eval/
 COPY apps/proxy/package.json apps/proxy/
+COPY apps/cli/package.json apps/cli/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
@@ -45,6 +46,7 @@ COPY packages/mcp/package.json packages/mcp/
 COPY packages/demo/package.json packages/demo/
 COPY packages/eval/package.json packages/eval/
 COPY apps/proxy/package.json apps/proxy/
+COPY apps/cli/package.json apps/cli/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
@@ -57,7 +59,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # migrations, the learnt retrieval model and the web app relative to them. Then the compiled output, newer than the
 # sources, so bin/nlq.mjs runs it rather than falling back to tsx (which is a dev dependency, absent here).
 COPY . .
-COPY --from=build /app/apps/proxy/dist apps/proxy/dist
+COPY --from=build /app/apps/cli/dist apps/cli/dist
 COPY --from=build /app/apps/proxy/native/build apps/proxy/native/build
 COPY --from=build /app/apps/web/.next apps/web/.next
 
@@ -69,4 +71,4 @@ VOLUME ["/data"]
 EXPOSE 6432 3000 9187
 
 # Default: the proxy, listening on every interface of the container. DATABASE_URL names the upstream.
-CMD ["node", "apps/proxy/bin/nlq.mjs", "proxy", "--listen", "0.0.0.0:6432", "--query-log"]
+CMD ["node", "apps/cli/bin/nlq.mjs", "proxy", "--listen", "0.0.0.0:6432", "--query-log"]

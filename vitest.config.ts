@@ -10,6 +10,7 @@ export default defineConfig({
     include: [
       "packages/*/src/**/*.test.ts",
       "apps/proxy/src/**/*.test.ts",
+      "apps/cli/src/**/*.test.ts",
       "apps/web/lib/**/*.test.ts",
       "bench/**/*.test.ts",
       "e2e/clients/**/*.test.ts",

@@ -4,12 +4,15 @@ export type { BackendKey, ProxyConnectionHooks, ProxySettings } from "./connecti
 export * from "./connection/question-errors";
 export * from "./connection/upstream-query-executor";
 export * from "./connection/wire-error";
+export * from "./progress/list-context-hits";
 export * from "./protocol/backend-messages";
 export * from "./protocol/extended-messages";
 export * from "./protocol/frontend-messages";
 export * from "./protocol/message-framer";
 export * from "./protocol/protocol-error";
+export * from "./question/describe-answer-sentence";
 export * from "./question/detect-question";
+export * from "./question/question-marker";
 export * from "./server/process-guard";
 export * from "./server/proxy-logger";
 export * from "./server/proxy-server";

@@ -11,7 +11,7 @@ import type { ProxyServer } from "./proxy-server";
 // Issue 19 items 2 and 3 in the proxy: a question whose candidates disagree lists its interpretations in NOTICEs,
 // `/* nl#2 */;` on the same connection runs #2 of that connection's last answer (audited like an answer), and a
 // follow-up question is asked with the connection's earlier questions. Through a real proxy, relay on and off.
-const fixture = path.resolve("apps/proxy/src/cli/fixtures/ask-interpretations-model.json");
+const fixture = path.resolve("apps/cli/src/cli/fixtures/ask-interpretations-model.json");
 const question = "How expensive are the products?";
 let database: TestDatabase;
 

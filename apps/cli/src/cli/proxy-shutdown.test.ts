@@ -1,8 +1,8 @@
 import { testServerUrl } from "@nlq/adapters/testing";
+import { backendsGone, backendsNamed, uniqueName, upstreamDatabase, upstreamUser } from "@nlq/proxy/testing";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../launcher/launcher.test-helpers";
-import { backendsGone, backendsNamed, uniqueName, upstreamDatabase, upstreamUser } from "../server/proxy.test-helpers";
 import { killSpawnedNlqProcesses, spawnNlq } from "./nlq-process.test-helpers";
 
 afterAll(killSpawnedNlqProcesses);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `nlq` command. Runs the compiled JavaScript in apps/proxy/dist/ (built by `npm run build`, which `npm ci` runs
+// The `nlq` command. Runs the compiled JavaScript in apps/cli/dist/ (built by `npm run build`, which `npm ci` runs
 // through the root `prepare` script). When that output is missing, or older than one of the sources it was built
 // from (a developer's edit), it says so on stderr and runs the TypeScript sources through tsx instead.
 import { readFileSync, statSync } from "node:fs";
@@ -18,7 +18,7 @@ function staleReason() {
     builtAt = statSync(built).mtimeMs;
     inputs = JSON.parse(readFileSync(buildInputs, "utf8"));
   } catch {
-    return "apps/proxy/dist is missing (run npm run build)";
+    return "apps/cli/dist is missing (run npm run build)";
   }
   const repository = path.resolve(proxyDirectory, "../..");
   for (const input of inputs) {

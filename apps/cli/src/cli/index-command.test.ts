@@ -68,7 +68,7 @@ describe("nlq index", () => {
     try {
       const environment = {
         NLQ_METADATA_URL: metadata.url,
-        NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/index-command-model.json",
+        NLQ_MODEL: "scripted:apps/cli/src/cli/fixtures/index-command-model.json",
       };
       expect((await run(["--url", database.url, "--schema", "shop"], environment)).output).toContain("1 (re)indexed");
       const written: string[] = [];
@@ -90,7 +90,7 @@ describe("nlq index", () => {
   });
 
   it("nlq ask uses the embedded PostgreSQL index under NLQ_HOME by default", async () => {
-    const environment = { NLQ_HOME: home, NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/index-command-model.json" };
+    const environment = { NLQ_HOME: home, NLQ_MODEL: "scripted:apps/cli/src/cli/fixtures/index-command-model.json" };
     // The store under NLQ_HOME holds both schemas from the first test.
     expect((await run(["--url", database.url], environment)).exitCode).toBeUndefined();
     const written: string[] = [];

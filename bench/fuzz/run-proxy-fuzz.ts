@@ -1,11 +1,10 @@
 import { connect } from "node:net";
 import { testServerUrl } from "@nlq/adapters/testing";
 import { type Answer, type AnswerQuestionOptions, seededRandom } from "@nlq/engine";
+import type { ProxySettings } from "@nlq/proxy";
+import { type ProxyServer, silentLogger, startProxyServer } from "@nlq/proxy";
+import { answerWith } from "@nlq/proxy/testing";
 import pg from "pg";
-import type { ProxySettings } from "../connection/proxy-connection-options";
-import { answerWith } from "../server/proxy.test-helpers";
-import { silentLogger } from "../server/proxy-logger";
-import { type ProxyServer, startProxyServer } from "../server/proxy-server";
 import type { Random } from "./frontend-frames";
 import { type FuzzStream, fuzzStream } from "./fuzz-stream";
 

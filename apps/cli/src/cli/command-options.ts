@@ -7,8 +7,8 @@ import {
   parsedVariable,
   quotedPrefix,
 } from "@nlq/engine";
+import { QuestionMarker } from "@nlq/proxy";
 import { z } from "zod";
-import { QuestionMarker } from "../question/question-marker";
 import { databaseUrlProblem, UsageError } from "./cli-input";
 
 /**

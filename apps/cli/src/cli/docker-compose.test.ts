@@ -56,7 +56,7 @@ describe("docker-compose.yml", () => {
 
   it("runs nlq index once, after the demo data is loaded, before the proxy and the web app start", () => {
     const index = services.index!;
-    expect(index.command).toEqual(["node", "apps/proxy/bin/nlq.mjs", "index"]);
+    expect(index.command).toEqual(["node", "apps/cli/bin/nlq.mjs", "index"]);
     expect(index.restart).toBe("no");
     expect(index.depends_on?.["demo-load"]?.condition).toBe("service_completed_successfully");
     for (const name of ["proxy", "web"]) {
@@ -74,7 +74,7 @@ describe("Dockerfile", () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     expect(final).toMatch(/npm ci --omit=dev/);
     expect(final).toMatch(/^USER node$/m);
-    expect(final).toContain("COPY --from=build /app/apps/proxy/dist apps/proxy/dist");
+    expect(final).toContain("COPY --from=build /app/apps/cli/dist apps/cli/dist");
     for (const stage of stages) expect(stage.split("\n")[0]).toMatch(/^node:\d+\.\d+[\w.-]*( AS \w+)?$/);
   });
 });

@@ -14,7 +14,7 @@ import { runCommand } from "./run-command.test-helpers";
 // The audit trail end to end (issue 19 item 5): `nlq ask` records each question with surface `cli` and the URL's
 // role; `nlq log` shows a role its own entries only, and an administrator (a member of NLQ_WEB_EXAMPLE_ADMIN_ROLE)
 // every role's — the web's included.
-const fixture = "apps/proxy/src/cli/fixtures/ask-command-model.json";
+const fixture = "apps/cli/src/cli/fixtures/ask-command-model.json";
 const question = "Which products cost more than 5?";
 const suffix = randomBytes(4).toString("hex");
 const alice = `nlq_log_alice_${suffix}`;
@@ -179,7 +179,7 @@ describe("nlq log after a question whose candidates disagreed", () => {
       {
         environment: {
           ...environment,
-          NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/ask-interpretations-model.json",
+          NLQ_MODEL: "scripted:apps/cli/src/cli/fixtures/ask-interpretations-model.json",
         },
       },
     );

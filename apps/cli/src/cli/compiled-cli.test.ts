@@ -18,14 +18,14 @@ function run(script: string, commandArguments: readonly string[]) {
 
 describe("the compiled nlq command (scripts/build-cli.mjs)", () => {
   it("builds the CLI into ES modules that run without tsx and find the files beside their sources", () => {
-    // Inside the repository, so the bundle resolves its npm dependencies from node_modules as apps/proxy/dist does.
+    // Inside the repository, so the bundle resolves its npm dependencies from node_modules as apps/cli/dist does.
     mkdirSync(path.join(repository, "node_modules/.cache"), { recursive: true });
     const output = mkdtempSync(path.join(repository, "node_modules/.cache/nlq-compiled-cli-"));
     afterAll(() => rmSync(output, { recursive: true, force: true }));
     const build = run(path.join(repository, "scripts/build-cli.mjs"), ["--out-dir", output]);
     expect(build.status, build.stderr).toBe(0);
     const main = path.join(output, "main.js");
-    const manifest = JSON.parse(readFileSync(path.join(repository, "apps/proxy/package.json"), "utf8"));
+    const manifest = JSON.parse(readFileSync(path.join(repository, "apps/cli/package.json"), "utf8"));
 
     // nlq-version.ts reads ../../package.json beside its source, not beside the bundle.
     const version = run(main, ["--version"]);
@@ -45,7 +45,7 @@ describe("the compiled nlq command (scripts/build-cli.mjs)", () => {
     const imported = [...entry.matchAll(/^import .* from "([^".][^"]*)";$/gm)].map((match) => match[1]);
     expect(new Set(imported)).toEqual(new Set(["commander", "node:fs"]));
     const inputs = JSON.parse(readFileSync(path.join(output, "build-inputs.json"), "utf8")) as string[];
-    expect(inputs).toContain("apps/proxy/src/cli/main.ts");
+    expect(inputs).toContain("apps/cli/src/cli/main.ts");
     expect(inputs).toContain("packages/engine/src/index.ts");
   });
 });
@@ -53,19 +53,19 @@ describe("the compiled nlq command (scripts/build-cli.mjs)", () => {
 describe("bin/nlq.mjs", () => {
   // A stand-in checkout: the real launcher script, a "built" and a "sources" main that say which one ran.
   const checkout = path.join(temporary, "checkout");
-  const bin = path.join(checkout, "apps/proxy/bin/nlq.mjs");
-  const source = path.join(checkout, "apps/proxy/src/cli/main.ts");
-  const built = path.join(checkout, "apps/proxy/dist/main.js");
+  const bin = path.join(checkout, "apps/cli/bin/nlq.mjs");
+  const source = path.join(checkout, "apps/cli/src/cli/main.ts");
+  const built = path.join(checkout, "apps/cli/dist/main.js");
   mkdirSync(path.dirname(bin), { recursive: true });
   mkdirSync(path.dirname(source), { recursive: true });
-  writeFileSync(bin, readFileSync(path.join(repository, "apps/proxy/bin/nlq.mjs")));
+  writeFileSync(bin, readFileSync(path.join(repository, "apps/cli/bin/nlq.mjs")));
   writeFileSync(source, 'const from: string = "sources";\nconsole.log(from, process.argv.slice(2).join(" "));\n');
   symlinkSync(path.join(repository, "node_modules"), path.join(checkout, "node_modules"));
   writeFileSync(path.join(checkout, "package.json"), '{ "type": "module" }\n');
   const build = () => {
     mkdirSync(path.dirname(built), { recursive: true });
     writeFileSync(built, 'console.log("built", process.argv.slice(2).join(" "));\n');
-    writeFileSync(path.join(path.dirname(built), "build-inputs.json"), '["apps/proxy/src/cli/main.ts"]\n');
+    writeFileSync(path.join(path.dirname(built), "build-inputs.json"), '["apps/cli/src/cli/main.ts"]\n');
     utimesSync(source, 1_000, 1_000);
   };
 
@@ -82,7 +82,7 @@ describe("bin/nlq.mjs", () => {
     const result = run(bin, ["ask", "x"]);
     expect(result.stdout).toBe("sources ask x\n");
     expect(result.stderr).toBe(
-      "nlq: running the TypeScript sources through tsx: apps/proxy/src/cli/main.ts changed since the last build (run npm run build)\n",
+      "nlq: running the TypeScript sources through tsx: apps/cli/src/cli/main.ts changed since the last build (run npm run build)\n",
     );
   });
 
@@ -90,6 +90,6 @@ describe("bin/nlq.mjs", () => {
     rmSync(path.dirname(built), { recursive: true, force: true });
     const result = run(bin, ["--help"]);
     expect(result.stdout).toBe("sources --help\n");
-    expect(result.stderr).toContain("apps/proxy/dist is missing (run npm run build)");
+    expect(result.stderr).toContain("apps/cli/dist is missing (run npm run build)");
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The long fuzz run of the proxy (the short one is run-proxy-fuzz.test.ts):
- *   npx tsx apps/proxy/src/fuzz/proxy-fuzz-main.ts --frames 1000000 [--seed N] [--lanes 4]
+ *   npx tsx bench/fuzz/proxy-fuzz-main.ts --frames 1000000 [--seed N] [--lanes 4]
  * against the local PostgreSQL (`NLQ_TEST_DATABASE_URL`). Prints the seed first, progress every 10 s,
  * and the figures at the end; exits 1 when anything crashed, hung or was left behind.
  */

@@ -18,9 +18,9 @@ import {
   type ServiceSettings,
   type Settings,
 } from "@nlq/engine";
+import { describeAnswerSentence } from "@nlq/proxy";
 import type { Command } from "commander";
 import pg from "pg";
-import { describeAnswerSentence } from "../question/describe-answer-sentence";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
 import { askOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";

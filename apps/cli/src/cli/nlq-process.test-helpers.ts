@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
 // The TypeScript sources through tsx, as `bin/nlq.mjs` runs them when the build is stale: tests exercise the code
-// they sit beside, whatever the state of apps/proxy/dist (compiled-cli.test.ts covers the build and the launcher).
+// they sit beside, whatever the state of apps/cli/dist (compiled-cli.test.ts covers the build and the launcher).
 const sources = path.resolve(import.meta.dirname, "main.ts");
 const running = new Set<ChildProcess>();
 

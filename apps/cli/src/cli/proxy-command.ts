@@ -14,13 +14,16 @@ import {
   type QdrantSettings,
   type ServiceSettings,
 } from "@nlq/engine";
+import {
+  consoleLogger,
+  DEFAULT_MARKER,
+  installProcessGuard,
+  startProxyServer,
+  type UpstreamTlsSettings,
+  upstreamTlsFromUrl,
+} from "@nlq/proxy";
 import type { Command } from "commander";
 import { ignoreBrokenPipe } from "../launcher/ignore-broken-pipe";
-import { DEFAULT_MARKER } from "../question/detect-question";
-import { installProcessGuard } from "../server/process-guard";
-import { consoleLogger } from "../server/proxy-logger";
-import { startProxyServer } from "../server/proxy-server";
-import { type UpstreamTlsSettings, upstreamTlsFromUrl } from "../tls/upstream-tls-settings";
 import { parseCommandOptions, parseListenAddress, proxyOptionsSchema } from "./command-options";
 import { refuseInput } from "./command-output";
 

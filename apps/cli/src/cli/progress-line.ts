@@ -1,5 +1,5 @@
 import { type PipelineEvent, pipelineSteps, unhandledEvent } from "@nlq/engine";
-import { listContextHits } from "../progress/list-context-hits";
+import { listContextHits } from "@nlq/proxy";
 
 /**
  * The `nlq ask` progress lines of an event (several separated by newlines; the command prefixes each with `… ` on

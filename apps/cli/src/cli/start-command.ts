@@ -1,13 +1,11 @@
 import { demoTableNames, loadDemoData } from "@nlq/demo";
 import { loadServiceSettings, loadSettings, NlqError } from "@nlq/engine";
+import { consoleLogger, installProcessGuard, startProxyServer } from "@nlq/proxy";
 import type { Command } from "commander";
 import { ignoreBrokenPipe } from "../launcher/ignore-broken-pipe";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
 import { type Launcher, startLauncher } from "../launcher/start-launcher";
 import { defaultWebDirectory } from "../launcher/web-app-process";
-import { installProcessGuard } from "../server/process-guard";
-import { consoleLogger } from "../server/proxy-logger";
-import { startProxyServer } from "../server/proxy-server";
 import { parseCommandOptions, startOptionsSchema } from "./command-options";
 import { refuseInput } from "./command-output";
 import { indexDemoDatabase } from "./index-demo";

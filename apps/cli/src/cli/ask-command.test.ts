@@ -11,7 +11,7 @@ import { describeCalls, registerAskCommand } from "./ask-command";
 import { formatTable } from "./format-table";
 import { runCommand } from "./run-command.test-helpers";
 
-const fixture = "apps/proxy/src/cli/fixtures/ask-command-model.json";
+const fixture = "apps/cli/src/cli/fixtures/ask-command-model.json";
 let database: TestDatabase;
 
 beforeAll(async () => {
@@ -85,7 +85,7 @@ describe("nlq ask", () => {
   });
 
   it("lists the interpretations when the balanced preset's generators disagree, as text and in --json", async () => {
-    const environment = { NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/ask-interpretations-model.json" };
+    const environment = { NLQ_MODEL: "scripted:apps/cli/src/cli/fixtures/ask-interpretations-model.json" };
     const question = "How expensive are the products?";
     const json = await runAsk(
       [question, "--url", database.url, "--preset", "balanced", "--json", "--quiet"],
@@ -225,7 +225,7 @@ describe("describeCalls", () => {
 
 describe("nlq ask input checks", () => {
   /** A model that fails loudly if it is ever called: the fixture does not exist. */
-  const unusableModel = { NLQ_MODEL: "scripted:apps/proxy/src/cli/fixtures/no-such-fixture.json" };
+  const unusableModel = { NLQ_MODEL: "scripted:apps/cli/src/cli/fixtures/no-such-fixture.json" };
 
   it.each(["", "   ", "\t\n"])(
     "refuses the empty question %j with a usage error (exit 2) and no model call",
