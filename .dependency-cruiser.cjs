@@ -2,6 +2,7 @@
  * Enforces the one-way package chain of docs/architecture.md over the whole tree (packages, apps, bench, e2e):
  *
  *   prompts ← engine ← adapters ← apps        engine ← demo        engine, adapters ← eval        engine, adapters ← mcp ← apps
+ *   engine, adapters ← proxy ← apps/cli (the proxy library never reaches the demo, the evaluation or commander)
  *
  * A package imports only the packages to its left (tests of the engine may also use the adapters' test support, to run
  * against a real PostgreSQL); apps import packages, never each other; bench and e2e import packages (e2e also the
@@ -66,6 +67,19 @@ module.exports = {
       "the MCP server composes the engine and the adapters; the CLI command that starts it lives in apps/cli",
     ),
     forbid(
+      "proxy-imports-engine-and-adapters",
+      "^packages/proxy",
+      "^(packages/(prompts|demo|eval|mcp)|apps|bench|e2e)/",
+      "the proxy library composes the engine and the adapters; the CLI (apps/cli) starts it and brings the demo and evaluation",
+    ),
+    {
+      name: "proxy-uses-no-cli-framework",
+      severity: "error",
+      comment: "the proxy library, tests included, takes its settings as values: commander belongs to apps/cli",
+      from: { path: "^packages/proxy" },
+      to: { path: "node_modules/commander/" },
+    },
+    forbid(
       "demo-imports-only-engine",
       "^packages/demo",
       "^(packages/(adapters|eval)|apps|bench|e2e)/",
@@ -82,10 +96,8 @@ module.exports = {
     {
       name: "apps-not-to-each-other",
       severity: "error",
-      comment:
-        "apps never import each other (the proxy library, @nlq/proxy, is imported by the CLI until it moves to packages/)",
       from: { path: "^apps/([^/]+)/" },
-      to: { path: "^apps/", pathNot: ["^apps/$1/", "^apps/proxy/"] },
+      to: { path: "^apps/", pathNot: "^apps/$1/" },
     },
     forbid(
       "apps-not-to-bench-or-e2e",
@@ -96,7 +108,6 @@ module.exports = {
     ),
     forbid("bench-not-to-apps", "^bench/", "^(apps|e2e)/", "benchmarks drive apps as processes, not by import", {
       fromPathNot: testFile,
-      toPathNot: "^apps/proxy/",
     }),
     {
       name: "packages-not-to-app-frameworks",

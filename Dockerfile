@@ -7,7 +7,7 @@
 # Pinned by version tag (no registry access where this was written, so no digest); pin by digest for production.
 FROM node:20.19-bookworm-slim AS build
 
-# A C compiler for the proxy's native pass-through relay (apps/proxy/native, built by `npm run build` against the
+# A C compiler for the proxy's native pass-through relay (packages/proxy/native, built by `npm run build` against the
 # Node-API headers this image ships in /usr/local/include/node).
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 
@@ -21,7 +21,7 @@ COPY packages/adapters/package.json packages/adapters/
 COPY packages/mcp/package.json packages/mcp/
 COPY packages/demo/package.json packages/demo/
 COPY packages/eval/package.json packages/eval/
-COPY apps/proxy/package.json apps/proxy/
+COPY packages/proxy/package.json packages/proxy/
 COPY apps/cli/package.json apps/cli/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
@@ -45,7 +45,7 @@ COPY packages/adapters/package.json packages/adapters/
 COPY packages/mcp/package.json packages/mcp/
 COPY packages/demo/package.json packages/demo/
 COPY packages/eval/package.json packages/eval/
-COPY apps/proxy/package.json apps/proxy/
+COPY packages/proxy/package.json packages/proxy/
 COPY apps/cli/package.json apps/cli/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
@@ -60,7 +60,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # sources, so bin/nlq.mjs runs it rather than falling back to tsx (which is a dev dependency, absent here).
 COPY . .
 COPY --from=build /app/apps/cli/dist apps/cli/dist
-COPY --from=build /app/apps/proxy/native/build apps/proxy/native/build
+COPY --from=build /app/packages/proxy/native/build packages/proxy/native/build
 COPY --from=build /app/apps/web/.next apps/web/.next
 
 ENV NLQ_MIGRATIONS_DIR=/app/migrations \

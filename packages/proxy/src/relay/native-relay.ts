@@ -82,7 +82,7 @@ interface NativeRelayAddon {
 const ADDON_PATH = fileURLToPath(new URL("../../native/build/pass-through-relay.node", import.meta.url));
 
 /**
- * The native pass-through relay (`apps/proxy/native/pass-through-relay.c`): one thread that moves the bytes of ordinary
+ * The native pass-through relay (`packages/proxy/native/pass-through-relay.c`): one thread that moves the bytes of ordinary
  * SQL between clients and their upstream connections, framing and looking at messages as the JavaScript connection
  * does, and hands a connection back to it when a question arrives, a socket closes or it is asked to. One per process.
  */

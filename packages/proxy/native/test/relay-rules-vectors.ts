@@ -1,7 +1,7 @@
 /**
  * The relay's rules as one table of test vectors (`relay-rules.vectors.json`), read here for both sides: the vitest
- * test of the TypeScript rules (apps/proxy/src/relay/relay-rules-vectors.test.ts) and the generator of the C test's
- * input (write-relay-vectors.ts → apps/proxy/native/build/relay-rules-vectors.txt, read by relay-rules-test.c).
+ * test of the TypeScript rules (packages/proxy/src/relay/relay-rules-vectors.test.ts) and the generator of the C test's
+ * input (write-relay-vectors.ts → packages/proxy/native/build/relay-rules-vectors.txt, read by relay-rules-test.c).
  *
  * Three tables:
  * - `markers`: a text → whether the marker pre-check says a question may be there (`mayAsk`: the relay hands the

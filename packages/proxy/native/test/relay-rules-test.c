@@ -1,7 +1,7 @@
-// C-level tests of the native relay's rules (apps/proxy/native/pass-through-relay.c), against the same vectors as the
+// C-level tests of the native relay's rules (packages/proxy/native/pass-through-relay.c), against the same vectors as the
 // TypeScript router (relay-rules.vectors.json, written as lines by write-relay-vectors.ts), then a bounded fuzz loop.
 // Built and run by scripts/test-native-relay.mjs (`npm run test:native`, `--sanitize` for AddressSanitizer and
-// UndefinedBehaviorSanitizer); run in CI by apps/proxy/src/relay/relay-rules-native.test.ts.
+// UndefinedBehaviorSanitizer); run in CI by packages/proxy/src/relay/relay-rules-native.test.ts.
 //
 //   relay-rules-test <vectors file> [fuzz iterations] [seed]
 //

@@ -1,6 +1,6 @@
 /**
  * The TypeScript side of the relay's rules as one runner, for the vitest test of the vector table
- * (apps/proxy/src/relay/relay-rules-vectors.test.ts) and for the generated fuzz vectors the C test checks
+ * (packages/proxy/src/relay/relay-rules-vectors.test.ts) and for the generated fuzz vectors the C test checks
  * (write-relay-vectors.ts: random streams whose expected outcome is what this runner says).
  */
 import { ClientMessageRouter } from "../../src/connection/client-message-router";

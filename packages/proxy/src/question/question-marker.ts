@@ -105,7 +105,7 @@ export class QuestionMarker {
   /**
    * The marker word's tokens (the marker without its final colon: picks `nl#2` and fresh questions `nl!:` share it) for
    * the native pass-through relay, which runs the same byte-level test
-   * (`apps/proxy/native/pass-through-relay.c`): per token a kind byte (1 letter, then its lower-case byte; 2 colon;
+   * (`packages/proxy/native/pass-through-relay.c`): per token a kind byte (1 letter, then its lower-case byte; 2 colon;
    * 3 space; 4 bytes, then their count and the bytes).
    */
   encodedTokens(): Buffer {

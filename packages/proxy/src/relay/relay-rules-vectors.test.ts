@@ -7,7 +7,7 @@ import { QuestionMarker } from "../question/question-marker";
 
 /**
  * The TypeScript side of the relay's rules, checked against the table the C relay is checked against too
- * (apps/proxy/native/test/relay-rules.vectors.json; the C side: `npm run test:native`).
+ * (packages/proxy/native/test/relay-rules.vectors.json; the C side: `npm run test:native`).
  */
 const vectors = loadRelayRuleVectors();
 

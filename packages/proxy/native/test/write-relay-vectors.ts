@@ -1,6 +1,6 @@
 /**
  * Writes the relay rule vectors (relay-rules.vectors.json, expanded by relay-rules-vectors.ts) as lines the C test
- * reads without a JSON parser: `node --import tsx apps/proxy/native/test/write-relay-vectors.ts <output>`
+ * reads without a JSON parser: `node --import tsx packages/proxy/native/test/write-relay-vectors.ts <output>`
  * (run by scripts/test-native-relay.mjs). Bytes are hex (`-` when empty); markers are encoded as the proxy encodes them
  * for the relay (`QuestionMarker.encodedTokens`).
  *

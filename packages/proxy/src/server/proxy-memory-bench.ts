@@ -1,6 +1,6 @@
 // Peak RSS of an nlq proxy in this process while one client sends a 500 MB value's question (byte cap 16 MiB), a
 // 300 MB ordinary Query, or a 300 MB question; BENCHMARKS.md records the figures. Needs the local PostgreSQL
-// (NLQ_TEST_DATABASE_URL). Run from apps/proxy:
+// (NLQ_TEST_DATABASE_URL). Run from packages/proxy:
 //   NODE_OPTIONS=--expose-gc npx tsx src/server/proxy-memory-bench.ts value|ordinary|question [relay|javascript]
 import { singleCandidateSelection } from "@nlq/engine/testing";
 import { serialize } from "pg-protocol";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
 /**
- * The C side of the relay's rules: scripts/test-native-relay.mjs builds apps/proxy/native/test/relay-rules-test.c with
+ * The C side of the relay's rules: scripts/test-native-relay.mjs builds packages/proxy/native/test/relay-rules-test.c with
  * AddressSanitizer and UndefinedBehaviorSanitizer and runs it over relay-rules.vectors.json (the table
  * relay-rules-vectors.test.ts checks the TypeScript rules against), then a fuzz loop with a fixed seed. Required: where
  * the relay cannot be built (no C compiler, no Node headers), this fails rather than passing unchecked.
