@@ -7,7 +7,7 @@
 // does what PgBouncer does per message: frame the five-byte headers in both directions, look at the few messages that
 // matter, and forward the rest with one system call per received chunk. See docs/decisions/2026-11-26-native-relay.md.
 //
-// What it looks at, mirroring packages/proxy/src/connection/client-message-router.ts and proxy-connection.ts:
+// What it looks at, mirroring packages/proxy/src/session/client-message-router.ts and proxy-connection.ts:
 // - client Query (Q) and Parse (P), whole: one whose text holds a comment opener followed by the question marker is
 //   not forwarded; the connection is handed back with that message first (reason "question");
 // - client Query, Sync (S) and FunctionCall (F) each make the upstream owe one ReadyForQuery; every other client
@@ -418,7 +418,7 @@ static size_t frame(relay_connection *connection, int side_index, const uint8_t 
     int inspected = side_index == CLIENT ? (type == 'Q' || type == 'P') : type == 'Z';
     if (inspected) {
       // A client Query or Parse is looked at whole, or, past LARGE_MESSAGE_BYTES, on its head only: without the marker
-      // there it streams on (as packages/proxy/src/connection/client-message-router.ts `routeLarge`).
+      // there it streams on (as packages/proxy/src/session/client-message-router.ts `routeLarge`).
       size_t seen = length - position < total ? length - position : total;
       int large = side_index == CLIENT && total > LARGE_MESSAGE_BYTES;
       if (seen < total && !(large && seen >= LARGE_MESSAGE_BYTES)) break;

@@ -3,13 +3,14 @@
  * (packages/proxy/src/relay/relay-rules-vectors.test.ts) and for the generated fuzz vectors the C test checks
  * (write-relay-vectors.ts: random streams whose expected outcome is what this runner says).
  */
-import { ClientMessageRouter } from "../../src/connection/client-message-router";
-import { PendingReady } from "../../src/connection/pending-ready";
-import { LARGE_CLIENT_MESSAGE_BYTES } from "../../src/connection/question-errors";
+
 import { MessageType } from "../../src/protocol/frontend-messages";
 import { type FramedSegment, type LargeMessageFate, MessageFramer } from "../../src/protocol/message-framer";
 import { ProtocolViolationError } from "../../src/protocol/protocol-error";
 import { readReadyStatus } from "../../src/protocol/ready-for-query";
+import { ClientMessageRouter } from "../../src/session/client-message-router";
+import { PendingReady } from "../../src/session/pending-ready";
+import { LARGE_CLIENT_MESSAGE_BYTES } from "../../src/session/question-errors";
 import type { RelayState, RoutedKind, Side, StopKind, StreamOutcome, StreamVector } from "./relay-rules-vectors";
 
 export interface TypeScriptOutcome extends StreamOutcome {

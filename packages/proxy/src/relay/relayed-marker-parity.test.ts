@@ -1,10 +1,10 @@
 import type pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { LARGE_CLIENT_MESSAGE_BYTES } from "../connection/question-errors";
 import { detectQuestion } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
 import { answerWith, connectThroughProxy, startTestProxy } from "../server/proxy.test-helpers";
 import type { ProxyServer } from "../server/proxy-server";
+import { LARGE_CLIENT_MESSAGE_BYTES } from "../session/question-errors";
 import { nativeRelay, nativeRelayUnavailable } from "./native-relay";
 
 /**

@@ -1,4 +1,4 @@
-import { ConnectionStep } from "../connection/connection-step";
+import { ConnectionStep } from "../session/connection-step";
 
 /** `NLQ_CLIENT_LOGIN_TIMEOUT_MS`'s default: PgBouncer's `client_login_timeout` and PostgreSQL's `authentication_timeout`. */
 export const DEFAULT_CLIENT_LOGIN_TIMEOUT_MILLISECONDS = 60_000;

@@ -2,8 +2,8 @@ import { once } from "node:events";
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";
-import { LARGE_CLIENT_MESSAGE_BYTES } from "../connection/question-errors";
 import { encodeReadyForQuery } from "../protocol/backend-messages";
+import { LARGE_CLIENT_MESSAGE_BYTES } from "../session/question-errors";
 import { answerWith, RawClient, startTestProxy } from "./proxy.test-helpers";
 import type { ProxyServer } from "./proxy-server";
 

@@ -11,13 +11,13 @@ import {
 } from "@nlq/engine";
 import { createAuthQuery } from "../auth/auth-query";
 import { startupUser } from "../auth/client-authentication";
-import type { PickOptions } from "../connection/pick-options";
-import { ProxyConnection } from "../connection/proxy-connection";
-import type { BackendKey, ProxySettings } from "../connection/proxy-connection-options";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
 import { nativeRelay, nativeRelayUnavailable } from "../relay/native-relay";
+import type { PickOptions } from "../session/pick-options";
+import { ProxyConnection } from "../session/proxy-connection";
+import type { BackendKey, ProxySettings } from "../session/proxy-connection-options";
 import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MILLISECONDS, loadClientTls } from "../tls/client-tls";
 import { createUpstreamConnector } from "../tls/connect-upstream";
 import type { UpstreamTlsSettings } from "../tls/upstream-tls-settings";

@@ -1,8 +1,8 @@
 import type { Socket } from "node:net";
-import type { BackendKey } from "../connection/proxy-connection-options";
 import { encodeErrorResponse } from "../protocol/backend-messages";
 import { readStartupPacket } from "../protocol/frontend-messages";
 import { MessageFramer } from "../protocol/message-framer";
+import type { BackendKey } from "../session/proxy-connection-options";
 
 /** PostgreSQL's own answer when `max_connections` is reached (SQLSTATE 53300, too_many_connections). */
 export const TOO_MANY_CLIENTS = {
