@@ -32,6 +32,10 @@ test("keeps the conversation in a thread that survives a reload, can be renamed,
     count ?? "",
   );
   await expect(page.getByRole("button", { name: "Right" })).toHaveAttribute("aria-pressed", "true");
+  // Taking the thumbs-up back retracts the example (later tests of this role expect none for this question).
+  await page.getByRole("button", { name: "Right" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Removed from the verified examples" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Right" })).toHaveAttribute("aria-pressed", "false");
 
   // A follow-up in the reopened thread stays in it.
   await page.getByLabel("Your question").fill("which customers are from Berlin?");

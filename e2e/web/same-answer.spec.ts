@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { e2eSuperuserPassword } from "./e2e-database";
 import { signIn } from "./sign-in";
 
 /**
@@ -13,7 +14,12 @@ function askThroughPsql(question: string): { sql: string; detail: string } {
   const run = spawnSync(
     "psql",
     ["-X", "-h", "127.0.0.1", "-p", proxyPort, "-U", "postgres", "-d", "demo", "-c", `/* nl: ${question} */;`],
-    { encoding: "utf8", timeout: 60_000, env: { ...process.env, PGCONNECT_TIMEOUT: "10" } },
+    {
+      encoding: "utf8",
+      timeout: 60_000,
+      // The embedded PostgreSQL asks for the superuser's password (serve-launcher.ts writes it to the pgpass file).
+      env: { ...process.env, PGCONNECT_TIMEOUT: "10", PGPASSWORD: e2eSuperuserPassword },
+    },
   );
   expect(run.status, run.stderr).toBe(0);
   // psql prints NOTICEs on stderr: "NOTICE:  nlq: <sql>" (continuation lines indented), then "DETAIL:  model …".

@@ -171,4 +171,8 @@ test("the SQL editor, the conversations list and the verified examples page are 
   await expect(page.getByRole("heading", { name: "Verified examples", exact: true })).toBeVisible();
   await expect(page.getByRole("listitem").first()).toBeVisible();
   await expectNoAxeViolations(page, "verified examples");
+  // Clean up: later specs (verified-examples-roles) expect no shared example for this question.
+  const item = page.getByRole("listitem").filter({ hasText: "how many customers are there?" });
+  await item.getByRole("button", { name: "Delete “how many customers are there?”" }).first().click();
+  await expect(page.getByRole("listitem").filter({ hasText: "how many customers are there?" })).toHaveCount(0);
 });

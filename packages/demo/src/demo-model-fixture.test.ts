@@ -45,6 +45,7 @@ const fixtureSchema = z.object({
       z.object({
         step: z.literal("extract-keywords"),
         question: z.string().min(1),
+        sample: z.number().int().nonnegative().optional(),
         output: z.object({ keywords: z.array(z.string().min(1)).min(1) }).strict(),
       }),
       z.object({

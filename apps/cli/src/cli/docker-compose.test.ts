@@ -22,10 +22,12 @@ const compose = parse(readFileSync(path.join(repository, "docker-compose.yml"), 
 const services = compose.services;
 const nlqServices = ["demo-load", "index", "proxy", "web"];
 const providerKeys = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"];
+/** OpenTelemetry's own variable: tracing starts only when it is set (README, "Tracing"). */
+const telemetryVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT"];
 
 describe("docker-compose.yml", () => {
-  it("passes every variable of the configuration schema, and the providers' keys, to every nlq service", () => {
-    const expected = [...configurationVariableNames(), ...providerKeys].sort();
+  it("passes every variable of the configuration schema, the providers' keys and the OTLP endpoint to every nlq service", () => {
+    const expected = [...configurationVariableNames(), ...providerKeys, ...telemetryVariables].sort();
     for (const name of nlqServices) {
       const passed = Object.keys(services[name]?.environment ?? {});
       expect(
