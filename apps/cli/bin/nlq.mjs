@@ -6,9 +6,9 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const proxyDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const built = path.join(proxyDirectory, "dist", "main.js");
-const buildInputs = path.join(proxyDirectory, "dist", "build-inputs.json");
+const cliDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const built = path.join(cliDirectory, "dist", "main.js");
+const buildInputs = path.join(cliDirectory, "dist", "build-inputs.json");
 
 /** Why the build output cannot be used (missing, or a source newer than it), or undefined when it can. */
 function staleReason() {
@@ -20,7 +20,7 @@ function staleReason() {
   } catch {
     return "apps/cli/dist is missing (run npm run build)";
   }
-  const repository = path.resolve(proxyDirectory, "../..");
+  const repository = path.resolve(cliDirectory, "../..");
   for (const input of inputs) {
     let modified;
     try {
