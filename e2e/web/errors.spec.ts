@@ -30,7 +30,7 @@ test("a question over the length limit is counted against the limit and not sent
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ messages: [{ role: "user", parts: [{ type: "text", text: "y".repeat(5_000) }] }] }),
     });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as { error: { message: string } } };
   });
   expect(refusal.status).toBe(400);
   expect(refusal.body.error).toMatchObject({ code: "54000", reason: "too-long", limit: 4000, length: 5000 });

@@ -1,0 +1,61 @@
+/**
+ * A seeded sample of Spider *training* questions for real-model trials (issue 18): one question from each of
+ * `--databases` distinct databases of the warehouse, written in train_queries.csv's own format so `nlq eval
+ * --questions` reads it unchanged, plus the list of the databases (to load each alone for the single-database runs).
+ *
+ *   npx tsx bench/real-model/sample-spider-questions.ts --out /tmp/sample.csv [--databases 30] [--seed 27]
+ *     [--data ../shared/data/spider-warehouse]
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { parseCsvRecords } from "@nlq/adapters";
+
+const { values } = parseArgs({
+  options: {
+    out: { type: "string" },
+    databases: { type: "string", default: "30" },
+    seed: { type: "string", default: "27" },
+    data: { type: "string", default: join(import.meta.dirname, "../../../shared/data/spider-warehouse") },
+  },
+});
+if (values.out === undefined) throw new Error("--out <file.csv> is required");
+
+/** mulberry32: a small seeded generator, so the same seed gives the same sample on any machine. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const missing = readFileSync(join(values.data, "MISSING_BLOBS.txt"), "utf8");
+const [header, ...records] = parseCsvRecords(readFileSync(join(values.data, "train_queries.csv"), "utf8"));
+if (header === undefined) throw new Error("train_queries.csv is empty");
+const random = seededRandom(Number(values.seed));
+const byDatabase = new Map<string, string[][]>();
+for (const record of records) {
+  const database = record[0] ?? "";
+  // Databases with a table whose data is missing would score against empty tables: left out.
+  if (missing.includes(`${database}/`)) continue;
+  byDatabase.set(database, [...(byDatabase.get(database) ?? []), record]);
+}
+const databases = [...byDatabase.keys()].sort();
+for (let index = databases.length - 1; index > 0; index -= 1) {
+  const other = Math.floor(random() * (index + 1));
+  [databases[index], databases[other]] = [databases[other] as string, databases[index] as string];
+}
+const chosen = databases.slice(0, Number(values.databases)).sort();
+const quote = (field: string) => `"${field.replaceAll('"', '""')}"`;
+const lines = [header.join(",")];
+for (const database of chosen) {
+  const questions = byDatabase.get(database) ?? [];
+  const record = questions[Math.floor(random() * questions.length)] as string[];
+  lines.push(record.map(quote).join(","));
+}
+writeFileSync(values.out, `${lines.join("\n")}\n`);
+console.log(chosen.join(","));
