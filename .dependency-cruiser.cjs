@@ -2,6 +2,7 @@
  * Enforces the one-way package chain of docs/architecture.md over the whole tree (packages, apps, bench, e2e):
  *
  *   prompts ← engine ← adapters ← apps        engine ← demo        engine, adapters ← eval        engine, adapters ← mcp ← apps
+ *   engine, adapters ← proxy ← apps/cli (the proxy library never reaches the demo, the evaluation or commander)
  *
  * A package imports only the packages to its left (tests of the engine may also use the adapters' test support, to run
  * against a real PostgreSQL); apps import packages, never each other; bench and e2e import packages (e2e also the
@@ -63,8 +64,21 @@ module.exports = {
       "mcp-imports-engine-and-adapters",
       "^packages/mcp",
       "^(packages/(prompts|demo|eval)|apps|bench|e2e)/",
-      "the MCP server composes the engine and the adapters; the CLI command that starts it lives in apps/proxy",
+      "the MCP server composes the engine and the adapters; the CLI command that starts it lives in apps/cli",
     ),
+    forbid(
+      "proxy-imports-engine-and-adapters",
+      "^packages/proxy",
+      "^(packages/(prompts|demo|eval|mcp)|apps|bench|e2e)/",
+      "the proxy library composes the engine and the adapters; the CLI (apps/cli) starts it and brings the demo and evaluation",
+    ),
+    {
+      name: "proxy-uses-no-cli-framework",
+      severity: "error",
+      comment: "the proxy library, tests included, takes its settings as values: commander belongs to apps/cli",
+      from: { path: "^packages/proxy" },
+      to: { path: "node_modules/commander/" },
+    },
     forbid(
       "demo-imports-only-engine",
       "^packages/demo",
@@ -112,7 +126,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)\\.next/|(^|/)next-env\\.d\\.ts$|^apps/proxy/dist/" },
+    exclude: { path: "(^|/)\\.next/|(^|/)next-env\\.d\\.ts$|^apps/cli/dist/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.base.json" },
     enhancedResolveOptions: {

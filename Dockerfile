@@ -1,13 +1,13 @@
 # nlq: one image for the proxy, the web app and the CLI (`nlq demo load`, `nlq index`, ...).
 # Build: docker build -t nlq .   (docker compose builds it for the proxy, web, demo-load and index services)
 #
-# Two stages: `build` installs every dependency and compiles (the nlq command into apps/proxy/dist, the web app into
+# Two stages: `build` installs every dependency and compiles (the nlq command into apps/cli/dist, the web app into
 # apps/web/.next); the final stage installs production dependencies only (`npm ci --omit=dev`: no TypeScript, tsx,
 # esbuild, vitest, Playwright) and copies the compiled output in. It runs as the unprivileged `node` user.
 # Pinned by version tag (no registry access where this was written, so no digest); pin by digest for production.
 FROM node:20.19-bookworm-slim AS build
 
-# A C compiler for the proxy's native pass-through relay (apps/proxy/native, built by `npm run build` against the
+# A C compiler for the proxy's native pass-through relay (packages/proxy/native, built by `npm run build` against the
 # Node-API headers this image ships in /usr/local/include/node).
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 
@@ -21,7 +21,8 @@ COPY packages/adapters/package.json packages/adapters/
 COPY packages/mcp/package.json packages/mcp/
 COPY packages/demo/package.json packages/demo/
 COPY packages/eval/package.json packages/eval/
-COPY apps/proxy/package.json apps/proxy/
+COPY packages/proxy/package.json packages/proxy/
+COPY apps/cli/package.json apps/cli/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
@@ -44,7 +45,8 @@ COPY packages/adapters/package.json packages/adapters/
 COPY packages/mcp/package.json packages/mcp/
 COPY packages/demo/package.json packages/demo/
 COPY packages/eval/package.json packages/eval/
-COPY apps/proxy/package.json apps/proxy/
+COPY packages/proxy/package.json packages/proxy/
+COPY apps/cli/package.json apps/cli/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
@@ -57,8 +59,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # migrations, the learnt retrieval model and the web app relative to them. Then the compiled output, newer than the
 # sources, so bin/nlq.mjs runs it rather than falling back to tsx (which is a dev dependency, absent here).
 COPY . .
-COPY --from=build /app/apps/proxy/dist apps/proxy/dist
-COPY --from=build /app/apps/proxy/native/build apps/proxy/native/build
+COPY --from=build /app/apps/cli/dist apps/cli/dist
+COPY --from=build /app/packages/proxy/native/build packages/proxy/native/build
 COPY --from=build /app/apps/web/.next apps/web/.next
 
 ENV NLQ_MIGRATIONS_DIR=/app/migrations \
@@ -69,4 +71,4 @@ VOLUME ["/data"]
 EXPOSE 6432 3000 9187
 
 # Default: the proxy, listening on every interface of the container. DATABASE_URL names the upstream.
-CMD ["node", "apps/proxy/bin/nlq.mjs", "proxy", "--listen", "0.0.0.0:6432", "--query-log"]
+CMD ["node", "apps/cli/bin/nlq.mjs", "proxy", "--listen", "0.0.0.0:6432", "--query-log"]

@@ -9,7 +9,8 @@ export default defineConfig({
   test: {
     include: [
       "packages/*/src/**/*.test.ts",
-      "apps/proxy/src/**/*.test.ts",
+      "packages/proxy/src/**/*.test.ts",
+      "apps/cli/src/**/*.test.ts",
       "apps/web/lib/**/*.test.ts",
       "bench/**/*.test.ts",
       "e2e/clients/**/*.test.ts",

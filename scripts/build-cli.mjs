@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the `nlq` command (apps/proxy/src/cli/main.ts) into ES modules under apps/proxy/dist/, so the command starts
+// Builds the `nlq` command (apps/cli/src/cli/main.ts) into ES modules under apps/cli/dist/, so the command starts
 // without transpiling TypeScript at run time. Run by `npm run build` and by the root `prepare` script (`npm ci`).
 //
 // esbuild bundles the project's own workspace packages (@nlq/*, TypeScript sources) and leaves every npm dependency
@@ -17,18 +17,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-// `--out-dir <dir>` builds elsewhere (the build's own test); bin/nlq.mjs runs apps/proxy/dist.
+// `--out-dir <dir>` builds elsewhere (the build's own test); bin/nlq.mjs runs apps/cli/dist.
 const outDirFlag = process.argv.indexOf("--out-dir");
 const outputDirectory =
-  outDirFlag === -1 ? path.join(repository, "apps/proxy/dist") : path.resolve(process.argv[outDirFlag + 1] ?? "");
-const entryPoint = path.join(repository, "apps/proxy/src/cli/main.ts");
+  outDirFlag === -1 ? path.join(repository, "apps/cli/dist") : path.resolve(process.argv[outDirFlag + 1] ?? "");
+const entryPoint = path.join(repository, "apps/cli/src/cli/main.ts");
 
 let esbuild;
 try {
   esbuild = await import("esbuild");
 } catch {
   // `npm ci --omit=dev` (the Docker image's last stage) has no esbuild: the output was built in an earlier stage.
-  console.error("build-cli: esbuild is not installed (production install?); keeping apps/proxy/dist as it is");
+  console.error("build-cli: esbuild is not installed (production install?); keeping apps/cli/dist as it is");
   process.exit(0);
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Compiles the proxy's native pass-through relay (apps/proxy/native/pass-through-relay.c, a Node-API addon in C) into
-// apps/proxy/native/build/pass-through-relay.node. Run by the root `prepare` script (`npm ci`) and `npm run build`.
+// Compiles the proxy's native pass-through relay (packages/proxy/native/pass-through-relay.c, a Node-API addon in C) into
+// packages/proxy/native/build/pass-through-relay.node. Run by the root `prepare` script (`npm ci`) and `npm run build`.
 //
 // One C file against Node-API's headers, so a plain `cc` call does it: no node-gyp, no Python. The headers are Node's
 // own (`<prefix>/include/node`, shipped with Node's official builds and Debian's nodejs package). Node-API is ABI-stable,
@@ -15,8 +15,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const source = path.join(repository, "apps/proxy/native/pass-through-relay.c");
-const output = path.join(repository, "apps/proxy/native/build/pass-through-relay.node");
+const source = path.join(repository, "packages/proxy/native/pass-through-relay.c");
+const output = path.join(repository, "packages/proxy/native/build/pass-through-relay.node");
 const required = process.argv.includes("--require");
 
 function giveUp(reason) {
@@ -27,7 +27,7 @@ function giveUp(reason) {
 
 if (process.platform !== "linux") giveUp(`the native relay uses epoll, this is ${process.platform}`);
 if (existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) {
-  console.error("build-native-relay: apps/proxy/native/build/pass-through-relay.node is up to date");
+  console.error("build-native-relay: packages/proxy/native/build/pass-through-relay.node is up to date");
   process.exit(0);
 }
 
@@ -67,5 +67,5 @@ const compiled = spawnSync(
 if (compiled.error !== undefined) giveUp(`${compiler}: ${compiled.error.message}`);
 if (compiled.status !== 0) giveUp(`${compiler} exited with ${compiled.status}`);
 console.error(
-  `build-native-relay: built apps/proxy/native/build/pass-through-relay.node in ${Math.round(performance.now() - started)} ms`,
+  `build-native-relay: built packages/proxy/native/build/pass-through-relay.node in ${Math.round(performance.now() - started)} ms`,
 );

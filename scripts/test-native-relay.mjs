@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The C-level tests of the proxy's native relay: `node scripts/test-native-relay.mjs [--sanitize] [--require]
 // [--iterations N] [--seed S]` (`npm run test:native`; CI runs it with --sanitize from
-// apps/proxy/src/relay/relay-rules-native.test.ts).
+// packages/proxy/src/relay/relay-rules-native.test.ts).
 //
-// 1. Writes the relay rule vectors (apps/proxy/native/test/relay-rules.vectors.json, the table the TypeScript router
-//    is checked against too) as lines C reads: apps/proxy/native/build/relay-rules-vectors.txt.
-// 2. Compiles apps/proxy/native/test/relay-rules-test.c, which includes pass-through-relay.c whole (its static
+// 1. Writes the relay rule vectors (packages/proxy/native/test/relay-rules.vectors.json, the table the TypeScript router
+//    is checked against too) as lines C reads: packages/proxy/native/build/relay-rules-vectors.txt.
+// 2. Compiles packages/proxy/native/test/relay-rules-test.c, which includes pass-through-relay.c whole (its static
 //    functions are the ones under test), with stand-ins for the Node-API functions it references but the tests never
 //    call (generated from `nm -u`: the relay's own file needs no test seam). `--sanitize` builds with
 //    -fsanitize=address,undefined (any finding is fatal).
@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const native = path.join(repository, "apps/proxy/native");
+const native = path.join(repository, "packages/proxy/native");
 const build = path.join(native, "build");
 const argv = process.argv.slice(2);
 const sanitize = argv.includes("--sanitize");

@@ -1,12 +1,12 @@
 /**
- * Start-up time of the `nlq` command, built (apps/proxy/dist, what `nlq` runs after `npm ci`) against the TypeScript
+ * Start-up time of the `nlq` command, built (apps/cli/dist, what `nlq` runs after `npm ci`) against the TypeScript
  * sources through tsx (what `nlq` falls back to when the build is missing or stale):
  *
  *   npm run bench:cli-startup [-- --runs 11] [-- --baseline-commit <sha>] [-- --json]
  *
  * Each target runs `nlq --help` and `nlq --version` `--runs` times, the targets interleaved so load on the machine
  * hits them alike; medians of the wall-clock time from spawn to exit. `--baseline-commit` adds a third target: that
- * commit's `apps/proxy/src/cli/main.ts` through tsx (e.g. the one before lazy command loading), written beside the
+ * commit's `apps/cli/src/cli/main.ts` through tsx (e.g. the one before lazy command loading), written beside the
  * sources for the run and removed afterwards.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -26,8 +26,8 @@ const { values: options } = parseArgs({
 const repository = fileURLToPath(new URL("../..", import.meta.url));
 const runs = Number(options.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number ≥ 1, got ${options.runs}`);
-const built = path.join(repository, "apps/proxy/dist/main.js");
-if (!existsSync(built)) throw new Error("apps/proxy/dist/main.js is missing: run npm run build first");
+const built = path.join(repository, "apps/cli/dist/main.js");
+if (!existsSync(built)) throw new Error("apps/cli/dist/main.js is missing: run npm run build first");
 
 interface Target {
   readonly name: string;
@@ -35,16 +35,16 @@ interface Target {
 }
 const targets: Target[] = [
   // What users run: the launcher checks the build is fresh, then imports it.
-  { name: "built", command: [path.join(repository, "apps/proxy/bin/nlq.mjs")] },
-  { name: "tsx", command: ["--import", "tsx", path.join(repository, "apps/proxy/src/cli/main.ts")] },
+  { name: "built", command: [path.join(repository, "apps/cli/bin/nlq.mjs")] },
+  { name: "tsx", command: ["--import", "tsx", path.join(repository, "apps/cli/src/cli/main.ts")] },
 ];
 let baselineFile: string | undefined;
 if (options["baseline-commit"] !== undefined) {
-  const source = execFileSync("git", ["show", `${options["baseline-commit"]}:apps/proxy/src/cli/main.ts`], {
+  const source = execFileSync("git", ["show", `${options["baseline-commit"]}:apps/cli/src/cli/main.ts`], {
     cwd: repository,
     encoding: "utf8",
   });
-  baselineFile = path.join(repository, "apps/proxy/src/cli/main-baseline.bench.ts");
+  baselineFile = path.join(repository, "apps/cli/src/cli/main-baseline.bench.ts");
   writeFileSync(baselineFile, source);
   targets.push({ name: `tsx @ ${options["baseline-commit"].slice(0, 7)}`, command: ["--import", "tsx", baselineFile] });
 }

@@ -3,7 +3,7 @@
 //
 //   npx tsx bench/eval-pool/build-defog-pool.ts [--server postgresql://postgres@127.0.0.1:5432/postgres]
 //     [--database nlq_defog_eval] [--out /tmp/defog-pool.jsonl] [--defog ../shared/data/defog] [--without-gold]
-// then: npx tsx apps/proxy/bin/nlq.mjs eval --candidates /tmp/defog-pool.jsonl --url <printed URL>
+// then: npx tsx apps/cli/bin/nlq.mjs eval --candidates /tmp/defog-pool.jsonl --url <printed URL>
 import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildDefogPool, defaultDefogDirectory, loadDefogDatabases } from "@nlq/eval";

@@ -16,7 +16,7 @@
  * statements); `--mode query` sends each whole file as one simple Query (`psql -X -q -c`), as drivers and `psql -c`
  * send scripts; `both` does one then the other. Each run gets two fresh databases (created from template0 through
  * `--url`, with pg_regress's settings, dropped afterwards) whose names differ in one letter and are made one before
- * comparing. The proxy is started from this checkout (`apps/proxy/bin/nlq.mjs proxy`, no model: a question would
+ * comparing. The proxy is started from this checkout (`apps/cli/bin/nlq.mjs proxy`, no model: a question would
  * fail, and show as a difference) with `--relay native` (default) or `javascript`, unless `--proxy-port` names a
  * running proxy in front of the same server. Outputs stay in `--out` (default a new temporary directory) for `diff`.
  * Exit code 1 when any file differs.
@@ -108,7 +108,7 @@ async function startProxy(logFile: string): Promise<{ port: number; stop(): Prom
   const child = spawn(
     process.execPath,
     [
-      path.join(repository, "apps/proxy/bin/nlq.mjs"),
+      path.join(repository, "apps/cli/bin/nlq.mjs"),
       "proxy",
       "--upstream",
       `postgresql://${direct.host}:${direct.port}`,

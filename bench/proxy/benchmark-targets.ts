@@ -44,7 +44,7 @@ export function cpuMicroseconds(pid: number): number {
   return (ticks * 1_000_000) / clockTicksPerSecond;
 }
 
-/** What bin/nlq.mjs prints when apps/proxy/dist is missing or stale and it runs the sources through tsx instead. */
+/** What bin/nlq.mjs prints when apps/cli/dist is missing or stale and it runs the sources through tsx instead. */
 const RUNS_THROUGH_TSX = "running the TypeScript sources through tsx";
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -84,7 +84,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `nlq proxy` (the production entry point, `apps/proxy/bin/nlq.mjs`, running the compiled apps/proxy/dist) in
+ * Starts `nlq proxy` (the production entry point, `apps/cli/bin/nlq.mjs`, running the compiled apps/cli/dist) in
  * front of `upstreamPort`, with its own throwaway `NLQ_HOME` and without a model (pass-through only). Throws when
  * nlq.mjs fell back to running the TypeScript sources through tsx (dist missing or stale: `npm run build`), so a
  * figure never silently measures the development path.
@@ -99,7 +99,7 @@ export async function startNlqProxy(
   const child = spawn(
     process.execPath,
     [
-      join(repository, "apps/proxy/bin/nlq.mjs"),
+      join(repository, "apps/cli/bin/nlq.mjs"),
       "proxy",
       "--upstream",
       `postgresql://127.0.0.1:${upstreamPort}`,
@@ -121,7 +121,7 @@ export async function startNlqProxy(
   try {
     await waitReady(port);
     if (readFileSync(join(home, "proxy.log"), "utf8").includes(RUNS_THROUGH_TSX)) {
-      throw new Error("nlq ran its TypeScript sources through tsx, not apps/proxy/dist: run npm run build first");
+      throw new Error("nlq ran its TypeScript sources through tsx, not apps/cli/dist: run npm run build first");
     }
     // The proxy logs which relay it uses when it starts listening; measure only the one asked for.
     const logged = readFileSync(join(home, "proxy.log"), "utf8");

@@ -4,7 +4,7 @@ import { formatProxyBenchmark, type ProxyBenchmarkReport } from "./proxy-benchma
 const report: ProxyBenchmarkReport = {
   seconds: 5,
   repetitions: 3,
-  nlqEntryPoint: "apps/proxy/bin/nlq.mjs running the compiled apps/proxy/dist",
+  nlqEntryPoint: "apps/cli/bin/nlq.mjs running the compiled apps/cli/dist",
   baseline: "/tmp/nlq-before",
   loadAverage: { start: 1.5, end: 2.25 },
   cells: [

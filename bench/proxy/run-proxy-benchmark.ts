@@ -21,8 +21,8 @@
  *
  * Every proxy first serves each mode for `--warm-up-seconds` (default 2, not counted): figures are steady state.
  *
- * nlq is measured as shipped: the runner builds apps/proxy/dist and the native relay (`npm run build`) and starts the
- * production entry point (`apps/proxy/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx or when it
+ * nlq is measured as shipped: the runner builds apps/cli/dist and the native relay (`npm run build`) and starts the
+ * production entry point (`apps/cli/bin/nlq.mjs`), which refuses to be measured when it falls back to tsx or when it
  * does not use the relay asked for.
  */
 import { spawnSync } from "node:child_process";
@@ -71,7 +71,7 @@ spawnSync("createdb", [...connection, database], { stdio: "inherit" });
 const stopped: Array<() => Promise<void>> = [];
 const loadAverageAtStart = loadavg()[0]!;
 try {
-  log("building apps/proxy/dist and the native relay (the compiled proxy is what is measured)");
+  log("building apps/cli/dist and the native relay (the compiled proxy is what is measured)");
   for (const script of ["build-cli.mjs", "build-native-relay.mjs"]) {
     const build = spawnSync(process.execPath, [`${repository}scripts/${script}`, "--require"], { stdio: "inherit" });
     if (build.status !== 0) throw new Error(`scripts/${script} failed`);
@@ -210,7 +210,7 @@ try {
   const report: ProxyBenchmarkReport = {
     seconds,
     repetitions,
-    nlqEntryPoint: "apps/proxy/bin/nlq.mjs running the compiled apps/proxy/dist, with the native relay",
+    nlqEntryPoint: "apps/cli/bin/nlq.mjs running the compiled apps/cli/dist, with the native relay",
     ...(options.baseline === undefined ? {} : { baseline: path.resolve(options.baseline) }),
     loadAverage: { start: loadAverageAtStart, end: loadavg()[0]! },
     cells,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { summariseCpuProfile } from "./summarise-cpu-profile";
 
-const frame = (functionName: string) => ({ functionName, url: "file:///repo/apps/proxy/dist/main.js", lineNumber: 9 });
+const frame = (functionName: string) => ({ functionName, url: "file:///repo/apps/cli/dist/main.js", lineNumber: 9 });
 
 describe("summariseCpuProfile", () => {
   it("ranks self and total time in % of samples, counting a recursive function once per sample", () => {
@@ -20,8 +20,8 @@ describe("summariseCpuProfile", () => {
     expect(summary.idlePercent).toBe(50);
     expect(summary.self).toEqual([
       { name: "(idle) :0", percent: 50 },
-      { name: "push apps/proxy/dist/main.js:10", percent: 25 },
-      { name: "onData apps/proxy/dist/main.js:10", percent: 25 },
+      { name: "push apps/cli/dist/main.js:10", percent: 25 },
+      { name: "onData apps/cli/dist/main.js:10", percent: 25 },
     ]);
     expect(summary.total.find((entry) => entry.name.startsWith("onData"))?.percent).toBe(50);
     expect(summary.total[0]).toEqual({ name: "(root) :0", percent: 100 });

@@ -5,7 +5,7 @@
  *   npx tsx bench/proxy/summarise-cpu-profile.ts <file.cpuprofile> [--top 25]
  *
  * To profile the proxy's pass-through path (BENCHMARKS.md, "Proxy pass-through overhead"):
- *   node --cpu-prof --cpu-prof-dir=/tmp/nlq-profile apps/proxy/bin/nlq.mjs proxy \
+ *   node --cpu-prof --cpu-prof-dir=/tmp/nlq-profile apps/cli/bin/nlq.mjs proxy \
  *     --upstream postgresql://127.0.0.1:5432 --listen 127.0.0.1:6433 &
  *   pgbench -h 127.0.0.1 -p 6433 -U postgres -S -M prepared -c 8 -j 8 -T 8 -n <database>; kill -TERM %1
  */
@@ -31,7 +31,7 @@ export interface ProfileSummary {
   readonly total: ReadonlyArray<{ readonly name: string; readonly percent: number }>;
 }
 
-/** The function's name and where it is (path shortened to the package or app), e.g. `push apps/proxy/dist/x.js:783`. */
+/** The function's name and where it is (path shortened to the package or app), e.g. `push apps/cli/dist/x.js:783`. */
 function functionKey(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
   const file = url.replace(/^.*\/(apps|packages|node_modules)\//, "$1/");

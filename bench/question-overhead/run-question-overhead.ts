@@ -39,7 +39,7 @@ if (!Number.isInteger(runs) || runs < 1)
   throw new Error(`--questions must be a whole number ≥ 1, got ${options.questions}`);
 
 const repository = fileURLToPath(new URL("../..", import.meta.url));
-const cli = ["--import", "tsx", path.join(repository, "apps/proxy/src/cli/main.ts")];
+const cli = ["--import", "tsx", path.join(repository, "apps/cli/src/cli/main.ts")];
 const server = new URL(options.url);
 const urlOf = (database: string) => {
   const url = new URL(server);

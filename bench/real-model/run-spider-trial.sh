@@ -17,7 +17,7 @@ server=${NLQ_TRIAL_SERVER:-postgresql://postgres@127.0.0.1:5432}
 mkdir -p "$out"
 export NLQ_HOME=${NLQ_HOME:-$out/home}
 export NLQ_MODEL=openai:relay OPENAI_BASE_URL=$relay OPENAI_API_KEY=relay NLQ_DEADLINE_MS=${NLQ_DEADLINE_MS:-7200000}
-nlq() { npx tsx apps/proxy/src/cli/main.ts "$@"; }
+nlq() { npx tsx apps/cli/src/cli/main.ts "$@"; }
 case "$setting" in
   warehouse)
     [ -f "$out/indexed" ] || { nlq index --url "$server/spider_warehouse" > "$out/index.log" 2>&1 && touch "$out/indexed"; }

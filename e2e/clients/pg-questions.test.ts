@@ -103,7 +103,7 @@ describe("questions through the proxy (node-postgres)", () => {
 
   it("refuses a question over NLQ_MAX_QUESTION_LENGTH with 54000, quoting none of it, and stays usable", async () => {
     await withClient(async (client) => {
-      // Under 1 MiB: a longer query asking a question is refused as it streams (apps/proxy large-query.test.ts).
+      // Under 1 MiB: a longer query asking a question is refused as it streams (packages/proxy large-query.test.ts).
       const question = `${"how many orders are there? ".repeat(30_000)}tail-marker`;
       const error = (await client
         .query(`/* nl: ${question} */`)

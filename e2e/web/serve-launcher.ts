@@ -31,7 +31,7 @@ if (process.env.NLQ_E2E_SKIP_BUILD !== "1") {
   }
 }
 
-const launcher = spawn(process.execPath, [path.join(repositoryRoot, "apps", "proxy", "bin", "nlq.mjs"), "start"], {
+const launcher = spawn(process.execPath, [path.join(repositoryRoot, "apps", "cli", "bin", "nlq.mjs"), "start"], {
   cwd: repositoryRoot,
   stdio: "inherit",
   env: {

@@ -2,7 +2,7 @@
  * The one way core touches a target database: run exactly one SQL statement on a session and get text-format
  * results. Every adapter sends the text as one extended-protocol Parse (one Parse cannot hold two commands), so a
  * text that PostgreSQL would lex as several statements fails instead of running them.
- * Adapters: node-postgres (`pg-executor.ts`), the proxy's own upstream connection (apps/proxy).
+ * Adapters: node-postgres (`pg-executor.ts`), the proxy's own upstream connection (packages/proxy).
  */
 
 /** A column of a result, as PostgreSQL's RowDescription describes it. */

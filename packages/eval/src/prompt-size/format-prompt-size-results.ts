@@ -41,7 +41,7 @@ Method and caveats:
 - Latency: the selector's path uses the in-process sparse postings index (\`createCatalogContextIndex\`, \`createCatalogSchemaRetriever\`: exact cosine, built once per catalog); the embedded vector store's dense scan is shown separately for comparison (Qdrant would search server-side).
 - Latency: one process on a shared 2-core machine, embedded vector store (exact in-process search), value index loaded from the metadata store.
 
-Commands (warehouse loaded as in \`bench/spider-warehouse/README.md\`; \`nlq\` is \`npx tsx apps/proxy/src/cli/main.ts\`):
+Commands (warehouse loaded as in \`bench/spider-warehouse/README.md\`; \`nlq\` is \`npx tsx apps/cli/src/cli/main.ts\`):
 
 \`\`\`sh
 NLQ_HOME=/tmp/nlq-warehouse nlq index --url postgresql://postgres@127.0.0.1:5432/spider_warehouse
