@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { questionsOfFixture } from "./suggested-questions";
+import { questionsOfScriptedModel } from "./recorded-questions";
 
 /** Most suggestion chips. */
 const maximumSuggestions = 6;
@@ -45,14 +44,7 @@ export function suggestionsFor(options: {
   readonly verifiedQuestions: readonly string[];
   readonly tables: readonly ReadableTable[];
 }): string[] {
-  const scripted = options.model?.match(/^scripted:(.+)$/)?.[1];
-  if (scripted !== undefined) {
-    try {
-      return questionsOfFixture(JSON.parse(readFileSync(/* turbopackIgnore: true */ scripted, "utf8")));
-    } catch {
-      return [];
-    }
-  }
+  if (/^scripted:./.test(options.model?.trim() ?? "")) return questionsOfScriptedModel(options.model);
   const seen = new Set<string>();
   const questions: string[] = [];
   for (const question of [...options.verifiedQuestions, ...questionsOfTables(options.tables)]) {
