@@ -1,4 +1,3 @@
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { createPgExecutor } from "@nlq/adapters";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
 import { MockLanguageModelV3 } from "ai/test";
@@ -10,7 +9,7 @@ import type { QueryExecutor } from "../database/query-executor";
 import { DatabaseError, SqlValidationError } from "../errors";
 import type { Answer } from "../pipeline/answer";
 import { answerQuestion } from "../pipeline/answer-question";
-import { mockTextResult } from "../testing/mock-text-model";
+import { mockTextResult, stepOf } from "../testing/mock-text-model";
 import { answerWithInterpretation } from "./answer-with-interpretation";
 import { InterpretationNotFoundError } from "./interpretation-errors";
 
@@ -48,10 +47,6 @@ afterAll(async () => {
 const countAll = "SELECT count(*) AS n FROM customers";
 const namesByCountry = "SELECT name FROM customers WHERE country = 'FR' ORDER BY name";
 const highestId = "SELECT max(id) AS n FROM customers";
-
-function stepOf(call: LanguageModelV3CallOptions): string {
-  return (call.providerOptions?.nlq as { step?: string } | undefined)?.step ?? "";
-}
 
 const generatorSql: Record<string, string> = {
   "generate-candidate": countAll,

@@ -9,7 +9,7 @@ import { loadSettings, type Settings } from "../config/settings";
 import type { QueryExecutor } from "../database/query-executor";
 import { CancelledError } from "../errors";
 import type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "../llm/llm-response-cache";
-import { mockTextResult } from "../testing/mock-text-model";
+import { mockTextResult, stepOf } from "../testing/mock-text-model";
 import { answerQuestion } from "./answer-question";
 import type { PipelineEvent } from "./events";
 
@@ -44,10 +44,6 @@ const countFrench = "SELECT count(*) AS n FROM customers WHERE country = 'FR'";
 
 function promptOf(call: LanguageModelV3CallOptions): string {
   return JSON.stringify(call.prompt);
-}
-
-function stepOf(call: LanguageModelV3CallOptions): string {
-  return (call.providerOptions?.nlq as { step?: string } | undefined)?.step ?? "";
 }
 
 /** A mock model answering each step with `answers[step](call)`; records every call's step. */

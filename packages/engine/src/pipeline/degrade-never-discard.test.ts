@@ -9,7 +9,7 @@ import type { GeneratorPlan } from "../config/presets";
 import { loadSettings, type Settings } from "../config/settings";
 import type { QueryExecutor } from "../database/query-executor";
 import { createChessSchemaSelector } from "../schema-selection/chess-schema-selector";
-import { mockTextResult } from "../testing/mock-text-model";
+import { mockTextResult, stepOf } from "../testing/mock-text-model";
 import { answerQuestion } from "./answer-question";
 
 // Issue 18 item 4, "degrade, never discard", through the whole pipeline on a real PostgreSQL with AI SDK mock models
@@ -39,10 +39,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await client.end();
 });
-
-function stepOf(call: LanguageModelV3CallOptions): string {
-  return (call.providerOptions?.nlq as { step?: string } | undefined)?.step ?? "";
-}
 
 /** A mock model answering each step with `answers[step](call)` (a JSON value, or a promise of one). */
 function modelAnswering(answers: Record<string, (call: LanguageModelV3CallOptions) => unknown>) {

@@ -1,4 +1,3 @@
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { createPgExecutor } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import pg from "pg";
@@ -7,7 +6,7 @@ import { loadSettings, type Settings } from "../config/settings";
 import type { QueryExecutor } from "../database/query-executor";
 import { UnanswerableQuestionError } from "../errors";
 import { createStepContext } from "../llm/step-context";
-import { mockTextModel } from "../testing/mock-text-model";
+import { mockTextModel, stepOf } from "../testing/mock-text-model";
 import type { PipelineEvent } from "./events";
 import type { SchemaSelector } from "./schema-selector";
 import { writeQuestionCandidates } from "./write-question-candidates";
@@ -38,10 +37,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await client.end();
 });
-
-function stepOf(call: LanguageModelV3CallOptions): string {
-  return (call.providerOptions?.nlq as { step?: string } | undefined)?.step ?? "";
-}
 
 const answers: Record<string, string> = {
   "generate-candidate": "SELECT count(*) AS n FROM customers",

@@ -1,4 +1,3 @@
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { createPgExecutor } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { context, trace } from "@opentelemetry/api";
@@ -11,7 +10,7 @@ import { loadSettings, type Settings } from "../config/settings";
 import type { QueryExecutor } from "../database/query-executor";
 import { answerQuestion } from "../pipeline/answer-question";
 import { createChessSchemaSelector } from "../schema-selection/chess-schema-selector";
-import { mockTextResult } from "../testing/mock-text-model";
+import { mockTextResult, stepOf } from "../testing/mock-text-model";
 import { questionSpanName } from "./question-trace";
 import { stageSpanNames } from "./stage-spans";
 
@@ -44,10 +43,6 @@ afterAll(async () => {
 beforeEach(() => {
   exporter.reset();
 });
-
-function stepOf(call: LanguageModelV3CallOptions): string {
-  return (call.providerOptions?.nlq as { step?: string } | undefined)?.step ?? "";
-}
 
 const answers: Record<string, unknown> = {
   "extract-keywords": { keywords: ["customers", "France"] },

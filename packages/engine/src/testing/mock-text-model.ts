@@ -37,3 +37,8 @@ export function mockTextModel(
     doGenerate: async (call) => mockTextResult(typeof answer === "string" ? answer : await answer(call), tokens),
   });
 }
+
+/** Test helper: the pipeline step a mock model call is for (the engine's `providerOptions.nlq.step`), or "". */
+export function stepOf(call: LanguageModelV3CallOptions): string {
+  return (call.providerOptions?.nlq as { step?: string } | undefined)?.step ?? "";
+}
