@@ -1,13 +1,13 @@
 import { once } from "node:events";
-import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import type { Answer, AnswerQuestionOptions } from "@nlq/engine";
 import { singleCandidateSelection } from "@nlq/engine/testing";
 import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { encodeErrorResponse, encodeReadyForQuery, encodeRowDescription } from "../protocol/backend-messages";
-import { CANCEL_REQUEST_CODE } from "../protocol/frontend-messages";
 import { RawClient, startTestProxy } from "./proxy.test-helpers";
 import type { ProxyServer } from "./proxy-server";
+import { startStubUpstream } from "./stub-upstream.test-helpers";
 
 const BYTE_CAP = 1024 * 1024;
 /** The DataRow the stub declares: 64 MiB, far past the cap. */
@@ -20,29 +20,15 @@ const SENT_BEFORE_CANCEL = 4096;
  * and a DataRow whose header declares `DECLARED_ROW_LENGTH` bytes, of which it sends only `SENT_BEFORE_CANCEL` until a
  * CancelRequest arrives; then it sends the rest of the row, ErrorResponse 57014 and ReadyForQuery, as PostgreSQL would.
  */
-async function startStubUpstream() {
+async function startCancellableRowUpstream() {
   let cancelled: () => void = () => {};
   const cancelArrived = new Promise<void>((resolve) => (cancelled = resolve));
-  const server: Server = createServer((socket: Socket) => {
-    let startup = true;
-    let answered = false;
-    socket.on("error", () => {});
-    socket.on("data", (chunk: Buffer) => {
-      if (startup) {
-        startup = false;
-        if (chunk.length >= 8 && chunk.readInt32BE(4) === CANCEL_REQUEST_CODE) {
-          cancelled();
-          socket.end();
-          return;
-        }
-        const backendKey = Buffer.from([0x4b, 0, 0, 0, 12, 0, 0, 0, 7, 0, 0, 0, 9]);
-        socket.write(
-          Buffer.concat([Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 0]), backendKey, encodeReadyForQuery("I")]),
-        );
-        return;
-      }
-      if (answered || chunk[0] !== 0x50) return;
-      answered = true;
+  const answered = new WeakSet<Socket>();
+  const { server, port } = await startStubUpstream({
+    onCancelRequest: () => cancelled(),
+    onChunk: (chunk, socket) => {
+      if (answered.has(socket) || chunk[0] !== 0x50) return;
+      answered.add(socket);
       const header = Buffer.alloc(5 + 2 + 4);
       header[0] = 0x44;
       header.writeInt32BE(DECLARED_ROW_LENGTH, 1);
@@ -77,11 +63,9 @@ async function startStubUpstream() {
           ]),
         );
       });
-    });
+    },
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return { server, port: (server.address() as AddressInfo).port, cancelArrived };
+  return { server, port, cancelArrived };
 }
 
 /** Runs the question's statement with the byte cap, as the pipeline does (`NLQ_RESULT_BYTE_LIMIT`). */
@@ -110,7 +94,7 @@ describe("the byte cap on an answer's rows", () => {
   it.each([false, true])(
     "refuses a DataRow declaring more than the cap at its header, before its body arrives (native relay %s)",
     async (relayOn) => {
-      const stub = await startStubUpstream();
+      const stub = await startCancellableRowUpstream();
       const proxy: ProxyServer = await startTestProxy(answerWithByteCap, {
         upstreamHost: "127.0.0.1",
         upstreamPort: stub.port,
