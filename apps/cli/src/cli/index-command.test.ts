@@ -24,6 +24,20 @@ async function run(args: string[], environment: Record<string, string | undefine
   return { output: written.join(""), errors: errors.join(""), exitCode };
 }
 
+async function ask(question: string, url: string, environment: Record<string, string | undefined>) {
+  const written: string[] = [];
+  const errors: string[] = [];
+  const program = new Command().exitOverride();
+  registerAskCommand(program, {
+    write: (text) => written.push(text),
+    writeError: (text) => errors.push(text),
+    environment,
+  });
+  await program.parseAsync(["node", "nlq", "ask", question, "--url", url]);
+  process.exitCode = undefined;
+  return { output: written.join(""), errors: errors.join("") };
+}
+
 describe("nlq index", () => {
   let database: TestDatabase;
   let home: string;
@@ -71,19 +85,10 @@ describe("nlq index", () => {
         NLQ_MODEL: "scripted:apps/cli/src/cli/fixtures/index-command-model.json",
       };
       expect((await run(["--url", database.url, "--schema", "shop"], environment)).output).toContain("1 (re)indexed");
-      const written: string[] = [];
-      const errors: string[] = [];
-      const program = new Command().exitOverride();
-      registerAskCommand(program, {
-        write: (text) => written.push(text),
-        writeError: (text) => errors.push(text),
-        environment,
-      });
-      await program.parseAsync(["node", "nlq", "ask", "How many products are there?", "--url", database.url]);
-      process.exitCode = undefined;
+      const answer = await ask("How many products are there?", database.url, environment);
       // Live introspection would see two tables; the index holds only the shop schema.
-      expect(errors.join("")).toContain("catalog: 1 tables, 2 columns (from the catalog index)");
-      expect(written.join("")).toContain("SELECT count(*) AS products FROM shop.product;");
+      expect(answer.errors).toContain("catalog: 1 tables, 2 columns (from the catalog index)");
+      expect(answer.output).toContain("SELECT count(*) AS products FROM shop.product;");
     } finally {
       await metadata.drop();
     }
@@ -93,18 +98,9 @@ describe("nlq index", () => {
     const environment = { NLQ_HOME: home, NLQ_MODEL: "scripted:apps/cli/src/cli/fixtures/index-command-model.json" };
     // The store under NLQ_HOME holds both schemas from the first test.
     expect((await run(["--url", database.url], environment)).exitCode).toBeUndefined();
-    const written: string[] = [];
-    const errors: string[] = [];
-    const program = new Command().exitOverride();
-    registerAskCommand(program, {
-      write: (text) => written.push(text),
-      writeError: (text) => errors.push(text),
-      environment,
-    });
-    await program.parseAsync(["node", "nlq", "ask", "How many products are there?", "--url", database.url]);
-    process.exitCode = undefined;
-    expect(errors.join("")).toContain("catalog: 2 tables, 3 columns (from the catalog index)");
-    expect(written.join("")).toContain("SELECT count(*) AS products FROM shop.product;");
+    const answer = await ask("How many products are there?", database.url, environment);
+    expect(answer.errors).toContain("catalog: 2 tables, 3 columns (from the catalog index)");
+    expect(answer.output).toContain("SELECT count(*) AS products FROM shop.product;");
   });
 
   it("refuses to run without a database URL (usage error, exit 2)", async () => {
