@@ -174,7 +174,7 @@ export async function resetResidue(
 }
 
 /** True when `residue` holds nothing. Pure. */
-export function isEmptyResidue(residue: SessionResidue): boolean {
+function isEmptyResidue(residue: SessionResidue): boolean {
   return describeResidue(residue).length === 0;
 }
 

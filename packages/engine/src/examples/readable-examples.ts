@@ -59,7 +59,7 @@ function tableName(probe: LiteralProbe): string {
  * anything when the name is not an ordinary, partitioned or materialized table (a view's or foreign table's body is
  * never run by a check).
  */
-export function literalProbeSql(probe: LiteralProbe): string {
+function literalProbeSql(probe: LiteralProbe): string {
   const table = tableName(probe);
   return [
     "SELECT CASE WHEN (SELECT c.relkind FROM pg_catalog.pg_class c",

@@ -28,7 +28,7 @@ export interface InterpretationChoice {
 }
 
 /** A reading as `describeDifference` compares it: SQL, columns, the preview rows and the row count. */
-export function comparedReading(cluster: CandidateCluster): ComparedReading {
+function comparedReading(cluster: CandidateCluster): ComparedReading {
   const { sql, result } = cluster.representative;
   return {
     sql,

@@ -48,7 +48,7 @@ function sameList(left: readonly string[], right: readonly string[]): boolean {
 }
 
 /** The clauses in which `other` differs from `chosen`, as short phrases, in clause order. */
-export function shapeDifferences(other: QueryShape, chosen: QueryShape): string[] {
+function shapeDifferences(other: QueryShape, chosen: QueryShape): string[] {
   const parts: Array<string | undefined> = [];
   if (other.setOperation !== chosen.setOperation) {
     parts.push(other.setOperation ? `combines selects with ${other.setOperation}` : "one select, not a set operation");

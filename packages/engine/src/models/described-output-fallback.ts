@@ -13,7 +13,7 @@ import { APICallError, wrapLanguageModel } from "ai";
 const describeFormatInPrompt = new Set<string>();
 
 /** The instruction that stands in for `response_format` when a server does not accept one. */
-export function describedFormatInstruction(schema: unknown): string {
+function describedFormatInstruction(schema: unknown): string {
   return [
     "Answer with exactly one JSON object and nothing else (no prose, no Markdown fence).",
     "It must match this JSON Schema; every property is required, and null stands for none where the schema allows it:",
@@ -22,7 +22,7 @@ export function describedFormatInstruction(schema: unknown): string {
 }
 
 /** `params` without `response_format`, the format described in the system message instead. */
-export function withDescribedFormat(params: LanguageModelV3CallOptions): LanguageModelV3CallOptions {
+function withDescribedFormat(params: LanguageModelV3CallOptions): LanguageModelV3CallOptions {
   if (params.responseFormat?.type !== "json") return params;
   const instruction = describedFormatInstruction(params.responseFormat.schema ?? { type: "object" });
   const prompt: LanguageModelV3Prompt = [...params.prompt];

@@ -43,7 +43,7 @@ function affordableClusters(calls: number, clusters: number): number {
  * Each cluster's per-candidate score under CHASE-SQL's Algorithm 3: one point per other member (equal results) plus,
  * for every other cluster, its size times the orders this cluster's representative won against it.
  */
-export function algorithm3Scores(
+function algorithm3Scores(
   clusters: readonly { readonly members: readonly unknown[] }[],
   wins: readonly (readonly number[])[],
 ): number[] {
