@@ -1,11 +1,9 @@
-import { once } from "node:events";
-import { type AddressInfo, createServer, type Socket } from "node:net";
 import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";
-import { encodeReadyForQuery } from "../protocol/backend-messages";
 import { LARGE_CLIENT_MESSAGE_BYTES } from "../session/question-errors";
 import { answerWith, RawClient, startTestProxy } from "./proxy.test-helpers";
 import type { ProxyServer } from "./proxy-server";
+import { startStubUpstream } from "./stub-upstream.test-helpers";
 
 const closers: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -15,22 +13,9 @@ afterAll(async () => {
 /** A stub PostgreSQL server that logs anyone in and counts the bytes it receives after the startup packet. */
 async function startCountingUpstream() {
   let received = 0;
-  const server = createServer((socket: Socket) => {
-    let startup = true;
-    socket.on("error", () => {});
-    socket.on("data", (chunk: Buffer) => {
-      if (startup) {
-        startup = false;
-        socket.write(Buffer.concat([Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 0]), encodeReadyForQuery("I")]));
-        return;
-      }
-      received += chunk.length;
-    });
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
+  const { server, port } = await startStubUpstream({ onChunk: (chunk) => (received += chunk.length) });
   closers.push(() => new Promise((resolve) => server.close(resolve)));
-  return { port: (server.address() as AddressInfo).port, received: () => received };
+  return { port, received: () => received };
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
