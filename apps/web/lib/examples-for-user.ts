@@ -1,7 +1,7 @@
 import { type MetadataStore, type VerifiedExampleRow, verifiedExamplesForRole } from "@nlq/adapters";
 import { loadSettings } from "@nlq/engine";
 import { resolveScriptedModelPaths } from "./scripted-model-paths";
-import { openUserSession } from "./user-session";
+import { withUserSession } from "./user-session";
 import type { WebUser } from "./web-user";
 
 /**
@@ -15,10 +15,8 @@ export async function examplesForUser(
   limit: number,
 ): Promise<VerifiedExampleRow[]> {
   const settings = loadSettings(resolveScriptedModelPaths(process.env));
-  const session = await openUserSession(user);
-  let failed = true;
-  try {
-    const examples = await verifiedExamplesForRole({
+  return withUserSession(user, (session) =>
+    verifiedExamplesForRole({
       database: store.database,
       dataSource: user.dataSource,
       role: user.role,
@@ -26,12 +24,8 @@ export async function examplesForUser(
       limit,
       allowedFunctions: settings.allowedFunctions,
       statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
-    });
-    failed = false;
-    return examples;
-  } finally {
-    session.release(failed);
-  }
+    }),
+  );
 }
 
 /** One example as a role sees it: whose it is, but never the name of another role. */

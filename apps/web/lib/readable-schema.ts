@@ -1,5 +1,5 @@
 import { type Catalog, fetchSampleValues, introspectCatalog, runReadOnly } from "@nlq/engine";
-import { openUserSession } from "./user-session";
+import { withUserSession } from "./user-session";
 import type { WebUser } from "./web-user";
 
 /** Most tables the schema page lists. */
@@ -48,16 +48,10 @@ export function readableTables(catalog: Catalog): ReadableTable[] {
  * selected as the role, so row-level security decides which values appear.
  */
 export async function readableSchema(user: WebUser, statementTimeoutMilliseconds: number): Promise<ReadableTable[]> {
-  const session = await openUserSession(user);
-  let failed = true;
-  try {
-    const catalog = await runReadOnly(
-      { session: session.executor, transactionStatus: "idle", statementTimeoutMilliseconds },
-      async (run) => fetchSampleValues(run, await introspectCatalog(run), { maxTables: maximumSchemaTables }),
-    );
-    failed = false;
-    return readableTables(catalog);
-  } finally {
-    session.release(failed);
-  }
+  const catalog = await withUserSession(user, (session) =>
+    runReadOnly({ session: session.executor, transactionStatus: "idle", statementTimeoutMilliseconds }, async (run) =>
+      fetchSampleValues(run, await introspectCatalog(run), { maxTables: maximumSchemaTables }),
+    ),
+  );
+  return readableTables(catalog);
 }

@@ -4,7 +4,7 @@ import { examplesForUser, exampleView } from "../../../lib/examples-for-user";
 import { validatedSql } from "../../../lib/run-edited-sql";
 import { savedExampleOrigin } from "../../../lib/saved-example-origin";
 import { resolveScriptedModelPaths } from "../../../lib/scripted-model-paths";
-import { openUserSession } from "../../../lib/user-session";
+import { withUserSession } from "../../../lib/user-session";
 import { ChatRequestError } from "../../../lib/web-errors";
 import { isAdministrator, withWorkspace } from "../../../lib/workspace-request";
 
@@ -40,18 +40,12 @@ export function POST(request: Request): Promise<Response> {
     const parsed = correctedBody.safeParse(await request.json().catch(() => undefined));
     if (!parsed.success) throw new ChatRequestError("Send the question and its SQL.");
     const settings = loadSettings(resolveScriptedModelPaths(process.env));
-    const session = await openUserSession(user);
-    let sql: string;
-    let failed = true;
-    try {
-      sql = await runReadOnly(
+    const sql = await withUserSession(user, (session) =>
+      runReadOnly(
         { session: session.executor, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds },
         (query) => validatedSql(query, parsed.data.sql, settings.allowedFunctions),
-      );
-      failed = false;
-    } finally {
-      session.release(failed);
-    }
+      ),
+    );
     const example = await examples.save({
       dataSource: user.dataSource,
       question: parsed.data.question,
