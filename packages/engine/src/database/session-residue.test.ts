@@ -45,4 +45,11 @@ describe("session residue (pure)", () => {
       `DEALLOCATE "odd ""name"""`,
     ]);
   });
+
+  it("writes a dblink name holding a backslash as an E'' literal, so standard_conforming_strings = off cannot end it", () => {
+    const residue = { ...empty, dblinkConnections: ["x\\'); SELECT 1; --"] };
+    expect(resetStatements(residue, "public")).toEqual([
+      `SELECT "public".dblink_disconnect(E'x\\\\''); SELECT 1; --')`,
+    ]);
+  });
 });

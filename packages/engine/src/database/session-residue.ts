@@ -39,9 +39,14 @@ function quoted(identifier: string): string {
   return `"${identifier.replaceAll('"', '""')}"`;
 }
 
-/** A string literal (standard conforming; quotes doubled). */
+/**
+ * A string literal read the same under any `standard_conforming_strings` (the asking role controls that setting, and
+ * a dblink name is chosen by whatever ran in the scope): quotes doubled, and a text holding a backslash becomes an
+ * `E'…'` literal with its backslashes doubled.
+ */
 function literal(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
+  const doubled = text.replaceAll("'", "''");
+  return text.includes("\\") ? `E'${doubled.replaceAll("\\", "\\\\")}'` : `'${doubled}'`;
 }
 
 /** The statement reading the dblink connections, for a session whose dblink lives in `schema`. */
