@@ -142,21 +142,15 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     throw error;
   });
   const { valueIndex, truncatedColumns, vectorStore, storedSampleValues } = await indexed.retrieval;
-  const valueVisibility = createValueVisibility({
-    session: options.session,
-    transactionStatus: options.transactionStatus,
-  });
   // An index built without values (`nlq index --no-values`) holds none: the live lookup stands in for it.
-  const valueSources =
-    valueIndex.columns.length === 0
-      ? { liveValues: liveLookupOf(options) }
-      : { valueIndex, liveValues: liveLookupOf(options), liveValueColumns: truncatedColumns };
+  const valueSources = valueSourcesOf(
+    options,
+    valueIndex.columns.length === 0 ? undefined : valueIndex,
+    truncatedColumns,
+  );
   if (countColumns(catalog) <= minimumColumns) {
     // Small catalogs are shown whole; retrieval (keywords → values) still runs and annotates them.
-    return {
-      catalog,
-      schemaSelector: retrievalOnlySelector(settings, { ...valueSources, valueVisibility }),
-    };
+    return { catalog, schemaSelector: retrievalOnlySelector(settings, valueSources) };
   }
   const schemaSelector = await createIndexedSchemaSelector({
     catalog: indexed.catalog,
@@ -168,7 +162,6 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     ...(options.crush === undefined ? {} : { crush: options.crush }),
     ...(options.crushBudget === undefined ? {} : { crushBudget: options.crushBudget }),
     ...valueSources,
-    valueVisibility,
     storedSampleValues,
     contextVectors: { vectorStore, collection: catalogCollectionName(dataSource.id) },
     ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}),
@@ -210,18 +203,26 @@ function unindexedRetrievalSelector(
 ): SchemaSelector {
   const background = options.backgroundValueIndex;
   const state = background ? background.indexes.use(background.key, background.connect) : undefined;
+  return retrievalOnlySelector(settings, valueSourcesOf(options, state?.index, state?.incompleteColumns));
+}
+
+/**
+ * Where a question's values come from, every hit checked under the asking session (`valueVisibility`): `valueIndex`
+ * when there is one plus the live lookup for the columns it does not hold whole (`liveColumns`), else the live lookup.
+ */
+function valueSourcesOf(
+  options: Pick<IndexedQuestionOptions, "session" | "transactionStatus" | "liveLookup">,
+  valueIndex: ValueIndex | undefined,
+  liveColumns: ReadonlySet<string> | undefined,
+) {
   const valueVisibility = createValueVisibility({
     session: options.session,
     transactionStatus: options.transactionStatus,
   });
-  const sources = state?.index
-    ? {
-        valueIndex: state.index,
-        liveValues: liveLookupOf(options),
-        liveValueColumns: state.incompleteColumns ?? new Set<string>(),
-      }
-    : { liveValues: liveLookupOf(options) };
-  return retrievalOnlySelector(settings, { ...sources, valueVisibility });
+  const liveValues = liveLookupOf(options);
+  return valueIndex
+    ? { valueIndex, liveValues, liveValueColumns: liveColumns ?? new Set<string>(), valueVisibility }
+    : { liveValues, valueVisibility };
 }
 
 interface IndexedDataSource extends IndexedSelectorRankers {
