@@ -1,7 +1,11 @@
 import type { Answer } from "@nlq/engine";
 import type { AnswerData } from "./chat-message";
+import { modelLabel } from "./model-label";
 
-/** The JSON the page receives for an answer: the result's rows and column types, no trace internals. */
+/**
+ * The JSON the page receives for an answer: the result's rows and column types, no trace internals. Model ids are
+ * sent as the page names them (`modelLabel`): a scripted model's fixture path never reaches the browser.
+ */
 export function answerData(answer: Answer, languageModelCalls: number): AnswerData {
   return {
     question: answer.question,
@@ -13,13 +17,13 @@ export function answerData(answer: Answer, languageModelCalls: number): AnswerDa
     ...(answer.confidence === undefined ? {} : { confidence: answer.confidence }),
     confidenceBasis: answer.selection.basis,
     clusters: answer.selection.clusters,
-    model: { id: answer.model.id, scripted: answer.model.scripted },
+    model: { id: modelLabel(answer.model.id), scripted: answer.model.scripted },
     ...(answer.explanation ? { explanation: answer.explanation } : {}),
     ...(answer.summary
       ? {
           summary: {
             sentence: answer.summary.sentence,
-            model: answer.summary.model,
+            model: modelLabel(answer.summary.model),
             scripted: answer.summary.scripted,
           },
         }
