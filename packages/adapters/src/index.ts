@@ -2,11 +2,10 @@
 // metadata store with drizzle, catalog index, value-index store, vector-store backends). Only what others use.
 
 export { type AuditEntriesOptions, auditEntries } from "./audit/audit-entries";
-export {
-  type AuditedOutcome,
-  type AuditSurface,
-  auditSurfaces,
-  type QuestionAsker,
+export type {
+  AuditedOutcome,
+  AuditSurface,
+  QuestionAsker,
 } from "./audit/audit-row";
 export { dataSourceKey, dataSourceNames } from "./audit/data-source-key";
 export { QuestionAuditTrail, type QuestionAuditTrailOptions } from "./audit/question-audit-trail";
@@ -71,7 +70,7 @@ export {
   WebThreadStore,
 } from "./metadata/web-thread-store";
 export { createPgExecutor } from "./postgres/pg-executor";
-export { type StartTracingOptions, startTracing, type TracingHandle, tracesUrl } from "./telemetry/start-tracing";
+export { type StartTracingOptions, startTracing, type TracingHandle } from "./telemetry/start-tracing";
 export {
   type BackgroundConnection,
   BackgroundValueIndexes,
