@@ -35,7 +35,7 @@ const cannotSucceedAgain = new Set<ErrorReason>([
 ]);
 
 /** Whether "Retry" (the same question again) could give another outcome. */
-export function retryMaySucceed(error: ErrorData): boolean {
+function retryMaySucceed(error: ErrorData): boolean {
   if (error.reason !== undefined) return !cannotSucceedAgain.has(error.reason);
   return !["54000", "55000", "F0000", "42501"].includes(error.code) && !error.code.startsWith("28");
 }

@@ -57,7 +57,7 @@ export const maximumBars = 40;
 /** Most series a split chart draws. */
 export const maximumSeries = 12;
 /** Measures whose largest values differ by this factor or more are drawn against two axes. */
-export const scaleRatio = 10;
+const scaleRatio = 10;
 /** More labels than this, or a label longer than `longLabel` characters, turns bars sideways. */
 const sidewaysLabels = 6;
 const longLabel = 12;

@@ -3,7 +3,7 @@ import type { AnswerField } from "./chat-message";
 import { wordsOf } from "./question-measures";
 
 /** Most follow-up questions offered after an answer. */
-export const maximumFollowUps = 3;
+const maximumFollowUps = 3;
 
 export interface FollowUpInput {
   readonly question: string;

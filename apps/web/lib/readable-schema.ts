@@ -3,7 +3,7 @@ import { withUserSession } from "./user-session";
 import type { WebUser } from "./web-user";
 
 /** Most tables the schema page lists. */
-export const maximumSchemaTables = 200;
+const maximumSchemaTables = 200;
 
 /** One table of the schema page: what the signed-in role may read of it. */
 export interface ReadableTable {

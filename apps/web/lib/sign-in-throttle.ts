@@ -50,7 +50,7 @@ export interface SignInThrottle {
   recordSuccess(role: string): void;
 }
 
-export const defaultSignInLimits = {
+const defaultSignInLimits = {
   perRole: { attempts: 5, windowMilliseconds: 15 * 60_000 },
   perAddress: { attempts: 20, windowMilliseconds: 15 * 60_000 },
 } as const;
