@@ -28,9 +28,11 @@ describe("answerData", () => {
     expect(JSON.stringify(data)).not.toContain("/srv/");
   });
 
-  it("keeps a language model's id as configured", () => {
+  it("keeps a language model's id and a relative fixture path as configured", () => {
     expect(answerData({ ...answer, model: { id: "openai:gpt-4o-mini", scripted: false } }, 0).model.id).toBe(
       "openai:gpt-4o-mini",
     );
+    const relative = { id: "scripted:fixtures/demo-model.json", scripted: true };
+    expect(answerData({ ...answer, model: relative }, 0).model.id).toBe("scripted:fixtures/demo-model.json");
   });
 });

@@ -2,9 +2,14 @@ import type { Answer } from "@nlq/engine";
 import type { AnswerData } from "./chat-message";
 import { modelLabel } from "./model-label";
 
+/** A scripted model given an absolute fixture path is sent as the page names it (`modelLabel`): no server path. */
+function sentModelId(id: string): string {
+  return /^scripted:(?:\/|[A-Za-z]:[\\/]|file:)/.test(id) ? modelLabel(id) : id;
+}
+
 /**
- * The JSON the page receives for an answer: the result's rows and column types, no trace internals. Model ids are
- * sent as the page names them (`modelLabel`): a scripted model's fixture path never reaches the browser.
+ * The JSON the page receives for an answer: the result's rows and column types, no trace internals, and no absolute
+ * server path in a model id (`sentModelId`).
  */
 export function answerData(answer: Answer, languageModelCalls: number): AnswerData {
   return {
@@ -17,13 +22,13 @@ export function answerData(answer: Answer, languageModelCalls: number): AnswerDa
     ...(answer.confidence === undefined ? {} : { confidence: answer.confidence }),
     confidenceBasis: answer.selection.basis,
     clusters: answer.selection.clusters,
-    model: { id: modelLabel(answer.model.id), scripted: answer.model.scripted },
+    model: { id: sentModelId(answer.model.id), scripted: answer.model.scripted },
     ...(answer.explanation ? { explanation: answer.explanation } : {}),
     ...(answer.summary
       ? {
           summary: {
             sentence: answer.summary.sentence,
-            model: modelLabel(answer.summary.model),
+            model: sentModelId(answer.summary.model),
             scripted: answer.summary.scripted,
           },
         }
