@@ -45,6 +45,7 @@ export default async function HomePage() {
         </header>
         {user ? (
           <Workspace
+            role={user.role}
             suggestions={await pageSuggestions(user, service)}
             history={service.metadataUrl !== undefined}
             maxQuestionLength={maximumQuestionLength()}

@@ -6,7 +6,14 @@ import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useStat
 import type { ErrorData, NlqUIMessage, ThreadData } from "../lib/chat-message";
 import { compactMessagesForRequest } from "../lib/compact-messages";
 import { followUpQuestions } from "../lib/follow-up-questions";
-import { pendingQuestionKey, responseError, sessionEnded, sessionEndedKey } from "../lib/response-error";
+import {
+  pendingQuestionKey,
+  pendingQuestionValue,
+  responseError,
+  restoredPendingQuestion,
+  sessionEnded,
+  sessionEndedKey,
+} from "../lib/response-error";
 import { AssistantTurn } from "./assistant-turn";
 import { ErrorView } from "./error-view";
 import { SuggestionChips } from "./suggestion-chips";
@@ -16,6 +23,8 @@ const defaultMaximumLength = 4_000;
 const count = new Intl.NumberFormat("en-US");
 
 export interface ChatProps {
+  /** The signed-in role: a question kept across an ended session is put back only for the role that typed it. */
+  readonly role: string;
   /** Questions offered as clickable chips. */
   readonly suggestions: readonly string[];
   /** The stored thread this conversation continues (a reopened one); none for a new conversation. */
@@ -32,6 +41,7 @@ export interface ChatProps {
 
 /** The conversation: earlier turns stay visible above the composer. */
 export function Chat({
+  role,
   suggestions,
   threadId,
   initialMessages,
@@ -92,7 +102,7 @@ export function Chat({
     const refused = responseError(error);
     if (sessionEnded(refused)) {
       try {
-        window.sessionStorage.setItem(pendingQuestionKey, lastAsked.current);
+        window.sessionStorage.setItem(pendingQuestionKey, pendingQuestionValue(role, lastAsked.current));
         window.sessionStorage.setItem(sessionEndedKey, "1");
       } catch {
         // Storage refused (private mode): the sign-in form still says why it is there.
@@ -111,21 +121,19 @@ export function Chat({
       return lastUser >= 0 && !answered ? current.slice(0, lastUser) : current;
     });
     clearError();
-  }, [error, clearError, setMessages]);
+  }, [error, clearError, setMessages, role]);
 
   // The question box has the focus on arrival, with the question asked before the session ended, if any.
   useEffect(() => {
     try {
-      const pending = window.sessionStorage.getItem(pendingQuestionKey);
-      if (pending) {
-        window.sessionStorage.removeItem(pendingQuestionKey);
-        setQuestion(pending);
-      }
+      const pending = restoredPendingQuestion(window.sessionStorage.getItem(pendingQuestionKey), role);
+      window.sessionStorage.removeItem(pendingQuestionKey);
+      if (pending) setQuestion(pending);
     } catch {
       // No session storage: nothing to restore.
     }
     inputRef.current?.focus();
-  }, []);
+  }, [role]);
 
   useEffect(() => {
     if (messages.length > 0) endRef.current?.scrollIntoView({ behavior: "smooth", block: "end" });

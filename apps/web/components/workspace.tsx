@@ -7,6 +7,8 @@ import { Chat } from "./chat";
 import { ThreadList, type ThreadSummary } from "./thread-list";
 
 export interface WorkspaceProps {
+  /** The signed-in role. */
+  readonly role: string;
   readonly suggestions: readonly string[];
   /** False when there is no metadata store: no history, just the chat. */
   readonly history: boolean;
@@ -23,7 +25,7 @@ interface OpenThread {
 }
 
 /** The chat with the user's threads beside it: new, reopen (also from `?thread=` after a reload), rename, delete. */
-export function Workspace({ suggestions, history, maxQuestionLength, recordedQuestions }: WorkspaceProps) {
+export function Workspace({ role, suggestions, history, maxQuestionLength, recordedQuestions }: WorkspaceProps) {
   const [threads, setThreads] = useState<ThreadSummary[]>([]);
   const [open, setOpen] = useState<OpenThread>({ key: "new" });
   /** The thread the chat is in: the reopened one, or the one the server made for a new conversation. */
@@ -109,6 +111,7 @@ export function Workspace({ suggestions, history, maxQuestionLength, recordedQue
         ) : null}
         <Chat
           key={open.key}
+          role={role}
           suggestions={suggestions}
           {...(maxQuestionLength ? { maxQuestionLength } : {})}
           {...(recordedQuestions ? { recordedQuestions } : {})}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { responseError, sessionEnded } from "./response-error";
+import { pendingQuestionValue, responseError, restoredPendingQuestion, sessionEnded } from "./response-error";
 
 describe("responseError", () => {
   it("reads the server's typed error from the transport's message", () => {
@@ -27,5 +27,19 @@ describe("responseError", () => {
     expect(sessionEnded({ code: "28000", name: "SignInRequiredError", message: "sign in" })).toBe(true);
     expect(sessionEnded({ code: "54000", name: "QuestionTooLongError", message: "long" })).toBe(false);
     expect(sessionEnded(undefined)).toBe(false);
+  });
+});
+
+describe("a question kept across an ended session", () => {
+  it("is put back for the role that typed it, and for no other role signing in on the same tab", () => {
+    const stored = pendingQuestionValue("analyst_a", "which customers in Bergen spent most?");
+    expect(restoredPendingQuestion(stored, "analyst_a")).toBe("which customers in Bergen spent most?");
+    expect(restoredPendingQuestion(stored, "analyst_b")).toBeUndefined();
+  });
+
+  it("gives nothing for what it cannot read (an older bare string, nothing stored)", () => {
+    expect(restoredPendingQuestion("which customers?", "analyst_a")).toBeUndefined();
+    expect(restoredPendingQuestion(null, "analyst_a")).toBeUndefined();
+    expect(restoredPendingQuestion(pendingQuestionValue("analyst_a", ""), "analyst_a")).toBeUndefined();
   });
 });

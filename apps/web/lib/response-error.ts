@@ -26,6 +26,27 @@ export function responseError(error: Error | undefined): ErrorData | undefined {
 export const pendingQuestionKey = "nlq:pending-question";
 export const sessionEndedKey = "nlq:session-ended";
 
+/** The stored form of a question kept across a new sign-in: it names the role that typed it. */
+export function pendingQuestionValue(role: string, question: string): string {
+  return JSON.stringify({ role, question });
+}
+
+/**
+ * The kept question to put back for `role`: only the role that typed it gets it back (the tab may be signed in as
+ * another role now); anything else stored there (another role's, or unreadable) gives nothing.
+ */
+export function restoredPendingQuestion(stored: string | null, role: string): string | undefined {
+  if (!stored) return undefined;
+  try {
+    const value: unknown = JSON.parse(stored);
+    if (typeof value !== "object" || value === null) return undefined;
+    const { role: author, question } = value as { role?: unknown; question?: unknown };
+    return author === role && typeof question === "string" && question !== "" ? question : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the refusal means the sign-in session is gone (SQLSTATE class 28, invalid authorization). */
 export function sessionEnded(error: ErrorData | undefined): boolean {
   return error?.reason === "session-ended" || (error?.code.startsWith("28") ?? false);
