@@ -15,6 +15,7 @@ export default defineConfig({
       "bench/**/*.test.ts",
       "e2e/clients/**/*.test.ts",
       "e2e/adversarial/**/*.test.ts",
+      "scripts/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.next/**"],
     testTimeout: 60_000,
