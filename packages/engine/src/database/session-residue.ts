@@ -3,13 +3,15 @@ import type { QueryResult } from "./query-executor";
 /**
  * What a session keeps across a rollback, read on the session itself: session advisory locks, prepared statements,
  * temporary relations and (when the dblink extension is installed) named dblink connections. A read-only scope
- * reads it on entry and after leaving; anything new was left by the scope (`newResidue`) and is reset.
+ * reads it on entry and after leaving; anything new was left by the scope (`newResidue`) and is reset, every kind
+ * (`resetResidue`). PostgreSQL refuses CREATE in a read-only transaction and rolls back whatever a scope created, so a
+ * new temporary relation is not expected; it is still read, dropped and refused like the rest, whatever made it.
  */
 export interface SessionResidue {
   /** Advisory locks of this backend: `classid:objid:objsubid:mode` (objsubid 1 = one bigint key, 2 = two int keys). */
   readonly advisoryLocks: readonly string[];
   readonly preparedStatements: readonly string[];
-  /** Relations in the session's temporary schema, by OID. */
+  /** Relations in the session's temporary schema, every relkind (tables, views, sequences, indexes…), by OID. */
   readonly temporaryRelations: readonly string[];
   /** Named dblink connections (`dblink_get_connections()`); empty without dblink. */
   readonly dblinkConnections: readonly string[];
@@ -117,9 +119,10 @@ function advisoryLockKey(lock: string): { text: string; arguments: string; share
 }
 
 /**
- * The statements that undo `residue` (each one statement): every new advisory lock released as often as it is held
- * (a recursive query that stops at the first `false`), each new dblink connection disconnected, each new prepared
- * statement deallocated. Temporary relations cannot survive the scope's rollback and are only reported. Pure.
+ * The statements that undo the non-transactional part of `residue` (each one statement): every new advisory lock
+ * released as often as it is held (a recursive query that stops at the first `false`), each new dblink connection
+ * disconnected, each new prepared statement deallocated. Temporary relations are dropped by `resetResidue`, which
+ * reads their kind and name first. Pure.
  */
 export function resetStatements(residue: SessionResidue, dblinkSchema: string | null): string[] {
   const statements: string[] = [];
@@ -140,11 +143,97 @@ export function resetStatements(residue: SessionResidue, dblinkSchema: string | 
   return statements;
 }
 
+/** The `DROP` each relkind takes (a TOAST table has none: it goes with its table). */
+const dropKeywords: Readonly<Record<string, string>> = {
+  r: "TABLE",
+  p: "TABLE",
+  f: "FOREIGN TABLE",
+  v: "VIEW",
+  m: "MATERIALIZED VIEW",
+  S: "SEQUENCE",
+  i: "INDEX",
+  I: "INDEX",
+  c: "TYPE",
+};
+
 /**
- * Runs `resetStatements` on the session inside their own transaction (idle) or savepoint (in a transaction) with
- * `client_min_messages = error` set locally (the last unlock of a lock says "you don't own a lock" as a WARNING), then
- * rolls that back: every reset is non-transactional, so it stays, while the setting and any failure go. Returns
- * whether every statement succeeded.
+ * The relations among `oids` still in the session's own temporary schema, newest first, with the statement dropping
+ * each (`RESTRICT`: nothing else is ever dropped with it). A relation of another schema never matches, so a reused
+ * OID cannot point the reset anywhere else.
+ */
+async function remainingTemporaryRelations(
+  control: (sql: string) => Promise<QueryResult>,
+  oids: readonly string[],
+): Promise<Array<{ oid: string; drop: string | undefined }>> {
+  const result = await control(
+    `SELECT c.oid, c.relkind, c.relname FROM pg_catalog.pg_class c
+      WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema()
+        AND c.oid OPERATOR(pg_catalog.=) ANY ('{${oids.join(",")}}'::pg_catalog.oid[])
+      ORDER BY c.oid DESC`,
+  );
+  return result.rows.map(([oid, relkind, name]) => {
+    const keyword = dropKeywords[relkind ?? ""];
+    return {
+      oid: oid ?? "",
+      drop: keyword === undefined ? undefined : `DROP ${keyword} pg_temp.${quoted(name ?? "")} RESTRICT`,
+    };
+  });
+}
+
+/** Runs one statement inside its own savepoint; returns whether it succeeded (a failure is rolled back). */
+async function runGuarded(control: (sql: string) => Promise<QueryResult>, sql: string): Promise<boolean> {
+  await control("SAVEPOINT nlq_reset_one");
+  let succeeded = true;
+  try {
+    await control(sql);
+  } catch {
+    succeeded = false;
+    await control("ROLLBACK TO SAVEPOINT nlq_reset_one");
+  }
+  await control("RELEASE SAVEPOINT nlq_reset_one");
+  return succeeded;
+}
+
+/**
+ * Drops the new temporary relations (tables, partitioned tables, views, sequences, indexes, composite types: every
+ * relkind of `pg_class` in the session's temporary schema) that are still there. A drop is transactional, unlike the
+ * other resets, so it is kept: idle, in its own transaction that commits; in the user's transaction, in a savepoint that
+ * is released (it commits or rolls back with the user's transaction, as whatever created the relation there would).
+ * Relations depending on each other are dropped over several passes, newest first, while a pass drops something.
+ * Returns whether none is left (a relation the session's role does not own, e.g. one a SECURITY DEFINER function
+ * created in `pg_temp`, stays and is reported).
+ */
+async function dropTemporaryRelations(
+  control: (sql: string) => Promise<QueryResult>,
+  temporaryRelations: readonly string[],
+  idle: boolean,
+): Promise<boolean> {
+  const oids = temporaryRelations.filter((oid) => /^\d+$/.test(oid));
+  if (oids.length === 0) return temporaryRelations.length === 0;
+  await control(idle ? "BEGIN" : "SAVEPOINT nlq_reset_drop");
+  let remaining: Array<{ oid: string; drop: string | undefined }> = [];
+  try {
+    remaining = await remainingTemporaryRelations(control, oids);
+    for (let dropped = true; dropped && remaining.length > 0; ) {
+      dropped = false;
+      for (const relation of remaining) {
+        if (relation.drop !== undefined && (await runGuarded(control, relation.drop))) dropped = true;
+      }
+      remaining = await remainingTemporaryRelations(control, oids);
+    }
+  } finally {
+    await control(idle ? "COMMIT" : "RELEASE SAVEPOINT nlq_reset_drop");
+  }
+  return remaining.length === 0 && oids.length === temporaryRelations.length;
+}
+
+/**
+ * Resets `residue` on the session, every kind alike. The non-transactional resets (`resetStatements`) run inside their
+ * own transaction (idle) or savepoint (in a transaction) with `client_min_messages = error` set locally (the last
+ * unlock of a lock says "you don't own a lock" as a WARNING), which is then rolled back: the resets stay, the setting
+ * and any failure go. New temporary relations are then dropped (`dropTemporaryRelations`). Returns whether every item
+ * was reset; an item no statement can reset (an advisory lock that is no key, a dblink connection without dblink's
+ * schema) makes it false.
  */
 export async function resetResidue(
   control: (sql: string) => Promise<QueryResult>,
@@ -153,34 +242,27 @@ export async function resetResidue(
   idle: boolean,
 ): Promise<boolean> {
   const statements = resetStatements(residue, dblinkSchema);
-  if (statements.length === 0) return isEmptyResidue({ ...residue, temporaryRelations: [] });
-  await control(idle ? "BEGIN" : "SAVEPOINT nlq_reset");
-  let complete = true;
-  try {
-    await control("SET LOCAL client_min_messages = error");
-    for (const sql of statements) {
-      await control("SAVEPOINT nlq_reset_one");
-      try {
-        await control(sql);
-      } catch {
-        complete = false;
-        await control("ROLLBACK TO SAVEPOINT nlq_reset_one");
+  const unreachable =
+    residue.advisoryLocks.some((lock) => advisoryLockKey(lock) === undefined) ||
+    (dblinkSchema === null && residue.dblinkConnections.length > 0);
+  let complete = !unreachable;
+  if (statements.length > 0) {
+    await control(idle ? "BEGIN" : "SAVEPOINT nlq_reset");
+    try {
+      await control("SET LOCAL client_min_messages = error");
+      for (const sql of statements) {
+        if (!(await runGuarded(control, sql))) complete = false;
       }
-      await control("RELEASE SAVEPOINT nlq_reset_one");
-    }
-  } finally {
-    if (idle) await control("ROLLBACK");
-    else {
-      await control("ROLLBACK TO SAVEPOINT nlq_reset");
-      await control("RELEASE SAVEPOINT nlq_reset");
+    } finally {
+      if (idle) await control("ROLLBACK");
+      else {
+        await control("ROLLBACK TO SAVEPOINT nlq_reset");
+        await control("RELEASE SAVEPOINT nlq_reset");
+      }
     }
   }
-  return complete && residue.temporaryRelations.length === 0;
-}
-
-/** True when `residue` holds nothing. Pure. */
-function isEmptyResidue(residue: SessionResidue): boolean {
-  return describeResidue(residue).length === 0;
+  const dropped = await dropTemporaryRelations(control, residue.temporaryRelations, idle);
+  return complete && dropped;
 }
 
 /** The first row of a result as cells (for reading the residue). */
