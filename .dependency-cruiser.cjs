@@ -117,6 +117,19 @@ module.exports = {
       to: { path: "node_modules/(next|react|react-dom|@ai-sdk/react|commander)/" },
     },
     {
+      name: "engine-contract-is-the-bottom",
+      severity: "error",
+      comment:
+        "packages/engine/src/contract/ holds the types every stage shares (answer, events, interpretation): it imports " +
+        "only the step names and the database's result types, never a stage, so no engine folder imports another in a pair",
+      from: { path: "^packages/engine/src/contract/" },
+      to: {
+        path: "^packages/engine/src/",
+        pathNot:
+          "^packages/engine/src/(contract/|steps/step-registry\\.ts$|database/(query-executor|read-only-session)\\.ts$)",
+      },
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "no import cycles, type-only ones included: a cycle means two files are one concept or one is misplaced",

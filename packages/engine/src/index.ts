@@ -3,7 +3,11 @@
 
 export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
 export { introspectCatalog } from "./catalog/introspect-catalog";
-export { configurationVariableNames, environmentSchema } from "./config/environment-schema";
+export {
+  configurationVariableNames,
+  DEFAULT_MAX_QUESTION_LENGTH,
+  environmentSchema,
+} from "./config/environment-schema";
 export {
   type BuiltInPresetName,
   builtInPresetNames,
@@ -12,6 +16,11 @@ export {
   type Preset,
   resolvePreset,
 } from "./config/presets";
+export {
+  type SchemaSelectionSteps,
+  schemaSelectionPresets,
+  schemaSelectionStepsFrom,
+} from "./config/schema-selection-steps";
 export {
   type AuthQuerySettings,
   type ClientTlsSettings,
@@ -25,6 +34,23 @@ export {
   optionalWholeNumberVariable,
   parsedVariable,
 } from "./config/variable-schemas";
+export type {
+  Answer,
+  AnswerSummary,
+  CandidateRecord,
+  ConversationTurn,
+  QueryLog,
+  QueryLogEntry,
+  SelectionSummary,
+  VerifiedExample,
+} from "./contract/answer";
+export {
+  type LlmCallRecord,
+  type PipelineEvent,
+  type PipelineEventType,
+  unhandledEvent,
+} from "./contract/events";
+export { type Interpretation, interpretationPreviewRows } from "./contract/interpretation";
 export { ordinaryTables, ordinaryTablesSql, type RelationName, relationKey } from "./database/ordinary-tables";
 export type {
   QueryExecutor,
@@ -72,39 +98,24 @@ export {
 } from "./interpretations/answer-with-interpretation";
 export { buildInterpretations, type InterpretationChoice } from "./interpretations/build-interpretations";
 export { type ComparedReading, describeDifference } from "./interpretations/describe-difference";
-export { type Interpretation, interpretationPreviewRows } from "./interpretations/interpretation";
 export { InterpretationNotFoundError } from "./interpretations/interpretation-errors";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext, type StepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";
 export { readScriptedFixture, type ScriptedFixture } from "./models/scripted-fixture";
-export type {
-  Answer,
-  AnswerQuestionOptions,
-  AnswerSummary,
-  CandidateRecord,
-  ConversationTurn,
-  QueryLog,
-  QueryLogEntry,
-  SelectionSummary,
-  VerifiedExample,
-} from "./pipeline/answer";
 export { answerQuestion } from "./pipeline/answer-question";
+export type { AnswerQuestionOptions } from "./pipeline/answer-question-options";
 export { describeSelection } from "./pipeline/describe-selection";
-export {
-  type LlmCallRecord,
-  type PipelineEvent,
-  type PipelineEventType,
-  unhandledEvent,
-} from "./pipeline/events";
 export type { GeneratedCandidates } from "./pipeline/generate-candidates";
-export { checkQuestionLength, DEFAULT_MAX_QUESTION_LENGTH } from "./pipeline/question-length";
+export { checkQuestionLength } from "./pipeline/question-length";
 export type { SchemaSelector } from "./pipeline/schema-selector";
 export {
   type QuestionCandidates,
   type WriteQuestionCandidatesOptions,
   writeQuestionCandidates,
 } from "./pipeline/write-question-candidates";
+export { describeProgressStep } from "./progress/describe-progress-step";
+export { type ProgressStatus, type ProgressStep, progressStepLine } from "./progress/progress-step";
 export { seededRandom } from "./random/seeded-random";
 export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
 export {
@@ -183,16 +194,10 @@ export {
   type ValueSelectionOptions,
 } from "./retrieval/values/value-selection";
 export { createValueVisibility, type ValueVisibility, visibleValues } from "./retrieval/values/visible-values";
-export { alwaysQuoteIdentifier, quoteIdentifier } from "./schema/quote-identifier";
 export { renderSchema } from "./schema/render-schema";
 export { fetchSampleValues, isStoredTable } from "./schema/sample-values";
 export { keepVisibleSampleValues, sampleValueProbes, withoutSampleValues } from "./schema/visible-sample-values";
 export { createChessSchemaSelector } from "./schema-selection/chess-schema-selector";
-export {
-  type SchemaSelectionSteps,
-  schemaSelectionPresets,
-  schemaSelectionStepsFrom,
-} from "./schema-selection/schema-selection-steps";
 export { type StoredSampleValues, storedSampleValuesOf } from "./schema-selection/stored-sample-values";
 export type {
   CandidateCluster,
@@ -228,6 +233,7 @@ export {
   sharedFunctionPolicyCache,
 } from "./sql/function-policy-cache";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
+export { alwaysQuoteIdentifier, quoteIdentifier } from "./sql/quote-identifier";
 export { loadSqlParser, validateSql } from "./sql/validate-sql";
 export { pipelineSteps, type StepName } from "./steps/step-registry";
 export { modelCallTelemetry } from "./telemetry/model-call-telemetry";

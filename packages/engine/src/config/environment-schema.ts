@@ -1,15 +1,14 @@
 import { z } from "zod";
 import { embeddingProviders } from "../embedding/resolve-embedding-model";
 import { ConfigurationError } from "../errors";
-import { DEFAULT_MAX_QUESTION_LENGTH } from "../pipeline/question-length";
+import { stepNames, stepVariableNames } from "../steps/step-registry";
+import { builtInPresetNames, defaultPresetName, type Preset, resolvePreset } from "./presets";
 import {
   type SchemaSelectionSteps,
   schemaSelectionPresets,
   schemaSelectionStepNames,
   schemaSelectionStepsFrom,
-} from "../schema-selection/schema-selection-steps";
-import { stepNames, stepVariableNames } from "../steps/step-registry";
-import { builtInPresetNames, defaultPresetName, type Preset, resolvePreset } from "./presets";
+} from "./schema-selection-steps";
 import {
   decimalVariable,
   optionalPortVariable,
@@ -22,6 +21,9 @@ import {
   urlVariable,
   wholeNumberVariable,
 } from "./variable-schemas";
+
+/** Default of `NLQ_MAX_QUESTION_LENGTH`: the longest question nlq accepts, in characters (proxy, CLI and web alike). */
+export const DEFAULT_MAX_QUESTION_LENGTH = 4_000;
 
 /**
  * The one schema of nlq's configuration: every `NLQ_*` variable (and `DATABASE_URL`) with its default and its check.

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors";
-import { schemaSelectionPresets } from "../schema-selection/schema-selection-steps";
 import { builtInPresets, presetSchema, resolvePreset } from "./presets";
+import { schemaSelectionPresets } from "./schema-selection-steps";
 import { loadSettings, modelReferenceForStep } from "./settings";
 
 const candidatesOf = (name: keyof typeof builtInPresets) =>

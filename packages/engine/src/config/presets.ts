@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { ConfigurationError } from "../errors";
-import { schemaSelectionPresets } from "../schema-selection/schema-selection-steps";
 import { stepNames } from "../steps/step-registry";
+import { schemaSelectionPresets } from "./schema-selection-steps";
 
 /**
  * A preset is data: which stages run and how hard each works. `NLQ_PRESET` (or `nlq ask --preset`, or the web API's

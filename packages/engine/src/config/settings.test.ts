@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors";
-import { schemaSelectionPresets } from "../schema-selection/schema-selection-steps";
 import { builtInPresets } from "./presets";
+import { schemaSelectionPresets } from "./schema-selection-steps";
 import { loadSettings, modelReferenceForStep } from "./settings";
 
 describe("loadSettings", () => {

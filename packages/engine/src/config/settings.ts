@@ -1,7 +1,7 @@
-import type { SchemaSelectionSteps } from "../schema-selection/schema-selection-steps";
 import { isStepName, pipelineSteps } from "../steps/step-registry";
 import { parseEnvironment } from "./environment-schema";
 import type { GeneratorPlan, Preset } from "./presets";
+import type { SchemaSelectionSteps } from "./schema-selection-steps";
 
 /**
  * Resolved configuration of the pipeline, read from environment variables by `loadSettings`.

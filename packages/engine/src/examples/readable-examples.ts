@@ -1,10 +1,10 @@
+import type { VerifiedExample } from "../contract/answer";
 import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
 import { type ReadOnlyQuery, runReadOnly } from "../database/read-only-session";
 import { CancelledError } from "../errors";
-import type { VerifiedExample } from "../pipeline/answer";
 import { escapedStringLiteral } from "../retrieval/values/value-visibility-statement";
-import { alwaysQuoteIdentifier } from "../schema/quote-identifier";
 import { loadFunctionPolicy } from "../sql/load-function-policy";
+import { alwaysQuoteIdentifier } from "../sql/quote-identifier";
 import { validateSql } from "../sql/validate-sql";
 import { exampleLiterals, type LiteralProbe } from "./example-literals";
 

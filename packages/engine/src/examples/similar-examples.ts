@@ -1,4 +1,4 @@
-import type { VerifiedExample } from "../pipeline/answer";
+import type { VerifiedExample } from "../contract/answer";
 
 // One similarity for every place that picks verified examples for a question: the web app (examples accepted or
 // corrected by its users) and `nlq eval --compare-verified-examples` (gold pairs of the other half of a question set).

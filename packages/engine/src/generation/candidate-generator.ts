@@ -1,6 +1,6 @@
 import type { Catalog } from "../catalog/catalog-types";
+import type { ConversationTurn, VerifiedExample } from "../contract/answer";
 import type { StepContext } from "../llm/step-context";
-import type { ConversationTurn, VerifiedExample } from "../pipeline/answer";
 
 export interface GenerateCandidateOptions {
   /** The schema shown to the model: the selected catalog rendered as DDL, its tables in this sample's order. */

@@ -1,7 +1,7 @@
 import type { Settings } from "../config/settings";
+import type { Answer } from "../contract/answer";
 import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
 import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
-import type { Answer } from "../pipeline/answer";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
 import { validateSql } from "../sql/validate-sql";
 import { describeDifference } from "./describe-difference";

@@ -1,6 +1,6 @@
+import { type Interpretation, interpretationPreviewRows } from "../contract/interpretation";
 import type { CandidateCluster } from "../selection/candidate-selector";
 import { type ComparedReading, describeDifference } from "./describe-difference";
-import { type Interpretation, interpretationPreviewRows } from "./interpretation";
 
 export interface BuildInterpretationsOptions {
   /** The execution clusters, largest first (`clusterCandidates`). */

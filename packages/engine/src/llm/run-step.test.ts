@@ -1,9 +1,9 @@
 import { sqlCandidateOutputSchema } from "@nlq/prompts";
 import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
+import type { LlmCallRecord } from "../contract/events";
 import { CancelledError, ModelCallError, ModelOutputError } from "../errors";
 import { createScriptedModel } from "../models/scripted-model";
-import type { LlmCallRecord } from "../pipeline/events";
 import { mockTextModel } from "../testing/mock-text-model";
 import { LlmBudget } from "./llm-budget";
 import { runStep } from "./run-step";

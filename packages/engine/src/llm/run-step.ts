@@ -7,9 +7,9 @@ import {
   Output,
 } from "ai";
 import type { z } from "zod";
+import type { LlmCallRecord } from "../contract/events";
 import { CancelledError, ModelCallError, ModelOutputError, NlqError } from "../errors";
 import { scriptedProvider } from "../models/scripted-model";
-import type { LlmCallRecord } from "../pipeline/events";
 import type { StepName } from "../steps/step-registry";
 import { modelCallTelemetry } from "../telemetry/model-call-telemetry";
 import { type TelemetrySettings, telemetryOff } from "../telemetry/pipeline-tracer";

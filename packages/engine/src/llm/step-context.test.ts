@@ -2,7 +2,7 @@ import { selectCandidateOutputSchema } from "@nlq/prompts";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadSettings } from "../config/settings";
-import type { PipelineEvent } from "../pipeline/events";
+import type { PipelineEvent } from "../contract/events";
 import type { StepName } from "../steps/step-registry";
 import { mockTextModel } from "../testing/mock-text-model";
 import { createStepContext } from "./step-context";

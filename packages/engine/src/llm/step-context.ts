@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { Settings } from "../config/settings";
+import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../contract/events";
 import { CancelledError } from "../errors";
 import { type ResolvedModel, resolveStepModel } from "../models/resolve-model";
-import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../pipeline/events";
 import type { StepName } from "../steps/step-registry";
 import type { TelemetrySettings } from "../telemetry/pipeline-tracer";
 import { LlmBudget } from "./llm-budget";

@@ -6,12 +6,12 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GeneratorPlan } from "../config/presets";
 import { loadSettings, type Settings } from "../config/settings";
+import type { PipelineEvent } from "../contract/events";
 import type { QueryExecutor } from "../database/query-executor";
 import { CancelledError } from "../errors";
 import type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "../llm/llm-response-cache";
 import { mockTextResult, stepOf } from "../testing/mock-text-model";
 import { answerQuestion } from "./answer-question";
-import type { PipelineEvent } from "./events";
 
 // The preset-driven composition on a real PostgreSQL: several generators × samples → fixer → execution clusters →
 // selector. Every model is an AI SDK mock (no language model); each step answers from a table of SQL per step.

@@ -4,6 +4,8 @@ import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapte
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
+import type { QueryLogEntry } from "../contract/answer";
+import type { PipelineEvent } from "../contract/events";
 import type { QueryExecutor } from "../database/query-executor";
 import {
   CancelledError,
@@ -13,9 +15,7 @@ import {
   UnanswerableQuestionError,
 } from "../errors";
 import { mockTextModel } from "../testing/mock-text-model";
-import type { QueryLogEntry } from "./answer";
 import { answerQuestion } from "./answer-question";
-import type { PipelineEvent } from "./events";
 
 const fixture = "packages/engine/src/pipeline/fixtures/answer-question-model.json";
 // One one-shot candidate (the `fast` preset): these tests follow one candidate through the stages; the composition of

@@ -1,10 +1,11 @@
+import type { Answer, CandidateRecord, QueryLogEntry } from "../contract/answer";
 import { CancelledError, NlqError } from "../errors";
 import { buildInterpretations } from "../interpretations/build-interpretations";
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
 import { summarizeAnswer } from "../summary/summarize-answer";
 import { type QuestionTrace, startQuestionTrace } from "../telemetry/question-trace";
-import type { Answer, AnswerQuestionOptions, CandidateRecord, QueryLogEntry } from "./answer";
+import type { AnswerQuestionOptions } from "./answer-question-options";
 import { checkQuestionLength } from "./question-length";
 import { selectAnswer } from "./select-answer";
 import { writeQuestionCandidates } from "./write-question-candidates";

@@ -1,4 +1,4 @@
-import type { SelectionSummary } from "./answer";
+import type { SelectionSummary } from "../contract/answer";
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;

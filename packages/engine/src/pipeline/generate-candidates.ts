@@ -1,5 +1,6 @@
 import pLimit from "p-limit";
 import type { Catalog } from "../catalog/catalog-types";
+import type { CandidateRecord, ConversationTurn, VerifiedExample } from "../contract/answer";
 import type { CappedResult } from "../database/read-only-session";
 import { CancelledError } from "../errors";
 import { type FixedCandidate, runFixLoop } from "../fixing/fix-loop";
@@ -9,7 +10,6 @@ import type { StepContext } from "../llm/step-context";
 import type { ExecutedCandidate } from "../selection/candidate-selector";
 import { normalizedSqlKey } from "../selection/normalize-sql";
 import type { FunctionPolicy } from "../sql/function-policy";
-import type { CandidateRecord, ConversationTurn, VerifiedExample } from "./answer";
 
 export interface GenerateCandidatesOptions {
   /** The selected catalog every generator writes against. */

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_MAX_QUESTION_LENGTH } from "../config/environment-schema";
 import { loadSettings } from "../config/settings";
+import type { QueryLogEntry } from "../contract/answer";
+import type { PipelineEvent } from "../contract/events";
 import type { QueryExecutor } from "../database/query-executor";
 import { QuestionTooLongError, UnanswerableQuestionError } from "../errors";
 import { createScriptedModel } from "../models/scripted-model";
-import type { QueryLogEntry } from "./answer";
 import { answerQuestion } from "./answer-question";
-import type { PipelineEvent } from "./events";
-import { checkQuestionLength, DEFAULT_MAX_QUESTION_LENGTH } from "./question-length";
+import { checkQuestionLength } from "./question-length";
 
 describe("checkQuestionLength", () => {
   it("accepts up to the limit and refuses one character more, without quoting the question", () => {

@@ -1,8 +1,5 @@
 import { QuestionTooLongError } from "../errors";
 
-/** Default of `NLQ_MAX_QUESTION_LENGTH`: the longest question nlq accepts, in characters (proxy, CLI and web alike). */
-export const DEFAULT_MAX_QUESTION_LENGTH = 4_000;
-
 /** The number of characters (code points) of `question`, counted only as far as it matters for `limit`. */
 function exceeds(question: string, limit: number): number | undefined {
   if (question.length <= limit) return undefined;

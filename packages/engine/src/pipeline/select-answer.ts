@@ -1,11 +1,11 @@
 import type { Catalog } from "../catalog/catalog-types";
+import type { SelectionSummary } from "../contract/answer";
 import { fnv1a } from "../embedding/feature-hashing";
 import type { StepContext } from "../llm/step-context";
 import { seededRandom } from "../random/seeded-random";
 import type { CandidateCluster, ExecutedCandidate, SelectionOutcome } from "../selection/candidate-selector";
 import { clusterCandidates } from "../selection/cluster-candidates";
 import { candidateSelector } from "../selection/selector-registry";
-import type { SelectionSummary } from "./answer";
 
 export interface SelectAnswerOptions {
   /** Candidates written, failed ones included (the denominator of agreement). */

@@ -3,11 +3,11 @@ import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings, type Settings } from "../config/settings";
+import type { PipelineEvent } from "../contract/events";
 import type { QueryExecutor } from "../database/query-executor";
 import { UnanswerableQuestionError } from "../errors";
 import { createStepContext } from "../llm/step-context";
 import { mockTextModel, stepOf } from "../testing/mock-text-model";
-import type { PipelineEvent } from "./events";
 import type { SchemaSelector } from "./schema-selector";
 import { writeQuestionCandidates } from "./write-question-candidates";
 

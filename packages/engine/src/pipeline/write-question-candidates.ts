@@ -5,7 +5,7 @@ import { UnanswerableQuestionError } from "../errors";
 import type { StepContext } from "../llm/step-context";
 import { fetchSampleValues } from "../schema/sample-values";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
-import type { AnswerQuestionOptions } from "./answer";
+import type { AnswerQuestionOptions } from "./answer-question-options";
 import { type GeneratedCandidates, generateCandidates } from "./generate-candidates";
 
 export interface WriteQuestionCandidatesOptions

@@ -4,17 +4,17 @@ import path from "node:path";
 import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
 import type { Catalog, TableInfo } from "../catalog/catalog-types";
+import { schemaSelectionPresets } from "../config/schema-selection-steps";
 import { loadSettings } from "../config/settings";
+import type { PipelineEvent } from "../contract/events";
 import { createStepContext } from "../llm/step-context";
 import { createScriptedModel } from "../models/scripted-model";
-import type { PipelineEvent } from "../pipeline/events";
 import { ValueIndexBuilder } from "../retrieval/values/value-index-builder";
 import { type ValueProbe, valueProbeKey } from "../retrieval/values/value-visibility-statement";
 import { renderSchema } from "../schema/render-schema";
 import { catalogTable } from "../testing/catalog-table";
 import { mockTextModel } from "../testing/mock-text-model";
 import { createChessSchemaSelector } from "./chess-schema-selector";
-import { schemaSelectionPresets } from "./schema-selection-steps";
 
 const table = (name: string, columns: string[], extra: Partial<TableInfo> = {}) =>
   catalogTable("public", name, columns, extra);

@@ -1,11 +1,11 @@
 import { type Catalog, countColumns, tableKey } from "../catalog/catalog-types";
+import type { SchemaSelectionSteps } from "../config/schema-selection-steps";
 import type { SchemaSelector, SelectedSchema } from "../pipeline/schema-selector";
 import { createRetriever, type RetrieverOptions } from "../retrieval/retrieve";
 import { columnKey } from "../retrieval/values/value-column";
 import type { ValueVisibility } from "../retrieval/values/visible-values";
 import { filterColumns, selectColumns, selectTables } from "./chess-steps";
 import { addBridgeTables, restrictCatalog, selectWholeTables } from "./column-selection";
-import type { SchemaSelectionSteps } from "./schema-selection-steps";
 import { addVisibleStoredSamples, type StoredSampleValues } from "./stored-sample-values";
 
 export interface ChessSchemaSelectorOptions

@@ -1,4 +1,4 @@
+export * from "../config/schema-selection-steps";
 export * from "./chess-schema-selector";
 export * from "./column-selection";
-export * from "./schema-selection-steps";
 export * from "./stored-sample-values";

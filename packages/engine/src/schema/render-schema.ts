@@ -1,5 +1,5 @@
 import type { Catalog, ColumnInfo, TableInfo } from "../catalog/catalog-types";
-import { qualifiedName, quoteIdentifier } from "./quote-identifier";
+import { qualifiedName, quoteIdentifier } from "../sql/quote-identifier";
 
 const keywords: Record<TableInfo["kind"], string> = {
   table: "CREATE TABLE",

@@ -1,6 +1,6 @@
 import type { Catalog, ColumnInfo, TableInfo } from "../catalog/catalog-types";
 import type { QueryResult } from "../database/query-executor";
-import { quoteIdentifier } from "./quote-identifier";
+import { quoteIdentifier } from "../sql/quote-identifier";
 
 export interface SampleValuesOptions {
   /** Distinct example values kept per column. Default 3. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
+import type { PipelineEvent } from "../contract/events";
 import { CancelledError } from "../errors";
 import { createStepContext } from "../llm/step-context";
-import type { PipelineEvent } from "../pipeline/events";
 import { cappedResult } from "../testing/executed-candidate";
 import { mockTextModel } from "../testing/mock-text-model";
 import { summarizeAnswer, summaryPreviewRows } from "./summarize-answer";

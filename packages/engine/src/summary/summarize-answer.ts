@@ -1,8 +1,8 @@
 import { summarizeAnswerOutputSchema, summarizeAnswerPrompt, summarizeAnswerSystemPrompt } from "@nlq/prompts";
+import type { AnswerSummary } from "../contract/answer";
 import type { CappedResult } from "../database/read-only-session";
 import { CancelledError } from "../errors";
 import type { StepContext } from "../llm/step-context";
-import type { AnswerSummary } from "../pipeline/answer";
 import { resultPreview } from "../selection/result-preview";
 import { textPrefix } from "../text/quoted-prefix";
 import { plainSentence } from "./plain-sentence";

@@ -1,7 +1,7 @@
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { Answer } from "../contract/answer";
+import type { PipelineEvent } from "../contract/events";
 import { NlqError } from "../errors";
-import type { Answer } from "../pipeline/answer";
-import type { PipelineEvent } from "../pipeline/events";
 import { pipelineTracer, type TelemetrySettings, telemetryOff } from "./pipeline-tracer";
 import { createStageSpans } from "./stage-spans";
 

@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
-import type { PipelineEventType } from "../pipeline/events";
+import type { PipelineEventType } from "../contract/events";
 import { oneEventOfEachType } from "../testing/one-event-of-each-type";
 import { createStageSpans, stageSpanNames } from "./stage-spans";
 

@@ -1,5 +1,5 @@
 import { type Attributes, type Context, type Span, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
-import type { PipelineEvent } from "../pipeline/events";
+import type { PipelineEvent } from "../contract/events";
 
 /** Span names of the pipeline's stages, one span per stage (per candidate for generation, per attempt for fixing). */
 export const stageSpanNames = {

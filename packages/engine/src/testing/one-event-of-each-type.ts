@@ -1,4 +1,4 @@
-import type { PipelineEvent, PipelineEventType } from "../pipeline/events";
+import type { PipelineEvent, PipelineEventType } from "../contract/events";
 
 /**
  * One sample event of every `PipelineEvent` type, for the progress formatters' tests (each surface feeds all of

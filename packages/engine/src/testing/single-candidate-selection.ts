@@ -1,4 +1,4 @@
-import type { SelectionSummary } from "../pipeline/answer";
+import type { SelectionSummary } from "../contract/answer";
 
 /** Test helper: the selection of an answer that had one candidate (nothing compared, so no confidence). */
 export const singleCandidateSelection: SelectionSummary = {

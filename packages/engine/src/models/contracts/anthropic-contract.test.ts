@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stepOutputSchemas } from "../../steps/step-output-schemas";
 import { stepNames } from "../../steps/step-registry";
-import { type CapturedStep, captureStepRequests } from "./capture-step-requests";
+import { type CapturedStep, captureStepRequests } from "../../testing/capture-step-requests";
 import { anthropicProblems } from "./structured-output-rules";
 
 // The requests nlq sends Anthropic (`anthropic:`, the Messages API) for every step: structured outputs on models that

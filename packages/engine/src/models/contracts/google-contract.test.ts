@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stepOutputSchemas } from "../../steps/step-output-schemas";
 import { stepNames } from "../../steps/step-registry";
-import { type CapturedStep, captureStepRequests } from "./capture-step-requests";
+import { type CapturedStep, captureStepRequests } from "../../testing/capture-step-requests";
 import { googleProblems } from "./structured-output-rules";
 
 // The requests nlq sends Google (`google:`, Gemini generateContent) for every step, checked against Gemini's Schema.

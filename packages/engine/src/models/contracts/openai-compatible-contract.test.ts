@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ModelCallError } from "../../errors";
 import { stepOutputSchemas } from "../../steps/step-output-schemas";
 import { stepNames } from "../../steps/step-registry";
+import { type CapturedRequest, captureStepRequests } from "../../testing/capture-step-requests";
 import { resetDescribedOutputFallback } from "../described-output-fallback";
-import { type CapturedRequest, captureStepRequests } from "./capture-step-requests";
 import { chatCompletionsProblems } from "./structured-output-rules";
 
 // The requests nlq sends OpenAI-compatible servers for every step — Ollama (`ollama:`), vLLM and LM Studio

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { stepOutputSchemas } from "../../steps/step-output-schemas";
 import { stepNames } from "../../steps/step-registry";
-import { type CapturedStep, captureStepRequests } from "./capture-step-requests";
+import { type CapturedStep, captureStepRequests } from "../../testing/capture-step-requests";
 import { openAiStrictProblems } from "./structured-output-rules";
 
 // The requests nlq sends OpenAI (`openai:`: the Responses API, strict structured outputs) for every step, checked

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadSettings } from "../../config/settings";
 import { answerQuestion } from "../../pipeline/answer-question";
 import { createChessSchemaSelector } from "../../schema-selection/chess-schema-selector";
+import { mechanicalValue } from "../../testing/capture-step-requests";
 import { resolveModel } from "../resolve-model";
-import { mechanicalValue } from "./capture-step-requests";
 import { openAiStrictProblems } from "./structured-output-rules";
 
 // The whole `max` pipeline — retrieval, filter_column, select_tables, select_columns, four generators, the fixer,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Catalog } from "../../catalog/catalog-types";
+import { schemaSelectionPresets, schemaSelectionStepsFrom } from "../../config/schema-selection-steps";
 import { loadSettings } from "../../config/settings";
+import type { PipelineEvent } from "../../contract/events";
 import { createOfflineEmbeddingModel } from "../../embedding/offline-embedding-model";
 import { CancelledError, ConfigurationError } from "../../errors";
 import { createStepContext } from "../../llm/step-context";
-import type { PipelineEvent } from "../../pipeline/events";
-import { schemaSelectionPresets, schemaSelectionStepsFrom } from "../../schema-selection/schema-selection-steps";
 import { catalogTable } from "../../testing/catalog-table";
 import { mockTextModel } from "../../testing/mock-text-model";
 import { createCatalogContextIndex } from "../context/catalog-context-index";

@@ -6,8 +6,8 @@ import {
   schemaHallucinationPrompt,
   schemaHallucinationSystemPrompt,
 } from "@nlq/prompts";
+import type { LlmCallRecord } from "../../contract/events";
 import type { StepContext } from "../../llm/step-context";
-import type { LlmCallRecord } from "../../pipeline/events";
 
 export interface HallucinateSchemaOptions {
   /** Few-shot examples. Default: CRUSH4SQL Table 12 (BIRD). */

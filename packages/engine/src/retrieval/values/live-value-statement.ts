@@ -1,5 +1,5 @@
 import type { Catalog, TableInfo } from "../../catalog/catalog-types";
-import { alwaysQuoteIdentifier } from "../../schema/quote-identifier";
+import { alwaysQuoteIdentifier } from "../../sql/quote-identifier";
 import { normalizeValue } from "./normalize-value";
 import type { ValueColumn } from "./value-column";
 import { columnSkipReason } from "./value-selection";

@@ -1,4 +1,4 @@
-import { alwaysQuoteIdentifier } from "../../schema/quote-identifier";
+import { alwaysQuoteIdentifier } from "../../sql/quote-identifier";
 
 /** A column whose values are indexed: the privilege unit of the value index. */
 export interface ValueColumn {

@@ -1,4 +1,4 @@
-import { alwaysQuoteIdentifier } from "../../schema/quote-identifier";
+import { alwaysQuoteIdentifier } from "../../sql/quote-identifier";
 import type { ValueColumn } from "./value-column";
 
 /**

@@ -1,9 +1,9 @@
 import { zodSchema } from "ai";
 import type { z } from "zod";
-import { runStep } from "../../llm/run-step";
-import { stepOutputSchemas } from "../../steps/step-output-schemas";
-import { type StepName, stepNames } from "../../steps/step-registry";
-import { type ResolveModelOptions, resolveModel } from "../resolve-model";
+import { runStep } from "../llm/run-step";
+import { type ResolveModelOptions, resolveModel } from "../models/resolve-model";
+import { stepOutputSchemas } from "../steps/step-output-schemas";
+import { type StepName, stepNames } from "../steps/step-registry";
 
 /** One HTTP request a provider client sent, as the server would receive it. */
 export interface CapturedRequest {
