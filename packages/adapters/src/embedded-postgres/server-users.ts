@@ -1,4 +1,16 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { EmbeddedPostgresError } from "./embedded-postgres-error";
@@ -13,7 +25,11 @@ export function usersDirectory(directory: string): string {
   return `${directory.replace(/[/\\]+$/, "")}.users`;
 }
 
-/** `<state>/postgres.lock`: held (exclusive create) while a process starts, attaches to, leaves or stops the server. */
+/**
+ * `<state>/postgres.lock`: held while a process starts, attaches to, leaves or stops the server. It is created whole
+ * (the holder's pid written to a private file, then hard-linked to this name, which fails when it exists), so it never
+ * exists empty; a lock whose holder died is taken over atomically (`takeOverStaleLock`).
+ */
 export function lifetimeLockFile(directory: string): string {
   return `${directory.replace(/[/\\]+$/, "")}.lock`;
 }
@@ -104,24 +120,60 @@ export function tryLifetimeLock(directory: string): boolean {
 }
 
 function tryLock(file: string): boolean {
+  if (createLock(file)) return true;
+  const holder = lockHolder(file);
+  // Taken over only when the file names a process that no longer runs; the next attempt then creates it anew.
+  if (holder !== undefined && holder !== process.pid && !isRunning(holder)) takeOverStaleLock(file, holder);
+  return false;
+}
+
+/** Creates `file` holding this process's id, content and name at once; returns false when it exists. */
+function createLock(file: string): boolean {
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
+  writeFileSync(draft, String(process.pid), { flag: "wx", mode: 0o600 });
   try {
-    const descriptor = openSync(file, "wx", 0o600);
-    try {
-      writeSync(descriptor, String(process.pid));
-    } finally {
-      closeSync(descriptor);
-    }
+    linkSync(draft, file);
     return true;
   } catch (error) {
     if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+    return false;
+  } finally {
+    rmSync(draft, { force: true });
   }
-  const holder = lockHolder(file);
-  // A holder that died (or a file still empty for an instant: the holder is between create and write) — only the
-  // former is taken over, and only when the file still names that dead process.
-  if (holder !== undefined && holder !== process.pid && !isRunning(holder)) {
-    rmSync(file, { force: true });
+}
+
+/**
+ * Removes the lock `file` that `deadHolder` left, atomically against every other process that saw the same stale
+ * lock (each of them may act on what it read long ago). The taker first claims this very file: a hard link
+ * `<file>.stale-<holder>-<inode>` (link fails when the name exists, so one process claims a given stale lock). Then it
+ * re-checks what it claimed: the inode it saw, still naming `deadHolder`, who still does not run. Only then is `file`
+ * removed, and the claim after it. A taker whose observation is out of date claims nothing, or claims a live lock and
+ * lets it go, never removing it: only a claimer removes a lock naming a dead process, and a claim outlives the removal.
+ * Returns whether this call removed the lock (the caller still has to create its own, competing as usual).
+ */
+export function takeOverStaleLock(file: string, deadHolder: number): boolean {
+  let inode: bigint;
+  try {
+    inode = statSync(file, { bigint: true }).ino;
+  } catch {
+    return false;
   }
-  return false;
+  const claim = `${file}.stale-${deadHolder}-${inode}`;
+  try {
+    linkSync(file, claim);
+  } catch {
+    return false;
+  }
+  try {
+    const claimed = statSync(claim, { bigint: true }).ino === inode && lockHolder(claim) === deadHolder;
+    if (!claimed || isRunning(deadHolder) || statSync(file, { bigint: true }).ino !== inode) return false;
+    rmSync(file);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(claim, { force: true });
+  }
 }
 
 function lockHolder(file: string): number | undefined {
