@@ -10,22 +10,24 @@ describe("question overhead report", () => {
   });
 
   it("groups progress notices by step and orders phases by median arrival", () => {
-    expect(noticeKind("nlq: schema read (12 tables, 96 columns, from index)")).toBe("schema read");
-    expect(noticeKind("nlq: keywords orders")).toBe("keywords");
-    expect(noticeKind("nlq: candidate 1: generating (one-shot)")).toBe("candidate generating");
+    expect(noticeKind("nlq: Read the schema: 12 tables, 96 columns (from the catalog index)")).toBe("Read the schema");
+    expect(noticeKind("nlq: Extracted keywords: orders")).toBe("Extracted keywords");
+    expect(noticeKind("nlq: Writing SQL candidate 2: one-shot")).toBe("Writing SQL candidate");
+    expect(noticeKind("nlq: Fixing candidate 2 (attempt 1): empty result")).toBe("Fixing candidate (attempt)");
+    expect(noticeKind("nlq: SELECT count(*) FROM orders")).toBe("SELECT");
     const phases = phaseBreakdown([
       [
-        { message: "nlq: schema read (1 tables)", milliseconds: 4 },
-        { message: "nlq: keywords a", milliseconds: 9 },
+        { message: "nlq: Read the schema: 1 table, 2 columns (introspected)", milliseconds: 4 },
+        { message: "nlq: Extracted keywords: a", milliseconds: 9 },
       ],
       [
-        { message: "nlq: keywords b", milliseconds: 7 },
-        { message: "nlq: schema read (2 tables)", milliseconds: 2 },
+        { message: "nlq: Extracted keywords: b", milliseconds: 7 },
+        { message: "nlq: Read the schema: 2 tables, 3 columns (introspected)", milliseconds: 2 },
       ],
     ]);
     expect(phases).toEqual([
-      { notice: "schema read", p50: 2, questions: 2 },
-      { notice: "keywords", p50: 7, questions: 2 },
+      { notice: "Read the schema", p50: 2, questions: 2 },
+      { notice: "Extracted keywords", p50: 7, questions: 2 },
     ]);
   });
 });

@@ -20,15 +20,15 @@ export function overheadPercentiles(select1: readonly number[], question: readon
 }
 
 /**
- * A notice's kind, so the same step of different questions groups: `nlq: schema read (12 tables, …)` → `schema read`,
- * `nlq: keywords orders` → `keywords`, `nlq: candidate 1: generating (one-shot)` → `candidate generating`.
+ * A notice's kind, so the same step of different questions groups: a progress notice's label without its numbers
+ * (`nlq: Read the schema: 12 tables, …` → `Read the schema`, `nlq: SQL candidate 2: ran, 4 rows` → `SQL candidate`),
+ * any other notice's first word (`nlq: SELECT …` → `SELECT`).
  */
 export function noticeKind(message: string): string {
   const text = message.replace(/^nlq: /, "");
-  const words = text.split(" ");
-  if (words[0] === "candidate") return `candidate ${words[2] ?? ""}`.trim();
-  if (words[0] === "schema" || words[0] === "no") return text.split(/[(\d]/)[0]!.trim();
-  return words[0] ?? text;
+  const label = text.split(": ")[0]!;
+  if (label === text) return text.split(" ")[0] ?? text;
+  return label.replace(/ \d+/g, "").trim();
 }
 
 /**

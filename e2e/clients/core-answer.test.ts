@@ -52,8 +52,8 @@ describe("the real core pipeline behind the proxy (mock language model)", () => 
       const result = await client.query("/* nl: how many customers are there? */;");
       expect(result.rows).toEqual([{ customers: "2" }]);
       // progress NOTICEs first, then the chosen SQL
-      expect(notices[0]).toMatch(/^nlq: schema read \(1 tables, 3 columns/);
-      expect(notices.some((line) => /^nlq: generate-candidate by test:mock in \d+ ms$/.test(line))).toBe(true);
+      expect(notices[0]).toMatch(/^nlq: Read the schema: 1 table, 3 columns/);
+      expect(notices.some((line) => /^nlq: Model call generate-candidate: test:mock, \d+ ms$/.test(line))).toBe(true);
       expect(notices.at(-1)).toBe("nlq: SELECT count(*) AS customers FROM customers");
       expect(client.getTransactionStatus()).toBe("I");
 

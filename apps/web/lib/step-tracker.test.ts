@@ -177,7 +177,7 @@ describe("createStepTracker", () => {
     expect(parts.map((part) => `${part.id}:${part.data.status}:${part.data.detail ?? ""}`)).toEqual([
       "fix-1-1:running:42703: column does not exist",
       "fix-1-1:done:",
-      "selection:done:confidence 67%: 2 of 3 candidates returned this result",
+      "selection:done:confidence 67% (2 of 3 candidates returned this result)",
       "result:done:12 rows, 40 ms from question to answer",
     ]);
     expect(parts.at(-1)?.data.label).toBe("Answered");
@@ -195,7 +195,7 @@ describe("createStepTracker", () => {
       selector: "single",
       basis: "",
     });
-    expect(selection?.data.detail).toBe("confidence 100%: every candidate returned the same rows");
+    expect(selection?.data.detail).toBe("confidence 100% (every candidate returned the same rows)");
     tracker.next({ type: "candidate-start", candidate: 0, generator: "one-shot", sample: 0 });
     const [failed] = tracker.next({
       type: "candidate-end",
@@ -239,6 +239,19 @@ describe("createStepTracker", () => {
       ["fix-1-1", "Fixing candidate 2 (attempt 1)", "running"],
     ]);
     expect(tracker.finish("failed").map((part) => part.data.label)).toEqual(["Fix of candidate 2 (attempt 1)"]);
+  });
+
+  it("keeps server paths and step names out of every detail, not only failures", () => {
+    const tracker = createStepTracker();
+    const [keywords] = tracker.next({
+      type: "keywords-end",
+      keywords: ["orders"],
+      source: "heuristic",
+      fallbackReason: 'no response for step "extract-keywords" in /srv/nlq/fixtures/demo-model.json',
+    });
+    expect(keywords?.data.detail).toBe("orders (heuristic, no model: no response in demo-model.json)");
+    const [summary] = tracker.next({ type: "summary-end", omittedReason: "cannot read /srv/nlq/cache/answer.json" });
+    expect(summary?.data.detail).toBe("cannot read answer.json");
   });
 
   it("shortens long details", () => {

@@ -58,8 +58,8 @@ describe("nlq ask", () => {
         "",
       ].join("\n"),
     );
-    expect(result.stderr).toContain("… catalog: 1 tables, 3 columns (live introspection)");
-    expect(result.stderr).toContain("… candidate 1: 2 rows");
+    expect(result.stderr).toContain("… Read the schema: 1 table, 3 columns (introspected)");
+    expect(result.stderr).toContain("… SQL candidate 1: ran, 2 rows");
   });
 
   it("prints the plain-language sentence, labelled as a scripted replay, when the preset writes one", async () => {

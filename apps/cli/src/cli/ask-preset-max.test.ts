@@ -51,6 +51,6 @@ describe("nlq ask --preset max", () => {
       "answer: These are the customers whose city is Berlin, however its capitals or spaces were typed. (scripted replay, not a language model)",
     );
     expect(stdout).toContain("(scripted replay, not a language model)");
-    expect(stderr).toMatch(/candidate 7: fixing, attempt 1 \(42703: column "town" does not exist\)/);
+    expect(stderr).toMatch(/Fixing candidate 7 \(attempt 1\): 42703: column "town" does not exist/);
   }, 60_000);
 });

@@ -87,7 +87,7 @@ describe("nlq index", () => {
       expect((await run(["--url", database.url, "--schema", "shop"], environment)).output).toContain("1 (re)indexed");
       const answer = await ask("How many products are there?", database.url, environment);
       // Live introspection would see two tables; the index holds only the shop schema.
-      expect(answer.errors).toContain("catalog: 1 tables, 2 columns (from the catalog index)");
+      expect(answer.errors).toContain("Read the schema: 1 table, 2 columns (from the catalog index)");
       expect(answer.output).toContain("SELECT count(*) AS products FROM shop.product;");
     } finally {
       await metadata.drop();
@@ -99,7 +99,7 @@ describe("nlq index", () => {
     // The store under NLQ_HOME holds both schemas from the first test.
     expect((await run(["--url", database.url], environment)).exitCode).toBeUndefined();
     const answer = await ask("How many products are there?", database.url, environment);
-    expect(answer.errors).toContain("catalog: 2 tables, 3 columns (from the catalog index)");
+    expect(answer.errors).toContain("Read the schema: 2 tables, 3 columns (from the catalog index)");
     expect(answer.output).toContain("SELECT count(*) AS products FROM shop.product;");
   });
 

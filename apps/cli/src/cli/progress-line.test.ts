@@ -11,32 +11,32 @@ describe("describeEvent", () => {
     expect(lines).toEqual({
       "pipeline-start": undefined,
       "catalog-start": undefined,
-      "catalog-end": "catalog: 3 tables, 12 columns (live introspection)",
+      "catalog-end": "Read the schema: 3 tables, 12 columns (introspected)",
       "keywords-start": undefined,
-      "keywords-end": "keywords: cities, France",
+      "keywords-end": "Extracted keywords: cities, France",
       "values-start": undefined,
-      "values-end": "values: France → world.country.name = 'France'",
+      "values-end": "Matched database values: France → world.country.name = 'France'",
       "context-start": undefined,
-      "context-end": "context: world.city, world.country.name",
-      "crush-start": "crush: hallucinating a schema to keep at most 30 columns",
-      "crush-end": "crush: 9 columns kept (hallucinated: city.name, country.name)",
-      "schema-start": "schema: selecting from 3 tables, 12 columns",
-      "schema-end": "schema: 2 tables, 5 columns selected",
-      "candidate-start": "candidate 1: generating (one-shot)",
-      "candidate-end": "candidate 1: 4 rows",
-      "fix-start": "candidate 1: fixing, attempt 1 (empty result)",
+      "context-end": "Searched table and column descriptions: world.city, world.country.name",
+      "crush-start": "Hallucinating a minimal schema: at most 30 columns",
+      "crush-end": "Chose a schema subset: 9 columns for city.name, country.name",
+      "schema-start": "Selecting the relevant schema: from 3 tables, 12 columns",
+      "schema-end": "Selected the relevant schema: 2 tables, 5 columns",
+      "candidate-start": "Writing SQL candidate 1: one-shot",
+      "candidate-end": "SQL candidate 1: ran, 4 rows",
+      "fix-start": "Fixing candidate 1 (attempt 1): empty result",
       "fix-end": undefined,
-      "selection-start": "selection: 2 distinct results among 3 candidates, choosing by pairwise",
-      "selection-end": "selection: chosen by pairwise, confidence 0.75 (won 3 of 4 pairwise comparisons)",
+      "selection-start": "Choosing the answer: 2 distinct results among 3 candidates",
+      "selection-end": "Chose the answer: confidence 75% (won 3 of 4 pairwise comparisons)",
       "summary-start": undefined,
       "summary-end": undefined,
-      "llm-call-start": "model call generate-candidate: Writing SQL…",
-      "llm-call-end": "model call generate-candidate: scripted:demo.json (scripted), 120+30 tokens, 5 ms",
+      "llm-call-start": "Model call generate-candidate: Writing SQL…",
+      "llm-call-end": "Model call generate-candidate: scripted:demo.json (scripted replay), 5 ms, 120+30 tokens",
       "pipeline-end": undefined,
     });
   });
 
-  it("says when a model call failed", () => {
+  it("says when a model call failed, with its tokens", () => {
     expect(
       describeEvent({
         type: "llm-call-end",
@@ -50,22 +50,22 @@ describe("describeEvent", () => {
           latencyMilliseconds: 700,
         },
       }),
-    ).toBe("model call select-candidate: openai:gpt-4o-mini, failed (unreadable-output), 900+12 tokens, 700 ms");
+    ).toBe("Model call select-candidate failed: openai:gpt-4o-mini (unreadable-output), 700 ms, 900+12 tokens");
   });
 
   it("says why an answer has no plain-language sentence (the sentence itself is printed with the answer)", () => {
     expect(describeEvent({ type: "summary-end", omittedReason: "no scripted response" })).toBe(
-      "answer sentence: none (no scripted response)",
+      "No plain-language answer: no scripted response",
     );
   });
 
   it("labels a model call with the step registry's label", () => {
     expect(describeEvent({ type: "llm-call-start", step: "filter-column" })).toBe(
-      `model call filter-column: ${pipelineSteps["filter-column"].label}…`,
+      `Model call filter-column: ${pipelineSteps["filter-column"].label}…`,
     );
   });
 
-  it("writes one values line per keyword and says when a heuristic replaced the model", () => {
+  it("groups values by keyword on one line and says when a heuristic replaced the model", () => {
     expect(
       describeEvent({
         type: "values-end",
@@ -76,18 +76,21 @@ describe("describeEvent", () => {
         ],
       }),
     ).toBe(
-      "values: Rotterdm → world_1.city.name = 'Rotterdam', world_1.city.district = 'Zuid-Holland'\n" +
-        "values: Pari → world_1.city.name = 'Paris'",
+      "Matched database values: Rotterdm → world_1.city.name = 'Rotterdam', world_1.city.district = 'Zuid-Holland'; " +
+        "Pari → world_1.city.name = 'Paris'",
     );
     expect(
       describeEvent({ type: "keywords-end", keywords: [], source: "heuristic", fallbackReason: "no response" }),
-    ).toBe("keywords: none (heuristic, no model: no response)");
+    ).toBe("Extracted keywords: none (heuristic, no model: no response)");
   });
 
-  it("names a comparison of several candidates, an empty context and cuts long context lists", () => {
+  it("names a comparison of several candidates, a failed candidate, an empty context and cuts long context lists", () => {
     expect(describeEvent({ type: "selection-start", candidates: 3, clusters: 1, selector: "single" })).toBeUndefined();
     expect(describeEvent({ type: "candidate-start", candidate: 4, generator: "query-plan", sample: 2 })).toBe(
-      "candidate 5: generating (query-plan, sample 3)",
+      "Writing SQL candidate 5: query-plan, sample 3",
+    );
+    expect(describeEvent({ type: "candidate-end", candidate: 4, sql: "x", ok: false, error: "boom" })).toBe(
+      "SQL candidate 5 failed: boom",
     );
     expect(
       describeEvent({
@@ -99,7 +102,9 @@ describe("describeEvent", () => {
         basis: "one candidate was written: nothing to compare",
       }),
     ).toBeUndefined();
-    expect(describeEvent({ type: "context-end", hits: [] })).toBe("context: no matching descriptions");
+    expect(describeEvent({ type: "context-end", hits: [] })).toBe(
+      "Searched table and column descriptions: no matching descriptions",
+    );
     const hits = Array.from({ length: 9 }, (_, index) => ({ table: "public.t", column: `c${index}` }));
     expect(describeEvent({ type: "context-end", hits })).toMatch(/public\.t\.c7 and 1 more$/);
   });

@@ -94,9 +94,11 @@ describe.skipIf(!hasData)("Spider warehouse: nlq index, then nlq ask with a miss
         environment,
       );
       expect(asked.exitCode, asked.stderr).toBeFalsy();
-      expect(asked.stderr).toMatch(/… catalog: 10 tables, \d+ columns \(from the catalog index\)/);
-      const valuesLine = asked.stderr.split("\n").find((line) => line.startsWith(`… values: ${testCase.value}`));
-      expect(valuesLine, asked.stderr).toContain(testCase.match);
+      expect(asked.stderr).toMatch(/… Read the schema: 10 tables, \d+ columns \(from the catalog index\)/);
+      // One line for all values, grouped by keyword: `Rotterdm → a = 'x', b = 'y'; Pari → …`.
+      const valuesLine = asked.stderr.split("\n").find((line) => line.startsWith("… Matched database values: "));
+      const keywordGroup = valuesLine?.split(/: |; /).find((group) => group.startsWith(testCase.value));
+      expect(keywordGroup, asked.stderr).toContain(testCase.match);
       expect(asked.stdout).toMatch(testCase.answer);
       expect(asked.stdout).toContain("(scripted replay, not a language model)");
     }

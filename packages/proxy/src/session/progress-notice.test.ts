@@ -5,10 +5,10 @@ import { describeProgress } from "./progress-notice";
 describe("describeProgress", () => {
   it("describes the steps worth a line", () => {
     expect(describeProgress({ type: "catalog-end", tables: 3, columns: 12, source: "introspection" })).toBe(
-      "nlq: schema read (3 tables, 12 columns, from introspection)",
+      "nlq: Read the schema: 3 tables, 12 columns (introspected)",
     );
     expect(describeProgress({ type: "candidate-end", candidate: 0, sql: "x", ok: false, error: "boom" })).toBe(
-      "nlq: candidate 1 failed: boom",
+      "nlq: SQL candidate 1 failed: boom",
     );
     expect(
       describeProgress({
@@ -22,16 +22,16 @@ describe("describeProgress", () => {
           latencyMilliseconds: 4,
         },
       }),
-    ).toBe("nlq: generate-candidate by scripted:f.json (scripted replay) in 4 ms");
+    ).toBe("nlq: Model call generate-candidate: scripted:f.json (scripted replay), 4 ms");
     expect(describeProgress({ type: "keywords-end", keywords: ["Pari"], source: "heuristic" })).toBe(
-      "nlq: keywords Pari (heuristic, no model)",
+      "nlq: Extracted keywords: Pari (heuristic, no model)",
     );
     expect(
       describeProgress({
         type: "values-end",
         values: [{ keyword: "Pari", table: "world_1.city", column: "name", value: "Paris" }],
       }),
-    ).toBe("nlq: values Pari → world_1.city.name = 'Paris'");
+    ).toBe("nlq: Matched database values: Pari → world_1.city.name = 'Paris'");
   });
 
   it("skips the rest", () => {
@@ -39,34 +39,34 @@ describe("describeProgress", () => {
     expect(describeProgress({ type: "pipeline-end", sql: "x", rows: 1, elapsedMilliseconds: 1 })).toBeUndefined();
   });
 
-  it("has a line or a deliberate silence for every event type", () => {
+  it("has a line or a deliberate silence for every event type; a model call speaks only at its end", () => {
     const lines = Object.fromEntries(
       Object.values(oneEventOfEachType).map((event) => [event.type, describeProgress(event)]),
     );
     expect(lines).toEqual({
       "pipeline-start": undefined,
       "catalog-start": undefined,
-      "catalog-end": "nlq: schema read (3 tables, 12 columns, from introspection)",
+      "catalog-end": "nlq: Read the schema: 3 tables, 12 columns (introspected)",
       "keywords-start": undefined,
-      "keywords-end": "nlq: keywords cities, France",
+      "keywords-end": "nlq: Extracted keywords: cities, France",
       "values-start": undefined,
-      "values-end": "nlq: values France → world.country.name = 'France'",
+      "values-end": "nlq: Matched database values: France → world.country.name = 'France'",
       "context-start": undefined,
-      "context-end": "nlq: context world.city, world.country.name",
-      "crush-start": "nlq: hallucinating a schema to keep at most 30 columns",
-      "crush-end": "nlq: kept 9 columns for the hallucinated city.name, country.name",
-      "schema-start": "nlq: selecting the schema from 3 tables, 12 columns",
-      "schema-end": "nlq: schema narrowed to 2 tables, 5 columns",
-      "candidate-start": "nlq: candidate 1 (one-shot)",
-      "candidate-end": "nlq: candidate 1 ran (4 rows)",
-      "fix-start": "nlq: revising candidate 1 (attempt 1): empty result",
+      "context-end": "nlq: Searched table and column descriptions: world.city, world.country.name",
+      "crush-start": "nlq: Hallucinating a minimal schema: at most 30 columns",
+      "crush-end": "nlq: Chose a schema subset: 9 columns for city.name, country.name",
+      "schema-start": "nlq: Selecting the relevant schema: from 3 tables, 12 columns",
+      "schema-end": "nlq: Selected the relevant schema: 2 tables, 5 columns",
+      "candidate-start": "nlq: Writing SQL candidate 1: one-shot",
+      "candidate-end": "nlq: SQL candidate 1: ran, 4 rows",
+      "fix-start": "nlq: Fixing candidate 1 (attempt 1): empty result",
       "fix-end": undefined,
-      "selection-start": "nlq: choosing among 2 distinct results of 3 candidates (pairwise)",
-      "selection-end": "nlq: chose by pairwise, confidence 0.75 (won 3 of 4 pairwise comparisons)",
+      "selection-start": "nlq: Choosing the answer: 2 distinct results among 3 candidates",
+      "selection-end": "nlq: Chose the answer: confidence 75% (won 3 of 4 pairwise comparisons)",
       "summary-start": undefined,
       "summary-end": undefined,
       "llm-call-start": undefined,
-      "llm-call-end": "nlq: generate-candidate by scripted:demo.json (scripted replay) in 5 ms",
+      "llm-call-end": "nlq: Model call generate-candidate: scripted:demo.json (scripted replay), 5 ms",
       "pipeline-end": undefined,
     });
   });
@@ -76,12 +76,14 @@ describe("describeProgress", () => {
       describeProgress({ type: "selection-start", candidates: 3, clusters: 1, selector: "single" }),
     ).toBeUndefined();
     expect(describeProgress({ type: "candidate-start", candidate: 1, generator: "query-plan", sample: 1 })).toBe(
-      "nlq: candidate 2 (query-plan, sample 2)",
+      "nlq: Writing SQL candidate 2: query-plan, sample 2",
     );
     const hits = Array.from({ length: 10 }, (_, index) => ({ table: `public.t${index}` }));
     expect(describeProgress({ type: "context-end", hits })).toBe(
-      "nlq: context public.t0, public.t1, public.t2, public.t3, public.t4, public.t5, public.t6, public.t7 and 2 more",
+      "nlq: Searched table and column descriptions: public.t0, public.t1, public.t2, public.t3, public.t4, public.t5, public.t6, public.t7 and 2 more",
     );
-    expect(describeProgress({ type: "context-end", hits: [] })).toBe("nlq: no matching descriptions");
+    expect(describeProgress({ type: "context-end", hits: [] })).toBe(
+      "nlq: Searched table and column descriptions: no matching descriptions",
+    );
   });
 });
