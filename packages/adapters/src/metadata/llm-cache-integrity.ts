@@ -1,5 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import path from "node:path";
 import type { CachedLlmResponse } from "@nlq/engine";
 import { MetadataStoreError } from "./metadata-store-error";
@@ -8,6 +18,14 @@ import { MetadataStoreError } from "./metadata-store-error";
  * The secret that signs `llm_cache` rows: 32 random bytes kept in `<state>/llm-cache.key` (mode 0600), created once.
  * Whoever can write the metadata store but cannot read this file (another database role, another local user)
  * cannot plant a cached response: a row whose signature does not match is a cache miss.
+ *
+ * The file is checked every time it is read, as ssh checks a private key: it must be a regular file (not a symbolic
+ * link), owned by this process's user, with no permission bit for group or others. Otherwise it is refused with
+ * `LlmCacheKeyExposedError` and never used — not repaired: a key someone else could read may already be known to
+ * them (chmod would keep trusting it), and a key someone else owns was chosen by them. The user deletes it (a new one
+ * is created) once they know why it was exposed. Until then the metadata store signs with a key of the process only
+ * (`open-metadata-store.ts`), so no row signed with the exposed key is trusted. Not checked where the platform has no
+ * owner or mode bits (Windows).
  */
 export function llmCacheIntegrityKey(stateDirectory: string): Buffer {
   const file = path.join(stateDirectory, "llm-cache.key");
@@ -42,13 +60,53 @@ export function llmCacheIntegrityKey(stateDirectory: string): Buffer {
 }
 
 function readKey(file: string): Buffer | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ELOOP") throw new LlmCacheKeyExposedError(file, "is a symbolic link");
+    throw new MetadataStoreError(`cannot read the LLM cache key ${file}`, { driver: "postgres", cause: error });
+  }
   let text: string;
   try {
-    text = readFileSync(file, "utf8").trim();
-  } catch {
-    return undefined;
+    refuseExposed(file, fstatSync(descriptor));
+    text = readFileSync(descriptor, "utf8").trim();
+  } finally {
+    closeSync(descriptor);
   }
   return /^[0-9a-f]{64}$/.test(text) ? Buffer.from(text, "hex") : undefined;
+}
+
+/** Throws `LlmCacheKeyExposedError` unless the open key file is a regular file of this user, mode 0600 or stricter. */
+function refuseExposed(file: string, status: { mode: number; uid: number; isFile(): boolean }): void {
+  if (!status.isFile()) throw new LlmCacheKeyExposedError(file, "is not a regular file");
+  if (process.platform === "win32" || process.getuid === undefined) return;
+  const user = process.getuid();
+  if (status.uid !== user) {
+    throw new LlmCacheKeyExposedError(file, `belongs to user id ${status.uid}, not to this user (${user})`);
+  }
+  if ((status.mode & 0o077) !== 0) {
+    const mode = (status.mode & 0o777).toString(8).padStart(4, "0");
+    throw new LlmCacheKeyExposedError(file, `is open to group or others (mode ${mode}, must be 0600)`);
+  }
+}
+
+/**
+ * The LLM cache key file is exposed (open to group or others, another user's, a symbolic link) and is not used:
+ * whoever can read or chose it could sign cached responses. Delete the file; nlq creates a new private one.
+ */
+export class LlmCacheKeyExposedError extends MetadataStoreError {
+  readonly file: string;
+  constructor(file: string, reason: string) {
+    super(
+      `the LLM cache key ${file} ${reason}: whoever can read it can plant cached model responses, so nlq does not use ` +
+        "it. Delete it (nlq creates a new one, mode 0600) after finding out why it was exposed",
+      { driver: "postgres" },
+    );
+    this.file = file;
+  }
 }
 
 /**
