@@ -11,12 +11,16 @@
 // - client Query (Q) and Parse (P), whole: one whose text holds a comment opener followed by the question marker is
 //   not forwarded; the connection is handed back with that message first (reason "question");
 // - client Query, Sync (S) and FunctionCall (F) each make the upstream owe one ReadyForQuery; every other client
-//   message marks "extended messages forwarded since the last Sync";
+//   message marks "extended messages forwarded since the last Sync"; the Syncs since the last Execute (E), Query or
+//   FunctionCall are counted, for a COPY that Execute may start (below);
 // - upstream ReadyForQuery (Z), whole: the transaction status and one owed ReadyForQuery less.
 // A message length outside PostgreSQL's limits is handed back unforwarded (reason "protocol"): JavaScript answers it.
 // - upstream CopyInResponse (G) starts COPY FROM STDIN, CommandComplete (C), ErrorResponse (E) or ReadyForQuery ends
-//   it (type bytes only); meanwhile client messages are passed on as PostgreSQL takes them (a Query or Parse is a
-//   protocol violation of the COPY, never a question; Sync owes no ReadyForQuery; none marks forwarded-since-sync).
+//   it (type bytes only), and so does the client's CopyDone (c) or CopyFail (f); meanwhile client messages are passed
+//   on as PostgreSQL takes them (a Query or Parse is a protocol violation of the COPY, never a question; Sync owes no
+//   ReadyForQuery; none marks forwarded-since-sync). A COPY started by an Execute reads the Syncs sent after it as part
+//   of the COPY (PostgreSQL ignores them: libpq sends another after CopyDone or CopyFail, and that one is answered):
+//   at its CopyInResponse they owe no ReadyForQuery any more, and their batch is open again (forwarded-since-sync).
 // A socket error on either side, or the upstream's end of stream, hands the connection back at once ("client-closed",
 // "upstream-closed"); the client's end of stream (it shut down its sending side and still reads) hands it back at the
 // next message boundary ("client-ended"), so that it still gets its results. JavaScript asks for a connection back
@@ -95,8 +99,13 @@ typedef struct {
   int forwarded_since_sync;
   /** The transaction status of the last ReadyForQuery ('I', 'T', 'E'). */
   uint8_t ready_status;
-  /** The upstream sent CopyInResponse and has not ended the COPY yet (CommandComplete, ErrorResponse, ReadyForQuery). */
+  /**
+   * The upstream sent CopyInResponse and the COPY has not ended yet (upstream CommandComplete, ErrorResponse,
+   * ReadyForQuery; client CopyDone, CopyFail).
+   */
   int copy_in;
+  /** Syncs forwarded (outside COPY) since the client's last Execute, Query or FunctionCall. */
+  uint32_t syncs_after_command;
   enum stop_reason stop;
   /** The question marker, encoded by JavaScript (`QuestionMarker.encodedTokens`). */
   uint8_t *marker;
@@ -111,6 +120,7 @@ typedef struct {
   int forwarded_since_sync;
   uint8_t ready_status;
   int copy_in;
+  uint32_t syncs_after_command;
   byte_buffer client_input;
   byte_buffer upstream_input;
   byte_buffer to_client;
@@ -286,6 +296,7 @@ static hand_back *take_hand_back(relay *relay_state, relay_connection *connectio
   taken->forwarded_since_sync = connection->forwarded_since_sync;
   taken->ready_status = connection->ready_status;
   taken->copy_in = connection->copy_in;
+  taken->syncs_after_command = connection->syncs_after_command;
   relay_side *client = &connection->sides[CLIENT];
   relay_side *upstream = &connection->sides[UPSTREAM];
   taken->client_input = client->input;
@@ -380,13 +391,23 @@ static void on_writable(relay *relay_state, relay_connection *connection, int si
   update_interest(relay_state, connection);
 }
 
-/** An upstream message's type byte: CopyInResponse starts COPY FROM STDIN; CommandComplete, ErrorResponse or
- * ReadyForQuery ends it. */
+/**
+ * An upstream message's type byte: CopyInResponse starts COPY FROM STDIN (the Syncs forwarded after the command that
+ * started it are part of it: they owe no ReadyForQuery, and their batch is open again); CommandComplete, ErrorResponse
+ * or ReadyForQuery ends it. As CopyInState.note and ClientMessageRouter.noteUpstream.
+ */
 static void note_copy_in(relay_connection *connection, uint8_t type) {
-  if (type == 'G')
+  if (type == 'G') {
     connection->copy_in = 1;
-  else if (type == 'C' || type == 'E' || type == 'Z')
+    uint32_t ignored = connection->syncs_after_command;
+    connection->syncs_after_command = 0;
+    if (ignored > 0) {
+      connection->pending_ready = connection->pending_ready > ignored ? connection->pending_ready - ignored : 0;
+      connection->forwarded_since_sync = 1;
+    }
+  } else if (type == 'C' || type == 'E' || type == 'Z') {
     connection->copy_in = 0;
+  }
 }
 
 /**
@@ -434,6 +455,7 @@ static size_t frame(relay_connection *connection, int side_index, const uint8_t 
         if (type == 'Q') {
           connection->pending_ready++;
           connection->forwarded_since_sync = 0;
+          connection->syncs_after_command = 0;
         } else {
           connection->forwarded_since_sync = 1;
         }
@@ -453,15 +475,20 @@ static size_t frame(relay_connection *connection, int side_index, const uint8_t 
     if (side_index == CLIENT && connection->copy_in) {
       // PostgreSQL takes every message during COPY FROM STDIN as part of the COPY (CopyData, CopyDone, CopyFail; a Sync
       // or Flush it ignores; anything else ends the COPY with an error): none owes a ReadyForQuery or opens an
-      // extended-protocol batch (as CopyInState in client-message-router.ts; relay-rules.vectors.json).
+      // extended-protocol batch (as CopyInState in client-message-router.ts; relay-rules.vectors.json). The client's
+      // CopyDone or CopyFail ends it: what follows is read as usual.
+      if (type == 'c' || type == 'f') connection->copy_in = 0;
     } else if (side_index == CLIENT) {
       if (type == 'S') {
         connection->pending_ready++;
         connection->forwarded_since_sync = 0;
+        connection->syncs_after_command++;
       } else if (type == 'F') {
         connection->pending_ready++;
+        connection->syncs_after_command = 0;
       } else {
         connection->forwarded_since_sync = 1;
+        if (type == 'E') connection->syncs_after_command = 0;
       }
     }
     if (length - position >= total) {
@@ -610,6 +637,8 @@ static napi_value hand_back_value(napi_env env, const hand_back *taken) {
   set_named(env, object, "readyStatus", value);
   napi_get_boolean(env, taken->copy_in != 0, &value);
   set_named(env, object, "copyIn", value);
+  napi_create_uint32(env, taken->syncs_after_command, &value);
+  set_named(env, object, "syncsAfterCommand", value);
   set_named(env, object, "clientInput", buffer_value(env, &taken->client_input));
   set_named(env, object, "upstreamInput", buffer_value(env, &taken->upstream_input));
   set_named(env, object, "toClient", buffer_value(env, &taken->to_client));
@@ -739,16 +768,17 @@ static int take_slot(relay *relay_state, uint32_t *slot) {
 }
 
 /**
- * adopt(relay, clientFd, upstreamFd, marker, pendingReady, forwardedSinceSync, readyStatus, copyIn): the relay takes
- * both sockets over (their reading must be stopped in Node first); returns the connection's id, or -1 when it cannot.
+ * adopt(relay, clientFd, upstreamFd, marker, pendingReady, forwardedSinceSync, readyStatus, copyIn, syncsAfterCommand):
+ * the relay takes both sockets over (their reading must be stopped in Node first); returns the connection's id, or -1
+ * when it cannot.
  */
 static napi_value adopt(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
-  napi_value argv[8];
+  size_t argc = 9;
+  napi_value argv[9];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   relay *relay_state = unwrap_relay(env, argv[0]);
   int32_t client_fd, upstream_fd;
-  uint32_t pending_ready;
+  uint32_t pending_ready, syncs_after_command = 0;
   bool forwarded, copy_in = false;
   void *marker_data;
   size_t marker_length;
@@ -760,9 +790,10 @@ static napi_value adopt(napi_env env, napi_callback_info info) {
       napi_get_value_uint32(env, argv[4], &pending_ready) != napi_ok ||
       napi_get_value_bool(env, argv[5], &forwarded) != napi_ok ||
       napi_get_value_string_latin1(env, argv[6], status, sizeof status, &status_length) != napi_ok ||
-      (argc >= 8 && napi_get_value_bool(env, argv[7], &copy_in) != napi_ok)) {
+      (argc >= 8 && napi_get_value_bool(env, argv[7], &copy_in) != napi_ok) ||
+      (argc >= 9 && napi_get_value_uint32(env, argv[8], &syncs_after_command) != napi_ok)) {
     napi_throw_type_error(env, NULL, "nlq native relay: adopt(relay, clientFd, upstreamFd, marker, pending, "
-                                     "forwardedSinceSync, readyStatus, copyIn)");
+                                     "forwardedSinceSync, readyStatus, copyIn, syncsAfterCommand)");
     return NULL;
   }
   napi_value result;
@@ -776,6 +807,7 @@ static napi_value adopt(napi_env env, napi_callback_info info) {
   connection->forwarded_since_sync = forwarded ? 1 : 0;
   connection->ready_status = status_length > 0 ? (uint8_t)status[0] : 'I';
   connection->copy_in = copy_in ? 1 : 0;
+  connection->syncs_after_command = syncs_after_command;
   connection->sides[CLIENT].fd = client_fd;
   connection->sides[UPSTREAM].fd = upstream_fd;
   pthread_mutex_lock(&relay_state->mutex);

@@ -121,6 +121,7 @@ typedef struct {
   int forwarded_since_sync;
   uint8_t ready_status;
   int copy_in;
+  uint32_t syncs_after_command;
 } stream_outcome;
 
 typedef struct {
@@ -128,6 +129,7 @@ typedef struct {
   int forwarded_since_sync;
   uint8_t ready_status;
   int copy_in;
+  uint32_t syncs_after_command;
 } start_state;
 
 static void start_connection(relay_connection *connection, const start_state *start, uint8_t *tokens,
@@ -139,6 +141,7 @@ static void start_connection(relay_connection *connection, const start_state *st
   connection->forwarded_since_sync = start->forwarded_since_sync;
   connection->ready_status = start->ready_status;
   connection->copy_in = start->copy_in;
+  connection->syncs_after_command = start->syncs_after_command;
 }
 
 /** Appends `bytes` to what the side holds and frames it all, as `on_readable` does; returns the bytes forwarded. */
@@ -186,6 +189,7 @@ static stream_outcome run_stream(const start_state *start, uint8_t *tokens, size
   outcome.forwarded_since_sync = connection.forwarded_since_sync;
   outcome.ready_status = connection.ready_status;
   outcome.copy_in = connection.copy_in;
+  outcome.syncs_after_command = connection.syncs_after_command;
   return outcome;
 }
 
@@ -217,6 +221,9 @@ static void compare(const char *name, const char *strategy, const stream_outcome
          strategy, got->ready_status, want->ready_status);
   EXPECT(got->copy_in == want->copy_in, "stream \"%s\" (%s): copyIn %d, expected %d", name, strategy, got->copy_in,
          want->copy_in);
+  EXPECT(got->syncs_after_command == want->syncs_after_command,
+         "stream \"%s\" (%s): syncsAfterCommand %u, expected %u", name, strategy, got->syncs_after_command,
+         want->syncs_after_command);
 }
 
 static void check_stream(char *line, FILE *file) {
@@ -228,6 +235,7 @@ static void check_stream(char *line, FILE *file) {
   start.forwarded_since_sync = (int)next_number(&line);
   start.ready_status = (uint8_t)next_number(&line);
   start.copy_in = (int)next_number(&line);
+  start.syncs_after_command = (uint32_t)next_number(&line);
   size_t step_count = (size_t)next_number(&line);
   stream_step *steps = calloc(step_count, sizeof *steps);
   if (steps == NULL) abort();
@@ -250,6 +258,7 @@ static void check_stream(char *line, FILE *file) {
   want.forwarded_since_sync = (int)next_number(&expect_line);
   want.ready_status = (uint8_t)next_number(&expect_line);
   want.copy_in = (int)next_number(&expect_line);
+  want.syncs_after_command = (uint32_t)next_number(&expect_line);
   int loose = (int)next_number(&expect_line);
   for (;;) {
     char *chunking_line = read_line(file);
@@ -343,7 +352,8 @@ static void fuzz(long iterations, uint64_t seed) {
     uint8_t *tokens = malloc(marker_lengths[marker]);
     if (tokens == NULL) abort();
     memcpy(tokens, markers[marker], marker_lengths[marker]);
-    start_state start = {fuzz_next() % 3, (int)(fuzz_next() % 2), "ITE"[fuzz_next() % 3], (int)(fuzz_next() % 4 == 0)};
+    start_state start = {fuzz_next() % 3, (int)(fuzz_next() % 2), "ITE"[fuzz_next() % 3], (int)(fuzz_next() % 4 == 0),
+                         fuzz_next() % 3};
     stream_step step = {.side = fuzz_next() % 4 == 0 ? UPSTREAM : CLIENT};
     step.length = fuzz_stream(stream, sizeof stream);
     step.bytes = malloc(step.length > 0 ? step.length : 1);

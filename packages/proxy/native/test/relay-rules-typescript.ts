@@ -32,7 +32,7 @@ export function runTypeScriptRules(
   const pendingReady = new PendingReady();
   pendingReady.restore(vector.start.pendingReady);
   router.restoreForwardedSinceSync(vector.start.forwardedSinceSync);
-  router.copyIn.restore(vector.start.copyIn);
+  router.copyIn.restore(vector.start.copyIn, vector.start.syncsAfterCommand);
   let readyStatus = vector.start.readyStatus;
   let stop: StopKind = "none";
   let routed: RoutedKind | undefined;
@@ -44,6 +44,7 @@ export function runTypeScriptRules(
     forwardedSinceSync: router.forwardedSinceSync,
     readyStatus,
     copyIn: router.copyIn.active,
+    syncsAfterCommand: router.copyIn.syncsAfterCommand,
   });
   /** The state handed back with a question (before the router looks at it). */
   let handedBack: RelayState | undefined;
@@ -85,7 +86,7 @@ export function runTypeScriptRules(
       forwarded.upstream += segment.bytes.length;
       return;
     }
-    router.copyIn.note(segment.type);
+    pendingReady.ignore(router.noteUpstream(segment.type));
     if (segment.type === MessageType.readyForQuery) {
       readyStatus = readReadyStatus(segment.message);
       if (pendingReady.received()) router.upstreamSettled();

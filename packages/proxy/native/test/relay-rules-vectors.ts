@@ -12,10 +12,12 @@
  *   many offsets: whole, per message, byte by byte, in 64 KiB reads, at each header byte, at random), and the decision:
  *   `stop` none (all forwarded), `question` or `protocol` at message `at` of the last step (that message and the rest
  *   of its step are handed back unforwarded), the state then (owed ReadyForQuery count, forwarded-since-sync, the
- *   transaction status, COPY FROM STDIN), and for a question what the router then does with it (`routed`).
+ *   transaction status, COPY FROM STDIN, Syncs since the last command: `syncsAfterCommand`, 0 when left out), and for
+ *   a question what the router then does with it (`routed`).
  *
  * Message notation (one JSON value per message):
  * - `"S"`, `"H"`, `"c"`, `"X"`: a message of that type with an empty body (Sync, Flush, CopyDone, Terminate);
+ *   `{ "f": text }` CopyFail;
  * - `{ "Q": text }` Query; `{ "P": text, "name"? }` Parse (no parameter types); `{ "B": portal, "statement"? }` Bind
  *   (no parameters); `{ "D": "S" | "P", "name"? }` Describe; `{ "F": oid }` FunctionCall (no arguments);
  *   `{ "d": text }` CopyData; client `{ "E": portal }` Execute, upstream `{ "E": message }` ErrorResponse;
@@ -33,6 +35,8 @@ export interface RelayState {
   readonly forwardedSinceSync: boolean;
   readonly readyStatus: string;
   readonly copyIn: boolean;
+  /** Syncs forwarded since the client's last Execute, Query or FunctionCall (`CopyInState.syncsAfterCommand`). */
+  readonly syncsAfterCommand: number;
 }
 
 export type StopKind = "none" | "question" | "protocol";
@@ -62,7 +66,8 @@ interface StreamVectorSource {
   readonly marker?: string;
   readonly start?: Partial<RelayState>;
   readonly steps: ReadonlyArray<Readonly<Partial<Record<Side, MessageSpec[]>>>>;
-  readonly expect: RelayState & {
+  readonly expect: Omit<RelayState, "syncsAfterCommand"> & {
+    readonly syncsAfterCommand?: number;
     readonly stop: StopKind;
     readonly at?: number;
     readonly routed?: RoutedKind;
@@ -123,6 +128,7 @@ function expandStream(source: StreamVectorSource, index: number): StreamVector {
     forwardedSinceSync: source.start?.forwardedSinceSync ?? false,
     readyStatus: source.start?.readyStatus ?? "I",
     copyIn: source.start?.copyIn ?? false,
+    syncsAfterCommand: source.start?.syncsAfterCommand ?? 0,
   };
   const steps = source.steps.map((step): StreamStep => {
     const sides = Object.keys(step) as Side[];
@@ -151,12 +157,13 @@ function expandStream(source: StreamVectorSource, index: number): StreamVector {
     } else forwarded[step.side] += step.bytes.length;
   });
   const { stop, pendingReady, forwardedSinceSync, readyStatus, copyIn } = expect;
+  const syncsAfterCommand = expect.syncsAfterCommand ?? 0;
   return {
     name: source.name,
     marker: source.marker ?? DEFAULT_VECTOR_MARKER,
     start,
     steps,
-    expected: { stop, forwarded, held, pendingReady, forwardedSinceSync, readyStatus, copyIn },
+    expected: { stop, forwarded, held, pendingReady, forwardedSinceSync, readyStatus, copyIn, syncsAfterCommand },
     ...(expect.routed === undefined ? {} : { routed: expect.routed }),
     chunkings: chunkings(steps, index),
   };
@@ -242,6 +249,7 @@ export function encodeMessage(spec: MessageSpec, side: Side, vector: string): Bu
   if ("D" in spec) return message("D", Buffer.from(String(spec.D), "latin1"), cString(String(spec.name ?? "")));
   if ("F" in spec) return message("F", int32(Number(spec.F)), int16(0), int16(0), int16(0));
   if ("d" in spec) return message("d", Buffer.from(paddedText(spec, "d"), "utf8"));
+  if ("f" in spec) return message("f", cString(String(spec.f)));
   if ("E" in spec)
     return side === "client"
       ? message("E", cString(String(spec.E)), int32(0))
@@ -316,6 +324,7 @@ export function fuzzStream(seed: number): Pick<StreamVector, "name" | "marker" |
       forwardedSinceSync: random() < 0.5,
       readyStatus: pick(["I", "T", "E"]),
       copyIn: random() < 0.25,
+      syncsAfterCommand: Math.floor(random() * 3),
     },
     steps,
   };

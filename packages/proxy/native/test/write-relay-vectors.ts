@@ -5,10 +5,11 @@
  * for the relay (`QuestionMarker.encodedTokens`).
  *
  *   marker <name> <tokens> <text> <mayAsk 0|1> <asks -1|0|1>
- *   stream <name> <tokens> <pendingReady> <forwardedSinceSync> <readyStatus byte> <copyIn> <step count>
+ *   stream <name> <tokens> <pendingReady> <forwardedSinceSync> <readyStatus byte> <copyIn> <syncsAfterCommand>
+ *          <step count>
  *   step <c|u> <bytes>                                      (one per step)
  *   expect <stop 0 none|1 question|2 protocol> <forwarded client> <forwarded upstream> <held client> <held upstream>
- *          <pendingReady> <forwardedSinceSync> <readyStatus byte> <copyIn>
+ *          <pendingReady> <forwardedSinceSync> <readyStatus byte> <copyIn> <syncsAfterCommand>
  *          <loose 0|1: a protocol stop, where bytes and forwarded-since-sync are not compared (relay-rules-test.c)>
  *   chunking <strategy>                                     (then one `cuts <count> <offset>…` line per step)
  *   end
@@ -61,7 +62,7 @@ function writeStream(
   const { start } = vector;
   lines.push(
     `stream ${text(vector.name)} ${tokens(vector.marker)} ${start.pendingReady} ${flag(start.forwardedSinceSync)} ` +
-      `${start.readyStatus.charCodeAt(0)} ${flag(start.copyIn)} ${vector.steps.length}`,
+      `${start.readyStatus.charCodeAt(0)} ${flag(start.copyIn)} ${start.syncsAfterCommand} ${vector.steps.length}`,
   );
   for (const step of vector.steps) lines.push(`step ${step.side === "client" ? "c" : "u"} ${hex(step.bytes)}`);
   // JavaScript ends the connection at a protocol error; what it passed on before it may be less than the relay does.
@@ -69,7 +70,8 @@ function writeStream(
   lines.push(
     `expect ${STOPS[expected.stop]} ${expected.forwarded.client} ${expected.forwarded.upstream} ` +
       `${expected.held.client} ${expected.held.upstream} ${expected.pendingReady} ` +
-      `${flag(expected.forwardedSinceSync)} ${expected.readyStatus.charCodeAt(0)} ${flag(expected.copyIn)} ${flag(loose)}`,
+      `${flag(expected.forwardedSinceSync)} ${expected.readyStatus.charCodeAt(0)} ${flag(expected.copyIn)} ` +
+      `${expected.syncsAfterCommand} ${flag(loose)}`,
   );
   for (const chunking of vector.chunkings) {
     lines.push(`chunking ${text(chunking.strategy)}`);

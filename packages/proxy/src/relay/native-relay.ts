@@ -30,6 +30,8 @@ export interface RelayHandBack {
   readonly readyStatus: string;
   /** The upstream is in COPY FROM STDIN (CopyInResponse seen, the COPY not ended yet). */
   readonly copyIn: boolean;
+  /** Syncs forwarded since the client's last Execute, Query or FunctionCall (`CopyInState.syncsAfterCommand`). */
+  readonly syncsAfterCommand: number;
   /** Client bytes read and not forwarded; they start at a message boundary. */
   readonly clientInput: Buffer | undefined;
   /** Upstream bytes read and not forwarded; they start at a message boundary. */
@@ -46,6 +48,8 @@ export interface RelayStartState {
   readonly forwardedSinceSync: boolean;
   readonly readyStatus: string;
   readonly copyIn: boolean;
+  /** `CopyInState.syncsAfterCommand` (none when left out). */
+  readonly syncsAfterCommand?: number;
 }
 
 /** A connection the native relay moves bytes for. */
@@ -72,6 +76,7 @@ interface NativeRelayAddon {
     forwardedSinceSync: boolean,
     readyStatus: string,
     copyIn: boolean,
+    syncsAfterCommand: number,
   ): number;
   release(relay: unknown, id: number): (RelayHandBack & { readonly id: number }) | undefined;
   detach(relay: unknown, id: number): boolean;
@@ -131,6 +136,7 @@ export class NativeRelay {
       state.forwardedSinceSync,
       state.readyStatus,
       state.copyIn,
+      state.syncsAfterCommand ?? 0,
     );
     if (id < 0) {
       resumeReading(client);

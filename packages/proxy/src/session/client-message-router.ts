@@ -57,7 +57,7 @@ export class ClientMessageRouter {
   readonly statements = new PreparedQuestions();
   /** The upstream is in COPY FROM STDIN: every message passes as it is (PostgreSQL takes it as part of the COPY). */
   readonly copyIn = new CopyInState();
-  /** The connection's earlier questions and last answer; ordinary SQL routed upstream starts the questions afresh. */
+  /** The connection's earlier questions and last answer; each ordinary statement run upstream starts them afresh. */
   readonly conversation = new ConnectionConversation();
   #forwardedSinceSync = false;
 
@@ -72,6 +72,8 @@ export class ClientMessageRouter {
       type === MessageType.parse ||
       type === MessageType.sync ||
       type === MessageType.functionCall ||
+      type === MessageType.execute ||
+      this.copyIn.inspectsClient(type) ||
       ((type === MessageType.bind || type === MessageType.describe || type === MessageType.close) &&
         this.statements.size > 0)
     );
@@ -83,7 +85,10 @@ export class ClientMessageRouter {
    * with the marker in its head is held whole. Markers past the head are left to PostgreSQL, as comments.
    */
   routeLarge(type: number, total: number, head: Buffer): LargeClientRoute {
-    if (this.copyIn.active) return { fate: "pass" };
+    if (this.copyIn.active) {
+      this.copyIn.noteClient(type);
+      return { fate: "pass" };
+    }
     if (type !== MessageType.query && type !== MessageType.parse) return { fate: "hold" };
     const marked = this.#holdsMarker(head);
     if (type === MessageType.query) {
@@ -92,7 +97,7 @@ export class ClientMessageRouter {
       // Asks a question by its head (a `--` marker beside SQL is a comment): too large for one, refused.
       const asks = marked && headMayAsk(head.toString("utf8", 5), this.marker);
       if (asks) return { fate: "drop", refused: { kind: "refused", error: new QuestionQueryTooLargeError(total) } };
-      this.conversation.startAfresh();
+      this.#runsStatement();
       this.#forwardedSinceSync = false;
       return { fate: "pass", awaitsReady: true };
     }
@@ -106,6 +111,7 @@ export class ClientMessageRouter {
   route(segment: FramedSegment): ClientRoute {
     // During COPY FROM STDIN, and for the rest of a large message (routed at its head, `routeLarge`): as it is.
     if (this.copyIn.active || (segment.kind === "bytes" && segment.large)) {
+      if (segment.kind === "message") this.copyIn.noteClient(segment.type);
       return {
         kind: "forward",
         bytes: segment.kind === "message" ? segment.message : segment.bytes,
@@ -116,6 +122,8 @@ export class ClientMessageRouter {
     const { type, message } = segment;
     switch (type) {
       case MessageType.query: {
+        // A command whatever it holds: a split one runs its statements upstream as Queries (a COPY among them, too).
+        this.copyIn.commandSent();
         const detection = this.#holdsMarker(message)
           ? detectQuestion(readQueryText(message), { marker: this.marker })
           : ORDINARY_SQL;
@@ -123,13 +131,12 @@ export class ClientMessageRouter {
         if (this.statements.size > 0) this.statements.forget("");
         if (detection.kind === "statements") return { kind: "split", text: readQueryText(message) };
         if (detection.kind !== "sql") return { kind: "answer", detection };
-        this.conversation.startAfresh();
+        this.#runsStatement();
         this.#forwardedSinceSync = false;
         return { kind: "forward", bytes: message, awaitsReady: true };
       }
       case MessageType.parse: {
         if (!this.#holdsMarker(message)) {
-          this.conversation.startAfresh();
           if (this.statements.size > 0) this.statements.forget(readCString(message, 5).text);
           return this.#forwardExtended(message);
         }
@@ -167,10 +174,15 @@ export class ClientMessageRouter {
         if (target === "S") this.statements.forget(name);
         return this.#forwardExtended(message);
       }
+      case MessageType.execute:
+        this.#runsStatement();
+        return this.#forwardExtended(message);
       case MessageType.sync:
+        this.copyIn.syncSent();
         this.#forwardedSinceSync = false;
         return { kind: "forward", bytes: message, awaitsReady: true };
       case MessageType.functionCall:
+        this.#runsStatement();
         return { kind: "forward", bytes: message, awaitsReady: true };
       default:
         return this.#forwardExtended(message);
@@ -197,6 +209,17 @@ export class ClientMessageRouter {
     this.#forwardedSinceSync = forwarded;
   }
 
+  /**
+   * Notes one whole upstream message of `type` (every one `copyIn.inspects`); returns how many of the ReadyForQuery
+   * messages counted the upstream does not owe after all (`PendingReady.ignore`): a COPY FROM STDIN started by an
+   * Execute reads the Syncs sent after it as part of the COPY. Its batch stays open until the Sync after the COPY.
+   */
+  noteUpstream(type: number): number {
+    const ignored = this.copyIn.note(type);
+    if (ignored > 0) this.#forwardedSinceSync = true;
+    return ignored;
+  }
+
   /** The upstream owes no ReadyForQuery: whatever went upstream since (COPY data and the like) is settled. */
   upstreamSettled(): void {
     this.#forwardedSinceSync = false;
@@ -220,6 +243,16 @@ export class ClientMessageRouter {
       first: message,
       statement: name,
     };
+  }
+
+  /**
+   * The client runs an ordinary statement upstream (a Query, an Execute of an ordinary portal, a FunctionCall): the
+   * one place where its earlier questions are forgotten (a Parse or Bind alone runs nothing) and where the COPY
+   * accounting starts over (`CopyInState.commandSent`).
+   */
+  #runsStatement(): void {
+    this.conversation.startAfresh();
+    this.copyIn.commandSent();
   }
 
   #forwardExtended(bytes: Buffer): ClientRoute {

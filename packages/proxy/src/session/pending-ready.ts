@@ -1,6 +1,7 @@
 /**
  * The ReadyForQuery messages the upstream still owes (one per forwarded startup, Query, Sync or
- * FunctionCall, and per statement run while answering), and who waits until none is owed.
+ * FunctionCall, and per statement run while answering; none for a Sync PostgreSQL reads as part of a COPY FROM STDIN),
+ * and who waits until none is owed.
  */
 export class PendingReady {
   #count = 0;
@@ -25,6 +26,14 @@ export class PendingReady {
   /** One more ReadyForQuery is owed. */
   expect(): void {
     this.#count++;
+  }
+
+  /**
+   * `count` of the ReadyForQuery messages counted are not owed after all: PostgreSQL ignores the Syncs sent after the
+   * Execute that started a COPY FROM STDIN (`ClientMessageRouter.noteUpstream`). Releases the waiters at none.
+   */
+  ignore(count: number): void {
+    if (count > 0) this.restore(Math.max(0, this.#count - count));
   }
 
   /** Counts one upstream ReadyForQuery; true when none is owed any more (the waiters are released). */
