@@ -1,6 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { auditEntries, type MetadataStore, openMetadataStore } from "@nlq/adapters";
-import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
+import { type MetadataStore, openMetadataStore } from "@nlq/adapters";
+import {
+  uncheckedAuditEntries as auditEntries,
+  createTestDatabase,
+  dropTestRole,
+  type TestDatabase,
+} from "@nlq/adapters/testing";
 import { type AnswerQuestionOptions, answerQuestion, loadSettings } from "@nlq/engine";
 import { mockTextModel } from "@nlq/engine/testing";
 import pg from "pg";

@@ -3,8 +3,13 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { auditEntries, dataSourceKey, type MetadataStore, openMetadataStore } from "@nlq/adapters";
-import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
+import { dataSourceKey, type MetadataStore, openMetadataStore } from "@nlq/adapters";
+import {
+  uncheckedAuditEntries as auditEntries,
+  createTestDatabase,
+  dropTestRole,
+  type TestDatabase,
+} from "@nlq/adapters/testing";
 import { loadSettings } from "@nlq/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpHttpServer, startMcpHttpServer } from "./http-server";

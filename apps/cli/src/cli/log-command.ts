@@ -22,16 +22,6 @@ export interface LogCommandOutput extends CommandOutput {
 /** Most entries one call lists. */
 export const maximumLogEntries = 10_000;
 
-/** A role that is not an administrator asked for another role's entries. SQLSTATE 42501 (insufficient privilege). */
-export class AuditAccessError extends NlqError {
-  constructor(role: string, asked: string) {
-    super(
-      `${role} may list only its own entries: --role ${asked} needs an administrator (a superuser or a member of NLQ_WEB_EXAMPLE_ADMIN_ROLE)`,
-      { code: "42501" },
-    );
-  }
-}
-
 /** There is no metadata store, so nothing was ever recorded. SQLSTATE 55000. */
 export class NoAuditTrailError extends NlqError {
   constructor() {
@@ -100,14 +90,15 @@ Example:
         await client.connect();
         const authority = await roleAuthority(client, service.webExampleAdministratorRole);
         await client.end();
-        if (!authority.administrator && options.role !== undefined && options.role !== authority.role)
-          throw new AuditAccessError(authority.role, options.role);
         store = await openQuestionMetadataStore(service, (message) => output.writeError(`nlq log: ${message}\n`));
         if (!store) throw new NoAuditTrailError();
         const entries = await auditEntries(store.database, {
           // The URL's name of the database and the server's own (through the proxy, the upstream's address).
           dataSource: dataSourceNames(url, authority.serverDataSource),
-          role: authority.administrator ? options.role : authority.role,
+          // The store decides what the role may see (its own entries, or any role's for an administrator) and
+          // refuses another role's to anyone else with AuditAccessError.
+          asking: authority,
+          ...(options.role === undefined ? {} : { role: options.role }),
           ...(options.since === undefined ? {} : { since: options.since }),
           ...(options.surface === undefined ? {} : { surface: options.surface }),
           limit: Math.min(options.limit, maximumLogEntries),

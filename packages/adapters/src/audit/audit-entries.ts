@@ -1,18 +1,16 @@
+import { NlqError } from "@nlq/engine";
 import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { type QuestionAuditRow, questionAudit } from "../metadata/schema/question-audit";
+import type { RoleAuthority } from "./role-authority";
 
-export interface AuditEntriesOptions {
+/** What to list, besides who asks (`UncheckedAuditEntriesOptions` with the role chosen for the caller). */
+interface AuditEntriesFilter {
   /**
    * `host:port/database`: entries of this data source only; several names of one database (the URL's host, the address
    * the server reports) match any of them.
    */
   readonly dataSource: string | readonly string[];
-  /**
-   * Whose entries: a role name for that role's own, `undefined` for every role's (administrators only — the caller
-   * decides, e.g. with `roleAuthority`).
-   */
-  readonly role: string | undefined;
   /** Entries asked at or after this time. Default: all. */
   readonly since?: Date;
   /** Entries of this surface only (`proxy`, `web`, `mcp`, `cli`). Default: all. */
@@ -21,10 +19,63 @@ export interface AuditEntriesOptions {
   readonly limit: number;
 }
 
-/** Audit entries of one data source, newest first, for one role or (administrators) all. */
+export interface AuditEntriesOptions extends AuditEntriesFilter {
+  /**
+   * Who is listing, as PostgreSQL says on a connection that role authenticated (`roleAuthority`): its login role and
+   * whether it is an nlq administrator. Never a name a client merely claims.
+   */
+  readonly asking: Pick<RoleAuthority, "role" | "administrator">;
+  /**
+   * Whose entries. An administrator: one role's, or every role's when undefined. Anyone else: their own only (the
+   * default); naming another role is refused with `AuditAccessError`.
+   */
+  readonly role?: string;
+}
+
+/** A role that is not an administrator asked for another role's entries. SQLSTATE 42501 (insufficient privilege). */
+export class AuditAccessError extends NlqError {
+  /** The asking role. */
+  readonly role: string;
+  /** The role whose entries it asked for. */
+  readonly asked: string;
+  constructor(role: string, asked: string) {
+    super(
+      `${role} may list only its own entries, not ${asked}'s: that needs an administrator (a superuser or a member of NLQ_WEB_EXAMPLE_ADMIN_ROLE)`,
+      { code: "42501" },
+    );
+    this.role = role;
+    this.asked = asked;
+  }
+}
+
+/**
+ * Audit entries of one data source, newest first, as `options.asking` may see them: an administrator every role's (or
+ * one role's), anyone else their own only. Every surface (`nlq log`, the web, MCP) lists through this function, so the
+ * rule holds wherever the list is shown; a non-administrator naming another role gets `AuditAccessError`.
+ */
 export async function auditEntries(
   database: MetadataDatabase,
   options: AuditEntriesOptions,
+): Promise<QuestionAuditRow[]> {
+  const { asking, role, ...filter } = options;
+  if (!asking.administrator && role !== undefined && role !== asking.role) {
+    throw new AuditAccessError(asking.role, role);
+  }
+  return uncheckedAuditEntries(database, { ...filter, role: asking.administrator ? role : asking.role });
+}
+
+export interface UncheckedAuditEntriesOptions extends AuditEntriesFilter {
+  /** Whose entries: a role name for that role's own, `undefined` for every role's. */
+  readonly role: string | undefined;
+}
+
+/**
+ * The query behind `auditEntries`, without asking who lists: for tests that check what was recorded
+ * (`@nlq/adapters/testing`). Surfaces use `auditEntries`.
+ */
+export async function uncheckedAuditEntries(
+  database: MetadataDatabase,
+  options: UncheckedAuditEntriesOptions,
 ): Promise<QuestionAuditRow[]> {
   const dataSources = typeof options.dataSource === "string" ? [options.dataSource] : [...options.dataSource];
   const conditions = [inArray(questionAudit.dataSource, dataSources)];

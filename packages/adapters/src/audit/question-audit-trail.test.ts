@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
 import { createTestDatabase, dropTestRole, type TestDatabase, testServerUrl } from "../testing/test-database";
-import { auditEntries } from "./audit-entries";
+import { uncheckedAuditEntries as auditEntries } from "./audit-entries";
 import { auditRowOf, type QuestionAsker } from "./audit-row";
 import { dataSourceKey, dataSourceNames } from "./data-source-key";
 import { QuestionAuditTrail } from "./question-audit-trail";

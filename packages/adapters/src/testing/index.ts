@@ -1,6 +1,7 @@
 // Test support of @nlq/adapters (`@nlq/adapters/testing`): throwaway databases, the vector-store contract suite and
 // a fake Qdrant server.
 
+export { uncheckedAuditEntries } from "../audit/audit-entries";
 export {
   type AuthMethod,
   type AuthTestServer,

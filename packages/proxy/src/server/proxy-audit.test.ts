@@ -1,5 +1,5 @@
-import { auditEntries, type MetadataStore, openMetadataStore } from "@nlq/adapters";
-import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
+import { type MetadataStore, openMetadataStore } from "@nlq/adapters";
+import { uncheckedAuditEntries as auditEntries, createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { NlqError } from "@nlq/engine";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
