@@ -1,4 +1,7 @@
-/** Steps of one proxied client connection (pg-gateway style: the connection switches on its step). */
+/**
+ * Steps of one proxied client connection (pg-gateway style: the connection switches on its step). The step is the tag
+ * of `ConnectionState` (`connection-state.ts`), which carries each step's own data.
+ */
 export enum ConnectionStep {
   /** Waiting for the untyped startup packet (SSLRequest, GSSENCRequest, CancelRequest, StartupMessage). */
   AwaitingStartup = "awaiting-startup",
@@ -16,5 +19,7 @@ export enum ConnectionStep {
   Answering = "answering",
   /** A Parse (or a Bind of such a statement) carried a question: collect the batch until Sync, then answer it. */
   CollectingQuestionBatch = "collecting-question-batch",
+  /** Ready, with both sockets handed to the native relay: it alone reads and writes them until it hands them back. */
+  Relayed = "relayed",
   Closed = "closed",
 }
