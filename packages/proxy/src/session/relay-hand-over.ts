@@ -10,7 +10,7 @@ import { ConnectionStep } from "./connection-step";
  *
  * - Ready → Relayed when nothing here needs to watch the connection (`mayHandToRelay`): both sockets go to the relay
  *   with the connection's protocol state (owed ReadyForQuery count, extended messages since Sync, transaction
- *   status, COPY), and ordinary SQL passes through it without entering JavaScript. Checked after every chunk handled.
+ *   status, COPY and the Syncs since its command), and ordinary SQL passes through it without entering JavaScript. Checked after every chunk handled.
  * - **Relayed** accepts nothing here: the relay alone reads and writes the sockets.
  * - Relayed → Ready when the relay hands the connection back (a question arrived, the client ended its input, a
  *   message it will not judge, or `release` on shutdown): the relay's state is taken over, what it could not send yet
@@ -56,6 +56,7 @@ export class RelayHandOver {
         forwardedSinceSync: router.forwardedSinceSync,
         readyStatus: context.session.readyStatus,
         copyIn: router.copyIn.active,
+        syncsAfterCommand: router.copyIn.syncsAfterCommand,
       },
       (handBack) => this.#takeBack(handBack),
     );
@@ -88,7 +89,7 @@ export class RelayHandOver {
     pendingReady.restore(handBack.pendingReady);
     router.restoreForwardedSinceSync(handBack.forwardedSinceSync);
     context.session.readyStatus = handBack.readyStatus as ReadyStatus;
-    router.copyIn.restore(handBack.copyIn);
+    router.copyIn.restore(handBack.copyIn, handBack.syncsAfterCommand);
     if (handBack.toUpstream !== undefined) io.writeUpstream(handBack.toUpstream);
     if (handBack.toClient !== undefined) io.writeClient(handBack.toClient);
     if (handBack.reason === "client-closed" || handBack.reason === "upstream-closed") {

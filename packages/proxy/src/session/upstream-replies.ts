@@ -73,7 +73,8 @@ export class UpstreamReplies {
     }
     const { type, message } = segment;
     if (type === MessageType.authenticationRequest && this.#authentication.answersUpstream(message)) return;
-    router.copyIn.note(type);
+    // A COPY FROM STDIN started by an Execute reads the Syncs sent after it as part of the COPY: none is owed for them.
+    pendingReady.ignore(router.noteUpstream(type));
     const state = context.state;
     if (state.step === ConnectionStep.Answering && state.statementsInFlight !== undefined) {
       this.#onPassedStatementReply(state, state.statementsInFlight, type, message);
