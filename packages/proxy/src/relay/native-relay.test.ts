@@ -43,7 +43,14 @@ async function socketPair(): Promise<{ peer: Socket; held: Socket }> {
 
 /** A client peer and an upstream peer, with the proxy's two sockets adopted by the relay. */
 async function relayedPair(start: Partial<RelayStartState> = {}) {
-  const state = { pendingReady: 0, forwardedSinceSync: false, readyStatus: "I", copyIn: false, ...start };
+  const state = {
+    pendingReady: 0,
+    forwardedSinceSync: false,
+    readyStatus: "I",
+    copyIn: false,
+    syncsAfterCommand: 0,
+    ...start,
+  };
   const client = await socketPair();
   const upstream = await socketPair();
   const handBacks: RelayHandBack[] = [];
@@ -280,6 +287,26 @@ describe("the native relay", () => {
     client.write(sent);
     expect((await atUpstream.until(sent.length)).equals(sent)).toBe(true);
     expect(relayed.release()).toMatchObject({ reason: "release", pendingReady: 1, copyIn: true });
+  });
+
+  it("takes the Syncs sent after a command and hands them back; a COPY that command starts owes none for them", async () => {
+    const { client, upstream, relayed } = await relayedPair({ pendingReady: 1, syncsAfterCommand: 1 });
+    const atUpstream = collect(upstream);
+    const atClient = collect(client);
+    const copyInResponse = Buffer.from([0x47, 0, 0, 0, 7, 0, 0, 0]);
+    upstream.write(copyInResponse);
+    await atClient.until(copyInResponse.length);
+    const sent = Buffer.concat([serialize.copyData(Buffer.from("1\n")), serialize.copyDone(), serialize.sync()]);
+    client.write(sent);
+    await atUpstream.until(sent.length);
+    // The Sync after Execute was part of the COPY; the one after CopyDone owes the ReadyForQuery, and is counted.
+    expect(relayed.release()).toMatchObject({
+      reason: "release",
+      pendingReady: 1,
+      forwardedSinceSync: false,
+      copyIn: false,
+      syncsAfterCommand: 1,
+    });
   });
 
   it("takes the COPY state it is given and ends it at the upstream's ErrorResponse", async () => {

@@ -48,8 +48,8 @@ export interface RelayStartState {
   readonly forwardedSinceSync: boolean;
   readonly readyStatus: string;
   readonly copyIn: boolean;
-  /** `CopyInState.syncsAfterCommand` (none when left out). */
-  readonly syncsAfterCommand?: number;
+  /** Syncs forwarded since the client's last Execute, Query or FunctionCall (`CopyInState.syncsAfterCommand`). */
+  readonly syncsAfterCommand: number;
 }
 
 /** A connection the native relay moves bytes for. */
@@ -136,7 +136,7 @@ export class NativeRelay {
       state.forwardedSinceSync,
       state.readyStatus,
       state.copyIn,
-      state.syncsAfterCommand ?? 0,
+      state.syncsAfterCommand,
     );
     if (id < 0) {
       resumeReading(client);
