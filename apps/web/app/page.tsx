@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_QUESTION_LENGTH, loadServiceSettings } from "@nlq/engine";
+import { DEFAULT_MAX_QUESTION_LENGTH } from "@nlq/engine";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { SignInForm } from "../components/sign-in-form";
@@ -7,6 +7,7 @@ import { Workspace } from "../components/workspace";
 import { pageSuggestions } from "../lib/page-suggestions";
 import { recordedQuestions } from "../lib/recorded-questions";
 import { sessionCookieName } from "../lib/session-cookie";
+import { loadWebSettings } from "../lib/web-settings";
 import { currentWebUser, dataSourceKey } from "../lib/web-user";
 
 /** Read the session and the suggestions on every request. */
@@ -19,7 +20,7 @@ function maximumQuestionLength(): number {
 }
 
 export default async function HomePage() {
-  const service = loadServiceSettings(process.env);
+  const service = loadWebSettings(process.env);
   const user = await currentWebUser((await cookies()).get(sessionCookieName)?.value, service);
   return (
     <>

@@ -1,8 +1,9 @@
-import { loadServiceSettings, NlqError } from "@nlq/engine";
+import { NlqError } from "@nlq/engine";
 import { errorData } from "./error-data";
 import { checkSameOrigin } from "./same-origin";
 import { cookieValue, sessionCookieName } from "./session-cookie";
 import { SignInRequiredError } from "./web-errors";
+import { loadWebSettings } from "./web-settings";
 import { currentWebUser, type WebUser } from "./web-user";
 
 /** The user of an API request, or the response that refuses it. */
@@ -18,7 +19,7 @@ export async function authorizeRequest(request: Request): Promise<Authorization>
     if (request.method !== "GET" && request.method !== "HEAD") checkSameOrigin(request);
     const user = await currentWebUser(
       cookieValue(request.headers.get("cookie"), sessionCookieName),
-      loadServiceSettings(process.env),
+      loadWebSettings(process.env),
     );
     if (!user) throw new SignInRequiredError();
     return { user };

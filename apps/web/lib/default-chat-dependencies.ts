@@ -6,12 +6,13 @@ import {
   withCatalogIndex,
   withValueRetrieval,
 } from "@nlq/adapters";
-import { answerQuestion, loadServiceSettings, loadSettings, type QueryLog, type ServiceSettings } from "@nlq/engine";
+import { answerQuestion, loadSettings, type QueryLog } from "@nlq/engine";
 import type { ChatDependencies } from "./chat-handler";
 import { openPoolSession } from "./pg-session";
 import { resolveScriptedModelPaths } from "./scripted-model-paths";
 import { createThreadRecorder } from "./thread-recorder";
 import { webMetadataStore, webPool } from "./web-resources";
+import { loadWebSettings, type WebSettings } from "./web-settings";
 import type { WebUser } from "./web-user";
 
 /** Verified examples passed with one question at most. */
@@ -26,9 +27,9 @@ const maximumExamplesPerQuestion = 3;
  * question that the user's role may be shown (`verifiedExamplesForRole`) are passed to the engine.
  */
 export async function defaultChatDependencies(user?: WebUser): Promise<ChatDependencies> {
-  let service: ServiceSettings;
+  let service: WebSettings;
   try {
-    service = loadServiceSettings(process.env);
+    service = loadWebSettings(process.env);
   } catch (error) {
     // A bad NLQ_* value: each question reports the ConfigurationError in the chat, before any session is opened.
     return {

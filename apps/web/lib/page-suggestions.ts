@@ -1,9 +1,9 @@
 import type { MetadataStore } from "@nlq/adapters";
-import type { ServiceSettings } from "@nlq/engine";
 import { type ReadableTable, readableTablesSql, suggestionsFor } from "./catalog-suggestions";
 import { examplesForUser } from "./examples-for-user";
 import { resolveScriptedModelPaths } from "./scripted-model-paths";
 import { webMetadataStore } from "./web-resources";
+import type { WebSettings } from "./web-settings";
 import type { WebUser } from "./web-user";
 
 /** Verified questions among the chips at most. */
@@ -17,8 +17,8 @@ const maximumVerifiedSuggestions = 3;
  */
 export async function pageSuggestions(
   user: WebUser,
-  service: ServiceSettings,
-  openStore: (service: ServiceSettings) => Promise<MetadataStore | undefined> = webMetadataStore,
+  service: WebSettings,
+  openStore: (service: WebSettings) => Promise<MetadataStore | undefined> = webMetadataStore,
 ): Promise<string[]> {
   const model = resolveScriptedModelPaths(process.env).NLQ_MODEL?.trim();
   if (model?.startsWith("scripted:")) return suggestionsFor({ model, verifiedQuestions: [], tables: [] });

@@ -1,8 +1,9 @@
-import { CancelledError, ConfigurationError, loadServiceSettings, type QueryExecutor } from "@nlq/engine";
+import { CancelledError, ConfigurationError, type QueryExecutor } from "@nlq/engine";
 import type pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWebPool, openPoolSession } from "./pg-session";
 import { DatabaseConnectionError } from "./web-errors";
+import { loadWebSettings } from "./web-settings";
 
 const databaseUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -33,7 +34,7 @@ afterAll(() => pool.end());
 
 describe("createWebPool", () => {
   it("needs DATABASE_URL", () => {
-    expect(() => createWebPool({ connectionString: loadServiceSettings({}).databaseUrl })).toThrow(ConfigurationError);
+    expect(() => createWebPool({ connectionString: loadWebSettings({}).databaseUrl })).toThrow(ConfigurationError);
   });
 });
 

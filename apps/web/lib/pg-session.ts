@@ -4,9 +4,9 @@ import type { ChatSession } from "./chat-handler";
 import { DatabaseConnectionError } from "./web-errors";
 
 export interface WebPoolOptions {
-  /** Connection string of the database the chat answers from (the app passes `ServiceSettings.databaseUrl`, `DATABASE_URL`). Required. */
+  /** Connection string of the database the chat answers from (the app passes `WebSettings.databaseUrl`, `DATABASE_URL`). Required. */
   readonly connectionString: string | undefined;
-  /** Most concurrent questions (connections): the app passes `ServiceSettings.webPoolSize` (`NLQ_WEB_POOL_SIZE`). Default 10. */
+  /** Most concurrent questions (connections): the app passes `WebSettings.webPoolSize` (`NLQ_WEB_POOL_SIZE`). Default 10. */
   readonly maximumConnections?: number;
 }
 

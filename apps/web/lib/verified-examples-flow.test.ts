@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type MetadataStore, openMetadataStore, VerifiedExampleStore } from "@nlq/adapters";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
-import { type AnswerQuestionOptions, answerQuestion, loadServiceSettings, loadSettings } from "@nlq/engine";
+import { type AnswerQuestionOptions, answerQuestion, loadSettings } from "@nlq/engine";
 import { mockTextModel, promptText } from "@nlq/engine/testing";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import pg from "pg";
@@ -12,6 +12,7 @@ import { scopedExampleLookup } from "./default-chat-dependencies";
 import { examplesForUser, exampleView } from "./examples-for-user";
 import { pageSuggestions } from "./page-suggestions";
 import { openUserSession } from "./user-session";
+import { loadWebSettings } from "./web-settings";
 import type { WebUser } from "./web-user";
 import { isAdministrator } from "./workspace-request";
 
@@ -154,7 +155,7 @@ describe("verified examples across two roles under row-level security", () => {
     // Authorship is not shown to other roles: A's name appears nowhere in what B's list answers.
     expect(JSON.stringify(listed)).not.toContain(roleA);
 
-    const chips = await pageSuggestions(userB, loadServiceSettings({}), async () => store);
+    const chips = await pageSuggestions(userB, loadWebSettings({}), async () => store);
     expect(chips).toContain(oslo.question);
     expect(chips.join("\n")).not.toContain("janne_anggreny");
     expect(chips).not.toContain(bergen.question);

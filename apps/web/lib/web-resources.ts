@@ -1,8 +1,8 @@
 import { type MetadataStore, openMetadataStore } from "@nlq/adapters";
-import type { ServiceSettings } from "@nlq/engine";
 import type pg from "pg";
 import { createWebPool } from "./pg-session";
 import { createRoleSessions, type RoleSessions } from "./role-sessions";
+import type { WebSettings } from "./web-settings";
 
 /** Process-wide resources, kept on `globalThis` so dev-mode reloads do not open a new pool each time. */
 interface WebResources {
@@ -34,13 +34,13 @@ function withTimeout<T>(work: Promise<T>, milliseconds: number): Promise<T> {
 }
 
 /** The pool of `DATABASE_URL`'s own role: single-user mode (`NLQ_WEB_SINGLE_USER=on`) answers on it. */
-export function webPool(service: ServiceSettings): pg.Pool {
+export function webPool(service: WebSettings): pg.Pool {
   resources.pool ??= createWebPool({ connectionString: service.databaseUrl, maximumConnections: service.webPoolSize });
   return resources.pool;
 }
 
 /** The signed-in users' sessions (each with a pool authenticated as the user's role), in server memory. */
-export function webRoleSessions(service: ServiceSettings): RoleSessions {
+export function webRoleSessions(service: WebSettings): RoleSessions {
   // createWebPool's check: a missing DATABASE_URL is a ConfigurationError, not a sign-in failure.
   if (!service.databaseUrl) createWebPool({ connectionString: undefined });
   resources.roleSessions ??= createRoleSessions({
@@ -55,7 +55,7 @@ export function webRoleSessions(service: ServiceSettings): RoleSessions {
  * is logged once and the app answers without query log, catalog index, history and verified examples rather than
  * failing every question.
  */
-export function webMetadataStore(service: ServiceSettings): Promise<MetadataStore | undefined> {
+export function webMetadataStore(service: WebSettings): Promise<MetadataStore | undefined> {
   if (service.metadataUrl === undefined) return Promise.resolve(undefined);
   resources.metadataStore ??= withTimeout(
     openMetadataStore({ settings: service }),

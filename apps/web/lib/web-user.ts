@@ -1,8 +1,8 @@
 import { dataSourceKey } from "@nlq/adapters";
-import { loadServiceSettings, type ServiceSettings } from "@nlq/engine";
 import type pg from "pg";
 import { unsealSessionId } from "./session-cookie";
 import { webPool, webRoleSessions } from "./web-resources";
+import { loadWebSettings, type WebSettings } from "./web-settings";
 
 /** Who is asking: the PostgreSQL role every question, retrieval and SQL of this request runs as. */
 export interface WebUser {
@@ -28,7 +28,7 @@ export { dataSourceKey };
  */
 export async function currentWebUser(
   sealedCookie: string | undefined,
-  service: ServiceSettings = loadServiceSettings(process.env),
+  service: WebSettings = loadWebSettings(process.env),
 ): Promise<WebUser | undefined> {
   if (service.webSingleUser) {
     const pool = webPool(service);

@@ -1,7 +1,8 @@
 import { administratorSql, type MetadataStore, VerifiedExampleStore, WebThreadStore } from "@nlq/adapters";
-import { loadServiceSettings, NlqError } from "@nlq/engine";
+import { NlqError } from "@nlq/engine";
 import { authorizeRequest, errorResponse } from "./authorize-request";
 import { webMetadataStore } from "./web-resources";
+import { loadWebSettings } from "./web-settings";
 import type { WebUser } from "./web-user";
 
 /** The metadata store is not configured or cannot be opened: history and examples are unavailable. SQLSTATE 55000. */
@@ -32,7 +33,7 @@ export async function withWorkspace(
   const authorization = await authorizeRequest(request);
   if (!authorization.user) return authorization.response;
   try {
-    const store = await webMetadataStore(loadServiceSettings(process.env));
+    const store = await webMetadataStore(loadWebSettings(process.env));
     if (!store) return Response.json({ error: errorDataOf(new HistoryUnavailableError()) }, { status: 503 });
     return await handle({
       user: authorization.user,
@@ -58,7 +59,7 @@ function errorDataOf(error: NlqError) {
  */
 export async function isAdministrator(
   user: WebUser,
-  administratorRole = loadServiceSettings(process.env).webExampleAdministratorRole,
+  administratorRole = loadWebSettings(process.env).webExampleAdministratorRole,
 ): Promise<boolean> {
   const result = await user.pool.query<{ administrator: boolean }>(administratorSql, [administratorRole]);
   return result.rows[0]?.administrator === true;

@@ -35,6 +35,14 @@ export {
 export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-line";
 export { withCatalogIndex } from "./catalog-index/with-catalog-index";
 export { withValueRetrieval } from "./catalog-index/with-value-retrieval";
+export {
+  loadServiceSettings,
+  postgresUrlVariable,
+  type QdrantSettings,
+  type ServiceSettings,
+  serviceSettingsFrom,
+  serviceVariables,
+} from "./config/service-settings";
 export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres/embedded-postgres-server";
 export { ensureDatabase } from "./embedded-postgres/ensure-database";
 export { passwordFile, type ServerPassword } from "./embedded-postgres/server-password";

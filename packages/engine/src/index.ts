@@ -6,7 +6,10 @@ export { introspectCatalog } from "./catalog/introspect-catalog";
 export {
   configurationVariableNames,
   DEFAULT_MAX_QUESTION_LENGTH,
+  type EnvironmentVariables,
   environmentSchema,
+  type ParsedEnvironment,
+  parseEnvironment,
 } from "./config/environment-schema";
 export {
   type BuiltInPresetName,
@@ -21,18 +24,16 @@ export {
   schemaSelectionPresets,
   schemaSelectionStepsFrom,
 } from "./config/schema-selection-steps";
-export {
-  type AuthQuerySettings,
-  type ClientTlsSettings,
-  loadServiceSettings,
-  type QdrantSettings,
-  type ServiceSettings,
-} from "./config/service-settings";
 export { loadSettings, type Settings } from "./config/settings";
 export {
   optionalPortVariable,
   optionalWholeNumberVariable,
   parsedVariable,
+  portVariable,
+  switchVariable,
+  textVariable,
+  urlVariable,
+  wholeNumberVariable,
 } from "./config/variable-schemas";
 export type {
   Answer,

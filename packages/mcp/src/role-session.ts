@@ -1,5 +1,5 @@
-import type { MetadataStore } from "@nlq/adapters";
-import type { QdrantSettings, QueryExecutor, Settings } from "@nlq/engine";
+import type { MetadataStore, QdrantSettings } from "@nlq/adapters";
+import type { QueryExecutor, Settings } from "@nlq/engine";
 
 /**
  * One PostgreSQL role's connection as the MCP tools use it: every statement of every tool runs on `session`, so the

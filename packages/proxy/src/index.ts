@@ -1,6 +1,14 @@
 // Public API of @nlq/proxy: what the nlq command (apps/cli), the end-to-end tests and the benchmarks use. Everything
 // else stays inside the package. Test support for other workspaces: @nlq/proxy/testing.
 
+export {
+  type AuthQuerySettings,
+  type ClientTlsSettings,
+  loadProxyServerSettings,
+  type ProxyServerSettings,
+  proxyServerSettingsFrom,
+  proxyVariables,
+} from "./config/proxy-server-settings";
 export { encodeReadyForQuery } from "./protocol/backend-messages";
 export { encodeCancelRequest } from "./protocol/frontend-messages";
 export { describeAnswerSentence } from "./question/describe-answer-sentence";

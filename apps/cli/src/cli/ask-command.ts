@@ -3,8 +3,10 @@ import {
   askQuestion,
   createPgExecutor,
   dataSourceKey,
+  loadServiceSettings,
   type MetadataStore,
   openQuestionMetadataStore,
+  type ServiceSettings,
 } from "@nlq/adapters";
 import {
   type Answer,
@@ -12,10 +14,8 @@ import {
   builtInPresets,
   checkQuestionLength,
   describeSelection,
-  loadServiceSettings,
   loadSettings,
   QuestionTooLongError,
-  type ServiceSettings,
   type Settings,
 } from "@nlq/engine";
 import { describeAnswerSentence } from "@nlq/proxy";

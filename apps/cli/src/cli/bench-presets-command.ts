@@ -1,5 +1,5 @@
 import path from "node:path";
-import { loadServiceSettings } from "@nlq/engine";
+import { loadServiceSettings } from "@nlq/adapters";
 import type { PresetQuestionMeasurement } from "@nlq/eval";
 import type { Command } from "commander";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";

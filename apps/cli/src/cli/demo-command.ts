@@ -1,3 +1,4 @@
+import { loadServiceSettings } from "@nlq/adapters";
 import {
   DEFAULT_DEMO_ANCHOR_DATE,
   DEFAULT_DEMO_SEED,
@@ -6,7 +7,6 @@ import {
   loadDemoData,
   renderDemoSql,
 } from "@nlq/demo";
-import { loadServiceSettings } from "@nlq/engine";
 import type { Command } from "commander";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
 import { demoLoadOptionsSchema, demoSqlOptionsSchema, parseCommandOptions } from "./command-options";

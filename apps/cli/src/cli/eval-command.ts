@@ -4,11 +4,12 @@ import {
   backgroundIndexKey,
   connectBackground,
   createPgExecutor,
+  loadServiceSettings,
   type MetadataStore,
   prepareIndexedQuestion,
   prepareUnindexedQuestion,
 } from "@nlq/adapters";
-import { loadServiceSettings, loadSettings, type Settings, seededRandom } from "@nlq/engine";
+import { loadSettings, type Settings, seededRandom } from "@nlq/engine";
 import type { PoolReport, QuestionReport, VerifiedExampleComparison } from "@nlq/eval";
 import type { Command } from "commander";
 import pg from "pg";

@@ -8,18 +8,13 @@ import {
   formatProgressBar,
   formatProgressLine,
   indexCatalog,
+  loadServiceSettings,
   type MetadataStore,
   openMetadataStore,
   readCatalogFiles,
-} from "@nlq/adapters";
-import {
-  loadServiceSettings,
-  loadSettings,
-  resolveEmbeddingModel,
   type ServiceSettings,
-  type Settings,
-  type VectorStore,
-} from "@nlq/engine";
+} from "@nlq/adapters";
+import { loadSettings, resolveEmbeddingModel, type Settings, type VectorStore } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
 import { checkDatabaseUrl, USAGE_EXIT_CODE } from "./cli-input";

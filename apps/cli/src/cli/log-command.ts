@@ -1,11 +1,13 @@
 import {
   auditEntries,
   dataSourceNames,
+  loadServiceSettings,
   type MetadataStore,
   openQuestionMetadataStore,
   roleAuthority,
+  type ServiceSettings,
 } from "@nlq/adapters";
-import { loadServiceSettings, NlqError, type ServiceSettings } from "@nlq/engine";
+import { NlqError } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";

@@ -1,5 +1,5 @@
-import { type MetadataStore, openQuestionMetadataStore } from "@nlq/adapters";
-import { loadServiceSettings, loadSettings, type Settings } from "@nlq/engine";
+import { loadServiceSettings, type MetadataStore, openQuestionMetadataStore } from "@nlq/adapters";
+import { loadSettings, type Settings } from "@nlq/engine";
 import { DEFAULT_MAX_SESSIONS, type McpToolSettings, serveStdio, startMcpHttpServer } from "@nlq/mcp";
 import type { Command } from "commander";
 import { checkDatabaseUrl, UsageError } from "./cli-input";

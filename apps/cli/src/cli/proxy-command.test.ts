@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ConfigurationError, loadServiceSettings } from "@nlq/engine";
+import { loadServiceSettings } from "@nlq/adapters";
+import { ConfigurationError } from "@nlq/engine";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import {

@@ -1,23 +1,20 @@
 import {
   type MetadataStore,
   openMetadataStore,
+  type QdrantSettings,
+  type ServiceSettings,
   VerifiedExampleStore,
   withCatalogIndex,
   withValueRetrieval,
 } from "@nlq/adapters";
+import { answerQuestion, ConfigurationError, loadSettings } from "@nlq/engine";
 import {
-  answerQuestion,
   type ClientTlsSettings,
-  ConfigurationError,
-  loadServiceSettings,
-  loadSettings,
-  type QdrantSettings,
-  type ServiceSettings,
-} from "@nlq/engine";
-import {
   consoleLogger,
   DEFAULT_MARKER,
   installProcessGuard,
+  loadProxyServerSettings,
+  type ProxyServerSettings,
   startProxyServer,
   type UpstreamTlsSettings,
   upstreamTlsFromUrl,
@@ -62,14 +59,14 @@ export interface ResolvedProxyCommand {
 }
 
 /**
- * Resolves the command's options against the environment, read through the settings schema (`loadServiceSettings`).
+ * Resolves the command's options against the environment, read through the settings schema (`loadProxyServerSettings`).
  * Pure; throws `ConfigurationError`.
  */
 export function resolveProxyCommand(
   options: ProxyCommandOptions,
   environment: Readonly<Record<string, string | undefined>>,
 ): ResolvedProxyCommand {
-  const service = loadServiceSettings(environment);
+  const service = loadProxyServerSettings(environment);
   const upstreamText = options.upstream ?? service.databaseUrl;
   if (upstreamText === undefined || upstreamText.trim() === "") {
     throw new ConfigurationError("no upstream: pass --upstream postgresql://host:port or set DATABASE_URL");
@@ -96,7 +93,7 @@ export function resolveProxyCommand(
   };
 }
 
-function resolveClientTls(options: ProxyCommandOptions, service: ServiceSettings): ClientTlsSettings | undefined {
+function resolveClientTls(options: ProxyCommandOptions, service: ProxyServerSettings): ClientTlsSettings | undefined {
   if (options.tlsCert === undefined && options.tlsKey === undefined) return service.clientTls;
   const certificateFile = options.tlsCert ?? service.clientTls?.certificateFile;
   const keyFile = options.tlsKey ?? service.clientTls?.keyFile;
@@ -106,7 +103,7 @@ function resolveClientTls(options: ProxyCommandOptions, service: ServiceSettings
   return { certificateFile, keyFile, required: service.clientTls?.required ?? false };
 }
 
-function parseListen(listen: string | undefined, service: ServiceSettings): { host: string; port: number } {
+function parseListen(listen: string | undefined, service: ProxyServerSettings): { host: string; port: number } {
   if (listen === undefined) return { host: service.proxyHost, port: service.proxyPort };
   const address = parseListenAddress(listen);
   if (address === undefined) throw new ConfigurationError(`--listen: "${listen}" is not a port number or host:port`);
@@ -209,7 +206,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
   try {
     const resolved = resolveProxyCommand(options, process.env);
     const settings = loadSettings(process.env);
-    const service = loadServiceSettings(process.env);
+    const service = loadProxyServerSettings(process.env);
     if (settings.model === undefined) {
       consoleLogger.warn("NLQ_MODEL is not set: ordinary SQL passes through, questions will fail with instructions");
     }

@@ -1,6 +1,6 @@
 import { appendFile, writeFile } from "node:fs/promises";
-import { createPgExecutor, type MetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
-import { loadServiceSettings, loadSettings, seededRandom } from "@nlq/engine";
+import { createPgExecutor, loadServiceSettings, type MetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
+import { loadSettings, seededRandom } from "@nlq/engine";
 import type { SelectorDataReport } from "@nlq/eval";
 import type { Command } from "commander";
 import pg from "pg";

@@ -3,9 +3,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openMetadataStore } from "@nlq/adapters";
+import { loadServiceSettings, openMetadataStore } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
-import { loadServiceSettings } from "@nlq/engine";
 import {
   createGoldScriptedModel,
   prepareWarehousePresetQuestions,

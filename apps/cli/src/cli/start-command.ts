@@ -1,6 +1,6 @@
 import { demoTableNames, loadDemoData } from "@nlq/demo";
-import { loadServiceSettings, loadSettings, NlqError } from "@nlq/engine";
-import { consoleLogger, installProcessGuard, startProxyServer } from "@nlq/proxy";
+import { loadSettings, NlqError } from "@nlq/engine";
+import { consoleLogger, installProcessGuard, loadProxyServerSettings, startProxyServer } from "@nlq/proxy";
 import type { Command } from "commander";
 import { ignoreBrokenPipe } from "../launcher/ignore-broken-pipe";
 import { resolveLauncherSettings } from "../launcher/launcher-settings";
@@ -65,7 +65,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
       tlsHandshakeTimeoutMilliseconds,
       clientLoginTimeoutMilliseconds,
       authQuery,
-    } = loadServiceSettings(process.env);
+    } = loadProxyServerSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
       loadDemoData: (url) => loadDemoData({ url }),

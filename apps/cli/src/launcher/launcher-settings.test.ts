@@ -43,5 +43,8 @@ describe("resolveLauncherSettings", () => {
   it("names the variable holding a bad port", () => {
     expect(() => resolveLauncherSettings({ NLQ_WEB_PORT: "80a" })).toThrow(/NLQ_WEB_PORT must be a TCP port/);
     expect(() => resolveLauncherSettings({ NLQ_PROXY_PORT: "70000" })).toThrow(/NLQ_PROXY_PORT/);
+    expect(() => resolveLauncherSettings({ NLQ_EMBEDDED_PORT: "-1" })).toThrow(
+      'NLQ_EMBEDDED_PORT must be a TCP port number (0-65535), got "-1"',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import path from "node:path";
-import { nlqStateDirectory } from "@nlq/adapters";
-import { loadServiceSettings } from "@nlq/engine";
+import { nlqStateDirectory, serviceSettingsFrom, serviceVariables } from "@nlq/adapters";
+import { parseEnvironment, portVariable } from "@nlq/engine";
+import { proxyServerSettingsFrom, proxyVariables } from "@nlq/proxy";
 
 /** Everything `nlq start` needs to know, resolved from the environment and command-line options. */
 export interface LauncherSettings {
@@ -24,7 +25,13 @@ export interface LauncherSettings {
   readonly web: boolean;
 }
 
-/** The port variables and what they configure (for messages); their defaults are in `ServiceSettings`. */
+/** The variables only `nlq start` reads: the ports of the parts it runs besides the proxy. */
+export const launcherVariables = {
+  NLQ_WEB_PORT: portVariable(3_000),
+  NLQ_EMBEDDED_PORT: portVariable(54_320),
+};
+
+/** The port variables and what they configure (for messages); their defaults are in `launcherVariables` and `proxyVariables`. */
 export const portVariables = {
   NLQ_EMBEDDED_PORT: { part: "the embedded PostgreSQL" },
   NLQ_PROXY_PORT: { part: "the proxy" },
@@ -33,21 +40,26 @@ export const portVariables = {
 
 export type PortVariable = keyof typeof portVariables;
 
-/** Reads the launcher's settings through the one settings schema (`loadServiceSettings`); throws `ConfigurationError`. */
+/**
+ * Reads the launcher's settings with the pipeline's, the shared, the proxy's and its own variables in one pass (one
+ * `ConfigurationError` names every bad one).
+ */
 export function resolveLauncherSettings(
   environment: Readonly<Record<string, string | undefined>>,
   options: { readonly web?: boolean } = {},
 ): LauncherSettings {
-  const service = loadServiceSettings(environment);
+  const values = parseEnvironment(environment, { ...serviceVariables, ...proxyVariables, ...launcherVariables });
+  const service = serviceSettingsFrom(values);
+  const proxy = proxyServerSettingsFrom(values);
   return {
     stateDirectory: path.resolve(nlqStateDirectory(service.home)),
     host: "127.0.0.1",
     databaseUrl: service.databaseUrl,
-    embeddedPort: service.embeddedPort,
+    embeddedPort: values.NLQ_EMBEDDED_PORT,
     metadataUrl: service.metadataUrl,
     migrationsDirectory: service.migrationsDirectory,
-    proxyPort: service.proxyPort,
-    webPort: service.webPort,
+    proxyPort: proxy.proxyPort,
+    webPort: values.NLQ_WEB_PORT,
     web: options.web ?? true,
   };
 }

@@ -1,8 +1,8 @@
-import { loadServiceSettings } from "@nlq/engine";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { VerifiedExamplesAdmin } from "../../components/verified-examples-admin";
 import { sessionCookieName } from "../../lib/session-cookie";
+import { loadWebSettings } from "../../lib/web-settings";
 import { currentWebUser } from "../../lib/web-user";
 import { isAdministrator } from "../../lib/workspace-request";
 
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 /** The verified examples of the signed-in user's data source (edit and delete for administrator roles). */
 export default async function ExamplesPage() {
-  const service = loadServiceSettings(process.env);
+  const service = loadWebSettings(process.env);
   const user = await currentWebUser((await cookies()).get(sessionCookieName)?.value, service);
   return (
     <main className="page">

@@ -1,16 +1,17 @@
-import { loadServiceSettings, loadSettings } from "@nlq/engine";
+import { loadSettings } from "@nlq/engine";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { type ReadableTable, readableSchema } from "../../lib/readable-schema";
 import { resolveScriptedModelPaths } from "../../lib/scripted-model-paths";
 import { sessionCookieName } from "../../lib/session-cookie";
+import { loadWebSettings } from "../../lib/web-settings";
 import { currentWebUser } from "../../lib/web-user";
 
 export const dynamic = "force-dynamic";
 
 /** The tables and columns the signed-in role may read: descriptions, keys and a few values (a data dictionary). */
 export default async function SchemaPage() {
-  const service = loadServiceSettings(process.env);
+  const service = loadWebSettings(process.env);
   const user = await currentWebUser((await cookies()).get(sessionCookieName)?.value, service);
   let tables: ReadableTable[] = [];
   let failure: string | undefined;

@@ -1,12 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import {
-  type Answer,
-  type AnswerQuestionOptions,
-  answerQuestion,
-  type QdrantSettings,
-  type ServiceSettings,
-} from "@nlq/engine";
+import { type Answer, type AnswerQuestionOptions, answerQuestion } from "@nlq/engine";
+import type { QdrantSettings, ServiceSettings } from "../config/service-settings";
 import { nlqStateDirectory } from "../metadata/nlq-home";
 import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
 import { prepareIndexedQuestion, prepareUnindexedQuestion } from "./prepare-indexed-question";

@@ -1,7 +1,6 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import type {
   Catalog,
-  QdrantSettings,
   QueryExecutor,
   SchemaSelector,
   Settings,
@@ -24,6 +23,7 @@ import {
   storedSampleValuesOf,
 } from "@nlq/engine";
 import { count, eq, max } from "drizzle-orm";
+import type { QdrantSettings } from "../config/service-settings";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { catalogTables } from "../metadata/schema/catalog";
 import type { BackgroundConnection, BackgroundValueIndexes } from "../value-index/background-value-index";

@@ -1,5 +1,6 @@
-import type { Answer, AnswerQuestionOptions, LlmResponseCache, QdrantSettings } from "@nlq/engine";
+import type { Answer, AnswerQuestionOptions, LlmResponseCache } from "@nlq/engine";
 import { runReadOnly } from "@nlq/engine";
+import type { QdrantSettings } from "../config/service-settings";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { BackgroundValueIndexes } from "../value-index/background-value-index";
 import { backgroundIndexKey, connectBackground } from "../value-index/connect-background";

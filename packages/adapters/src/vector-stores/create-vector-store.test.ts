@@ -1,5 +1,5 @@
-import { loadServiceSettings } from "@nlq/engine";
 import { describe, expect, it } from "vitest";
+import { loadServiceSettings } from "../config/service-settings";
 import { startFakeQdrantServer } from "../testing/fake-qdrant-server";
 import { createVectorStore } from "./create-vector-store";
 

@@ -1,5 +1,6 @@
-import type { EmbeddedVectorPersistence, QdrantSettings, VectorStore } from "@nlq/engine";
+import type { EmbeddedVectorPersistence, VectorStore } from "@nlq/engine";
 import { createEmbeddedVectorStore } from "@nlq/engine";
+import type { QdrantSettings } from "../config/service-settings";
 import { createQdrantVectorStore } from "./qdrant-vector-store";
 
 export type CreateVectorStoreOptions = {

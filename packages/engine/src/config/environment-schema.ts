@@ -11,10 +11,8 @@ import {
 } from "./schema-selection-steps";
 import {
   decimalVariable,
-  optionalPortVariable,
   optionalWholeNumberVariable,
   parsedVariable,
-  portVariable,
   quotedValue,
   switchVariable,
   textVariable,
@@ -24,12 +22,6 @@ import {
 
 /** Default of `NLQ_MAX_QUESTION_LENGTH`: the longest question nlq accepts, in characters (proxy, CLI and web alike). */
 export const DEFAULT_MAX_QUESTION_LENGTH = 4_000;
-
-/**
- * The one schema of nlq's configuration: every `NLQ_*` variable (and `DATABASE_URL`) with its default and its check.
- * `loadSettings` builds the pipeline's `Settings` from it, `loadServiceSettings` the servers' `ServiceSettings`; both
- * validate the whole environment, so a bad value is reported whichever part of nlq reads it.
- */
 
 const modelReferencePattern = /^[a-z][a-z0-9-]*:.+$/;
 const modelExpectation = "provider:model, e.g. openai:gpt-4o-mini or scripted:fixtures/demo-model.json";
@@ -118,49 +110,27 @@ const pipelineVariables = {
   NLQ_LEARNED_RETRIEVAL: switchVariable(true),
 };
 
-const postgresUrl = urlVariable("a postgres:// or postgresql:// URL", ["postgres:", "postgresql:"]);
+/**
+ * The schema of the pipeline's configuration: every `NLQ_*` variable `Settings` reads, with its default and its check.
+ * The processes extend it with their own variables (`@nlq/adapters`' `serviceVariables`, `@nlq/proxy`'s
+ * `proxyVariables`, the web app's `webVariables`): `parseEnvironment(environment, variables)` checks both in one pass,
+ * so one error names every bad variable a process reads.
+ */
+export const environmentSchema = z.object(pipelineVariables);
 
-/** The variables of the servers and commands (`ServiceSettings`). */
-const serviceVariables = {
-  DATABASE_URL: textVariable,
-  NLQ_DEMO_URL: textVariable,
-  NLQ_HOME: textVariable,
-  NLQ_METADATA_URL: postgresUrl,
-  NLQ_MIGRATIONS_DIR: textVariable,
-  NLQ_QDRANT_URL: urlVariable("an http:// or https:// URL", ["http:", "https:"]),
-  NLQ_QDRANT_API_KEY: textVariable,
-  NLQ_QDRANT_COLLECTION_PREFIX: textVariable,
-  NLQ_WEB_POOL_SIZE: wholeNumberVariable(10, 1),
-  NLQ_WEB_SINGLE_USER: switchVariable(false),
-  NLQ_WEB_SESSION_IDLE_MINUTES: wholeNumberVariable(30, 1),
-  NLQ_WEB_EXAMPLE_ADMIN_ROLE: textVariable.transform((value) => value ?? "nlq_example_admin"),
-  NLQ_PROXY_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
-  NLQ_PROXY_PORT: portVariable(6_432),
-  NLQ_WEB_PORT: portVariable(3_000),
-  NLQ_EMBEDDED_PORT: portVariable(54_320),
-  NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
-  NLQ_METRICS_PORT: optionalPortVariable,
-  NLQ_MAX_CONNECTIONS: wholeNumberVariable(1_000, 1),
-  NLQ_MAX_CONCURRENT_QUESTIONS: wholeNumberVariable(64, 1),
-  NLQ_MAX_CONCURRENT_QUESTIONS_PER_ROLE: wholeNumberVariable(16, 1),
-  NLQ_NATIVE_RELAY: switchVariable(true),
-  NLQ_TLS_CERT: textVariable,
-  NLQ_TLS_KEY: textVariable,
-  NLQ_TLS_REQUIRED: switchVariable(false),
-  NLQ_TLS_HANDSHAKE_TIMEOUT_MS: wholeNumberVariable(10_000, 1),
-  NLQ_CLIENT_LOGIN_TIMEOUT_MS: wholeNumberVariable(60_000, 1),
-  NLQ_AUTH_QUERY_URL: postgresUrl,
-  NLQ_AUTH_QUERY: textVariable.transform(
-    (value) => value ?? "SELECT usename, passwd FROM pg_shadow WHERE usename = $1",
-  ),
-};
+/** The variables a process reads besides the pipeline's, as zod fields (the builders of `variable-schemas.ts`). */
+export type EnvironmentVariables = z.ZodRawShape;
 
-export const environmentSchema = z.object({ ...pipelineVariables, ...serviceVariables });
-
-/** Every variable, validated and defaulted, plus `NLQ_MODEL_<STEP>` overrides keyed by step suffix (`fix-candidate`). */
-export type ParsedEnvironment = z.output<typeof environmentSchema> & {
-  readonly stepModels: Readonly<Record<string, string>>;
-};
+/**
+ * Every pipeline variable (and the `variables` a process added), validated and defaulted, plus `NLQ_MODEL_<STEP>`
+ * overrides keyed by step suffix (`fix-candidate`).
+ */
+export type ParsedEnvironment<Variables extends EnvironmentVariables = Record<never, never>> = z.output<
+  typeof environmentSchema
+> &
+  z.output<z.ZodObject<Variables>> & {
+    readonly stepModels: Readonly<Record<string, string>>;
+  };
 
 /** The lower-case suffixes (`generate`, `fix-candidate`, …) that `NLQ_MODEL_<SUFFIX>` may carry. */
 const stepVariableSuffixes: ReadonlySet<string> = new Set(
@@ -169,28 +139,32 @@ const stepVariableSuffixes: ReadonlySet<string> = new Set(
   ),
 );
 
-const knownVariables: ReadonlySet<string> = new Set(Object.keys(environmentSchema.shape));
-
 /**
- * Every variable nlq reads through this schema: the schema's keys and each step's `NLQ_MODEL_<STEP>` (its canonical
- * name, not the aliases). docker-compose.yml passes each of them (checked by a test).
+ * Every variable the pipeline reads through this schema: the schema's keys and each step's `NLQ_MODEL_<STEP>` (its
+ * canonical name, not the aliases). docker-compose.yml passes each of them and the processes' own (checked by a test).
  */
 export function configurationVariableNames(): string[] {
-  return [...knownVariables, ...stepNames.map((step) => stepVariableNames(step)[0]!)];
+  return [...Object.keys(environmentSchema.shape), ...stepNames.map((step) => stepVariableNames(step)[0]!)];
 }
 
 /**
- * Validates the environment against the schema. Empty (or blank) values count as unset; unknown `NLQ_*` variables
- * are ignored, except an `NLQ_MODEL_<STEP>` naming no step. Throws one `ConfigurationError` naming every bad variable,
- * e.g. `invalid nlq configuration: NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"`.
+ * Validates the environment against the pipeline's schema extended with a process's own `variables` (default: none).
+ * Empty (or blank) values count as unset; unknown `NLQ_*` variables are ignored, except an `NLQ_MODEL_<STEP>` naming
+ * no step. Throws one `ConfigurationError` naming every bad variable, e.g.
+ * `invalid nlq configuration: NLQ_ROW_LIMIT must be a whole number ≥ 1, got "abc"`.
  */
-export function parseEnvironment(environment: Readonly<Record<string, string | undefined>>): ParsedEnvironment {
+export function parseEnvironment<Variables extends EnvironmentVariables = Record<never, never>>(
+  environment: Readonly<Record<string, string | undefined>>,
+  variables?: Variables,
+): ParsedEnvironment<Variables> {
+  const schema = variables === undefined ? environmentSchema : environmentSchema.extend(variables);
+  const knownVariables: ReadonlySet<string> = new Set(Object.keys(schema.shape));
   const present: Record<string, string> = {};
   for (const [name, value] of Object.entries(environment)) {
     if ((name.startsWith("NLQ_") || knownVariables.has(name)) && value !== undefined && value.trim() !== "")
       present[name] = value;
   }
-  const parsed = environmentSchema.safeParse(present);
+  const parsed = schema.safeParse(present);
   const problems: string[] = parsed.success
     ? []
     : parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
@@ -209,5 +183,5 @@ export function parseEnvironment(environment: Readonly<Record<string, string | u
   if (!parsed.success || problems.length > 0) {
     throw new ConfigurationError(`invalid nlq configuration: ${problems.join("; ")}`);
   }
-  return { ...parsed.data, stepModels };
+  return { ...(parsed.data as z.output<typeof environmentSchema> & z.output<z.ZodObject<Variables>>), stepModels };
 }

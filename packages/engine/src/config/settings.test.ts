@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors";
+import { configurationVariableNames, parseEnvironment } from "./environment-schema";
 import { builtInPresets } from "./presets";
 import { schemaSelectionPresets } from "./schema-selection-steps";
 import { loadSettings, modelReferenceForStep } from "./settings";
+import { wholeNumberVariable } from "./variable-schemas";
 
 describe("loadSettings", () => {
   it("applies defaults to an empty environment", () => {
@@ -175,10 +177,14 @@ describe("validation of each variable", () => {
       expect(loadSettings({ NLQ_LEARNED_RETRIEVAL: text }).learnedRetrieval).toBe(value);
   });
 
-  it("refuses a bad service variable too: the schema is one", () => {
-    expect(() => loadSettings({ NLQ_WEB_POOL_SIZE: "abc" })).toThrow(
-      'NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"',
+  it("checks a process's own variables with the pipeline's in one pass, and ignores them otherwise", () => {
+    const processVariables = { NLQ_WEB_POOL_SIZE: wholeNumberVariable(10, 1) };
+    expect(() => parseEnvironment({ NLQ_WEB_POOL_SIZE: "abc", NLQ_ROW_LIMIT: "x" }, processVariables)).toThrow(
+      /NLQ_ROW_LIMIT must be a whole number ≥ 1, got "x"; NLQ_WEB_POOL_SIZE must be a whole number ≥ 1, got "abc"/,
     );
+    expect(parseEnvironment({ NLQ_WEB_POOL_SIZE: "3" }, processVariables).NLQ_WEB_POOL_SIZE).toBe(3);
+    expect(loadSettings({ NLQ_WEB_POOL_SIZE: "abc" }).rowLimit).toBe(1_000);
+    expect(configurationVariableNames()).not.toContain("NLQ_WEB_POOL_SIZE");
   });
 });
 

@@ -1,5 +1,5 @@
-import type { AuthQuerySettings } from "@nlq/engine";
 import pg from "pg";
+import type { AuthQuerySettings } from "../config/proxy-server-settings";
 import type { ProxyLogger } from "../server/proxy-logger";
 import { UpstreamLoginError } from "./authentication-failed-error";
 import { parseScramVerifier, type ScramVerifier } from "./scram-verifier";

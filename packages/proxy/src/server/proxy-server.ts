@@ -3,14 +3,13 @@ import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail, VerifiedExample
 import {
   type Answer,
   type AnswerQuestionOptions,
-  type AuthQuerySettings,
   answerWithInterpretation,
-  type ClientTlsSettings,
   ConfigurationError,
   type QueryLog,
 } from "@nlq/engine";
 import { createAuthQuery } from "../auth/auth-query";
 import { startupUser } from "../auth/client-authentication";
+import type { AuthQuerySettings, ClientTlsSettings } from "../config/proxy-server-settings";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";

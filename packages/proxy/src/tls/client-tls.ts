@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createSecureContext, type SecureContext } from "node:tls";
-import { type ClientTlsSettings, ConfigurationError } from "@nlq/engine";
+import { ConfigurationError } from "@nlq/engine";
+import type { ClientTlsSettings } from "../config/proxy-server-settings";
 
 /** TLS toward the proxy's clients, as each connection uses it. */
 export interface ClientTls {

@@ -1,10 +1,10 @@
-import { loadServiceSettings } from "@nlq/engine";
 import { authorizeRequest } from "../../../lib/authorize-request";
 import { isSecureRequest } from "../../../lib/same-origin";
 import { sessionCookieHeader } from "../../../lib/session-cookie";
 import { handleSignIn } from "../../../lib/sign-in-request";
 import { webSignInThrottle } from "../../../lib/sign-in-throttle";
 import { webRoleSessions } from "../../../lib/web-resources";
+import { loadWebSettings } from "../../../lib/web-settings";
 
 /** Who is signed in: `{ role, dataSource, singleUser }`, or 401. */
 export async function GET(request: Request): Promise<Response> {
@@ -21,7 +21,7 @@ export async function GET(request: Request): Promise<Response> {
  */
 export function POST(request: Request): Promise<Response> {
   return handleSignIn(request, {
-    sessions: () => webRoleSessions(loadServiceSettings(process.env)),
+    sessions: () => webRoleSessions(loadWebSettings(process.env)),
     throttle: webSignInThrottle(),
   });
 }
@@ -31,7 +31,7 @@ export async function DELETE(request: Request): Promise<Response> {
   const authorization = await authorizeRequest(request);
   if (!authorization.user) return authorization.response;
   if (authorization.user.sessionId !== undefined) {
-    await webRoleSessions(loadServiceSettings(process.env)).signOut(authorization.user.sessionId);
+    await webRoleSessions(loadWebSettings(process.env)).signOut(authorization.user.sessionId);
   }
   return new Response(null, {
     status: 204,

@@ -1,12 +1,17 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { serviceVariables } from "@nlq/adapters";
 import { configurationVariableNames } from "@nlq/engine";
+import { proxyVariables } from "@nlq/proxy";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { launcherVariables } from "../apps/cli/src/launcher/launcher-settings";
+import { webVariables } from "../apps/web/lib/web-settings";
 
 // No Docker engine where the tests run: the compose file and the Dockerfile are checked structurally here; the image
-// itself is not built by the tests.
-const repository = path.resolve(import.meta.dirname, "../../../..");
+// itself is not built by the tests. It sits beside the repository's scripts because it reads what every workspace
+// reads: the pipeline's variables (engine), the shared ones (adapters), the proxy's, `nlq start`'s and the web app's.
+const repository = path.resolve(import.meta.dirname, "..");
 interface Service {
   image?: string;
   build?: unknown;
@@ -24,10 +29,20 @@ const nlqServices = ["demo-load", "index", "proxy", "web"];
 const providerKeys = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"];
 /** OpenTelemetry's own variable: tracing starts only when it is set (README, "Tracing"). */
 const telemetryVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT"];
+/** Every variable nlq's processes read through their settings schemas. */
+const nlqVariables = [
+  ...configurationVariableNames(),
+  ...Object.keys(serviceVariables),
+  ...Object.keys(proxyVariables),
+  ...Object.keys(launcherVariables),
+  ...Object.keys(webVariables),
+];
 
 describe("docker-compose.yml", () => {
-  it("passes every variable of the configuration schema, the providers' keys and the OTLP endpoint to every nlq service", () => {
-    const expected = [...configurationVariableNames(), ...providerKeys, ...telemetryVariables].sort();
+  it("passes every variable of the settings schemas, the providers' keys and the OTLP endpoint to every nlq service", () => {
+    // Each variable belongs to one schema: the engine, the adapters, the proxy, `nlq start` or the web app.
+    expect(nlqVariables.filter((variable, index) => nlqVariables.indexOf(variable) !== index)).toEqual([]);
+    const expected = [...nlqVariables, ...providerKeys, ...telemetryVariables].sort();
     for (const name of nlqServices) {
       const passed = Object.keys(services[name]?.environment ?? {});
       expect(

@@ -1,15 +1,35 @@
-import { ConfigurationError } from "../errors";
-import { parseEnvironment } from "./environment-schema";
+import { postgresUrlVariable, type ServiceSettings, serviceSettingsFrom, serviceVariables } from "@nlq/adapters";
+import {
+  ConfigurationError,
+  optionalPortVariable,
+  type ParsedEnvironment,
+  parseEnvironment,
+  portVariable,
+  switchVariable,
+  textVariable,
+  wholeNumberVariable,
+} from "@nlq/engine";
 
-/** Where the description vectors live when not in the metadata store. */
-export interface QdrantSettings {
-  /** `NLQ_QDRANT_URL`: Qdrant's REST URL. Default: unset (vectors embedded in the metadata store). */
-  readonly url: string | undefined;
-  /** `NLQ_QDRANT_API_KEY`: Qdrant API key. Default: none. */
-  readonly apiKey: string | undefined;
-  /** `NLQ_QDRANT_COLLECTION_PREFIX`: prefix of every collection name. Default: none. */
-  readonly collectionPrefix: string | undefined;
-}
+/** The variables only the proxy reads (`nlq proxy`, `nlq start`): where it listens, its caps, TLS and authentication. */
+export const proxyVariables = {
+  NLQ_PROXY_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
+  NLQ_PROXY_PORT: portVariable(6_432),
+  NLQ_METRICS_HOST: textVariable.transform((value) => value ?? "127.0.0.1"),
+  NLQ_METRICS_PORT: optionalPortVariable,
+  NLQ_MAX_CONNECTIONS: wholeNumberVariable(1_000, 1),
+  NLQ_MAX_CONCURRENT_QUESTIONS: wholeNumberVariable(64, 1),
+  NLQ_MAX_CONCURRENT_QUESTIONS_PER_ROLE: wholeNumberVariable(16, 1),
+  NLQ_NATIVE_RELAY: switchVariable(true),
+  NLQ_TLS_CERT: textVariable,
+  NLQ_TLS_KEY: textVariable,
+  NLQ_TLS_REQUIRED: switchVariable(false),
+  NLQ_TLS_HANDSHAKE_TIMEOUT_MS: wholeNumberVariable(10_000, 1),
+  NLQ_CLIENT_LOGIN_TIMEOUT_MS: wholeNumberVariable(60_000, 1),
+  NLQ_AUTH_QUERY_URL: postgresUrlVariable,
+  NLQ_AUTH_QUERY: textVariable.transform(
+    (value) => value ?? "SELECT usename, passwd FROM pg_shadow WHERE usename = $1",
+  ),
+};
 
 /** TLS toward the proxy's clients: PEM files read when the proxy starts. */
 export interface ClientTlsSettings {
@@ -32,46 +52,12 @@ export interface AuthQuerySettings {
   readonly query: string;
 }
 
-/**
- * Configuration of nlq's processes (proxy, web app, `nlq start`, the CLI's stores), read from the same schema as the
- * pipeline's `Settings` by `loadServiceSettings`.
- */
-export interface ServiceSettings {
-  /** `DATABASE_URL`: the user's PostgreSQL (the commands check its form). Default: unset. */
-  readonly databaseUrl: string | undefined;
-  /** `NLQ_DEMO_URL`: where `nlq demo load` writes (before `DATABASE_URL`). Default: unset. */
-  readonly demoUrl: string | undefined;
-  /** `NLQ_HOME`: the folder holding `.nlq/` (embedded PostgreSQL, state). Default: unset (the current directory). */
-  readonly home: string | undefined;
-  /** `NLQ_METADATA_URL`: PostgreSQL URL of the metadata store. Default: unset (the embedded PostgreSQL's `nlq_metadata`). */
-  readonly metadataUrl: string | undefined;
-  /** `NLQ_MIGRATIONS_DIR`: the metadata store's migrations folder. Default: unset (the repository's `migrations/`). */
-  readonly migrationsDirectory: string | undefined;
-  /** `NLQ_QDRANT_*`: the Qdrant vector store. */
-  readonly qdrant: QdrantSettings;
-  /** `NLQ_WEB_POOL_SIZE`: the web app's most concurrent database connections (questions). Default 10. */
-  readonly webPoolSize: number;
-  /**
-   * `NLQ_WEB_SINGLE_USER`: the web app asks no sign-in and answers every question as `DATABASE_URL`'s role (the demo
-   * of `nlq start`). Default false: each user signs in as a PostgreSQL role.
-   */
-  readonly webSingleUser: boolean;
-  /** `NLQ_WEB_SESSION_IDLE_MINUTES`: a signed-in web session (and its connections) ends after this idle time. Default 30. */
-  readonly webSessionIdleMinutes: number;
-  /**
-   * `NLQ_WEB_EXAMPLE_ADMIN_ROLE`: members of this PostgreSQL role (and superusers) are verified-example administrators:
-   * what they verify is shared with every role, and they edit and delete shared examples. `none`: superusers only.
-   * Default `nlq_example_admin`.
-   */
-  readonly webExampleAdministratorRole: string;
+/** The proxy's own configuration, read by `loadProxyServerSettings`. */
+export interface ProxyServerSettings {
   /** `NLQ_PROXY_HOST`: interface `nlq proxy` listens on. Default `127.0.0.1`. */
   readonly proxyHost: string;
   /** `NLQ_PROXY_PORT`: the proxy's port (0 picks a free one). Default 6432. */
   readonly proxyPort: number;
-  /** `NLQ_WEB_PORT`: the web app's port under `nlq start`. Default 3000. */
-  readonly webPort: number;
-  /** `NLQ_EMBEDDED_PORT`: the embedded PostgreSQL's port under `nlq start` (0 picks a free one). Default 54320. */
-  readonly embeddedPort: number;
   /**
    * Where `nlq proxy` and `nlq start` serve `GET /metrics` (Prometheus) and `GET /health`: `NLQ_METRICS_HOST`
    * (default `127.0.0.1`) and `NLQ_METRICS_PORT` (0 picks a free one; 9187 is the conventional choice). Default:
@@ -116,11 +102,10 @@ export interface ServiceSettings {
 }
 
 /**
- * Reads and validates the service variables (validating the whole environment, pipeline variables too, as
- * `loadSettings` does). Empty strings count as unset. Throws `ConfigurationError` naming each bad variable.
+ * The proxy's settings out of an environment parsed with `proxyVariables` (and maybe others). Throws
+ * `ConfigurationError` when `NLQ_TLS_CERT` and `NLQ_TLS_KEY` are not set together, or `NLQ_TLS_REQUIRED` lacks them.
  */
-export function loadServiceSettings(environment: Readonly<Record<string, string | undefined>>): ServiceSettings {
-  const values = parseEnvironment(environment);
+export function proxyServerSettingsFrom(values: ParsedEnvironment<typeof proxyVariables>): ProxyServerSettings {
   if ((values.NLQ_TLS_CERT === undefined) !== (values.NLQ_TLS_KEY === undefined)) {
     throw new ConfigurationError("invalid nlq configuration: NLQ_TLS_CERT and NLQ_TLS_KEY must be set together");
   }
@@ -128,24 +113,8 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
     throw new ConfigurationError("invalid nlq configuration: NLQ_TLS_REQUIRED=on needs NLQ_TLS_CERT and NLQ_TLS_KEY");
   }
   return {
-    databaseUrl: values.DATABASE_URL,
-    demoUrl: values.NLQ_DEMO_URL,
-    home: values.NLQ_HOME,
-    metadataUrl: values.NLQ_METADATA_URL,
-    migrationsDirectory: values.NLQ_MIGRATIONS_DIR,
-    qdrant: {
-      url: values.NLQ_QDRANT_URL,
-      apiKey: values.NLQ_QDRANT_API_KEY,
-      collectionPrefix: values.NLQ_QDRANT_COLLECTION_PREFIX,
-    },
-    webPoolSize: values.NLQ_WEB_POOL_SIZE,
-    webSingleUser: values.NLQ_WEB_SINGLE_USER,
-    webSessionIdleMinutes: values.NLQ_WEB_SESSION_IDLE_MINUTES,
-    webExampleAdministratorRole: values.NLQ_WEB_EXAMPLE_ADMIN_ROLE,
     proxyHost: values.NLQ_PROXY_HOST,
     proxyPort: values.NLQ_PROXY_PORT,
-    webPort: values.NLQ_WEB_PORT,
-    embeddedPort: values.NLQ_EMBEDDED_PORT,
     metricsListen:
       values.NLQ_METRICS_PORT === undefined
         ? undefined
@@ -167,4 +136,15 @@ export function loadServiceSettings(environment: Readonly<Record<string, string 
         ? undefined
         : { url: values.NLQ_AUTH_QUERY_URL, query: values.NLQ_AUTH_QUERY },
   };
+}
+
+/**
+ * Reads and validates what a proxy process reads (the pipeline's, the shared and the proxy's variables) in one pass:
+ * empty strings count as unset, and one `ConfigurationError` names each bad variable.
+ */
+export function loadProxyServerSettings(
+  environment: Readonly<Record<string, string | undefined>>,
+): ServiceSettings & ProxyServerSettings {
+  const values = parseEnvironment(environment, { ...serviceVariables, ...proxyVariables });
+  return { ...serviceSettingsFrom(values), ...proxyServerSettingsFrom(values) };
 }
