@@ -25,7 +25,10 @@ import { toWireError } from "./wire-error";
  * `answerQuestion` (or re-runs a prepared question's SQL), writes the rows back as RowDescription/DataRow (or the
  * extended-protocol replies, or an ErrorResponse), then → Ready, handling the input queued meanwhile (which may start
  * the next question). A simple Query mixing questions and statements runs them in order: each run of ordinary
- * statements goes upstream as one Query (`StatementsInFlight`), each question is answered in place.
+ * statements goes upstream as one Query (`StatementsInFlight`), each question is answered in place. A prepared
+ * question is generated once, at its Parse batch: a later Bind, Describe or Execute of the same statement re-runs the
+ * SQL generated then (`PreparedQuestions`, `rerunPreparedQuestion`). Limits: a question must be alone in its batch,
+ * without parameters, with text results.
  */
 export class Answering {
   readonly #context: ConnectionContext;

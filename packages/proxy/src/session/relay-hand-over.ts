@@ -8,9 +8,10 @@ import { ConnectionStep } from "./connection-step";
 /**
  * The hand-over to the native relay (`options.relay`, `relay/native-relay.ts`), between Ready and **Relayed**.
  *
- * - Ready → Relayed when nothing here needs to watch the connection (`mayHandToRelay`): both sockets go to the relay
- *   with the connection's protocol state (owed ReadyForQuery count, extended messages since Sync, transaction
- *   status, COPY and the Syncs since its command), and ordinary SQL passes through it without entering JavaScript. Checked after every chunk handled.
+ * - Ready → Relayed when nothing here needs to watch the connection (`mayHandToRelay`, checked after every chunk
+ *   handled): both sockets go to the relay with the connection's protocol state (owed ReadyForQuery count, extended
+ *   messages since Sync, transaction status, COPY and the Syncs since its command), and ordinary SQL passes through
+ *   it without entering JavaScript.
  * - **Relayed** accepts nothing here: the relay alone reads and writes the sockets.
  * - Relayed → Ready when the relay hands the connection back (a question arrived, the client ended its input, a
  *   message it will not judge, or `release` on shutdown): the relay's state is taken over, what it could not send yet
