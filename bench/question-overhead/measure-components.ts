@@ -1,4 +1,4 @@
-import { createPgExecutor, type MetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
+import { createPgExecutor, createQuestionAnswerer, type MetadataStore } from "@nlq/adapters";
 import {
   fetchSampleValues,
   introspectCatalog,
@@ -19,8 +19,9 @@ export interface ComponentTimes {
 
 /**
  * Times, on one connection to the demo, each database step the proxy runs per question before the model is asked:
- * the identity scope `withCatalogIndex` opens, `prepareIndexedQuestion` (data source lookup, index stamp, the catalog
- * restricted to the role with its examples read again under it), the function policy (loaded from `pg_proc`, and from
+ * the identity scope a server's question opens (`createQuestionAnswerer` with `upstreamUrl`), the catalog index part of
+ * `createQuestionAnswerer`'s `prepare` for a one-role caller (data source lookup, index stamp, the catalog restricted
+ * to the role with its examples read again under it), the function policy (loaded from `pg_proc`, and from
  * the per-role cache as questions get it), and for comparison
  * live introspection with sample values (the path of a database nothing indexed). `runs` calls each, median.
  */
@@ -34,14 +35,22 @@ export async function measureComponents(options: {
   const session = createPgExecutor(client);
   const settings: Settings = loadSettings({ NLQ_PRESET: "fast" });
   const scope = { session, statementTimeoutMilliseconds: 30_000 };
+  const { prepare } = createQuestionAnswerer({
+    store: options.store,
+    url: options.url,
+    // Timing the index path: a lookup that failed would time the fallback instead.
+    onIndexError: (error) => {
+      throw error;
+    },
+  });
   const parts: Array<[string, () => Promise<unknown>]> = [
     [
-      "identity scope (withCatalogIndex)",
+      "identity scope (a server's question, createQuestionAnswerer)",
       () => runReadOnly(scope, (query) => query("SELECT pg_catalog.current_database(), current_user")),
     ],
     [
-      "prepareIndexedQuestion (index lookup, catalog restricted to the role, its examples read again)",
-      () => prepareIndexedQuestion({ store: options.store, url: options.url, session, settings }),
+      "prepare: index lookup, catalog restricted to the role, its examples read again",
+      () => prepare({ session, settings }),
     ],
     [
       "function policy, loaded from pg_proc",

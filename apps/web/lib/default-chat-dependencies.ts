@@ -1,12 +1,11 @@
 import {
   createPgExecutor,
+  createQuestionAnswerer,
   type MetadataStore,
   verifiedExamplesForRole,
   WebThreadStore,
-  withCatalogIndex,
-  withValueRetrieval,
 } from "@nlq/adapters";
-import { answerQuestion, loadSettings, type QueryLog } from "@nlq/engine";
+import { loadSettings, type QueryLog } from "@nlq/engine";
 import type { ChatDependencies } from "./chat-handler";
 import { openPoolSession } from "./pg-session";
 import { resolveScriptedModelPaths } from "./scripted-model-paths";
@@ -33,7 +32,7 @@ export async function defaultChatDependencies(user?: WebUser): Promise<ChatDepen
   } catch (error) {
     // A bad NLQ_* value: each question reports the ConfigurationError in the chat, before any session is opened.
     return {
-      answer: answerQuestion,
+      answer: createQuestionAnswerer({}).answer,
       settings: () => {
         throw error;
       },
@@ -44,10 +43,13 @@ export async function defaultChatDependencies(user?: WebUser): Promise<ChatDepen
   const log: QueryLog | undefined = store?.queryLog;
   const upstreamUrl = service.databaseUrl;
   return {
-    answer:
+    // Composed per request; the value indexes built in the background are the process's, so each database and role
+    // is still built once. The query log is handed to each question by the chat handler.
+    answer: createQuestionAnswerer(
       store && upstreamUrl
-        ? withCatalogIndex(answerQuestion, { store, upstreamUrl, qdrant: service.qdrant, llmCache: store.llmCache })
-        : withValueRetrieval(answerQuestion),
+        ? { store, upstreamUrl, qdrant: service.qdrant, llmCache: store.llmCache, backgroundValueIndexes: true }
+        : {}, // no store: retrieval all the same, from the live value lookup
+    ).answer,
     settings: (preset) =>
       loadSettings({
         ...resolveScriptedModelPaths(process.env),

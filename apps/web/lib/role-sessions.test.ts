@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import {
   createPgExecutor,
+  createQuestionAnswerer,
   ensureDataSource,
   indexCatalog,
   type MetadataStore,
   openMetadataStore,
-  withCatalogIndex,
 } from "@nlq/adapters";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
-import { type AnswerQuestionOptions, answerQuestion, loadSettings } from "@nlq/engine";
+import { type AnswerQuestionOptions, loadSettings } from "@nlq/engine";
 import { mockTextModel } from "@nlq/engine/testing";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import pg from "pg";
@@ -90,7 +90,7 @@ afterAll(async () => {
 async function askAs(session: RoleSession, question: string) {
   const models = recordingModels();
   const catalogSources: string[] = [];
-  const answer = withCatalogIndex(answerQuestion, { store, upstreamUrl: database.url });
+  const { answer } = createQuestionAnswerer({ store, upstreamUrl: database.url, backgroundValueIndexes: true });
   const transport = new DefaultChatTransport<NlqUIMessage>({
     api: "http://nlq.test/api/chat",
     fetch: async (input, init) =>

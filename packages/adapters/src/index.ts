@@ -14,11 +14,6 @@ export type { ExternalDescriptions } from "./catalog-files/external-descriptions
 export { parseCsv } from "./catalog-files/parse-csv";
 export { parseCsvRecords } from "./catalog-files/parse-csv-records";
 export { readCatalogFiles } from "./catalog-files/read-catalog-files";
-export {
-  type AskQuestionOptions,
-  askQuestion,
-  openQuestionMetadataStore,
-} from "./catalog-index/ask-question";
 export { embedCatalogContext } from "./catalog-index/catalog-context-vectors";
 export { type CatalogIndexProgress, indexCatalog } from "./catalog-index/index-catalog";
 export {
@@ -27,14 +22,13 @@ export {
   type IndexedSelectorRankers,
 } from "./catalog-index/indexed-schema-selector";
 export { loadCatalog } from "./catalog-index/load-catalog";
-export {
-  type IndexedQuestionOptions,
-  prepareIndexedQuestion,
-  prepareUnindexedQuestion,
-} from "./catalog-index/prepare-indexed-question";
+export { openQuestionMetadataStore } from "./catalog-index/open-question-metadata-store";
 export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-line";
-export { withCatalogIndex } from "./catalog-index/with-catalog-index";
-export { withValueRetrieval } from "./catalog-index/with-value-retrieval";
+export {
+  createQuestionAnswerer,
+  type QuestionAnswerer,
+  type QuestionAnswererOptions,
+} from "./catalog-index/question-answerer";
 export {
   loadServiceSettings,
   postgresUrlVariable,

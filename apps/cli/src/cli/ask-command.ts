@@ -1,7 +1,7 @@
 import {
   type AuditedOutcome,
-  askQuestion,
   createPgExecutor,
+  createQuestionAnswerer,
   dataSourceKey,
   loadServiceSettings,
   type MetadataStore,
@@ -166,7 +166,7 @@ Example:
         );
         checkQuestionLength(question, settings.maxQuestionLength);
       } catch (error) {
-        const refusedInput = error instanceof UsageError || error instanceof QuestionTooLongError;
+        const refusedInput = UsageError.isInstance(error) || QuestionTooLongError.isInstance(error);
         return fail(describeCommandError(error), refusedInput ? USAGE_EXIT_CODE : 1);
       }
       let client: pg.Client | undefined;
@@ -184,11 +184,20 @@ Example:
         await client.connect();
         loggedIn = client.user;
         const session = createPgExecutor(client, { name: "nlq-ask" });
-        // The catalog index (`nlq index`) when the metadata store has one for this database; live introspection otherwise.
-        const answer = await askQuestion({
-          metadataStore,
+        // The catalog index (`nlq index`) when the metadata store has one for this database; live introspection
+        // otherwise; the question in the store's query log, model responses from its cache.
+        const { answer: ask } = createQuestionAnswerer({
+          store: metadataStore,
           url,
           qdrant: service.qdrant,
+          queryLog: metadataStore?.queryLog,
+          llmCache: metadataStore?.llmCache,
+          onIndexError: (error) =>
+            output.writeError(
+              `nlq ask: cannot use the catalog index, answering from live introspection: ${describeCommandError(error)}\n`,
+            ),
+        });
+        const answer = await ask({
           question,
           hint: options.hint,
           session,

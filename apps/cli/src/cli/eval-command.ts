@@ -1,14 +1,5 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import {
-  BackgroundValueIndexes,
-  backgroundIndexKey,
-  connectBackground,
-  createPgExecutor,
-  loadServiceSettings,
-  type MetadataStore,
-  prepareIndexedQuestion,
-  prepareUnindexedQuestion,
-} from "@nlq/adapters";
+import { createPgExecutor, createQuestionAnswerer, loadServiceSettings, type MetadataStore } from "@nlq/adapters";
 import { loadSettings, type Settings, seededRandom } from "@nlq/engine";
 import type { PoolReport, QuestionReport, VerifiedExampleComparison } from "@nlq/eval";
 import type { Command } from "commander";
@@ -241,7 +232,7 @@ Examples:
           options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset },
         );
       } catch (error) {
-        return fail(describeCommandError(error), error instanceof UsageError ? USAGE_EXIT_CODE : 1);
+        return fail(describeCommandError(error), UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1);
       }
       const limit = options.limit ?? Number.POSITIVE_INFINITY;
       const evaluation = await import("@nlq/eval");
@@ -312,32 +303,25 @@ Examples:
           // and on large catalogs the schema selector with CRUSH; live introspection otherwise.
           const service = loadServiceSettings(environment);
           metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq eval: ${message}\n`));
-          const store = metadataStore;
-          const background = {
-            indexes: new BackgroundValueIndexes(),
-            key: backgroundIndexKey(url),
-            connect: () => connectBackground(url),
-          };
-          // What both runs share: the questions on this session, through the index when there is one.
+          // What both runs share: the questions on this session, through the index when there is one. Retrieval runs
+          // on every question: without an index, on a value index built in the background (this process asks many
+          // questions) and the live lookup until it is ready.
           const asked = {
             questions,
             session,
             execute,
             settings,
             resolveModel: output.resolveModel,
-            // Retrieval runs on every question: without a store, on a value index built in the background (this
-            // process asks many questions) and the live lookup until it is ready.
-            prepareQuestion: store
-              ? () =>
-                  prepareIndexedQuestion({
-                    store,
-                    url,
-                    session,
-                    settings,
-                    qdrant: service.qdrant,
-                    backgroundValueIndex: background,
-                  })
-              : async () => prepareUnindexedQuestion({ session, settings, backgroundValueIndex: background }),
+            answerer: createQuestionAnswerer({
+              store: metadataStore,
+              url,
+              qdrant: service.qdrant,
+              backgroundValueIndexes: true,
+              // The build logs in as the session did: from --url and, for a password it lacks, PGPASSWORD or ~/.pgpass.
+              ambientCredentials: true,
+              onIndexError: (error) =>
+                output.writeError(`nlq eval: cannot use the catalog index: ${describeCommandError(error)}\n`),
+            }),
           };
           if (options.compareVerifiedExamples) {
             const comparison = await evaluation.compareVerifiedExamples({

@@ -1,4 +1,4 @@
-import { createPgExecutor, type MetadataStore, openMetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
+import { createPgExecutor, createQuestionAnswerer, type MetadataStore, openMetadataStore } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { loadSettings } from "@nlq/engine";
 import pg from "pg";
@@ -27,9 +27,7 @@ describe("indexDemoDatabase (what nlq start runs for the demo)", () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const prepared = await prepareIndexedQuestion({
-        store,
-        url: database.url,
+      const prepared = await createQuestionAnswerer({ store, url: database.url }).prepare({
         session: createPgExecutor(client),
         settings: loadSettings({}),
       });

@@ -1,13 +1,12 @@
 import {
+  createQuestionAnswerer,
   type MetadataStore,
   openMetadataStore,
   type QdrantSettings,
   type ServiceSettings,
   VerifiedExampleStore,
-  withCatalogIndex,
-  withValueRetrieval,
 } from "@nlq/adapters";
-import { answerQuestion, ConfigurationError, loadSettings } from "@nlq/engine";
+import { type Answer, type AnswerQuestionOptions, ConfigurationError, loadSettings } from "@nlq/engine";
 import {
   type ClientTlsSettings,
   consoleLogger,
@@ -179,24 +178,25 @@ export async function openProxyMetadataStore(
 }
 
 /**
- * `answerQuestion` as the proxy (`nlq proxy`, `nlq start`) runs it: with a metadata store, each question uses the
- * catalog index of its database on the upstream server when `nlq index` built one (live introspection otherwise),
- * with its description vectors in `qdrant` when that has a URL (`NLQ_QDRANT_URL`).
+ * `answerQuestion` as the proxy (`nlq proxy`, `nlq start`) runs it (`createQuestionAnswerer`): each question's database
+ * and role are read from its upstream session; with a metadata store, the catalog index of that database when
+ * `nlq index` built one (its description vectors in `qdrant` when that has a URL, `NLQ_QDRANT_URL`), otherwise a
+ * value index built in the background, and the store's model-response cache; without one, retrieval all the same,
+ * from the live value lookup. The query log is handed to each question by the proxy server.
  */
 export function proxyAnswerQuestion(
   metadata: MetadataStore | undefined,
   upstreamHost: string,
   upstreamPort: number,
   qdrant?: QdrantSettings,
-): typeof answerQuestion {
-  return metadata
-    ? withCatalogIndex(answerQuestion, {
-        store: metadata,
-        upstreamUrl: `postgresql://${upstreamHost}:${upstreamPort}`,
-        qdrant,
-        llmCache: metadata.llmCache,
-      })
-    : withValueRetrieval(answerQuestion); // no store: retrieval all the same, from the live value lookup
+): (options: AnswerQuestionOptions) => Promise<Answer> {
+  return createQuestionAnswerer({
+    store: metadata,
+    upstreamUrl: `postgresql://${upstreamHost}:${upstreamPort}`,
+    qdrant,
+    llmCache: metadata?.llmCache,
+    backgroundValueIndexes: metadata !== undefined,
+  }).answer;
 }
 
 async function runProxy(options: ProxyCommandOptions): Promise<number> {

@@ -1,5 +1,5 @@
 import { appendFile, writeFile } from "node:fs/promises";
-import { createPgExecutor, loadServiceSettings, type MetadataStore, prepareIndexedQuestion } from "@nlq/adapters";
+import { createPgExecutor, createQuestionAnswerer, loadServiceSettings, type MetadataStore } from "@nlq/adapters";
 import { loadSettings, seededRandom } from "@nlq/engine";
 import type { SelectorDataReport } from "@nlq/eval";
 import type { Command } from "commander";
@@ -103,7 +103,7 @@ Example:
         if (givenUrl === undefined) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
         url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
       } catch (error) {
-        return fail(describeCommandError(error), error instanceof UsageError ? USAGE_EXIT_CODE : 1);
+        return fail(describeCommandError(error), UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1);
       }
       const limit = options.limit ?? Number.POSITIVE_INFINITY;
       const seed = options.seed;
@@ -139,13 +139,16 @@ Example:
           execute,
           settings,
           resolveModel: output.resolveModel,
-          ...(store
-            ? {
-                llmCache: store.llmCache,
-                // The catalog index and schema selection of `nlq index`, as `nlq ask` uses them.
-                prepare: () => prepareIndexedQuestion({ store, url, session, settings, qdrant: service.qdrant }),
-              }
-            : {}),
+          // The catalog index and schema selection of `nlq index` when there is one, retrieval in every case, as
+          // `nlq ask` composes them.
+          answerer: createQuestionAnswerer({
+            store,
+            url,
+            qdrant: service.qdrant,
+            onIndexError: (error) =>
+              output.writeError(`nlq selector-data: cannot use the catalog index: ${describeCommandError(error)}\n`),
+          }),
+          ...(store ? { llmCache: store.llmCache } : {}),
           random: seededRandom(seed),
           onExamples: async (examples) => {
             if (examples.length > 0)

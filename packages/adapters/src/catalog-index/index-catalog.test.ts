@@ -20,7 +20,7 @@ import { CatalogIndexStore } from "./catalog-index-store";
 import { type CatalogIndexProgress, indexCatalog } from "./index-catalog";
 import { loadCatalog } from "./load-catalog";
 import { prepareIndexedQuestion } from "./prepare-indexed-question";
-import { withCatalogIndex } from "./with-catalog-index";
+import { createQuestionAnswerer } from "./question-answerer";
 
 const role = `nlq_idx_reader_${randomBytes(4).toString("hex")}`;
 const setup = `
@@ -253,26 +253,33 @@ describe("catalog index", () => {
     catalogReads.mockRestore();
   });
 
-  it("wraps answerQuestion so a server's questions use the index of their database", async () => {
+  it("composes answerQuestion so a server's questions, and a one-role caller's, use the index of their database", async () => {
     const seen: Array<{ source: string; tables?: number }> = [];
     const fakeAnswer = async (options: AnswerQuestionOptions) => {
       seen.push({ source: options.catalog ? "index" : "introspection", tables: options.catalog?.tables.length });
       return {} as Answer;
     };
     const upstream = new URL(database.url);
-    const wrapped = withCatalogIndex(fakeAnswer, { store, upstreamUrl: `postgresql://${upstream.host}` });
+    const server = createQuestionAnswerer({
+      store,
+      upstreamUrl: `postgresql://${upstream.host}`,
+      answerQuestion: fakeAnswer,
+    });
+    const oneRole = createQuestionAnswerer({ store, url: database.urlFor(role), answerQuestion: fakeAnswer });
     const reader = new pg.Client({ connectionString: database.urlFor(role) });
     await reader.connect();
     try {
       const base = { question: "How many singers?", settings: loadSettings({}) };
-      await wrapped({ ...base, session: createPgExecutor(reader) });
-      await wrapped({ ...base, session: createPgExecutor(reader), transactionStatus: "failed" });
+      await server.answer({ ...base, session: createPgExecutor(reader) });
+      await server.answer({ ...base, session: createPgExecutor(reader), transactionStatus: "failed" });
+      await oneRole.answer({ ...base, session: createPgExecutor(reader) });
     } finally {
       await reader.end();
     }
     expect(seen).toEqual([
       { source: "index", tables: 2 },
       { source: "introspection", tables: undefined },
+      { source: "index", tables: 2 },
     ]);
   });
 
@@ -283,10 +290,14 @@ describe("catalog index", () => {
       return {} as Answer;
     };
     const upstream = new URL(database.url);
-    const wrapped = withCatalogIndex(fakeAnswer, { store, upstreamUrl: `postgresql://${upstream.host}` });
+    const { answer } = createQuestionAnswerer({
+      store,
+      upstreamUrl: `postgresql://${upstream.host}`,
+      answerQuestion: fakeAnswer,
+    });
     const session = createPgExecutor(client);
-    await wrapped({ question: "How many singers?", session, settings: loadSettings({}) });
-    await wrapped({
+    await answer({ question: "How many singers?", session, settings: loadSettings({}) });
+    await answer({
       question: "How many singers?",
       session,
       settings: loadSettings({ NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "0", NLQ_SCHEMA_SELECTION: "none" }),

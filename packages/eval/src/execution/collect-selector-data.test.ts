@@ -67,7 +67,7 @@ async function collect(questions: GoldQuestion[], prepare?: () => Promise<{ sche
     execute: createEvaluationExecutor({ session, statementTimeoutMilliseconds: 5000 }),
     settings: loadSettings({ NLQ_PRESET: "balanced" }),
     resolveModel: () => ({ model, id: "mock:model", scripted: false }),
-    ...(prepare ? { prepare } : {}),
+    ...(prepare ? { answerer: { prepare } } : {}),
     random: seededRandom(3),
     onExamples: (examples) => void written.push(...examples),
   });
@@ -111,9 +111,10 @@ describe("collectSelectorData", () => {
       questionsWithExamples: 1,
       questionsWithoutCorrectCandidate: 1,
       questionsAllCorrect: 0,
-      llmCalls: 9,
-      inputTokens: 90,
-      outputTokens: 36,
+      // Three candidates and extract_keywords per question: retrieval runs on every question, as in production.
+      llmCalls: 12,
+      inputTokens: 120,
+      outputTokens: 48,
     });
     expect(report.goldErrors).toHaveLength(1);
     // The connection's search_path is back as it was.

@@ -1,3 +1,4 @@
+import { createQuestionAnswerer, type QuestionAnswerer } from "@nlq/adapters";
 import {
   type AnswerQuestionOptions,
   alwaysQuoteIdentifier,
@@ -50,10 +51,11 @@ export interface CollectSelectorDataOptions {
   /** Responses of earlier identical calls of real models (the metadata store's). Default: none. */
   readonly llmCache?: LlmResponseCache;
   /**
-   * The catalog index and schema selector for a question (`prepareIndexedQuestion` when `nlq index` built one),
-   * called after the question's search_path is set. Default: live introspection, the whole catalog.
+   * "Ask a question" as every surface composes it (`createQuestionAnswerer`): its `prepare` gives each question the
+   * catalog index when `nlq index` built one, and retrieval in every case, called after the question's search_path is
+   * set. Default: `createQuestionAnswerer({})` (live introspection, values from the live lookup).
    */
-  readonly prepare?: () => Promise<Pick<AnswerQuestionOptions, "catalog" | "schemaSelector">>;
+  readonly answerer?: Pick<QuestionAnswerer, "prepare">;
   /** Seeded randomness deciding on which side each correct candidate is shown. */
   readonly random: () => number;
   /** Receives each question's examples (possibly none), in question order. */
@@ -74,6 +76,7 @@ export interface CollectSelectorDataOptions {
  */
 export async function collectSelectorData(options: CollectSelectorDataOptions): Promise<SelectorDataOutcome[]> {
   await loadSqlParser();
+  const answerer = options.answerer ?? createQuestionAnswerer({});
   const outcomes: SelectorDataOutcome[] = [];
   for (const [index, question] of options.questions.entries()) {
     const gold = await executeGold(question.gold, question.schema, options.execute);
@@ -91,7 +94,7 @@ export async function collectSelectorData(options: CollectSelectorDataOptions): 
       checkQuestionLength(question.question, options.settings.maxQuestionLength);
       if (question.schema !== undefined)
         await options.session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
-      const prepared = (await options.prepare?.()) ?? {};
+      const prepared = await answerer.prepare({ session: options.session, settings: options.settings });
       const written = await writeQuestionCandidates({ ...prepared, context, session: options.session });
       const { generation } = written;
       const clusters = await clusterCandidates(generation.executed);

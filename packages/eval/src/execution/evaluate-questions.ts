@@ -1,7 +1,7 @@
+import { createQuestionAnswerer, type QuestionAnswerer } from "@nlq/adapters";
 import {
   type AnswerQuestionOptions,
   alwaysQuoteIdentifier,
-  answerQuestion,
   type LlmCallRecord,
   loadSqlParser,
   NlqError,
@@ -61,13 +61,12 @@ export interface EvaluateQuestionsOptions {
   /** Called after each question (progress). */
   readonly onQuestion?: (outcome: QuestionOutcome, index: number) => void;
   /**
-   * The catalog and schema selector of each question, with `search_path` already set to its schema — the CLI passes
-   * `prepareIndexedQuestion` when the metadata store holds the database's index (as `nlq ask` does). Default: none, so
-   * the engine introspects the catalog live.
+   * "Ask a question" as every surface composes it (`createQuestionAnswerer`; the CLI gives it the metadata store and
+   * the database URL, so each question takes the catalog index when there is one, as `nlq ask` does), called with
+   * `search_path` already set to the question's schema. Default: `createQuestionAnswerer({})` (live introspection,
+   * values from the live lookup).
    */
-  readonly prepareQuestion?: (
-    question: GoldQuestion,
-  ) => Promise<Pick<AnswerQuestionOptions, "catalog" | "schemaSelector">>;
+  readonly answerer?: Pick<QuestionAnswerer, "answer">;
 }
 
 /** The model that generates SQL, as the report names it (`scripted` when it replays recorded answers). */
@@ -80,12 +79,13 @@ export function generationModel(options: Pick<EvaluateQuestionsOptions, "setting
 }
 
 /**
- * Answers each question with the engine (`answerQuestion`, the configured preset and model) and scores the chosen SQL
+ * Answers each question with the engine (`answerer`, the configured preset and model) and scores the chosen SQL
  * against the gold by execution. An engine error counts as wrong; LLM calls are counted from the engine's
  * `llm-call-end` events, so a failed question's calls are counted too.
  */
 export async function evaluateQuestions(options: EvaluateQuestionsOptions): Promise<QuestionOutcome[]> {
   await loadSqlParser();
+  const answerer = options.answerer ?? createQuestionAnswerer({});
   const outcomes: QuestionOutcome[] = [];
   for (const [index, question] of options.questions.entries()) {
     const gold = await executeGold(question.gold, question.schema, options.execute, question.goldError);
@@ -99,9 +99,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
       if (question.schema !== undefined)
         await options.session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
       const examples = options.verifiedExamples?.(question) ?? [];
-      const prepared = options.prepareQuestion ? await options.prepareQuestion(question) : {};
-      const answer = await answerQuestion({
-        ...prepared,
+      const answer = await answerer.answer({
         question: question.question,
         ...(examples.length > 0 ? { verifiedExamples: examples } : {}),
         hint: question.hint,
@@ -123,7 +121,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
       error = caught instanceof Error ? caught.message : String(caught);
       engineError = {
         name: caught instanceof Error ? caught.name : typeof caught,
-        ...(caught instanceof NlqError ? { code: caught.code } : {}),
+        ...(NlqError.isInstance(caught) ? { code: caught.code } : {}),
       };
     } finally {
       if (question.schema !== undefined) await options.session.query({ sql: "RESET search_path" });

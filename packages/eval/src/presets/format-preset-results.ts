@@ -17,9 +17,10 @@ export interface PresetResultsSetting {
 export const demoSetting: PresetResultsSetting = {
   heading: "## Presets (issue 8)",
   method: [
-    "Method: every question of the fixture is asked with each preset through `answerQuestion` (the production path of",
-    "`nlq ask`, the proxy and the web app) on one session of the database, the catalog introspected live (no index,",
-    "so no retrieval, CRUSH or schema selection: the demo catalog is far below `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`).",
+    "Method: every question of the fixture is asked with each preset through `createQuestionAnswerer` (the production",
+    "path of `nlq ask`, the proxy and the web app) on one session of the database, the catalog introspected live (no",
+    "index: retrieval — extract_keywords, then values from the live lookup — as on any database nothing is indexed for;",
+    "no CRUSH or schema selection: the demo catalog is far below `NLQ_SCHEMA_SELECTION_MIN_COLUMNS`).",
   ],
   setup: "# the demo data first: createdb <database> && nlq demo load --url <its url>",
 };
@@ -31,9 +32,9 @@ export const warehouseSetting: PresetResultsSetting = {
     "`scripted:gold-from-train-queries` — **a model scripted from each question's gold SQL, not a language model**: the calls and prompts are the ones the pipeline makes, so calls and tokens are a floor of what a real model needs, and accuracy means nothing. SQL-writing steps answer the gold translated to PostgreSQL, except the third query-plan sample (only `max` draws it), which answers the gold's rows twice (`SELECT * FROM (gold) UNION ALL SELECT * FROM (gold)`) so that `max` has two result clusters; the CRUSH hallucination and select_tables/select_columns answer the gold tables and columns (`prompt-size/gold-columns.ts`); extract_keywords answers `heuristicKeywords`; filter_column marks nothing irrelevant; the fixer answers the gold; the pairwise agent picks the candidate that is not the perturbed one",
   method: [
     "Method: every n-th question of `train_queries.csv` whose gold translated (an n-th one whose gold does not run on",
-    "the warehouse gives way to the next that does) is asked with each preset through `answerQuestion` with",
-    "`search_path` set to its database's schema, on the production path of an indexed database (`prepareIndexedQuestion`:",
-    "the whole indexed warehouse catalog, CRUSH on `balanced`/`max`, the CHESS selector).",
+    "the warehouse gives way to the next that does) is asked with each preset through `createQuestionAnswerer` with",
+    "`search_path` set to its database's schema, on the production path of an indexed database (the whole indexed",
+    "warehouse catalog, CRUSH on `balanced`/`max`, the CHESS selector).",
   ],
   setup:
     "# the warehouse first: npx tsx bench/spider-warehouse/load-spider-warehouse.ts --url <url>; NLQ_HOME=<dir> nlq index --url <url>",

@@ -56,17 +56,21 @@ function answerFor(call: LanguageModelV3CallOptions): string {
       return JSON.stringify({ examples: [{ question: "how many customers are French?", sql: countFrench }] });
     case "select-candidate":
       return JSON.stringify({ reasoning: "A counts them all", answer: "A" });
+    case "extract-keywords":
+      return JSON.stringify({ keywords: ["Camile"] });
     default:
       throw new Error(`no answer for step ${step}`);
   }
 }
 
 describe("runPresetBenchmark", () => {
-  it("measures calls, characters, candidates, clusters and pairwise calls per preset through answerQuestion", async () => {
+  it("measures calls, characters, candidates, clusters and pairwise calls per preset on the production path", async () => {
     let sent = 0;
+    const generatorPrompts: string[] = [];
     const model = new MockLanguageModelV3({
       doGenerate: async (call) => {
         sent += characters(call);
+        if (nlqOf(call).step === "generate-candidate") generatorPrompts.push(JSON.stringify(call.prompt));
         return {
           content: [{ type: "text", text: answerFor(call) }],
           finishReason: { unified: "stop", raw: undefined },
@@ -93,12 +97,15 @@ describe("runPresetBenchmark", () => {
 
     const answered = fast!.questions[0]!;
     expect(answered).toMatchObject({ ok: true, candidates: 1, clusters: 1, selector: "single", failedCalls: 0 });
-    expect(answered.callsByStep).toEqual({ "generate-candidate": 1 });
+    // The production path of a database nothing is indexed for: retrieval (extract_keywords, then the live value
+    // lookup) before generation, so the misspelt keyword's stored spelling reaches the generator's prompt.
+    expect(answered.callsByStep).toEqual({ "extract-keywords": 1, "generate-candidate": 1 });
+    expect(generatorPrompts[0]).toContain("customers.name = 'Camille'");
     expect(answered.pairwise).toEqual({ made: 0, allPairs: 0, differingPairs: 0 });
     const failed = fast!.questions[1]!;
     expect(failed.ok).toBe(false);
     expect(failed.error).toMatch(/^22023: /);
-    expect(failed.callsByStep).toEqual({ "generate-candidate": 1 });
+    expect(failed.callsByStep).toEqual({ "extract-keywords": 1, "generate-candidate": 1 });
 
     expect(balanced!.questions[0]).toMatchObject({ candidates: 3, clusters: 2, selector: "self-consistency" });
     expect(balanced!.questions[0]!.pairwise).toEqual({ made: 2, allPairs: 6, differingPairs: 4 });
@@ -107,6 +114,7 @@ describe("runPresetBenchmark", () => {
     const maximum = max!.questions[0]!;
     expect(maximum).toMatchObject({ candidates: 10, clusters: 2, selector: "pairwise" });
     expect(maximum.callsByStep).toEqual({
+      "extract-keywords": 1,
       "generate-candidate": 1,
       "generate-divide-and-conquer": 3,
       "generate-query-plan": 3,

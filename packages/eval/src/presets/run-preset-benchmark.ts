@@ -1,9 +1,8 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { createPgExecutor, type IndexedQuestionOptions, prepareIndexedQuestion } from "@nlq/adapters";
+import { createPgExecutor, createQuestionAnswerer, type QuestionAnswererOptions } from "@nlq/adapters";
 import {
   type AnswerQuestionOptions,
   alwaysQuoteIdentifier,
-  answerQuestion,
   builtInPresetNames,
   loadSettings,
   NlqError,
@@ -26,10 +25,10 @@ export interface PresetBenchmarkOptions {
   readonly questions: ReadonlyArray<string | PresetQuestion>;
   /**
    * The metadata store `nlq index` wrote: each question then takes the production path of an indexed database
-   * (`prepareIndexedQuestion`: indexed catalog, CHESS selector, CRUSH on large catalogs). Default: none, so the
-   * catalog is introspected live.
+   * (`createQuestionAnswerer`: indexed catalog, CHESS selector, CRUSH on large catalogs). Default: none, so the
+   * production path of a database nothing is indexed for (the catalog introspected live, values from the live lookup).
    */
-  readonly metadataStore?: IndexedQuestionOptions["store"];
+  readonly metadataStore?: QuestionAnswererOptions["store"];
   /** Presets measured (built-in names or preset files). Default: every built-in preset. */
   readonly presets?: readonly string[];
   /**
@@ -132,8 +131,8 @@ function clusterMembers(candidates: ReadonlyArray<{ readonly cluster?: number }>
 }
 
 /**
- * Answers every question with each preset through the production path (`answerQuestion` on one session of `url`,
- * the whole catalog introspected live, no index), recording per question the model calls (as they reach the model) and characters sent per step, candidates, distinct results, the pairwise selection calls against all-pairs, and wall time. Questions run
+ * Answers every question with each preset through the production path (`createQuestionAnswerer` on one session of
+ * `url`: the catalog index with `metadataStore`, else the catalog introspected live; retrieval either way), recording per question the model calls (as they reach the model) and characters sent per step, candidates, distinct results, the pairwise selection calls against all-pairs, and wall time. Questions run
  * one after another; a failed question is measured and reported as failed.
  */
 export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promise<PresetMeasurement[]> {
@@ -141,6 +140,9 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
   await client.connect();
   try {
     const session = createPgExecutor(client, { name: "nlq-bench-presets" });
+    // What `nlq ask` runs: the index when there is one, retrieval on every question (no background value index, whose
+    // build would finish at a different question on each run).
+    const answerer = createQuestionAnswerer({ store: options.metadataStore, url: options.url });
     const results: PresetMeasurement[] = [];
     for (const preset of options.presets ?? builtInPresetNames) {
       const settings = loadSettings({ ...options.environment, NLQ_PRESET: preset });
@@ -172,11 +174,7 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
         });
         try {
           if (schema !== undefined) await session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(schema)}` });
-          const indexed = options.metadataStore
-            ? await prepareIndexedQuestion({ store: options.metadataStore, url: options.url, session, settings })
-            : {};
-          const answer = await answerQuestion({
-            ...indexed,
+          const answer = await answerer.answer({
             question,
             session,
             settings,
@@ -216,7 +214,7 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
           measurement = {
             question,
             ok: false,
-            error: error instanceof NlqError ? `${error.code}: ${message}` : message,
+            error: NlqError.isInstance(error) ? `${error.code}: ${message}` : message,
             ...counted(),
             ...observed(),
             elapsedMilliseconds,

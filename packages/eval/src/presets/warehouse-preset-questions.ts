@@ -1,4 +1,4 @@
-import { createPgExecutor, ensureDataSource, type IndexedQuestionOptions, loadCatalog } from "@nlq/adapters";
+import { createPgExecutor, ensureDataSource, loadCatalog, type QuestionAnswererOptions } from "@nlq/adapters";
 import { loadSqlParser, type ResolvedModel } from "@nlq/engine";
 import pg from "pg";
 import { createEvaluationExecutor } from "../execution/execute-for-evaluation";
@@ -11,7 +11,7 @@ export interface WarehousePresetQuestionsOptions {
   /** The loaded Spider warehouse (`bench/spider-warehouse`), indexed with `nlq index`. */
   readonly url: string;
   /** The metadata store `nlq index` wrote (gold tables and columns are matched against its catalog). */
-  readonly metadataStore: IndexedQuestionOptions["store"];
+  readonly metadataStore: NonNullable<QuestionAnswererOptions["store"]>;
   /** `train_queries.csv`. */
   readonly questionsFile: string;
   /**

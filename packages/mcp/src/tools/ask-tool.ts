@@ -1,4 +1,4 @@
-import { type AuditedOutcome, askQuestion, dataSourceKey, VerifiedExampleStore } from "@nlq/adapters";
+import { type AuditedOutcome, createQuestionAnswerer, dataSourceKey, VerifiedExampleStore } from "@nlq/adapters";
 import { type Answer, answerWithInterpretation, checkQuestionLength, type Settings } from "@nlq/engine";
 import type { McpToolSettings, RoleSession } from "../role-session";
 
@@ -40,8 +40,8 @@ export interface AskResult {
 }
 
 /**
- * Answers a question through the whole pipeline, composed exactly as `nlq ask` composes it (`askQuestion`: the
- * catalog index when there is one, the query log and the response cache of the metadata store), on the role's own
+ * Answers a question through the whole pipeline, composed exactly as `nlq ask` composes it (`createQuestionAnswerer`:
+ * the catalog index when there is one, the query log and the response cache of the metadata store), on the role's own
  * session; `origin: "mcp"` in the query log. `preset` names a built-in preset (`fast`, `balanced`, `max`).
  */
 export async function askTool(
@@ -70,11 +70,15 @@ export async function askTool(
   } as const;
   let outcome: AuditedOutcome | undefined;
   try {
+    const { answer: ask } = createQuestionAnswerer({
+      store: tools.metadataStore,
+      url: role.url,
+      qdrant: tools.qdrant,
+      queryLog: tools.metadataStore?.queryLog,
+      llmCache: tools.metadataStore?.llmCache,
+    });
     let answer = await role.exclusive(() =>
-      askQuestion({
-        metadataStore: tools.metadataStore,
-        url: role.url,
-        qdrant: tools.qdrant,
+      ask({
         question,
         session: role.session,
         settings,

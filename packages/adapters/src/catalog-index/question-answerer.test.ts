@@ -1,0 +1,132 @@
+import type { Answer, AnswerQuestionOptions, LlmResponseCache, QueryLog, SchemaSelector } from "@nlq/engine";
+import { loadSettings } from "@nlq/engine";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { MetadataDatabase } from "../metadata/metadata-database";
+import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
+import { createPgExecutor } from "../postgres/pg-executor";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { BackgroundValueIndexes } from "../value-index/background-value-index";
+import { createQuestionAnswerer } from "./question-answerer";
+
+/** What the pipeline was handed, per question. */
+function observingPipeline() {
+  const seen: AnswerQuestionOptions[] = [];
+  return {
+    seen,
+    answerQuestion: async (options: AnswerQuestionOptions) => {
+      seen.push(options);
+      return {} as Answer;
+    },
+  };
+}
+
+/** A metadata store whose every read fails (a store that went away under a running server). */
+const brokenStore = {
+  database: {
+    select: () => {
+      throw new Error("metadata store down");
+    },
+  } as unknown as MetadataDatabase,
+};
+
+describe("createQuestionAnswerer on a database nothing indexed", () => {
+  let database: TestDatabase;
+  let store: MetadataStore;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(
+      "nlq_question_answerer",
+      "CREATE TABLE city (name text); INSERT INTO city VALUES ('Lisbon');",
+    );
+    store = await openMetadataStore({ directory: "memory://" });
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    await store?.close();
+    await database?.drop();
+  });
+
+  it("gives each question the retrieval selector and shares one background build per process across compositions", async () => {
+    const users = new Set<BackgroundValueIndexes>();
+    const use = vi.spyOn(BackgroundValueIndexes.prototype, "use").mockImplementation(function (
+      this: BackgroundValueIndexes,
+    ) {
+      users.add(this);
+      return { status: "building" };
+    });
+    try {
+      const pipeline = observingPipeline();
+      const upstream = new URL(database.url);
+      // As the web app does: a new composition per request.
+      for (let request = 0; request < 2; request++) {
+        const { answer } = createQuestionAnswerer({
+          store,
+          upstreamUrl: `postgresql://${upstream.host}`,
+          backgroundValueIndexes: true,
+          answerQuestion: pipeline.answerQuestion,
+        });
+        await answer({ question: "Which cities?", session: createPgExecutor(client), settings: loadSettings({}) });
+      }
+      expect(pipeline.seen.map((options) => options.schemaSelector?.name)).toEqual([
+        "chess-retrieval",
+        "chess-retrieval",
+      ]);
+      expect(use).toHaveBeenCalledTimes(2);
+      expect(users.size).toBe(1);
+    } finally {
+      use.mockRestore();
+    }
+  });
+
+  it("never turns a failing index lookup into an error: the question is answered as an unindexed one", async () => {
+    const upstream = new URL(database.url);
+    for (const asking of [{ url: database.url }, { upstreamUrl: `postgresql://${upstream.host}` }]) {
+      const pipeline = observingPipeline();
+      const errors: unknown[] = [];
+      const { answer } = createQuestionAnswerer({
+        store: brokenStore,
+        ...asking,
+        onIndexError: (error) => errors.push(error),
+        answerQuestion: pipeline.answerQuestion,
+      });
+      await answer({ question: "Which cities?", session: createPgExecutor(client), settings: loadSettings({}) });
+      expect(errors.map((error) => (error as Error).message)).toEqual(["metadata store down"]);
+      expect(pipeline.seen[0]?.catalog).toBeUndefined();
+      expect(pipeline.seen[0]?.schemaSelector?.name).toBe("chess-retrieval");
+    }
+  });
+});
+
+describe("createQuestionAnswerer without a metadata store", () => {
+  const session = { name: "unused", query: async () => ({ fields: [], rows: [], command: "SELECT" }) };
+  const base = { question: "How many stores?", session, settings: loadSettings({}) };
+
+  it("gives a question without a catalog or selector the retrieval selector; a caller's own selector wins", async () => {
+    const pipeline = observingPipeline();
+    const { answer } = createQuestionAnswerer({ answerQuestion: pipeline.answerQuestion });
+    await answer(base);
+    const own: SchemaSelector = { name: "own", select: async ({ catalog }) => ({ catalog }) };
+    await answer({ ...base, schemaSelector: own });
+    expect(pipeline.seen.map((options) => options.schemaSelector?.name)).toEqual(["chess-retrieval", "own"]);
+  });
+
+  it("hands the pipeline its query log and model cache unless the question brings its own", async () => {
+    const log = (): QueryLog => ({ record: async () => undefined });
+    const cache = (): LlmResponseCache => ({ get: async () => undefined, put: async () => undefined });
+    const [queryLog, llmCache, ownLog, ownCache] = [log(), cache(), log(), cache()];
+    const pipeline = observingPipeline();
+    const { answer } = createQuestionAnswerer({ queryLog, llmCache, answerQuestion: pipeline.answerQuestion });
+    await answer(base);
+    await answer({ ...base, queryLog: ownLog, llmCache: ownCache });
+    expect(pipeline.seen.map((options) => [options.queryLog, options.llmCache])).toEqual([
+      [queryLog, llmCache],
+      [ownLog, ownCache],
+    ]);
+    expect(pipeline.seen[0]?.queryLog).toBe(queryLog);
+    expect(pipeline.seen[1]?.queryLog).toBe(ownLog);
+  });
+});

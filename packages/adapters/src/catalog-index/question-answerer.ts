@@ -1,0 +1,141 @@
+import type { Answer, AnswerQuestionOptions, LlmResponseCache, QueryLog } from "@nlq/engine";
+import { answerQuestion } from "@nlq/engine";
+import type { QdrantSettings } from "../config/service-settings";
+import type { MetadataDatabase } from "../metadata/metadata-database";
+import { BackgroundValueIndexes } from "../value-index/background-value-index";
+import { backgroundIndexKey, connectBackground } from "../value-index/connect-background";
+import { askingRoleUrl } from "./asking-role-url";
+import { type IndexedQuestion, prepareIndexedQuestion, prepareUnindexedQuestion } from "./prepare-indexed-question";
+
+interface QuestionAnswererSettings {
+  /**
+   * The metadata store `nlq index` writes to: each question uses the catalog index of its database when there is one
+   * (the indexed catalog restricted to the asking role; the CHESS selector over its value index and description
+   * vectors on large catalogs). Default: none (live introspection).
+   */
+  readonly store?: { readonly database: MetadataDatabase };
+  /** Qdrant of the description vectors (`loadServiceSettings(environment).qdrant`). Default: none (in the store). */
+  readonly qdrant?: QdrantSettings;
+  /** Where questions are logged (the store's `queryLog`), unless a question brings its own. Default: not logged. */
+  readonly queryLog?: QueryLog;
+  /** Responses of earlier identical model calls (the store's `llmCache`), unless a question brings its own. Default: none. */
+  readonly llmCache?: LlmResponseCache;
+  /**
+   * Value indexes built in the background for databases nothing is indexed for (one per database and role, over a
+   * connection of its own as the asking role; questions use the bounded live lookup until one is ready): `true` for
+   * the set this process shares (a server that composes per request still builds each database and role once), or a
+   * set of the caller's. Needs the asking role's URL (`url`, or `upstreamUrl` and the session). Default: none (the
+   * live lookup alone: a one-question process would never see a build finish).
+   */
+  readonly backgroundValueIndexes?: BackgroundValueIndexes | boolean;
+  /**
+   * Whether a background build's connection may take a password `url` lacks from where node-postgres looks
+   * (`PGPASSWORD`, `~/.pgpass`; `connectBackground`'s `ambientCredentials`): only for a caller that opened the asking
+   * session itself from `url` and those same sources (`nlq eval`). Default false: the URL's own password or none.
+   */
+  readonly ambientCredentials?: boolean;
+  /**
+   * Told why the index could not be used when looking it up failed; the question goes on without it (unless this
+   * throws, as a benchmark of the index path does). Default: ignored.
+   */
+  readonly onIndexError?: (error: unknown) => void;
+  /** The pipeline. Default: the engine's `answerQuestion` (tests observe what the composition hands it). */
+  readonly answerQuestion?: (options: AnswerQuestionOptions) => Promise<Answer>;
+}
+
+/**
+ * Who asks, by one of: `url`, the database as the asking role, for the one-role callers (`nlq ask`, the MCP server,
+ * `nlq eval`, the benchmarks; its password is never stored); or `upstreamUrl`, the server (`postgresql://host:port`),
+ * for servers whose questions come from many roles (the proxy, the web app): each question's database and role are
+ * then read from its own session. Without either, neither the index nor a background build is used.
+ */
+export type QuestionAnswererOptions = QuestionAnswererSettings &
+  (
+    | { readonly url?: string; readonly upstreamUrl?: undefined }
+    | { readonly upstreamUrl: string; readonly url?: undefined }
+  );
+
+/** The part of a question that `prepare` reads: its session and settings. */
+export type PreparedQuestionSession = Pick<
+  AnswerQuestionOptions,
+  "session" | "transactionStatus" | "settings" | "abortSignal"
+>;
+
+/** "Ask a question", composed once for every surface. */
+export interface QuestionAnswerer {
+  /**
+   * Answers one question (`answerQuestion`'s options and answer) with the catalog and schema selector `prepare` gives,
+   * the composition's query log and model cache; a question's own `catalog` or `schemaSelector` wins (nothing is
+   * prepared), as do its own `queryLog` and `llmCache`.
+   */
+  readonly answer: (options: AnswerQuestionOptions) => Promise<Answer>;
+  /**
+   * What to spread into the pipeline for one question (`answerQuestion`, or `writeQuestionCandidates` for training
+   * data): the catalog index when its database has one, and a selector that runs retrieval in every case — over the
+   * index's values, else a background value index or the live lookup. Looking the index up never fails a question:
+   * on any error (reported to `onIndexError`) it gets what a database nothing is indexed for gets.
+   */
+  readonly prepare: (question: PreparedQuestionSession) => Promise<IndexedQuestion>;
+}
+
+/** The background value indexes of this process, shared by every composition given `backgroundValueIndexes: true`. */
+const processValueIndexes = new BackgroundValueIndexes();
+
+/**
+ * The one composition of "ask a question" (catalog index + value index + cache + `answerQuestion`) that `nlq ask`,
+ * the MCP server, the proxy, the web app, `nlq eval`, `nlq selector-data` and the preset benchmark use:
+ * `createQuestionAnswerer({ store, url, queryLog: store.queryLog, llmCache: store.llmCache }).answer({ question, session, settings })`.
+ */
+export function createQuestionAnswerer(options: QuestionAnswererOptions): QuestionAnswerer {
+  const indexes =
+    options.backgroundValueIndexes === true
+      ? processValueIndexes
+      : options.backgroundValueIndexes === false
+        ? undefined
+        : options.backgroundValueIndexes;
+  const background = (url: string | undefined) =>
+    indexes && url !== undefined
+      ? {
+          indexes,
+          key: backgroundIndexKey(url),
+          connect: () => connectBackground(url, { ambientCredentials: options.ambientCredentials === true }),
+        }
+      : undefined;
+  const pipeline = options.answerQuestion ?? answerQuestion;
+
+  const prepare = async (question: PreparedQuestionSession): Promise<IndexedQuestion> => {
+    const { session, transactionStatus, settings } = question;
+    let asking = options.url;
+    try {
+      if (asking === undefined && options.upstreamUrl !== undefined && (options.store || indexes))
+        asking = await askingRoleUrl(options.upstreamUrl, question);
+      if (options.store && asking !== undefined) {
+        return await prepareIndexedQuestion({
+          store: options.store,
+          url: asking,
+          session,
+          transactionStatus,
+          settings,
+          qdrant: options.qdrant,
+          backgroundValueIndex: background(asking),
+        });
+      }
+    } catch (error) {
+      // No usable index (or the session cannot run the lookup now): answered as a database nothing is indexed for.
+      options.onIndexError?.(error);
+    }
+    return prepareUnindexedQuestion({ session, transactionStatus, settings, backgroundValueIndex: background(asking) });
+  };
+
+  const answer = async (question: AnswerQuestionOptions): Promise<Answer> => {
+    const prepared = question.catalog || question.schemaSelector ? {} : await prepare(question);
+    return pipeline({
+      ...question,
+      ...prepared,
+      queryLog: question.queryLog ?? options.queryLog,
+      llmCache: question.llmCache ?? options.llmCache,
+    });
+  };
+
+  return { answer, prepare };
+}
