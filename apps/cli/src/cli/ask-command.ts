@@ -166,7 +166,7 @@ Example:
         );
         checkQuestionLength(question, settings.maxQuestionLength);
       } catch (error) {
-        const refusedInput = UsageError.isInstance(error) || QuestionTooLongError.isInstance(error);
+        const refusedInput = error instanceof UsageError || error instanceof QuestionTooLongError;
         return fail(describeCommandError(error), refusedInput ? USAGE_EXIT_CODE : 1);
       }
       let client: pg.Client | undefined;
