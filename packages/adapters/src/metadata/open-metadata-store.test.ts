@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { QueryLogEntry } from "@nlq/engine";
@@ -141,6 +141,29 @@ describe("PostgreSQL", () => {
     await admin.end();
   });
   metadataStoreContract("node-postgres", () => openMetadataStore({ url: databaseUrl }));
+
+  it("warns once, naming the file and the fix, when the LLM cache key is exposed (and keeps a key of its own)", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "nlq-exposed-key-"));
+    try {
+      const keyFile = path.join(home, ".nlq", "llm-cache.key");
+      mkdirSync(path.dirname(keyFile), { recursive: true });
+      writeFileSync(keyFile, `${"ab".repeat(32)}\n`);
+      chmodSync(keyFile, 0o644);
+      const warnings: string[] = [];
+      const warn = (message: string) => warnings.push(message);
+      const stores = [
+        await openMetadataStore({ url: databaseUrl, settings: { home }, warn }),
+        await openMetadataStore({ url: databaseUrl, settings: { home }, warn }),
+      ];
+      await Promise.all(stores.map((store) => store.close()));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`the LLM cache key ${keyFile} is open to group or others (mode 0644`);
+      expect(warnings[0]).toContain("for this process only");
+      expect(warnings[0]).toContain(`chmod 600 ${keyFile}`);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
 
   it("concurrent opens of one database migrate once", async () => {
     const stores = await Promise.all([1, 2, 3].map(() => openMetadataStore({ url: databaseUrl })));

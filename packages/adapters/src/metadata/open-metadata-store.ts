@@ -12,7 +12,7 @@ import { QuestionAuditTrail } from "../audit/question-audit-trail";
 import type { ServiceSettings } from "../config/service-settings";
 import { startEmbeddedPostgres } from "../embedded-postgres/embedded-postgres-server";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
-import { llmCacheIntegrityKey } from "./llm-cache-integrity";
+import { LlmCacheKeyExposedError, llmCacheIntegrityKey } from "./llm-cache-integrity";
 import { MetadataLlmCache } from "./llm-cache-store";
 import type { MetadataDatabase } from "./metadata-database";
 import { MetadataStoreError } from "./metadata-store-error";
@@ -42,6 +42,12 @@ export interface OpenMetadataStoreOptions {
    * (`NLQ_HOME`), `migrationsDirectory` (`NLQ_MIGRATIONS_DIR`). Default: none of them set.
    */
   readonly settings?: Partial<Pick<ServiceSettings, "metadataUrl" | "home" | "migrationsDirectory">>;
+  /**
+   * Told, once per process and key file, when the store works degraded: an exposed LLM cache key
+   * (`LlmCacheKeyExposedError`) is not used, so cached model responses stop persisting across processes until it is
+   * fixed. Default: `console.error` (stderr), as the audit trail reports its write failures.
+   */
+  readonly warn?: (message: string) => void;
 }
 
 export interface MetadataStore {
@@ -80,7 +86,7 @@ export async function openMetadataStore(options: OpenMetadataStoreOptions = {}):
   // in-memory store (tests) gets a key of its own.
   const integrityKey = options.directory?.startsWith("memory://")
     ? randomBytes(32)
-    : integrityKeyOrEphemeral(nlqStateDirectory(settings.home));
+    : integrityKeyOrEphemeral(nlqStateDirectory(settings.home), options.warn ?? warnOnStandardError);
   if (url !== undefined) {
     if (!/^postgres(ql)?:\/\//.test(url)) {
       throw new ConfigurationError(
@@ -236,15 +242,30 @@ async function migrateWithLock(pool: pg.Pool, migrationsFolder: string): Promise
   }
 }
 
+/** Key files whose exposure this process already reported: one warning each, however many stores it opens. */
+const reportedExposedKeys = new Set<string>();
+
+function warnOnStandardError(message: string): void {
+  console.error(`nlq: ${message}`);
+}
+
 /**
  * The LLM cache's signing key of the home; where it cannot be written (a read-only directory, a container's `/`), a
  * key of this process only: rows it signs are still trusted by it alone, so the cache stays safe and works within
- * the process.
+ * the process. An exposed key file (`LlmCacheKeyExposedError`) gets the same fallback, and `warn` says so once: the
+ * user would otherwise never learn why cached responses stop being reused by the next process.
  */
-function integrityKeyOrEphemeral(stateDirectory: string): Buffer {
+function integrityKeyOrEphemeral(stateDirectory: string, warn: (message: string) => void): Buffer {
   try {
     return llmCacheIntegrityKey(stateDirectory);
-  } catch {
+  } catch (error) {
+    if (error instanceof LlmCacheKeyExposedError && !reportedExposedKeys.has(error.file)) {
+      reportedExposedKeys.add(error.file);
+      warn(
+        `${error.message}. Until then cached model responses are kept for this process only. If nobody else can have ` +
+          `read it, making it yours and private also works: chown $(id -un) ${error.file} && chmod 600 ${error.file}`,
+      );
+    }
     return randomBytes(32);
   }
 }
