@@ -31,17 +31,16 @@ export async function authorizeRequest(request: Request): Promise<Authorization>
 /** A JSON error response with the status that fits the error's SQLSTATE. */
 export function errorResponse(error: unknown): Response {
   const data = errorData(error);
-  const status =
-    error instanceof NlqError
-      ? data.code === "42501"
-        ? 403
-        : data.code.startsWith("28")
-          ? 401
-          : data.code === "08001"
-            ? 503
-            : data.code === "F0000"
-              ? 500
-              : 400
-      : 500;
+  const status = NlqError.isInstance(error)
+    ? data.code === "42501"
+      ? 403
+      : data.code.startsWith("28")
+        ? 401
+        : data.code === "08001"
+          ? 503
+          : data.code === "F0000"
+            ? 500
+            : 400
+    : 500;
   return Response.json({ error: data }, { status });
 }

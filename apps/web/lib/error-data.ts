@@ -33,15 +33,15 @@ function wording(reason: ErrorReason, error: NlqError): string {
 
 /** Why a typed error happened, when the page has its own words for it. */
 function reasonOf(error: NlqError): ErrorReason | undefined {
-  if (error instanceof QuestionTooLongError) return "too-long";
+  if (QuestionTooLongError.isInstance(error)) return "too-long";
   if (error.code === "28000" && error.name === "SignInRequiredError") return "session-ended";
-  if (error instanceof ModelConfigurationError && /no language model is configured/i.test(error.message)) {
+  if (ModelConfigurationError.isInstance(error) && /no language model is configured/i.test(error.message)) {
     return "model-not-configured";
   }
-  if (error instanceof ModelCallError && notRecorded.test(error.message)) return "not-recorded";
+  if (ModelCallError.isInstance(error) && notRecorded.test(error.message)) return "not-recorded";
   // ModelOutputError (not exported by @nlq/engine): the model's reply did not match the step's schema.
   const outputError = error.name === "ModelOutputError" && error.code === "58000";
-  if (outputError || error instanceof ModelCallError) {
+  if (outputError || ModelCallError.isInstance(error)) {
     const cause = error.cause as { message?: unknown; finishReason?: unknown } | undefined;
     const causeText = typeof cause?.message === "string" ? cause.message : "";
     const output = outputError ? String((error as NlqError & { output?: unknown }).output ?? "") : "";
@@ -60,7 +60,7 @@ function reasonOf(error: NlqError): ErrorReason | undefined {
  * error so stack traces and connection strings never reach the browser. No message carries a server path.
  */
 export function errorData(error: unknown): ErrorData {
-  if (error instanceof NlqError) {
+  if (NlqError.isInstance(error)) {
     const context = error as NlqError & { sql?: unknown; detail?: unknown; hint?: unknown };
     const reason = reasonOf(error);
     return {
@@ -68,7 +68,7 @@ export function errorData(error: unknown): ErrorData {
       name: error.name,
       message: reason === undefined ? withoutStepNames(withoutServerPaths(error.message)) : wording(reason, error),
       ...(reason === undefined ? {} : { reason }),
-      ...(error instanceof QuestionTooLongError ? { length: error.length, limit: error.limit } : {}),
+      ...(QuestionTooLongError.isInstance(error) ? { length: error.length, limit: error.limit } : {}),
       ...(typeof context.sql === "string" && context.sql !== "" ? { sql: context.sql } : {}),
       ...(typeof context.detail === "string" && context.detail !== ""
         ? { detail: withoutServerPaths(context.detail) }

@@ -32,14 +32,14 @@ export async function handleSignIn(request: Request, dependencies: SignInDepende
     try {
       session = await dependencies.sessions().signIn(user, password);
     } catch (error) {
-      if (error instanceof SignInRejectedError) dependencies.throttle.recordRefusal(user, address);
+      if (SignInRejectedError.isInstance(error)) dependencies.throttle.recordRefusal(user, address);
       throw error;
     }
     dependencies.throttle.recordSuccess(user);
     const cookie = sessionCookieHeader(await sealSessionId(session.id), isSecureRequest(request));
     return Response.json({ role: session.role }, { headers: { "Set-Cookie": cookie } });
   } catch (error) {
-    if (error instanceof SignInThrottledError) {
+    if (SignInThrottledError.isInstance(error)) {
       return Response.json(
         { error: errorData(error) },
         { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },

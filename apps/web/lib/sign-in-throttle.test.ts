@@ -16,7 +16,7 @@ function waitOf(check: () => void): number | undefined {
     check();
     return undefined;
   } catch (error) {
-    if (error instanceof SignInThrottledError) return error.retryAfterSeconds;
+    if (SignInThrottledError.isInstance(error)) return error.retryAfterSeconds;
     throw error;
   }
 }

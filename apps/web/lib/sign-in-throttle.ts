@@ -1,10 +1,19 @@
 import { NlqError } from "@nlq/engine";
 
+const signInThrottledErrorMarker = Symbol.for("nlq.error.SignInThrottledError");
+
 /**
  * Too many refused sign-ins for this role or from this address lately. SQLSTATE 08004 (the server rejected the
  * establishment of the connection); answered 429 with `Retry-After`.
  */
 export class SignInThrottledError extends NlqError {
+  readonly [signInThrottledErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is SignInThrottledError {
+    return NlqError.hasMarker(error, signInThrottledErrorMarker);
+  }
+
   /** Seconds until a sign-in for this role from this address is tried again. */
   readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number) {

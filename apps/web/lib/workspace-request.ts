@@ -5,8 +5,17 @@ import { webMetadataStore } from "./web-resources";
 import { loadWebSettings } from "./web-settings";
 import type { WebUser } from "./web-user";
 
+const historyUnavailableErrorMarker = Symbol.for("nlq.error.HistoryUnavailableError");
+
 /** The metadata store is not configured or cannot be opened: history and examples are unavailable. SQLSTATE 55000. */
 export class HistoryUnavailableError extends NlqError {
+  readonly [historyUnavailableErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is HistoryUnavailableError {
+    return NlqError.hasMarker(error, historyUnavailableErrorMarker);
+  }
+
   constructor() {
     super("History and verified examples need the metadata store (NLQ_METADATA_URL), which is not available.", {
       code: "55000",
@@ -42,7 +51,7 @@ export async function withWorkspace(
       examples: new VerifiedExampleStore(store.database),
     });
   } catch (error) {
-    if (!(error instanceof NlqError)) console.error("nlq web: request failed", error);
+    if (!NlqError.isInstance(error)) console.error("nlq web: request failed", error);
     return errorResponse(error);
   }
 }

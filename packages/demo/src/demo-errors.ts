@@ -1,7 +1,16 @@
 import { NlqError } from "@nlq/engine";
 
+const demoTablesExistErrorMarker = Symbol.for("nlq.error.DemoTablesExistError");
+
 /** Demo tables already exist in the target schema and `replace` was not set. SQLSTATE 42P07 (duplicate_table). */
 export class DemoTablesExistError extends NlqError {
+  readonly [demoTablesExistErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is DemoTablesExistError {
+    return NlqError.hasMarker(error, demoTablesExistErrorMarker);
+  }
+
   readonly schema: string;
   readonly tables: readonly string[];
   constructor(options: { schema: string; tables: readonly string[] }) {

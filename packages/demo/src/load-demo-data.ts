@@ -108,7 +108,7 @@ interface LoaderDriver {
 
 /** Wraps a driver error (node-postgres or PGlite, both carry `code`) in a `DatabaseError`; NlqErrors pass through. */
 function asDatabaseError(error: unknown, sql: string): NlqError {
-  if (error instanceof NlqError) return error;
+  if (NlqError.isInstance(error)) return error;
   const fields = (typeof error === "object" && error !== null ? error : {}) as {
     code?: unknown;
     message?: unknown;

@@ -70,18 +70,12 @@ export { ResultByteBudget } from "./database/result-byte-budget";
 export { createOfflineEmbeddingModel } from "./embedding/offline-embedding-model";
 export { resolveEmbeddingModel } from "./embedding/resolve-embedding-model";
 export type { Vector } from "./embedding/vector-math";
-export {
-  CancelledError,
-  ConfigurationError,
-  DatabaseError,
-  ModelCallError,
-  ModelConfigurationError,
-  NlqError,
-  QuestionSyntaxError,
-  QuestionTooLongError,
-  SessionResidueError,
-  UnanswerableQuestionError,
-} from "./errors";
+export { CancelledError } from "./errors/cancelled-error";
+export { ConfigurationError } from "./errors/configuration-error";
+export { DatabaseError, SessionResidueError } from "./errors/database-errors";
+export { ModelCallError, ModelConfigurationError } from "./errors/model-errors";
+export { NlqError } from "./errors/nlq-error";
+export { QuestionSyntaxError, QuestionTooLongError, UnanswerableQuestionError } from "./errors/question-errors";
 export { type ExampleLiterals, exampleLiterals, type LiteralProbe } from "./examples/example-literals";
 export { type ReadableExamplesOptions, readableExamples } from "./examples/readable-examples";
 export { questionSimilarity, questionWords, similarExamples } from "./examples/similar-examples";

@@ -166,7 +166,7 @@ Example:
         );
         checkQuestionLength(question, settings.maxQuestionLength);
       } catch (error) {
-        const refusedInput = error instanceof UsageError || error instanceof QuestionTooLongError;
+        const refusedInput = UsageError.isInstance(error) || QuestionTooLongError.isInstance(error);
         return fail(describeCommandError(error), refusedInput ? USAGE_EXIT_CODE : 1);
       }
       let client: pg.Client | undefined;

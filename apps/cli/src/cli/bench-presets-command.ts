@@ -61,7 +61,7 @@ The model is scripted from each question's gold (not a language model): calls ar
         url = checkDatabaseUrl(givenUrl, source);
       } catch (error) {
         process.stderr.write(`nlq bench presets: ${describeCommandError(error)}\n`);
-        process.exitCode = error instanceof UsageError ? USAGE_EXIT_CODE : 1;
+        process.exitCode = UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1;
         return;
       }
       const evaluation = await import("@nlq/eval");

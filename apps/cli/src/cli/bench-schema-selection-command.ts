@@ -81,7 +81,7 @@ export function registerBenchSchemaSelectionCommand(bench: Command): void {
         process.stdout.write(formatSchemaSelectionResults(result, invocation));
       } catch (error) {
         process.stderr.write(`nlq bench schema-selection: ${describeCommandError(error)}\n`);
-        process.exitCode = error instanceof UsageError ? USAGE_EXIT_CODE : 1;
+        process.exitCode = UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1;
       }
     });
 }

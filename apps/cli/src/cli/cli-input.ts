@@ -2,11 +2,20 @@ import { NlqError, quotedPrefix } from "@nlq/engine";
 
 export { USAGE_EXIT_CODE } from "./usage-exit-code";
 
+const usageErrorMarker = Symbol.for("nlq.error.UsageError");
+
 /**
  * A command-line input is unusable (a `--url` that is not a PostgreSQL URL, an empty question). Reported before any
  * work, with exit code `USAGE_EXIT_CODE`. SQLSTATE 22023 (invalid_parameter_value).
  */
 export class UsageError extends NlqError {
+  readonly [usageErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is UsageError {
+    return NlqError.hasMarker(error, usageErrorMarker);
+  }
+
   constructor(message: string) {
     super(message, { code: "22023" });
   }

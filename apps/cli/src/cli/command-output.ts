@@ -20,8 +20,8 @@ export const standardOutput: CommandOutput = {
  * anything else by its message.
  */
 export function describeCommandError(error: unknown): string {
-  if (error instanceof UsageError) return error.message;
-  if (error instanceof NlqError) return `${error.message} (SQLSTATE ${error.code})`;
+  if (UsageError.isInstance(error)) return error.message;
+  if (NlqError.isInstance(error)) return `${error.message} (SQLSTATE ${error.code})`;
   return error instanceof Error ? error.message : String(error);
 }
 

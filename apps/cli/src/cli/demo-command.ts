@@ -67,7 +67,7 @@ export function registerDemoCommand(program: Command, output: DemoCommandOutput 
         output.write(`  ${"total".padEnd(width)}  ${String(result.totalRows).padStart(6)} rows\n`);
       } catch (error) {
         output.writeError(`nlq demo load: ${describeCommandError(error)}\n`);
-        process.exitCode = error instanceof UsageError ? USAGE_EXIT_CODE : 1;
+        process.exitCode = UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1;
       }
     });
 

@@ -232,7 +232,7 @@ Examples:
           options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset },
         );
       } catch (error) {
-        return fail(describeCommandError(error), error instanceof UsageError ? USAGE_EXIT_CODE : 1);
+        return fail(describeCommandError(error), UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1);
       }
       const limit = options.limit ?? Number.POSITIVE_INFINITY;
       const evaluation = await import("@nlq/eval");

@@ -24,8 +24,17 @@ export interface LogCommandOutput extends CommandOutput {
 /** Most entries one call lists. */
 export const maximumLogEntries = 10_000;
 
+const noAuditTrailErrorMarker = Symbol.for("nlq.error.NoAuditTrailError");
+
 /** There is no metadata store, so nothing was ever recorded. SQLSTATE 55000. */
 export class NoAuditTrailError extends NlqError {
+  readonly [noAuditTrailErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is NoAuditTrailError {
+    return NlqError.hasMarker(error, noAuditTrailErrorMarker);
+  }
+
   constructor() {
     super(
       "no metadata store: set NLQ_METADATA_URL, or run nlq start once (its embedded PostgreSQL keeps the audit trail)",
@@ -83,7 +92,7 @@ Example:
         if (!givenUrl) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
         url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
       } catch (error) {
-        return fail(describeCommandError(error), error instanceof UsageError ? USAGE_EXIT_CODE : 1);
+        return fail(describeCommandError(error), UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1);
       }
       const client = new pg.Client({ connectionString: url, application_name: "nlq log" });
       client.on("error", () => undefined);

@@ -103,7 +103,7 @@ Example:
         if (givenUrl === undefined) throw new UsageError("no database: pass --url postgresql://… or set DATABASE_URL");
         url = checkDatabaseUrl(givenUrl, options.url === undefined ? "DATABASE_URL" : "--url");
       } catch (error) {
-        return fail(describeCommandError(error), error instanceof UsageError ? USAGE_EXIT_CODE : 1);
+        return fail(describeCommandError(error), UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1);
       }
       const limit = options.limit ?? Number.POSITIVE_INFINITY;
       const seed = options.seed;

@@ -148,7 +148,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof NlqError) return error.message;
+  if (NlqError.isInstance(error)) return error.message;
   if (error instanceof Error) return error.stack ?? error.message;
   return String(error);
 }

@@ -32,8 +32,17 @@ export interface AuditEntriesOptions extends AuditEntriesFilter {
   readonly role?: string;
 }
 
+const auditAccessErrorMarker = Symbol.for("nlq.error.AuditAccessError");
+
 /** A role that is not an administrator asked for another role's entries. SQLSTATE 42501 (insufficient privilege). */
 export class AuditAccessError extends NlqError {
+  readonly [auditAccessErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is AuditAccessError {
+    return NlqError.hasMarker(error, auditAccessErrorMarker);
+  }
+
   /** The asking role. */
   readonly role: string;
   /** The role whose entries it asked for. */

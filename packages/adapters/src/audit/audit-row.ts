@@ -117,7 +117,7 @@ export function auditRowOf(
     };
   }
   const error = outcome.error;
-  const typed = error instanceof NlqError;
+  const typed = NlqError.isInstance(error);
   return {
     ...common,
     sql: null,

@@ -1,8 +1,17 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { NlqError } from "@nlq/engine";
 
+const directoryInUseErrorMarker = Symbol.for("nlq.error.DirectoryInUseError");
+
 /** A PGlite directory is already open in another process (or twice in this one). SQLSTATE 55006 (object in use). */
 export class DirectoryInUseError extends NlqError {
+  readonly [directoryInUseErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is DirectoryInUseError {
+    return NlqError.hasMarker(error, directoryInUseErrorMarker);
+  }
+
   readonly directory: string;
   readonly processId: number;
   constructor(options: { directory: string; processId: number; purpose: string }) {

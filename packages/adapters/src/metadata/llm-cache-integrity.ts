@@ -11,7 +11,7 @@ import {
   writeSync,
 } from "node:fs";
 import path from "node:path";
-import type { CachedLlmResponse } from "@nlq/engine";
+import { type CachedLlmResponse, NlqError } from "@nlq/engine";
 import { MetadataStoreError } from "./metadata-store-error";
 
 /**
@@ -93,11 +93,20 @@ function refuseExposed(file: string, status: { mode: number; uid: number; isFile
   }
 }
 
+const llmCacheKeyExposedErrorMarker = Symbol.for("nlq.error.LlmCacheKeyExposedError");
+
 /**
  * The LLM cache key file is exposed (open to group or others, another user's, a symbolic link) and is not used:
  * whoever can read or chose it could sign cached responses. Delete the file; nlq creates a new private one.
  */
 export class LlmCacheKeyExposedError extends MetadataStoreError {
+  readonly [llmCacheKeyExposedErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is LlmCacheKeyExposedError {
+    return NlqError.hasMarker(error, llmCacheKeyExposedErrorMarker);
+  }
+
   readonly file: string;
   constructor(file: string, reason: string) {
     super(

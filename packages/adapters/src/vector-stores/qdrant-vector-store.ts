@@ -197,7 +197,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Vect
       try {
         await call(collection, "delete collection", () => client.deleteCollection(name));
       } catch (error) {
-        if (!(error instanceof VectorCollectionNotFoundError)) throw error;
+        if (!VectorCollectionNotFoundError.isInstance(error)) throw error;
       }
     },
 

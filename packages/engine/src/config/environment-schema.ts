@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { embeddingProviders } from "../embedding/resolve-embedding-model";
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 import { stepNames, stepVariableNames } from "../steps/step-registry";
 import { builtInPresetNames, defaultPresetName, type Preset, resolvePreset } from "./presets";
 import {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 import { builtInPresets, presetSchema, resolvePreset } from "./presets";
 import { schemaSelectionPresets } from "./schema-selection-steps";
 import { loadSettings, modelReferenceForStep } from "./settings";

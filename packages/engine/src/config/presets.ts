@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 import { stepNames } from "../steps/step-registry";
 import { schemaSelectionPresets } from "./schema-selection-steps";
 

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 
 /** The switchable steps of the CHESS schema selector. */
 export interface SchemaSelectionSteps {

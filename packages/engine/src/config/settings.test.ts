@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 import { configurationVariableNames, parseEnvironment } from "./environment-schema";
 import { builtInPresets } from "./presets";
 import { schemaSelectionPresets } from "./schema-selection-steps";

@@ -3,7 +3,7 @@ import { createPgExecutor } from "@nlq/adapters";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ClientEncodingError, DatabaseError, SessionResidueError } from "../errors";
+import { ClientEncodingError, DatabaseError, SessionResidueError } from "../errors/database-errors";
 import type { QueryExecutor } from "./query-executor";
 import { queryWithRowLimit, runReadOnly } from "./read-only-session";
 

@@ -1,4 +1,5 @@
-import { CancelledError, ClientEncodingError, DatabaseError, SessionResidueError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
+import { ClientEncodingError, DatabaseError, SessionResidueError } from "../errors/database-errors";
 import type { QueryExecutor, QueryResult, TransactionStatus } from "./query-executor";
 import {
   dblinkConnectionsSql,
@@ -184,7 +185,7 @@ export async function queryWithRowLimit(
     );
   } catch (error) {
     // Report the statement as generated, not as wrapped.
-    if (error instanceof DatabaseError) {
+    if (DatabaseError.isInstance(error)) {
       throw new DatabaseError(error.message, {
         sql,
         code: error.code,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ModelConfigurationError } from "../errors";
+import { ModelConfigurationError } from "../errors/model-errors";
 import { OfflineEmbeddingModel } from "./offline-embedding-model";
 import { resolveEmbeddingModel } from "./resolve-embedding-model";
 

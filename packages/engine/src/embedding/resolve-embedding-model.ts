@@ -2,7 +2,7 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import { ModelConfigurationError } from "../errors";
+import { ModelConfigurationError } from "../errors/model-errors";
 import { createOfflineEmbeddingModel } from "./offline-embedding-model";
 
 /** Where `ollama:` and `openai-compatible:` embedding models are served (the pipeline's `Settings` fit). */

@@ -1,7 +1,7 @@
 import type { VerifiedExample } from "../contract/answer";
 import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
 import { type ReadOnlyQuery, runReadOnly } from "../database/read-only-session";
-import { CancelledError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
 import { escapedStringLiteral } from "../retrieval/values/value-visibility-statement";
 import { loadFunctionPolicy } from "../sql/load-function-policy";
 import { alwaysQuoteIdentifier } from "../sql/quote-identifier";
@@ -115,7 +115,7 @@ export async function readableExamples<T extends VerifiedExample>(options: Reada
         try {
           ok = await readable(query, example.sql, policy, options.ownExample?.(example) ?? false);
         } catch (error) {
-          if (error instanceof CancelledError || options.abortSignal?.aborted) throw error;
+          if (CancelledError.isInstance(error) || options.abortSignal?.aborted) throw error;
         }
         await query(`ROLLBACK TO SAVEPOINT ${exampleSavepoint}`);
         await query(`RELEASE SAVEPOINT ${exampleSavepoint}`);

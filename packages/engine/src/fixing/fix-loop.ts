@@ -1,6 +1,6 @@
 import { fixCandidatePrompt, fixCandidateSystemPrompt, sqlCandidateOutputSchema } from "@nlq/prompts";
 import type { CappedResult } from "../database/read-only-session";
-import { DatabaseError, SqlValidationError } from "../errors";
+import { DatabaseError, SqlValidationError } from "../errors/database-errors";
 import { extractSql } from "../generation/extract-sql";
 import type { StepContext } from "../llm/step-context";
 import type { FunctionPolicy } from "../sql/function-policy";
@@ -35,7 +35,7 @@ export interface FixedCandidate {
 type Issue = { kind: "error"; code: string; message: string } | { kind: "empty" };
 
 function isFixable(error: unknown): error is SqlValidationError | DatabaseError {
-  return error instanceof SqlValidationError || error instanceof DatabaseError;
+  return SqlValidationError.isInstance(error) || DatabaseError.isInstance(error);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Catalog } from "../catalog/catalog-types";
-import { ModelOutputError, UnanswerableQuestionError } from "../errors";
+import { ModelOutputError } from "../errors/model-errors";
+import { UnanswerableQuestionError } from "../errors/question-errors";
 import { catalogTable } from "../testing/catalog-table";
 import { recordingStepContext } from "../testing/recording-step-context";
 import type { GenerateCandidateOptions } from "./candidate-generator";

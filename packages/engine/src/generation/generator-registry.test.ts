@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 import { candidateGenerators, generatorByName, generatorNames } from "./generator-registry";
 
 describe("generator registry", () => {

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 import type { CandidateGenerator } from "./candidate-generator";
 import { divideAndConquerGenerator } from "./divide-and-conquer-generator";
 import { oneShotGenerator } from "./one-shot-generator";

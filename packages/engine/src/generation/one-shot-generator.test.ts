@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Catalog } from "../catalog/catalog-types";
-import { UnanswerableQuestionError } from "../errors";
+import { UnanswerableQuestionError } from "../errors/question-errors";
 import { renderSchema } from "../schema/render-schema";
 import { catalogTable } from "../testing/catalog-table";
 import { recordingStepContext } from "../testing/recording-step-context";

@@ -1,5 +1,6 @@
 import { sqlCandidateOutputSchema } from "@nlq/prompts";
-import { ModelOutputError, UnanswerableQuestionError } from "../errors";
+import { ModelOutputError } from "../errors/model-errors";
+import { UnanswerableQuestionError } from "../errors/question-errors";
 import type { StepContext } from "../llm/step-context";
 import type { StepName } from "../steps/step-registry";
 import type { GeneratedCandidate } from "./candidate-generator";
@@ -35,7 +36,7 @@ export async function writeSql(options: WriteSqlOptions): Promise<GeneratedCandi
       prompt: options.prompt,
     });
   } catch (error) {
-    if (!(error instanceof ModelOutputError)) throw error;
+    if (!ModelOutputError.isInstance(error)) throw error;
     const text = modelOutputText(error);
     const sql = extractSql(text);
     if (sql === "") throw error;

@@ -7,7 +7,7 @@ import type { GeneratorPlan } from "../config/presets";
 import { loadSettings, type Settings } from "../config/settings";
 import type { Answer } from "../contract/answer";
 import type { QueryExecutor } from "../database/query-executor";
-import { DatabaseError, SqlValidationError } from "../errors";
+import { DatabaseError, SqlValidationError } from "../errors/database-errors";
 import { answerQuestion } from "../pipeline/answer-question";
 import { mockTextResult, stepOf } from "../testing/mock-text-model";
 import { answerWithInterpretation } from "./answer-with-interpretation";

@@ -1,4 +1,5 @@
-import { CancelledError, ModelCallError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
+import { ModelCallError } from "../errors/model-errors";
 
 /** Limits on language-model use for one question. */
 export interface LlmBudgetOptions {

@@ -8,7 +8,9 @@ import {
 } from "ai";
 import type { z } from "zod";
 import type { LlmCallRecord } from "../contract/events";
-import { CancelledError, ModelCallError, ModelOutputError, NlqError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
+import { ModelCallError, ModelOutputError } from "../errors/model-errors";
+import { NlqError } from "../errors/nlq-error";
 import { scriptedProvider } from "../models/scripted-model";
 import type { StepName } from "../steps/step-registry";
 import { modelCallTelemetry } from "../telemetry/model-call-telemetry";
@@ -70,7 +72,7 @@ function isRefusal(error: unknown): boolean {
 function findNlqError(error: unknown): NlqError | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    if (current instanceof NlqError) return current;
+    if (NlqError.isInstance(current)) return current;
     const nested = (current as { lastError?: unknown }).lastError ?? current.cause;
     current = nested;
   }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Settings } from "../config/settings";
 import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../contract/events";
-import { CancelledError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
 import { type ResolvedModel, resolveStepModel } from "../models/resolve-model";
 import type { StepName } from "../steps/step-registry";
 import type { TelemetrySettings } from "../telemetry/pipeline-tracer";

@@ -1,4 +1,5 @@
-import { CancelledError, ModelCallError, ModelOutputError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
+import { ModelCallError, ModelOutputError } from "../errors/model-errors";
 
 /**
  * Whether `error` is the failure of one model call that the pipeline degrades around instead of failing the question:
@@ -9,5 +10,5 @@ import { CancelledError, ModelCallError, ModelOutputError } from "../errors";
  */
 export function isDegradableStepFailure(error: unknown, context: { readonly abortSignal?: AbortSignal }): boolean {
   if (context.abortSignal?.aborted) return false;
-  return error instanceof ModelOutputError || error instanceof ModelCallError || error instanceof CancelledError;
+  return ModelOutputError.isInstance(error) || ModelCallError.isInstance(error) || CancelledError.isInstance(error);
 }

@@ -1,4 +1,4 @@
-import { ModelConfigurationError } from "../errors";
+import { ModelConfigurationError } from "../errors/model-errors";
 
 /** Providers a model reference may name. `scripted` replays a recorded fixture file. */
 export const modelProviders = ["openai", "anthropic", "google", "ollama", "openai-compatible", "scripted"] as const;

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { generateText } from "ai";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
-import { ModelConfigurationError } from "../errors";
+import { ModelConfigurationError } from "../errors/model-errors";
 import { parseModelReference } from "./model-reference";
 import { resolveModel, resolveStepModel } from "./resolve-model";
 

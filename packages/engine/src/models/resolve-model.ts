@@ -4,7 +4,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { modelReferenceForStep, type Settings } from "../config/settings";
-import { ModelConfigurationError } from "../errors";
+import { ModelConfigurationError } from "../errors/model-errors";
 import { withDescribedOutputFallback } from "./described-output-fallback";
 import { modelConfigurationHelp, parseModelReference } from "./model-reference";
 import { createScriptedModel } from "./scripted-model";

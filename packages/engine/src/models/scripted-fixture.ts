@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { ModelConfigurationError } from "../errors";
+import { ModelConfigurationError } from "../errors/model-errors";
 
 /**
  * Recorded responses replayed by the `scripted:<file>` model. Format (JSON):

@@ -5,7 +5,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
-import { ModelCallError } from "../errors";
+import { ModelCallError } from "../errors/model-errors";
 import { quotedPrefix } from "../text/quoted-prefix";
 import { promptText } from "./prompt-text";
 import { findScriptedOutput, readScriptedFixture } from "./scripted-fixture";

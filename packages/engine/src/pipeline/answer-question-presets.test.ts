@@ -8,7 +8,7 @@ import type { GeneratorPlan } from "../config/presets";
 import { loadSettings, type Settings } from "../config/settings";
 import type { PipelineEvent } from "../contract/events";
 import type { QueryExecutor } from "../database/query-executor";
-import { CancelledError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
 import type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "../llm/llm-response-cache";
 import { mockTextResult, stepOf } from "../testing/mock-text-model";
 import { answerQuestion } from "./answer-question";

@@ -7,13 +7,10 @@ import { loadSettings } from "../config/settings";
 import type { QueryLogEntry } from "../contract/answer";
 import type { PipelineEvent } from "../contract/events";
 import type { QueryExecutor } from "../database/query-executor";
-import {
-  CancelledError,
-  DatabaseError,
-  ModelConfigurationError,
-  SqlValidationError,
-  UnanswerableQuestionError,
-} from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
+import { DatabaseError, SqlValidationError } from "../errors/database-errors";
+import { ModelConfigurationError } from "../errors/model-errors";
+import { UnanswerableQuestionError } from "../errors/question-errors";
 import { mockTextModel } from "../testing/mock-text-model";
 import { answerQuestion } from "./answer-question";
 

@@ -1,5 +1,6 @@
 import type { Answer, CandidateRecord, QueryLogEntry } from "../contract/answer";
-import { CancelledError, NlqError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
+import { NlqError } from "../errors/nlq-error";
 import { buildInterpretations } from "../interpretations/build-interpretations";
 import { createStepContext } from "../llm/step-context";
 import { renderSchema } from "../schema/render-schema";
@@ -148,10 +149,10 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
     return answer;
   } catch (caught) {
     const error =
-      options.abortSignal?.aborted && !(caught instanceof CancelledError)
+      options.abortSignal?.aborted && !CancelledError.isInstance(caught)
         ? new CancelledError(undefined, { cause: caught })
         : caught;
-    const code = error instanceof NlqError ? error.code : "XX000";
+    const code = NlqError.isInstance(error) ? error.code : "XX000";
     const message = error instanceof Error ? error.message : String(error);
     await record({
       sql: candidates.at(-1)?.sql ?? null,

@@ -2,7 +2,7 @@ import pLimit from "p-limit";
 import type { Catalog } from "../catalog/catalog-types";
 import type { CandidateRecord, ConversationTurn, VerifiedExample } from "../contract/answer";
 import type { CappedResult } from "../database/read-only-session";
-import { CancelledError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
 import { type FixedCandidate, runFixLoop } from "../fixing/fix-loop";
 import { generatorByName } from "../generation/generator-registry";
 import { renderSchemaForSample } from "../generation/sample-schema";

@@ -4,7 +4,7 @@ import { loadSettings } from "../config/settings";
 import type { QueryLogEntry } from "../contract/answer";
 import type { PipelineEvent } from "../contract/events";
 import type { QueryExecutor } from "../database/query-executor";
-import { QuestionTooLongError, UnanswerableQuestionError } from "../errors";
+import { QuestionTooLongError, UnanswerableQuestionError } from "../errors/question-errors";
 import { createScriptedModel } from "../models/scripted-model";
 import { answerQuestion } from "./answer-question";
 import { checkQuestionLength } from "./question-length";

@@ -1,4 +1,4 @@
-import { QuestionTooLongError } from "../errors";
+import { QuestionTooLongError } from "../errors/question-errors";
 
 /** The number of characters (code points) of `question`, counted only as far as it matters for `limit`. */
 function exceeds(question: string, limit: number): number | undefined {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadSettings, type Settings } from "../config/settings";
 import type { PipelineEvent } from "../contract/events";
 import type { QueryExecutor } from "../database/query-executor";
-import { UnanswerableQuestionError } from "../errors";
+import { UnanswerableQuestionError } from "../errors/question-errors";
 import { createStepContext } from "../llm/step-context";
 import { mockTextModel, stepOf } from "../testing/mock-text-model";
 import type { SchemaSelector } from "./schema-selector";

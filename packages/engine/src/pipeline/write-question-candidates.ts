@@ -1,7 +1,7 @@
 import { type Catalog, countColumns } from "../catalog/catalog-types";
 import { introspectCatalog } from "../catalog/introspect-catalog";
 import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
-import { UnanswerableQuestionError } from "../errors";
+import { UnanswerableQuestionError } from "../errors/question-errors";
 import type { StepContext } from "../llm/step-context";
 import { fetchSampleValues } from "../schema/sample-values";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 import type { CandidateSelector } from "./candidate-selector";
 import { createPairwiseSelector } from "./pairwise-selector";
 import { randomSelector } from "./random-selector";

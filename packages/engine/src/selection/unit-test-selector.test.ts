@@ -1,6 +1,6 @@
 import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
-import { ModelOutputError } from "../errors";
+import { ModelOutputError } from "../errors/model-errors";
 import { executedCandidate as candidate } from "../testing/executed-candidate";
 import { selectionSetup } from "../testing/selection-setup";
 import { createUnitTestSelector } from "./unit-test-selector";

@@ -5,7 +5,7 @@ import {
   generateUnitTestsPrompt,
   unitTestSystemPrompt,
 } from "@nlq/prompts";
-import { ModelOutputError } from "../errors";
+import { ModelOutputError } from "../errors/model-errors";
 import { isDegradableStepFailure } from "../llm/step-failure";
 import { bestCluster } from "./best-cluster";
 import type { CandidateSelector, SelectCandidateOptions, SelectionOutcome } from "./candidate-selector";

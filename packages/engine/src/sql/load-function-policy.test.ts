@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueryExecutor } from "../database/query-executor";
 import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
-import { SqlValidationError } from "../errors";
+import { SqlValidationError } from "../errors/database-errors";
 import type { FunctionPolicy } from "./function-policy";
 import { loadFunctionPolicy } from "./load-function-policy";
 import { validateSql } from "./validate-sql";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SqlValidationError } from "../errors";
+import { SqlValidationError } from "../errors/database-errors";
 import { createFunctionPolicy, type RoutineFacts } from "./function-policy";
 import { validateSql } from "./validate-sql";
 

@@ -1,5 +1,5 @@
 import { loadModule, parseSync } from "libpg-query";
-import { SqlValidationError } from "../errors";
+import { SqlValidationError } from "../errors/database-errors";
 import type { FunctionPolicy, QualifiedName } from "./function-policy";
 import { routineReferences, temporarySchemaReferences } from "./routine-references";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadSettings, modelReferenceForStep } from "../config/settings";
-import { ConfigurationError } from "../errors";
+import { ConfigurationError } from "../errors/configuration-error";
 import { isStepName, pipelineSteps, stepNames, stepVariableNames } from "./step-registry";
 
 describe("step registry", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../config/settings";
 import type { PipelineEvent } from "../contract/events";
-import { CancelledError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
 import { createStepContext } from "../llm/step-context";
 import { cappedResult } from "../testing/executed-candidate";
 import { mockTextModel } from "../testing/mock-text-model";

@@ -1,7 +1,7 @@
 import { summarizeAnswerOutputSchema, summarizeAnswerPrompt, summarizeAnswerSystemPrompt } from "@nlq/prompts";
 import type { AnswerSummary } from "../contract/answer";
 import type { CappedResult } from "../database/read-only-session";
-import { CancelledError } from "../errors";
+import { CancelledError } from "../errors/cancelled-error";
 import type { StepContext } from "../llm/step-context";
 import { resultPreview } from "../selection/result-preview";
 import { textPrefix } from "../text/quoted-prefix";
@@ -64,7 +64,7 @@ export async function summarizeAnswer(options: SummarizeAnswerOptions): Promise<
     return { sentence, model: model.id, scripted: model.scripted };
   } catch (error) {
     if (context.abortSignal?.aborted) {
-      throw error instanceof CancelledError ? error : new CancelledError(undefined, { cause: error });
+      throw CancelledError.isInstance(error) ? error : new CancelledError(undefined, { cause: error });
     }
     context.emit({ type: "summary-end", omittedReason: shortReason(error) });
     return undefined;

@@ -1,7 +1,7 @@
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Answer } from "../contract/answer";
 import type { PipelineEvent } from "../contract/events";
-import { NlqError } from "../errors";
+import { NlqError } from "../errors/nlq-error";
 import { pipelineTracer, type TelemetrySettings, telemetryOff } from "./pipeline-tracer";
 import { createStageSpans } from "./stage-spans";
 
@@ -85,7 +85,7 @@ export function startQuestionTrace(options: QuestionTraceOptions): QuestionTrace
       stages.endOpen(options.recordContent ? message : "the question failed");
       root.setAttributes({
         "error.type": error instanceof Error ? error.name : "Error",
-        ...(error instanceof NlqError ? { "db.response.status_code": error.code } : {}),
+        ...(NlqError.isInstance(error) ? { "db.response.status_code": error.code } : {}),
       });
       root.setStatus({ code: SpanStatusCode.ERROR, ...(options.recordContent ? { message } : {}) });
       root.end();

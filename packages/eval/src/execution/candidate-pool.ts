@@ -43,8 +43,17 @@ export function goldAsCandidatePool(
   }));
 }
 
+const evaluationInputErrorMarker = Symbol.for("nlq.error.EvaluationInputError");
+
 /** A line of an evaluation input file that is not what the format says. SQLSTATE 22023 (invalid parameter value). */
 export class EvaluationInputError extends NlqError {
+  readonly [evaluationInputErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is EvaluationInputError {
+    return NlqError.hasMarker(error, evaluationInputErrorMarker);
+  }
+
   constructor(message: string) {
     super(message, { code: "22023" });
   }

@@ -121,7 +121,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
       error = caught instanceof Error ? caught.message : String(caught);
       engineError = {
         name: caught instanceof Error ? caught.name : typeof caught,
-        ...(caught instanceof NlqError ? { code: caught.code } : {}),
+        ...(NlqError.isInstance(caught) ? { code: caught.code } : {}),
       };
     } finally {
       if (question.schema !== undefined) await options.session.query({ sql: "RESET search_path" });

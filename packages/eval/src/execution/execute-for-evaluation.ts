@@ -75,7 +75,7 @@ export function createEvaluationExecutor(options: EvaluationExecutorOptions): Ev
         columnNames: result.fields.map((field) => field.name),
       };
     } catch (error) {
-      if (error instanceof DatabaseError || error instanceof NlqError) {
+      if (DatabaseError.isInstance(error) || NlqError.isInstance(error)) {
         return { ok: false, error: `${error.message} (SQLSTATE ${error.code})` };
       }
       return { ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -42,7 +42,7 @@ export function selectionModel(options: {
     const resolved = (options.resolveModel ?? ((step) => resolveStepModel(options.settings, step)))("select-candidate");
     return { id: resolved.id, scripted: resolved.scripted };
   } catch (error) {
-    if (error instanceof ModelConfigurationError) return undefined;
+    if (ModelConfigurationError.isInstance(error)) return undefined;
     throw error;
   }
 }

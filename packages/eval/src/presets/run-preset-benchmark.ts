@@ -214,7 +214,7 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
           measurement = {
             question,
             ok: false,
-            error: error instanceof NlqError ? `${error.code}: ${message}` : message,
+            error: NlqError.isInstance(error) ? `${error.code}: ${message}` : message,
             ...counted(),
             ...observed(),
             elapsedMilliseconds,

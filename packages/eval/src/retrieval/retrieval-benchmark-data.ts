@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { SchemaColumn } from "@nlq/engine";
-import { ConfigurationError } from "@nlq/engine";
+import { ConfigurationError, NlqError } from "@nlq/engine";
 
 /** One question of a CRUSH4SQL-format retrieval benchmark (`birdunion.tune.jsonl`). */
 export interface RetrievalQuestion {
@@ -14,8 +14,17 @@ export interface RetrievalQuestion {
   readonly hallucinated: readonly string[];
 }
 
+const benchmarkDataErrorMarker = Symbol.for("nlq.error.BenchmarkDataError");
+
 /** The benchmark data was unreadable or malformed. SQLSTATE F0000 like other configuration errors. */
 export class BenchmarkDataError extends ConfigurationError {
+  readonly [benchmarkDataErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is BenchmarkDataError {
+    return NlqError.hasMarker(error, benchmarkDataErrorMarker);
+  }
+
   readonly path: string;
   constructor(message: string, options: { path: string; cause?: unknown }) {
     super(message, { cause: options.cause });

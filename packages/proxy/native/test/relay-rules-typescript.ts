@@ -116,7 +116,7 @@ export function runTypeScriptRules(
       try {
         framers[step.side].push(chunk, listeners[step.side]);
       } catch (error) {
-        if (!(error instanceof ProtocolViolationError)) throw error;
+        if (!ProtocolViolationError.isInstance(error)) throw error;
         if (stop === "none") stop = "protocol";
       }
     }

@@ -150,7 +150,7 @@ export class ProxyMetrics {
 
   /** Counts a failed question under its SQLSTATE (`XX000` for an error that is not an `NlqError`). */
   questionFailed(error: unknown): void {
-    const sqlstate = error instanceof NlqError ? error.code : "XX000";
+    const sqlstate = NlqError.isInstance(error) ? error.code : "XX000";
     this.#questions.inc({ outcome: "failed", sqlstate_class: sqlstate.slice(0, 2) });
     this.#errors.inc({ sqlstate });
   }

@@ -9,11 +9,20 @@ export interface QuestionCaps {
 /** The defaults of `NLQ_MAX_CONCURRENT_QUESTIONS` and `NLQ_MAX_CONCURRENT_QUESTIONS_PER_ROLE`. */
 export const DEFAULT_QUESTION_CAPS: QuestionCaps = { perProxy: 64, perRole: 16 };
 
+const tooManyQuestionsErrorMarker = Symbol.for("nlq.error.TooManyQuestionsError");
+
 /**
  * A question refused because a cap on the questions answered at once is reached; the message names the cap and its
  * variable. SQLSTATE 53400 (configuration_limit_exceeded): the question fails, the connection stays usable.
  */
 export class TooManyQuestionsError extends NlqError {
+  readonly [tooManyQuestionsErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is TooManyQuestionsError {
+    return NlqError.hasMarker(error, tooManyQuestionsErrorMarker);
+  }
+
   constructor(message: string) {
     super(message, { code: "53400" });
   }

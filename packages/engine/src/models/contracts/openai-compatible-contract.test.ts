@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ModelCallError } from "../../errors";
+import { ModelCallError } from "../../errors/model-errors";
 import { stepOutputSchemas } from "../../steps/step-output-schemas";
 import { stepNames } from "../../steps/step-registry";
 import { type CapturedRequest, captureStepRequests } from "../../testing/capture-step-requests";

@@ -4,7 +4,8 @@ import { schemaSelectionPresets, schemaSelectionStepsFrom } from "../../config/s
 import { loadSettings } from "../../config/settings";
 import type { PipelineEvent } from "../../contract/events";
 import { createOfflineEmbeddingModel } from "../../embedding/offline-embedding-model";
-import { CancelledError, ConfigurationError } from "../../errors";
+import { CancelledError } from "../../errors/cancelled-error";
+import { ConfigurationError } from "../../errors/configuration-error";
 import { createStepContext } from "../../llm/step-context";
 import { catalogTable } from "../../testing/catalog-table";
 import { mockTextModel } from "../../testing/mock-text-model";

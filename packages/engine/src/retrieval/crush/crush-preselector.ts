@@ -1,6 +1,6 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { type Catalog, tableKey } from "../../catalog/catalog-types";
-import { ModelCallError, ModelConfigurationError, ModelOutputError } from "../../errors";
+import { ModelCallError, ModelConfigurationError, ModelOutputError } from "../../errors/model-errors";
 import type { StepContext } from "../../llm/step-context";
 import { SparseVectorIndex } from "../context/sparse-vector-index";
 import type { CrushSelectionOptions } from "./crush-selection";
@@ -131,6 +131,6 @@ export function createCrushPreselector(options: {
 
 function isModelStepFailure(error: unknown): error is ModelCallError | ModelOutputError | ModelConfigurationError {
   return (
-    error instanceof ModelCallError || error instanceof ModelOutputError || error instanceof ModelConfigurationError
+    ModelCallError.isInstance(error) || ModelOutputError.isInstance(error) || ModelConfigurationError.isInstance(error)
   );
 }

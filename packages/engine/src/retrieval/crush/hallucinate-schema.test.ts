@@ -1,7 +1,7 @@
 import type { LanguageModel } from "ai";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../config/settings";
-import { ModelOutputError } from "../../errors";
+import { ModelOutputError } from "../../errors/model-errors";
 import { createStepContext } from "../../llm/step-context";
 import { mockTextModel } from "../../testing/mock-text-model";
 import { createCatalogEmbeddingModel } from "./catalog-embedding-model";

@@ -1,4 +1,4 @@
-import { ModelCallError, ModelOutputError } from "../../errors";
+import { ModelCallError, ModelOutputError } from "../../errors/model-errors";
 import type { StepContext } from "../../llm/step-context";
 import { extractKeywords } from "./extract-keywords";
 import { heuristicKeywords, namedValues } from "./heuristic-keywords";
@@ -17,7 +17,7 @@ export async function questionKeywords(context: StepContext, useModel: boolean):
       // The question's own named values too: a model that drops or mangles them must not hide a stored spelling.
       return await extractKeywords({ context, alsoKeep: namedValues(context.question) });
     } catch (error) {
-      if (!(error instanceof ModelCallError || error instanceof ModelOutputError)) throw error;
+      if (!(ModelCallError.isInstance(error) || ModelOutputError.isInstance(error))) throw error;
       fallbackReason = error.message;
     }
   }

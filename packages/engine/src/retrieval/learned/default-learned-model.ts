@@ -17,7 +17,7 @@ export function readLearnedRetrievalModel(path: string | URL): LearnedRetrievalM
   try {
     return parseLearnedRetrievalModel(JSON.parse(text));
   } catch (error) {
-    if (error instanceof LearnedModelError) throw error;
+    if (LearnedModelError.isInstance(error)) throw error;
     throw new LearnedModelError(`${String(path)} is not JSON`, { cause: error });
   }
 }

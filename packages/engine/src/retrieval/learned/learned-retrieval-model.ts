@@ -1,4 +1,5 @@
-import { ConfigurationError } from "../../errors";
+import { ConfigurationError } from "../../errors/configuration-error";
+import { NlqError } from "../../errors/nlq-error";
 import { type DenseFeatureName, denseFeatureNames } from "./learned-features";
 
 /** Format tag of the artefact written by `bench/retrieval-training/train.ts`. */
@@ -20,8 +21,17 @@ export interface LearnedRetrievalModel {
   readonly training: Readonly<Record<string, unknown>>;
 }
 
+const learnedModelErrorMarker = Symbol.for("nlq.error.LearnedModelError");
+
 /** The artefact was not a learnt retrieval model. SQLSTATE F0000 like other configuration errors. */
-export class LearnedModelError extends ConfigurationError {}
+export class LearnedModelError extends ConfigurationError {
+  readonly [learnedModelErrorMarker] = true;
+
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is LearnedModelError {
+    return NlqError.hasMarker(error, learnedModelErrorMarker);
+  }
+}
 
 /** The JSON form of a model (sparse weights as an object, keys sorted so the file is deterministic). */
 export function learnedModelToJson(model: LearnedRetrievalModel): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import type { Catalog } from "../../catalog/catalog-types";
 import type { QueryExecutor, TransactionStatus } from "../../database/query-executor";
 import { runReadOnly } from "../../database/read-only-session";
-import { DatabaseError } from "../../errors";
+import { DatabaseError } from "../../errors/database-errors";
 import { liveValueStatements } from "./live-value-statement";
 import { normalizeValue } from "./normalize-value";
 import { gramHashes, jaccard } from "./shingles";
@@ -80,7 +80,7 @@ export function createLiveValueLookup(options: LiveValueLookupOptions): LiveValu
                 }
                 await query("RELEASE SAVEPOINT nlq_live_values");
               } catch (error) {
-                if (abortSignal?.aborted || !(error instanceof DatabaseError)) throw error;
+                if (abortSignal?.aborted || !DatabaseError.isInstance(error)) throw error;
                 await query("ROLLBACK TO SAVEPOINT nlq_live_values");
                 await query("RELEASE SAVEPOINT nlq_live_values");
               }
@@ -88,7 +88,7 @@ export function createLiveValueLookup(options: LiveValueLookupOptions): LiveValu
           },
         );
       } catch (error) {
-        if (!(error instanceof DatabaseError) || abortSignal?.aborted) throw error;
+        if (!DatabaseError.isInstance(error) || abortSignal?.aborted) throw error;
         // The scope itself could not run: values only decorate a prompt, so none rather than a failed question.
       }
     }

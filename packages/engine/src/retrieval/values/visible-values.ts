@@ -1,7 +1,7 @@
 import { ordinaryTables, type RelationName, relationKey } from "../../database/ordinary-tables";
 import type { QueryExecutor, TransactionStatus } from "../../database/query-executor";
 import { type ReadOnlyQuery, runReadOnly } from "../../database/read-only-session";
-import { DatabaseError } from "../../errors";
+import { DatabaseError } from "../../errors/database-errors";
 import { type ValueProbe, valueProbeKey, valueVisibilityStatements } from "./value-visibility-statement";
 
 export interface VisibleValuesOptions {
@@ -57,7 +57,7 @@ export async function visibleValues(
       } catch (error) {
         await query("ROLLBACK TO SAVEPOINT nlq_visibility_table");
         // A failing or slow table shows none of its values; a cancelled question stops here.
-        if (options.abortSignal?.aborted || !(error instanceof DatabaseError)) throw error;
+        if (options.abortSignal?.aborted || !DatabaseError.isInstance(error)) throw error;
       }
       await query("RELEASE SAVEPOINT nlq_visibility_table");
     }
@@ -97,7 +97,7 @@ async function allTablesAtOnce(
     }
     return "done";
   } catch (error) {
-    if (abortSignal?.aborted || !(error instanceof DatabaseError)) throw error;
+    if (abortSignal?.aborted || !DatabaseError.isInstance(error)) throw error;
     return error.code === "57014" ? "timed-out" : "failed";
   } finally {
     // Nothing was written; this also reverts the batch's longer timeout.
@@ -141,7 +141,7 @@ export function createValueVisibility(options: ValueVisibilityOptions): ValueVis
         (query) => visibleValues(query, probes, { ...options, abortSignal: call.abortSignal }),
       );
     } catch (error) {
-      if (error instanceof DatabaseError && !call.abortSignal?.aborted) return new Set();
+      if (DatabaseError.isInstance(error) && !call.abortSignal?.aborted) return new Set();
       throw error;
     }
   };
