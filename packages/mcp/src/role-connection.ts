@@ -16,13 +16,16 @@ export interface RoleConnection {
 
 /**
  * Connects to `url` (as its role, with its password if any, else PGPASSWORD or ~/.pgpass) and wraps the connection
- * for the tools. Notes whether PostgreSQL asked for the URL's password (`passwordChecked`): node-postgres reads a
+ * for the tools (its `backgroundLogin` logs in the same way). Notes whether PostgreSQL asked for the URL's password (`passwordChecked`): node-postgres reads a
  * password function only when the server's authentication asks for one (password, md5 or SCRAM), never under `trust`. A connection error after the
  * login (the server went away) only marks the connection unusable: the next call reports it as a tool error.
  */
 export async function connectRole(url: string, applicationName = "nlq mcp"): Promise<RoleConnection> {
   const parsed = new URL(url);
   const password = decodeURIComponent(parsed.password);
+  // A background value-index build logs in as the session did: with this URL's password, or — the URL having none —
+  // from the same PGPASSWORD / ~/.pgpass the session itself used (stdio; an HTTP client always brings a password).
+  const backgroundLogin = () => ({ url, ambientCredentials: password === "" });
   parsed.password = "";
   let passwordChecked = false;
   const client = new pg.Client({ connectionString: parsed.toString(), application_name: applicationName });
@@ -45,6 +48,7 @@ export async function connectRole(url: string, applicationName = "nlq mcp"): Pro
         session: createPgExecutor(client, { name: "nlq-mcp" }),
         url: parsed.toString(),
         roleName,
+        backgroundLogin,
         exclusive: createExclusiveQueue(),
       },
       roleName,

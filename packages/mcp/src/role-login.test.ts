@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { BackgroundValueIndexes, backgroundIndexKey, connectBackground } from "@nlq/adapters";
 import { type AuthTestServer, authTestRoles, startAuthTestServer } from "@nlq/adapters/testing";
 import { loadSettings } from "@nlq/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +113,76 @@ describe("HTTP logins checked by PostgreSQL", () => {
     } finally {
       await checked.close();
       await unchecked.close();
+    }
+  });
+});
+
+describe("background value indexes over the role's own login", () => {
+  const { scram } = authTestRoles;
+
+  it("over HTTP, logs the build in with the client's password, never the runner's PGPASSWORD", async () => {
+    const previous = process.env.PGPASSWORD;
+    delete process.env.PGPASSWORD;
+    const indexes = new BackgroundValueIndexes();
+    const withIndexes = await startMcpHttpServer({
+      port: 0,
+      url: postgres.adminUrl,
+      tools: {
+        settings: loadSettings({ NLQ_PRESET: "fast" }),
+        settingsForPreset: (preset) => loadSettings({ NLQ_PRESET: preset }),
+        maxRows: 10,
+        backgroundValueIndexes: indexes,
+      },
+      version: "test",
+    });
+    const client = new Client({ name: "nlq-test", version: "1.0.0" });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(withIndexes.endpoint), {
+          requestInit: { headers: { Authorization: `Bearer ${scram.name}:${scram.password}` } },
+        }),
+      );
+      // No model is configured, so the answer fails; the question's values were prepared first all the same.
+      await client.callTool({ name: "ask", arguments: { question: "Which regions?" } });
+      const url = new URL(postgres.adminUrl);
+      url.username = scram.name;
+      url.password = "";
+      const key = backgroundIndexKey(url.toString());
+      await indexes.settled(key);
+      const state = indexes.use(key, () => Promise.reject(new Error("not rebuilt")));
+      expect(state.status).toBe("ready");
+    } finally {
+      await client.close();
+      await withIndexes.close();
+      if (previous !== undefined) process.env.PGPASSWORD = previous;
+    }
+  });
+
+  it("over stdio, logs in as the session did: the URL's password, or PGPASSWORD when the URL has none", async () => {
+    const url = new URL(postgres.adminUrl);
+    url.username = scram.name;
+    url.password = scram.password;
+    const withPassword = await connectRole(url.toString());
+    url.password = "";
+    const previous = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = scram.password;
+    const withoutPassword = await connectRole(url.toString());
+    try {
+      for (const connection of [withPassword, withoutPassword]) {
+        const login = connection.role.backgroundLogin?.();
+        if (!login) throw new Error("no background login");
+        const background = await connectBackground(login.url, { ambientCredentials: login.ambientCredentials });
+        const user = await background.executor.query({ sql: "SELECT current_user" });
+        await background.close();
+        expect(user.rows[0]?.[0]).toBe(scram.name);
+      }
+      expect(withPassword.role.backgroundLogin?.().ambientCredentials).toBe(false);
+      expect(withoutPassword.role.backgroundLogin?.().ambientCredentials).toBe(true);
+    } finally {
+      await withPassword.close();
+      await withoutPassword.close();
+      if (previous === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = previous;
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { MetadataStore, QdrantSettings } from "@nlq/adapters";
+import type { BackgroundValueIndexes, MetadataStore, QdrantSettings } from "@nlq/adapters";
 import type { QueryExecutor, Settings } from "@nlq/engine";
 
 /**
@@ -16,10 +16,25 @@ export interface RoleSession {
   /** Where the client connects from (HTTP: the request's address); the audit trail records it. Default: unknown. */
   readonly clientAddress?: string;
   /**
+   * How a background value-index build logs in as this role on a connection of its own, exactly as `session` did: the
+   * URL with the password the session logged in with (over HTTP the client's own), and whether node-postgres may fill
+   * a missing one from `PGPASSWORD` or a password file (only when the session's URL had none and it took them: stdio,
+   * whose runner is the asker). A function, so the password is no field of an object anyone might print. Absent: no
+   * background build (the bounded live value lookup only).
+   */
+  readonly backgroundLogin?: () => BackgroundLogin;
+  /**
    * Runs `work` once the calls before it on this connection have finished: one connection runs one statement at a
    * time, and a client may send several tool calls at once.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** The asking role's login for a connection of its own (`connectBackground`'s URL and `ambientCredentials`). */
+export interface BackgroundLogin {
+  /** The database as the role, with the password the role's session logged in with (if it had one in its URL). */
+  readonly url: string;
+  readonly ambientCredentials: boolean;
 }
 
 /** What every role's tools share: settings, the metadata store, output caps. */
@@ -33,6 +48,13 @@ export interface McpToolSettings {
   readonly qdrant?: QdrantSettings;
   /** Most rows a tool result carries (`ask`, `run_sql`); the pipeline's own cap (`NLQ_ROW_LIMIT`) applies first. */
   readonly maxRows: number;
+  /**
+   * Value indexes built in the background for databases nothing is indexed for, per database and role, over the
+   * asking role's own login (`RoleSession.backgroundLogin`; `createQuestionAnswerer`'s `backgroundValueIndexes`):
+   * `true` for the process's set (`nlq mcp`: stdio and HTTP servers are long-lived), or a set of the caller's.
+   * Default: none (the bounded live value lookup on every question).
+   */
+  readonly backgroundValueIndexes?: BackgroundValueIndexes | boolean;
 }
 
 /** A queue of one: `exclusive` of `RoleSession` for a connection that must run one unit of work at a time. */

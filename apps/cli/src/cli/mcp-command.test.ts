@@ -73,6 +73,26 @@ describe("nlq mcp over stdio", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(["ask", "explain", "run_sql", "search_schema"]);
   });
 
+  it("builds a value index in the background for the unindexed database: a connection of its own besides the session", async () => {
+    // Sessions ever established to the test database (pg_stat_database counts each at its login): the server's own
+    // connection is open already, so the first question's background build is the one more.
+    const observer = new pg.Client({ connectionString: database.url });
+    await observer.connect();
+    try {
+      const sessions = async () =>
+        Number(
+          (await observer.query("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")).rows[0]
+            ?.sessions,
+        );
+      const before = await sessions();
+      const result = await call("ask", { question: "Which products cost more than 5?" });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      await vi.waitFor(async () => expect(await sessions()).toBeGreaterThan(before), { timeout: 10_000 });
+    } finally {
+      await observer.end();
+    }
+  });
+
   it("answers a question through the pipeline as the URL's role", async () => {
     const result = await call("ask", { question: "Which products cost more than 5?" });
     expect(result.isError, textOf(result)).toBeFalsy();

@@ -1,13 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadServiceSettings } from "@nlq/adapters";
-import { ConfigurationError } from "@nlq/engine";
+import { BackgroundValueIndexes, backgroundIndexKey, createPgExecutor, loadServiceSettings } from "@nlq/adapters";
+import { ConfigurationError, loadSettings } from "@nlq/engine";
 import { Command } from "commander";
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
 import {
   openProxyMetadataStore,
   type ProxyCommandOptions,
+  proxyAnswerQuestion,
   registerProxyCommand,
   resolveProxyCommand,
 } from "./proxy-command";
@@ -151,6 +153,33 @@ describe("resolveProxyCommand", () => {
       }
     } finally {
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("proxyAnswerQuestion", () => {
+  it("builds value indexes in the background with --no-metadata too, per database and asking role", async () => {
+    const url = new URL(process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const use = vi
+      .spyOn(BackgroundValueIndexes.prototype, "use")
+      .mockImplementation(() => ({ status: "building" as const }));
+    try {
+      const answer = proxyAnswerQuestion(undefined, url.hostname, Number(url.port || 5432));
+      // No model is configured: the answer fails, after the question's values were prepared.
+      await answer({ question: "Which cities?", session: createPgExecutor(client), settings: loadSettings({}) }).catch(
+        () => undefined,
+      );
+      const who = await client.query("SELECT current_user, current_database()");
+      const asking = new URL(url);
+      asking.username = who.rows[0].current_user;
+      asking.password = "";
+      asking.pathname = `/${who.rows[0].current_database}`;
+      expect(use.mock.calls.map(([key]) => key)).toEqual([backgroundIndexKey(asking.toString())]);
+    } finally {
+      use.mockRestore();
+      await client.end();
     }
   });
 });

@@ -180,9 +180,12 @@ export async function openProxyMetadataStore(
 /**
  * `answerQuestion` as the proxy (`nlq proxy`, `nlq start`) runs it (`createQuestionAnswerer`): each question's database
  * and role are read from its upstream session; with a metadata store, the catalog index of that database when
- * `nlq index` built one (its description vectors in `qdrant` when that has a URL, `NLQ_QDRANT_URL`), otherwise a
- * value index built in the background, and the store's model-response cache; without one, retrieval all the same,
- * from the live value lookup. The query log is handed to each question by the proxy server.
+ * `nlq index` built one (its description vectors in `qdrant` when that has a URL, `NLQ_QDRANT_URL`), and the store's
+ * model-response cache. A database nothing is indexed for (or any, with `--no-metadata`) gets a value index built in the
+ * background — the proxy is long-lived — over a connection of its own as the asking role with no password: the proxy
+ * never holds the client's, so the build logs in only where the server asks none (trust, peer) and the question
+ * otherwise keeps the bounded live value lookup (`connectBackground`). The query log is handed to each question by
+ * the proxy server.
  */
 export function proxyAnswerQuestion(
   metadata: MetadataStore | undefined,
@@ -195,7 +198,7 @@ export function proxyAnswerQuestion(
     upstreamUrl: `postgresql://${upstreamHost}:${upstreamPort}`,
     qdrant,
     llmCache: metadata?.llmCache,
-    backgroundValueIndexes: metadata !== undefined,
+    backgroundValueIndexes: true,
   }).answer;
 }
 

@@ -7,7 +7,14 @@ import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata
 import { createPgExecutor } from "../postgres/pg-executor";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { BackgroundValueIndexes } from "../value-index/background-value-index";
+import { connectBackground } from "../value-index/connect-background";
 import { createQuestionAnswerer } from "./question-answerer";
+
+// The real connectBackground, observed: which options a background build's connection is opened with.
+vi.mock("../value-index/connect-background", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../value-index/connect-background")>();
+  return { ...original, connectBackground: vi.fn(original.connectBackground) };
+});
 
 /** What the pipeline was handed, per question. */
 function observingPipeline() {
@@ -79,6 +86,28 @@ describe("createQuestionAnswerer on a database nothing indexed", () => {
       expect(users.size).toBe(1);
     } finally {
       use.mockRestore();
+    }
+  });
+
+  it("opens the background build's connection with the asking URL and ambientCredentials as given (default off)", async () => {
+    const connect = vi.mocked(connectBackground);
+    const indexes = new BackgroundValueIndexes();
+    const use = vi.spyOn(indexes, "use");
+    for (const ambientCredentials of [undefined, true, false]) {
+      connect.mockClear();
+      use.mockClear();
+      const { answer } = createQuestionAnswerer({
+        url: database.url,
+        backgroundValueIndexes: indexes,
+        ...(ambientCredentials === undefined ? {} : { ambientCredentials }),
+        answerQuestion: observingPipeline().answerQuestion,
+      });
+      await answer({ question: "Which cities?", session: createPgExecutor(client), settings: loadSettings({}) });
+      const [key, open] = use.mock.calls[0] ?? [];
+      if (!key || !open) throw new Error("no background build was asked for");
+      await indexes.settled(key);
+      await (await open()).close();
+      expect(connect.mock.calls.at(-1)).toEqual([database.url, { ambientCredentials: ambientCredentials === true }]);
     }
   });
 

@@ -41,8 +41,9 @@ export interface AskResult {
 
 /**
  * Answers a question through the whole pipeline, composed exactly as `nlq ask` composes it (`createQuestionAnswerer`:
- * the catalog index when there is one, the query log and the response cache of the metadata store), on the role's own
- * session; `origin: "mcp"` in the query log. `preset` names a built-in preset (`fast`, `balanced`, `max`).
+ * the catalog index when there is one, the query log and the response cache of the metadata store; and, when the server
+ * keeps them (`tools.backgroundValueIndexes`), a value index built in the background over the role's own login), on
+ * the role's own session; `origin: "mcp"` in the query log. `preset` names a built-in preset (`fast`, `balanced`, `max`).
  */
 export async function askTool(
   role: RoleSession,
@@ -70,12 +71,17 @@ export async function askTool(
   } as const;
   let outcome: AuditedOutcome | undefined;
   try {
+    // A background value index of the role's database, when the server keeps them, over the role's own login.
+    const login = tools.backgroundValueIndexes ? role.backgroundLogin?.() : undefined;
     const { answer: ask } = createQuestionAnswerer({
       store: tools.metadataStore,
-      url: role.url,
+      url: login?.url ?? role.url,
       qdrant: tools.qdrant,
       queryLog: tools.metadataStore?.queryLog,
       llmCache: tools.metadataStore?.llmCache,
+      ...(login
+        ? { backgroundValueIndexes: tools.backgroundValueIndexes, ambientCredentials: login.ambientCredentials }
+        : {}),
     });
     let answer = await role.exclusive(() =>
       ask({
