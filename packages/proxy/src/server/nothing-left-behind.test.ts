@@ -33,17 +33,30 @@ async function untilRunning(name: string, what: string): Promise<void> {
   }
 }
 
-async function runs(name: string, what: string): Promise<boolean> {
+async function runs(name: string, what: string, waitEvent?: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: testServerUrl });
   await client.connect();
   try {
     const result = await client.query(
-      "select 1 from pg_stat_activity where application_name = $1 and state = 'active' and query like $2",
-      [name, `%${what}%`],
+      `select 1 from pg_stat_activity where application_name = $1 and state = 'active' and query like $2
+         and ($3::text is null or wait_event = $3)`,
+      [name, `%${what}%`, waitEvent ?? null],
     );
     return result.rowCount! > 0;
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Waits until the backend named `name`, running `what`, is blocked sending its rows (wait event ClientWrite): its
+ * socket toward the proxy is full because the proxy stopped reading it for a client that reads nothing.
+ */
+async function untilBlockedWriting(name: string, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await runs(name, what, "ClientWrite"))) {
+    if (Date.now() > deadline) throw new Error(`the backend running ${what} never waited to write to the proxy`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -56,10 +69,14 @@ describe("a client that disconnects leaves no upstream backend behind", () => {
     const name = uniqueName("nlq-left-result");
     const client = new RawClient(proxy.address.port);
     await client.startup(name);
-    client.socket.write(serialize.query("select g, repeat('y',100) from generate_series(1,100000000) g"));
+    // The set-returning function in the select list streams its rows from the first (in FROM, PostgreSQL would build
+    // all of them before sending one); about 1 GB, far more than the sockets between them hold, so the statement still
+    // runs, blocked on the proxy, when the client goes (and too cheap an estimate for JIT compilation to start).
+    const query = "select generate_series(1,10000000) as g, repeat('y',100)";
+    client.socket.write(serialize.query(query));
     await client.waitFor(() => client.received > 1_000_000, "about 1 MB of rows");
     client.socket.pause();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await untilBlockedWriting(name, "generate_series");
     client.socket.destroy();
     expect(await backendsGone(name)).toBe(true);
   });
