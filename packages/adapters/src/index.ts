@@ -1,26 +1,18 @@
 // Public API of @nlq/adapters: I/O behind the engine's interfaces (node-postgres executor, embedded PostgreSQL,
 // metadata store with drizzle, catalog index, value-index store, vector-store backends). Only what others use.
 
-export { type AuditEntriesOptions, auditEntries } from "./audit/audit-entries";
-export type {
-  AuditedOutcome,
-  AuditSurface,
-  QuestionAsker,
-} from "./audit/audit-row";
+export { auditEntries } from "./audit/audit-entries";
+export type { AuditedOutcome, QuestionAsker } from "./audit/audit-row";
 export { dataSourceKey, dataSourceNames } from "./audit/data-source-key";
-export { QuestionAuditTrail, type QuestionAuditTrailOptions } from "./audit/question-audit-trail";
-export { administratorSql, type RoleAuthority, roleAuthority } from "./audit/role-authority";
+export { QuestionAuditTrail } from "./audit/question-audit-trail";
+export { administratorSql, roleAuthority } from "./audit/role-authority";
 export type { ExternalDescriptions } from "./catalog-files/external-descriptions";
 export { parseCsv } from "./catalog-files/parse-csv";
 export { parseCsvRecords } from "./catalog-files/parse-csv-records";
 export { readCatalogFiles } from "./catalog-files/read-catalog-files";
 export { embedCatalogContext } from "./catalog-index/catalog-context-vectors";
 export { type CatalogIndexProgress, indexCatalog } from "./catalog-index/index-catalog";
-export {
-  createIndexedSchemaSelector,
-  type IndexedSchemaSelectorOptions,
-  type IndexedSelectorRankers,
-} from "./catalog-index/indexed-schema-selector";
+export { createIndexedSchemaSelector, type IndexedSelectorRankers } from "./catalog-index/indexed-schema-selector";
 export { loadCatalog } from "./catalog-index/load-catalog";
 export { openQuestionMetadataStore } from "./catalog-index/open-question-metadata-store";
 export { formatProgressBar, formatProgressLine } from "./catalog-index/progress-line";
@@ -51,33 +43,18 @@ export {
   redactUrl,
 } from "./metadata/open-metadata-store";
 export { ensurePrivateDatabase } from "./metadata/private-database";
-export type { AuditedInterpretation, QuestionAuditRow } from "./metadata/schema/question-audit";
+export type { QuestionAuditRow } from "./metadata/schema/question-audit";
 export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
-export type { WebThreadRow, WebTurnRow } from "./metadata/schema/web-threads";
 export {
-  type ExampleEditor,
   type NewVerifiedExample,
   type VerifiedExampleSource,
   VerifiedExampleStore,
 } from "./metadata/verified-example-store";
-export {
-  type VerifiedExamplesForRoleOptions,
-  verifiedExamplesForRole,
-} from "./metadata/verified-examples-for-role";
-export {
-  type NewTurn,
-  type ThreadOwner,
-  type ThreadSummary,
-  type ThreadWithTurns,
-  WebThreadStore,
-} from "./metadata/web-thread-store";
+export { verifiedExamplesForRole } from "./metadata/verified-examples-for-role";
+export { type ThreadOwner, WebThreadStore } from "./metadata/web-thread-store";
 export { createPgExecutor } from "./postgres/pg-executor";
-export { type StartTracingOptions, startTracing, type TracingHandle } from "./telemetry/start-tracing";
-export {
-  type BackgroundConnection,
-  BackgroundValueIndexes,
-  type BackgroundValueIndexLimits,
-} from "./value-index/background-value-index";
+export { startTracing, type TracingHandle } from "./telemetry/start-tracing";
+export { BackgroundValueIndexes } from "./value-index/background-value-index";
 export { backgroundIndexKey, connectBackground } from "./value-index/connect-background";
 export { ValueIndexStore } from "./value-index/value-index-store";
 export { createVectorStore } from "./vector-stores/create-vector-store";

@@ -6,24 +6,12 @@ export { introspectCatalog } from "./catalog/introspect-catalog";
 export {
   configurationVariableNames,
   DEFAULT_MAX_QUESTION_LENGTH,
-  type EnvironmentVariables,
   environmentSchema,
   type ParsedEnvironment,
   parseEnvironment,
 } from "./config/environment-schema";
-export {
-  type BuiltInPresetName,
-  builtInPresetNames,
-  builtInPresets,
-  type GeneratorPlan,
-  type Preset,
-  resolvePreset,
-} from "./config/presets";
-export {
-  type SchemaSelectionSteps,
-  schemaSelectionPresets,
-  schemaSelectionStepsFrom,
-} from "./config/schema-selection-steps";
+export { builtInPresetNames, builtInPresets } from "./config/presets";
+export { type SchemaSelectionSteps, schemaSelectionPresets } from "./config/schema-selection-steps";
 export { loadSettings, type Settings } from "./config/settings";
 export {
   optionalPortVariable,
@@ -45,14 +33,8 @@ export type {
   SelectionSummary,
   VerifiedExample,
 } from "./contract/answer";
-export {
-  type LlmCallRecord,
-  type PipelineEvent,
-  type PipelineEventType,
-  unhandledEvent,
-} from "./contract/events";
-export { type Interpretation, interpretationPreviewRows } from "./contract/interpretation";
-export { ordinaryTables, ordinaryTablesSql, type RelationName, relationKey } from "./database/ordinary-tables";
+export type { LlmCallRecord, PipelineEvent } from "./contract/events";
+export type { Interpretation } from "./contract/interpretation";
 export type {
   QueryExecutor,
   QueryOptions,
@@ -76,39 +58,25 @@ export { DatabaseError, SessionResidueError } from "./errors/database-errors";
 export { ModelCallError, ModelConfigurationError } from "./errors/model-errors";
 export { NlqError } from "./errors/nlq-error";
 export { QuestionSyntaxError, QuestionTooLongError, UnanswerableQuestionError } from "./errors/question-errors";
-export { type ExampleLiterals, exampleLiterals, type LiteralProbe } from "./examples/example-literals";
-export { type ReadableExamplesOptions, readableExamples } from "./examples/readable-examples";
-export { questionSimilarity, questionWords, similarExamples } from "./examples/similar-examples";
-export type {
-  CandidateGenerator,
-  GenerateCandidateOptions,
-  GeneratedCandidate,
-} from "./generation/candidate-generator";
+export { readableExamples } from "./examples/readable-examples";
+export { similarExamples } from "./examples/similar-examples";
 export { extractSql } from "./generation/extract-sql";
-export { type GeneratorName, generatorByName, generatorNames } from "./generation/generator-registry";
-export { renderSchemaForSample } from "./generation/sample-schema";
 export {
   type AnswerWithInterpretationOptions,
   answerWithInterpretation,
 } from "./interpretations/answer-with-interpretation";
-export { buildInterpretations, type InterpretationChoice } from "./interpretations/build-interpretations";
 export { type ComparedReading, describeDifference } from "./interpretations/describe-difference";
 export { InterpretationNotFoundError } from "./interpretations/interpretation-errors";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
-export { createStepContext, type StepContext } from "./llm/step-context";
+export { createStepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";
-export { readScriptedFixture, type ScriptedFixture } from "./models/scripted-fixture";
+export { readScriptedFixture } from "./models/scripted-fixture";
 export { answerQuestion } from "./pipeline/answer-question";
 export type { AnswerQuestionOptions } from "./pipeline/answer-question-options";
 export { describeSelection } from "./pipeline/describe-selection";
-export type { GeneratedCandidates } from "./pipeline/generate-candidates";
 export { checkQuestionLength } from "./pipeline/question-length";
 export type { SchemaSelector } from "./pipeline/schema-selector";
-export {
-  type QuestionCandidates,
-  type WriteQuestionCandidatesOptions,
-  writeQuestionCandidates,
-} from "./pipeline/write-question-candidates";
+export { writeQuestionCandidates } from "./pipeline/write-question-candidates";
 export { describeProgressStep } from "./progress/describe-progress-step";
 export { type ProgressStatus, type ProgressStep, progressStepLine } from "./progress/progress-step";
 export { seededRandom } from "./random/seeded-random";
@@ -141,33 +109,22 @@ export { defaultLearnedRetrievalModel, readLearnedRetrievalModel } from "./retri
 export { createLearnedColumnPreselection } from "./retrieval/learned/learned-column-preselection";
 export { type CandidateFeatures, LearnedColumnRanker } from "./retrieval/learned/learned-column-ranker";
 export { denseFeatureNames, questionTerms } from "./retrieval/learned/learned-features";
-export { createQuestionColumnRanking, type QuestionRankingSteps } from "./retrieval/learned/learned-question-ranking";
+export { createQuestionColumnRanking } from "./retrieval/learned/learned-question-ranking";
 export {
   type LearnedRetrievalModel,
   learnedModelToJson,
   learnedRetrievalModelFormat,
   parseLearnedRetrievalModel,
 } from "./retrieval/learned/learned-retrieval-model";
-export { createStructureExpansion, type StructureExpansionOptions } from "./retrieval/learned/structure-expansion";
-export {
-  type ValueDatabaseEvidenceOptions,
-  valueDatabaseEvidence,
-} from "./retrieval/learned/value-database-evidence";
-export {
-  type ColumnValueHit,
-  columnValueVotes,
-  fuseValueVotes,
-  type ValueVoteFusionOptions,
-} from "./retrieval/learned/value-vote-fusion";
+export type { ColumnValueHit, ValueVoteFusionOptions } from "./retrieval/learned/value-vote-fusion";
 export { type ColumnSegment, hashColumnSegment } from "./retrieval/values/column-segment";
 export { editSimilarity } from "./retrieval/values/edit-similarity";
 export {
   createLiveValueLookup,
-  type KeywordCandidates,
   type LiveValueLookup,
   type LiveValueLookupOptions,
 } from "./retrieval/values/live-value-lookup";
-export { liveLookupColumns, liveValueStatements } from "./retrieval/values/live-value-statement";
+export { liveLookupColumns } from "./retrieval/values/live-value-statement";
 export {
   DEFAULT_LSH_PARAMETERS,
   describeSCurve,
@@ -194,47 +151,20 @@ export { fetchSampleValues, isStoredTable } from "./schema/sample-values";
 export { keepVisibleSampleValues, sampleValueProbes, withoutSampleValues } from "./schema/visible-sample-values";
 export { createChessSchemaSelector } from "./schema-selection/chess-schema-selector";
 export { type StoredSampleValues, storedSampleValuesOf } from "./schema-selection/stored-sample-values";
-export type {
-  CandidateCluster,
-  CandidateSelector,
-  ExecutedCandidate,
-  SelectCandidateOptions,
-  SelectionOutcome,
-} from "./selection/candidate-selector";
+export type { CandidateCluster, ExecutedCandidate } from "./selection/candidate-selector";
 export { clusterCandidates } from "./selection/cluster-candidates";
 export { normalizedSqlKey } from "./selection/normalize-sql";
 export { type PairwiseCallCount, pairwiseCallCount } from "./selection/pairwise-call-count";
 export { pairwiseComparisonPrompt } from "./selection/pairwise-comparison-prompt";
-export {
-  type ComparableResult,
-  compareResults,
-  type ResultComparison,
-  type ResultComparisonOptions,
-} from "./selection/result-comparison";
-export {
-  candidateSelector,
-  candidateSelectors,
-  type SelectorName,
-  selectorCallsModel,
-  selectorNames,
-} from "./selection/selector-registry";
+export { type ComparableResult, compareResults } from "./selection/result-comparison";
+export { candidateSelector, type SelectorName } from "./selection/selector-registry";
 export { largestCluster } from "./selection/self-consistency-selector";
 export { ordersAtTopLevel } from "./selection/top-level-order";
-export type { FunctionPolicy } from "./sql/function-policy";
-export {
-  createFunctionPolicyCache,
-  type FunctionPolicyCache,
-  policyFingerprintSql,
-  sharedFunctionPolicyCache,
-} from "./sql/function-policy-cache";
+export { createFunctionPolicyCache, sharedFunctionPolicyCache } from "./sql/function-policy-cache";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
 export { alwaysQuoteIdentifier, quoteIdentifier } from "./sql/quote-identifier";
 export { loadSqlParser, validateSql } from "./sql/validate-sql";
-export { pipelineSteps, type StepName } from "./steps/step-registry";
-export { modelCallTelemetry } from "./telemetry/model-call-telemetry";
-export { type TelemetrySettings, tracerName } from "./telemetry/pipeline-tracer";
-export { questionSpanName } from "./telemetry/question-trace";
-export { stageSpanNames } from "./telemetry/stage-spans";
+export { pipelineSteps } from "./steps/step-registry";
 export { quotedPrefix, textPrefix } from "./text/quoted-prefix";
 export type { EmbeddedVectorPersistence, PersistedVectorPoint } from "./vector-store/embedded-vector-persistence";
 export { createEmbeddedVectorStore } from "./vector-store/embedded-vector-store";

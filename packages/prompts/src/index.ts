@@ -1,16 +1,56 @@
-// Public API of @nlq/prompts: prompt templates as typed functions and their output schemas (zod only).
+// Public API of @nlq/prompts: prompt templates as typed functions and their output schemas (zod only). Only what
+// other packages use is exported.
 
-export * from "./divide-and-conquer-prompt";
-export * from "./extract-keywords-prompt";
-export * from "./fix-candidate-prompt";
-export * from "./generate-candidate-prompt";
-export * from "./generate-from-examples-prompt";
-export * from "./generation-prompt-sections";
-export * from "./query-plan-prompt";
-export * from "./schema-hallucination-prompt";
-export * from "./schema-selection-prompts";
-export * from "./select-candidate-prompt";
-export * from "./sql-candidate-output";
-export * from "./summarize-answer-prompt";
-export * from "./synthesize-examples-prompt";
-export * from "./unit-test-prompts";
+export { divideAndConquerPrompt, divideAndConquerSystemPrompt } from "./divide-and-conquer-prompt";
+export {
+  type ExtractKeywordsExample,
+  extractKeywordsOutputSchema,
+  extractKeywordsPrompt,
+  extractKeywordsSystemPrompt,
+} from "./extract-keywords-prompt";
+export { fixCandidatePrompt, fixCandidateSystemPrompt } from "./fix-candidate-prompt";
+export { generateCandidatePrompt, generateCandidateSystemPrompt } from "./generate-candidate-prompt";
+export { generateFromExamplesPrompt, generateFromExamplesSystemPrompt } from "./generate-from-examples-prompt";
+export type { PromptExample } from "./generation-prompt-sections";
+export { queryPlanPrompt, queryPlanSystemPrompt } from "./query-plan-prompt";
+export {
+  type HallucinatedColumn,
+  parseHallucinatedSchema,
+  type SchemaHallucinationExample,
+  schemaHallucinationOutputSchema,
+  schemaHallucinationPrompt,
+  schemaHallucinationSystemPrompt,
+} from "./schema-hallucination-prompt";
+export {
+  filterColumnOutputSchema,
+  filterColumnPrompt,
+  schemaSelectionSystemPrompt,
+  selectColumnsOutputSchema,
+  selectColumnsPrompt,
+  selectTablesOutputSchema,
+  selectTablesPrompt,
+} from "./schema-selection-prompts";
+export {
+  selectCandidateOutputSchema,
+  selectCandidatePrompt,
+  selectCandidateSystemPrompt,
+} from "./select-candidate-prompt";
+export { sqlCandidateOutputSchema } from "./sql-candidate-output";
+export {
+  maxAnswerSentenceLength,
+  summarizeAnswerOutputSchema,
+  summarizeAnswerPrompt,
+  summarizeAnswerSystemPrompt,
+} from "./summarize-answer-prompt";
+export {
+  synthesizedExamplesOutputSchema,
+  synthesizeExamplesPrompt,
+  synthesizeExamplesSystemPrompt,
+} from "./synthesize-examples-prompt";
+export {
+  evaluateUnitTestOutputSchema,
+  evaluateUnitTestPrompt,
+  generateUnitTestsOutputSchema,
+  generateUnitTestsPrompt,
+  unitTestSystemPrompt,
+} from "./unit-test-prompts";

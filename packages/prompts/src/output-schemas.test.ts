@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import * as prompts from "./index";
+import * as divideAndConquerPrompt from "./divide-and-conquer-prompt";
+import * as extractKeywordsPrompt from "./extract-keywords-prompt";
+import * as fixCandidatePrompt from "./fix-candidate-prompt";
+import * as generateCandidatePrompt from "./generate-candidate-prompt";
+import * as generateFromExamplesPrompt from "./generate-from-examples-prompt";
+import * as generationPromptSections from "./generation-prompt-sections";
+import * as queryPlanPrompt from "./query-plan-prompt";
+import * as schemaHallucinationPrompt from "./schema-hallucination-prompt";
+import * as schemaSelectionPrompts from "./schema-selection-prompts";
+import * as selectCandidatePrompt from "./select-candidate-prompt";
+import * as sqlCandidateOutput from "./sql-candidate-output";
+import * as summarizeAnswerPrompt from "./summarize-answer-prompt";
+import * as synthesizeExamplesPrompt from "./synthesize-examples-prompt";
+import * as unitTestPrompts from "./unit-test-prompts";
 
 // Every step's output schema, as the AI SDK sends it (zod → JSON Schema draft-07, input side), must be accepted by
 // every provider's structured outputs: OpenAI strict mode (every property required, `additionalProperties: false`,
@@ -47,6 +60,24 @@ function problems(schema: unknown, path = "$", found: string[] = []): string[] {
   }
   return found;
 }
+
+/** Every prompt module's exports (not the package index, which holds only what other packages use). */
+const prompts = {
+  ...divideAndConquerPrompt,
+  ...extractKeywordsPrompt,
+  ...fixCandidatePrompt,
+  ...generateCandidatePrompt,
+  ...generateFromExamplesPrompt,
+  ...generationPromptSections,
+  ...queryPlanPrompt,
+  ...schemaHallucinationPrompt,
+  ...schemaSelectionPrompts,
+  ...selectCandidatePrompt,
+  ...sqlCandidateOutput,
+  ...summarizeAnswerPrompt,
+  ...synthesizeExamplesPrompt,
+  ...unitTestPrompts,
+};
 
 const outputSchemas = Object.entries(prompts as Record<string, unknown>).filter(
   (entry): entry is [string, z.ZodType] => entry[0].endsWith("OutputSchema") && entry[1] instanceof z.ZodType,

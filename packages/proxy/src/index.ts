@@ -2,7 +2,6 @@
 // else stays inside the package. Test support for other workspaces: @nlq/proxy/testing.
 
 export {
-  type AuthQuerySettings,
   type ClientTlsSettings,
   loadProxyServerSettings,
   type ProxyServerSettings,

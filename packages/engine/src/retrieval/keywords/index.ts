@@ -1,3 +1,0 @@
-export * from "./extract-keywords";
-export * from "./heuristic-keywords";
-export * from "./question-keywords";
