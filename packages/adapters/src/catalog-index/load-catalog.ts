@@ -14,6 +14,7 @@ import {
 } from "@nlq/engine";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { CatalogIndexStore } from "./catalog-index-store";
+import { type LiveSampleValueCache, readLiveSampleValues } from "./live-sample-values";
 
 export interface LoadCatalogOptions {
   /** The metadata store (anything with its drizzle `database`); absent → live introspection. */
@@ -98,6 +99,12 @@ export interface RestrictToRoleOptions
    * Default: every table (the catalog is rendered whole, so the check costs as much as the prompt is long).
    */
   readonly maxSampleTables?: number;
+  /**
+   * With `live`, where the examples read under the asking role are kept a short while (`LiveSampleValueCache`: per
+   * role, table and readable columns; tables under row-level security, and sessions in a transaction, always read).
+   * The role's privileges are still checked on every call. Default: none (every table read on every call).
+   */
+  readonly liveSampleValueCache?: LiveSampleValueCache;
 }
 
 /**
@@ -117,7 +124,12 @@ export async function restrictToRole(indexed: Catalog, options: RestrictToRoleOp
     const treatment =
       typeof options.sampleValues === "function" ? options.sampleValues(readable) : (options.sampleValues ?? "verify");
     if (treatment === "omit") return withoutSampleValues(readable);
-    if (treatment === "live") return fetchSampleValues(query, withoutSampleValues(readable));
+    if (treatment === "live") {
+      return readLiveSampleValues(query, withoutSampleValues(readable), {
+        cache: options.liveSampleValueCache,
+        transactionStatus: options.transactionStatus,
+      });
+    }
     const probes = sampleValueProbes(readable, { maxTables: options.maxSampleTables ?? Number.POSITIVE_INFINITY });
     return keepVisibleSampleValues(readable, await visibleValues(query, probes, { abortSignal: options.abortSignal }));
   });

@@ -33,6 +33,7 @@ import { createMetadataVectorPersistence } from "../vector-stores/metadata-vecto
 import { CatalogIndexStore } from "./catalog-index-store";
 import { findIndexedDataSource } from "./find-indexed-data-source";
 import { createIndexedSchemaSelector, type IndexedSelectorRankers } from "./indexed-schema-selector";
+import { LiveSampleValueCache } from "./live-sample-values";
 import { restrictToRole } from "./load-catalog";
 import { retrievalOnlySelector } from "./retrieval-only-selector";
 
@@ -121,6 +122,7 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
   const catalog = await restrictToRole(indexed.catalog, {
     ...options,
     sampleValues: (readable) => (countColumns(readable) <= minimumColumns ? "live" : "omit"),
+    liveSampleValueCache: indexed.liveSampleValues,
   });
   // The promise is cached, so questions arriving together load the value index once; a failed load is not kept.
   indexed.retrieval ??= (async () => {
@@ -230,6 +232,8 @@ interface IndexedDataSource extends IndexedSelectorRankers {
   readonly stamp: string;
   /** The whole indexed catalog, before any role's privileges are applied. */
   readonly catalog: Catalog;
+  /** Examples read under asking roles for small catalogs (per role, table and columns; dropped with this index state). */
+  readonly liveSampleValues: LiveSampleValueCache;
   /**
    * Value index, description vectors and the indexed examples by column (`storedSampleValuesOf`, checked per question
    * under the asking role), loaded on the first question that needs schema selection.
@@ -259,7 +263,11 @@ async function cachedIndex(database: MetadataDatabase, dataSourceId: string): Pr
   indexCache.set(database, forDatabase);
   const cached = forDatabase.get(dataSourceId);
   if (cached && cached.stamp === stamp) return cached;
-  const fresh: IndexedDataSource = { stamp, catalog: await new CatalogIndexStore(database).loadCatalog(dataSourceId) };
+  const fresh: IndexedDataSource = {
+    stamp,
+    catalog: await new CatalogIndexStore(database).loadCatalog(dataSourceId),
+    liveSampleValues: new LiveSampleValueCache(),
+  };
   forDatabase.set(dataSourceId, fresh);
   return fresh;
 }
