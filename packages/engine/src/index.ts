@@ -78,7 +78,7 @@ export { checkQuestionLength } from "./pipeline/question-length";
 export type { SchemaSelector } from "./pipeline/schema-selector";
 export { writeQuestionCandidates } from "./pipeline/write-question-candidates";
 export { describeProgressStep } from "./progress/describe-progress-step";
-export { type ProgressStatus, type ProgressStep, progressStepLine } from "./progress/progress-step";
+export { type ProgressStep, progressStepLine } from "./progress/progress-step";
 export { seededRandom } from "./random/seeded-random";
 export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
 export {
