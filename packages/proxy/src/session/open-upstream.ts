@@ -29,7 +29,7 @@ export function openUpstream(options: OpenUpstreamOptions): Socket | Promise<Soc
   return opened.then(
     (upstream) => wireUpstream(upstream, options),
     (error: unknown) => {
-      const reason = error instanceof NlqError ? `: ${error.message}` : "";
+      const reason = NlqError.isInstance(error) ? `: ${error.message}` : "";
       options.logger.warn("could not open the upstream connection", { error });
       refuseClient(options, `nlq proxy could not connect to the upstream server${reason}`);
       return undefined;

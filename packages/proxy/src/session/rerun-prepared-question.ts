@@ -71,7 +71,7 @@ export async function rerunPreparedQuestion(options: RerunPreparedQuestionOption
     });
     return { kind: "answer", answer, rows };
   } catch (error) {
-    const reported = abortSignal.aborted && !(error instanceof CancelledError) ? new CancelledError() : error;
+    const reported = abortSignal.aborted && !CancelledError.isInstance(error) ? new CancelledError() : error;
     return { kind: "error", error: toWireError(reported, options.logger) };
   }
 }

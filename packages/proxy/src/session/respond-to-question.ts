@@ -122,7 +122,7 @@ export async function respondToQuestion(options: RespondToQuestionOptions): Prom
     });
     return { kind: "answer", answer };
   } catch (error) {
-    const reported = abortSignal.aborted && !(error instanceof CancelledError) ? new CancelledError() : error;
+    const reported = abortSignal.aborted && !CancelledError.isInstance(error) ? new CancelledError() : error;
     return { kind: "error", error: toWireError(reported, logger) };
   }
 }

@@ -26,8 +26,17 @@ export interface UpstreamChannel {
   requestCancel(): void;
 }
 
+const upstreamConnectionErrorMarker = Symbol.for("nlq.error.UpstreamConnectionError");
+
 /** The upstream connection is gone. SQLSTATE 08006 (connection_failure). */
 export class UpstreamConnectionError extends NlqError {
+  readonly [upstreamConnectionErrorMarker] = true;
+
+  /** True for an instance of this class made by any copy of nlq: checks the `Symbol.for` marker. */
+  static override isInstance(error: unknown): error is UpstreamConnectionError {
+    return NlqError.hasMarker(error, upstreamConnectionErrorMarker);
+  }
+
   constructor(message = "the connection to the upstream server was lost") {
     super(message, { code: "08006" });
   }

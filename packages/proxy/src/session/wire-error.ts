@@ -15,13 +15,13 @@ export const WIRE_ERROR_TEXT_LIMIT = 1_000;
  * `WIRE_ERROR_TEXT_LIMIT` characters, so no error can echo a long question (or anything else) back whole.
  */
 export function toWireError(error: unknown, logger: ProxyLogger): WireNotice {
-  if (error instanceof NlqError) {
+  if (NlqError.isInstance(error)) {
     const wire: { severity: string; code: string; message: string; detail?: string; hint?: string } = {
       severity: "ERROR",
       code: error.code,
       message: textPrefix(error.message, WIRE_ERROR_TEXT_LIMIT),
     };
-    if (error instanceof DatabaseError) {
+    if (DatabaseError.isInstance(error)) {
       if (error.detail !== undefined) wire.detail = textPrefix(error.detail, WIRE_ERROR_TEXT_LIMIT);
       if (error.hint !== undefined) wire.hint = textPrefix(error.hint, WIRE_ERROR_TEXT_LIMIT);
     }
