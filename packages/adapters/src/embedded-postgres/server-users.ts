@@ -1,19 +1,8 @@
-import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { EmbeddedPostgresError } from "./embedded-postgres-error";
+import { createLockFile, takeOverStaleLockFile } from "./lock-file";
 import { isRunning } from "./process-alive";
 
 /**
@@ -129,51 +118,15 @@ function tryLock(file: string): boolean {
 
 /** Creates `file` holding this process's id, content and name at once; returns false when it exists. */
 function createLock(file: string): boolean {
-  const draft = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
-  writeFileSync(draft, String(process.pid), { flag: "wx", mode: 0o600 });
-  try {
-    linkSync(draft, file);
-    return true;
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== "EEXIST") throw error;
-    return false;
-  } finally {
-    rmSync(draft, { force: true });
-  }
+  return createLockFile(file, String(process.pid));
 }
 
 /**
  * Removes the lock `file` that `deadHolder` left, atomically against every other process that saw the same stale
- * lock (each of them may act on what it read long ago). The taker first claims this very file: a hard link
- * `<file>.stale-<holder>-<inode>` (link fails when the name exists, so one process claims a given stale lock). Then it
- * re-checks what it claimed: the inode it saw, still naming `deadHolder`, who still does not run. Only then is `file`
- * removed, and the claim after it. A taker whose observation is out of date claims nothing, or claims a live lock and
- * lets it go, never removing it: only a claimer removes a lock naming a dead process, and a claim outlives the removal.
- * Returns whether this call removed the lock (the caller still has to create its own, competing as usual).
+ * lock (`takeOverStaleLockFile`). Returns whether this call removed the lock.
  */
 export function takeOverStaleLock(file: string, deadHolder: number): boolean {
-  let inode: bigint;
-  try {
-    inode = statSync(file, { bigint: true }).ino;
-  } catch {
-    return false;
-  }
-  const claim = `${file}.stale-${deadHolder}-${inode}`;
-  try {
-    linkSync(file, claim);
-  } catch {
-    return false;
-  }
-  try {
-    const claimed = statSync(claim, { bigint: true }).ino === inode && lockHolder(claim) === deadHolder;
-    if (!claimed || isRunning(deadHolder) || statSync(file, { bigint: true }).ino !== inode) return false;
-    rmSync(file);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(claim, { force: true });
-  }
+  return takeOverStaleLockFile(file, deadHolder, lockHolder);
 }
 
 function lockHolder(file: string): number | undefined {

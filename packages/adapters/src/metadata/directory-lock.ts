@@ -1,5 +1,7 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { NlqError } from "@nlq/engine";
+import { createLockFile, takeOverStaleLockFile } from "../embedded-postgres/lock-file";
+import { isRunning } from "../embedded-postgres/process-alive";
 
 const directoryInUseErrorMarker = Symbol.for("nlq.error.DirectoryInUseError");
 
@@ -32,16 +34,17 @@ export interface DirectoryLock {
 }
 
 /**
- * Marks `directory` as opened by this process with a sibling `<directory>.lock` file holding the pid.
- * A lock left by a process that no longer runs is taken over. Throws `DirectoryInUseError` otherwise.
+ * Marks `directory` as opened by this process with a sibling `<directory>.lock` file holding the pid, created whole
+ * (`createLockFile`: never seen empty). A lock left by a process that no longer runs is taken over atomically
+ * (`takeOverStaleLockFile`: of the processes that saw it stale, only one removes it, and never once it was replaced by
+ * a live one). Throws `DirectoryInUseError` otherwise, and for a lock file that names no process (delete it by hand).
  */
 export function acquireDirectoryLock(directory: string, purpose: string): DirectoryLock {
   const file = lockPath(directory);
+  const content = JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() });
+  let holder: { pid: number; purpose: string } | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const descriptor = openSync(file, "wx");
-      writeSync(descriptor, JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() }));
-      closeSync(descriptor);
+    if (createLockFile(file, content)) {
       let released = false;
       return {
         release() {
@@ -50,16 +53,14 @@ export function acquireDirectoryLock(directory: string, purpose: string): Direct
           rmSync(file, { force: true });
         },
       };
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== "EEXIST") throw error;
-      const holder = readHolder(file);
-      if (holder !== undefined && isRunning(holder.pid)) {
-        throw new DirectoryInUseError({ directory, processId: holder.pid, purpose: holder.purpose });
-      }
-      rmSync(file, { force: true });
     }
+    holder = readHolder(file);
+    if (holder !== undefined && isRunning(holder.pid)) {
+      throw new DirectoryInUseError({ directory, processId: holder.pid, purpose: holder.purpose });
+    }
+    if (holder !== undefined) takeOverStaleLockFile(file, holder.pid, (lock) => readHolder(lock)?.pid);
   }
-  throw new DirectoryInUseError({ directory, processId: -1, purpose: "unknown" });
+  throw new DirectoryInUseError({ directory, processId: holder?.pid ?? -1, purpose: holder?.purpose ?? "unknown" });
 }
 
 function lockPath(directory: string): string {
@@ -74,14 +75,5 @@ function readHolder(file: string): { pid: number; purpose: string } | undefined 
       : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code === "EPERM";
   }
 }
