@@ -259,7 +259,7 @@ function integrityKeyOrEphemeral(stateDirectory: string, warn: (message: string)
   try {
     return llmCacheIntegrityKey(stateDirectory);
   } catch (error) {
-    if (error instanceof LlmCacheKeyExposedError && !reportedExposedKeys.has(error.file)) {
+    if (LlmCacheKeyExposedError.isInstance(error) && !reportedExposedKeys.has(error.file)) {
       reportedExposedKeys.add(error.file);
       warn(
         `${error.message}. Until then cached model responses are kept for this process only. If nobody else can have ` +
