@@ -96,7 +96,9 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
     previousTurns = previousTurnsFromBody(body, maximumLength);
     threadId = threadIdFromBody(body);
   } catch (error) {
-    const data = errorData(NlqError.isInstance(error) ? error : new NlqError("The request body is not a chat request."));
+    const data = errorData(
+      NlqError.isInstance(error) ? error : new NlqError("The request body is not a chat request."),
+    );
     return Response.json({ error: data }, { status: 400 });
   }
   const logError = dependencies.logError ?? ((error: unknown) => console.error("nlq web: question failed", error));
