@@ -22,6 +22,8 @@ function maximumQuestionLength(): number {
 export default async function HomePage() {
   const service = loadWebSettings(process.env);
   const user = await currentWebUser((await cookies()).get(sessionCookieName)?.value, service);
+  // A scripted model's fixture, read once: the question box offers every recorded question, the chips the first ones.
+  const recorded = user ? recordedQuestions() : [];
   return (
     <>
       <a className="skip-link" href={user ? "#question" : "#sign-in-user"}>
@@ -47,10 +49,10 @@ export default async function HomePage() {
         {user ? (
           <Workspace
             role={user.role}
-            suggestions={await pageSuggestions(user, service)}
+            suggestions={await pageSuggestions(user, service, recorded)}
             history={service.metadataUrl !== undefined}
             maxQuestionLength={maximumQuestionLength()}
-            recordedQuestions={recordedQuestions()}
+            recordedQuestions={recorded}
           />
         ) : (
           <SignInForm

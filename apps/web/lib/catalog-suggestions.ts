@@ -1,10 +1,11 @@
-import { questionsOfScriptedModel } from "./recorded-questions";
-
 /** Most suggestion chips. */
 const maximumSuggestions = 6;
 
-/** A table the role may read, with whether it has a date/time column. */
-export interface ReadableTable {
+/**
+ * A table the role may read, with whether it has a date/time column: what a suggested question is about (not the
+ * schema page's `ReadableTable` of `readable-schema.ts`, which lists columns).
+ */
+export interface SuggestedTable {
   readonly name: string;
   readonly hasTime: boolean;
 }
@@ -24,7 +25,7 @@ ORDER BY c.reltuples DESC, c.relname
 LIMIT $1`;
 
 /** Plain-language questions about the role's tables: "how many orders are there?", "how many orders per month?". */
-export function questionsOfTables(tables: readonly ReadableTable[]): string[] {
+export function questionsOfTables(tables: readonly SuggestedTable[]): string[] {
   const questions: string[] = [];
   for (const table of tables) {
     const noun = table.name.replaceAll("_", " ");
@@ -35,16 +36,17 @@ export function questionsOfTables(tables: readonly ReadableTable[]): string[] {
 }
 
 /**
- * The suggestion chips: with a scripted model, the questions its fixture has recorded answers for (nothing else can
- * be answered); otherwise the data source's verified examples first, then questions about the tables the role may
- * read, without duplicates.
+ * The suggestion chips: with a scripted model, the questions its fixture has recorded answers for (`recordedQuestions`,
+ * read once per page by `recordedQuestions()`; nothing else can be answered); otherwise the data source's verified
+ * examples first, then questions about the tables the role may read, without duplicates.
  */
 export function suggestionsFor(options: {
-  readonly model: string | undefined;
+  /** A scripted model's recorded questions; undefined when the model is not scripted. */
+  readonly recordedQuestions: readonly string[] | undefined;
   readonly verifiedQuestions: readonly string[];
-  readonly tables: readonly ReadableTable[];
+  readonly tables: readonly SuggestedTable[];
 }): string[] {
-  if (/^scripted:./.test(options.model?.trim() ?? "")) return questionsOfScriptedModel(options.model);
+  if (options.recordedQuestions !== undefined) return options.recordedQuestions.slice(0, maximumSuggestions);
   const seen = new Set<string>();
   const questions: string[] = [];
   for (const question of [...options.verifiedQuestions, ...questionsOfTables(options.tables)]) {

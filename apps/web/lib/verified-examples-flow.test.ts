@@ -155,7 +155,7 @@ describe("verified examples across two roles under row-level security", () => {
     // Authorship is not shown to other roles: A's name appears nowhere in what B's list answers.
     expect(JSON.stringify(listed)).not.toContain(roleA);
 
-    const chips = await pageSuggestions(userB, loadWebSettings({}), async () => store);
+    const chips = await pageSuggestions(userB, loadWebSettings({}), [], async () => store);
     expect(chips).toContain(oslo.question);
     expect(chips.join("\n")).not.toContain("janne_anggreny");
     expect(chips).not.toContain(bergen.question);
