@@ -73,8 +73,11 @@ const flows: ReadonlyArray<{
   },
 ];
 
-/** Runs `flow` on a fresh connection to `port`, then asks a question; what arrived from the COPY's Parse on. */
-async function copyThenAsk(port: number, flow: (typeof flows)[number]): Promise<Message[]> {
+/**
+ * Opens a connection to `port` with a temporary table `copied`, runs `flow` on it until its ReadyForQuery; the client
+ * and the index of the first message the flow brought.
+ */
+async function runCopyFlow(port: number, flow: (typeof flows)[number]): Promise<{ client: RawClient; from: number }> {
   const client = new RawClient(port);
   try {
     await client.startup(uniqueName("nlq-extended-copy"));
@@ -83,6 +86,17 @@ async function copyThenAsk(port: number, flow: (typeof flows)[number]): Promise<
     const from = client.messages.length;
     await flow.run(client);
     await client.waitFor((messages) => readyCount(messages) === 3, "the COPY's ReadyForQuery");
+    return { client, from };
+  } catch (error) {
+    client.socket.destroy();
+    throw error;
+  }
+}
+
+/** Runs `flow` on a fresh connection to `port`, then asks a question; what arrived from the COPY's Parse on. */
+async function copyThenAsk(port: number, flow: (typeof flows)[number]): Promise<Message[]> {
+  const { client, from } = await runCopyFlow(port, flow);
+  try {
     // A question waits until the upstream owes no ReadyForQuery: one counted too many, it would wait for ever.
     client.socket.write(serialize.query("/* nl: how many rows were copied? */;"));
     await client.waitFor((messages) => readyCount(messages) === 4, "the question's answer", 5_000);
@@ -94,14 +108,8 @@ async function copyThenAsk(port: number, flow: (typeof flows)[number]): Promise<
 
 describe("an extended-protocol COPY FROM STDIN (libpq's PQexecParams)", () => {
   it.each(flows)("PostgreSQL itself sends one ReadyForQuery for it: $name", async (flow) => {
-    const client = new RawClient(upstreamPort);
+    const { client, from } = await runCopyFlow(upstreamPort, flow);
     try {
-      await client.startup(uniqueName("nlq-extended-copy"));
-      client.socket.write(serialize.query("create temp table copied (n int)"));
-      await client.waitFor((messages) => readyCount(messages) === 2, "create table");
-      const from = client.messages.length;
-      await flow.run(client);
-      await client.waitFor((messages) => readyCount(messages) === 3, "the COPY's ReadyForQuery");
       // Nothing more comes (a second ReadyForQuery would be a Sync answered after all).
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(client.messages.slice(from).map((m) => m.name)).toEqual(flow.replies);
@@ -120,6 +128,51 @@ describe("an extended-protocol COPY FROM STDIN (libpq's PQexecParams)", () => {
       expect(messages.map((m) => m.name)).toEqual([
         ...flow.replies,
         // The answer: its SQL as a NOTICE, then its rows.
+        "notice",
+        "rowDescription",
+        "dataRow",
+        "commandComplete",
+        "readyForQuery",
+      ]);
+    });
+
+    it("owes no ReadyForQuery for the Sync ending a question's batch that a COPY it holds reads", async () => {
+      const proxy = await startTestProxy((options) => answerWith(options, "select count(*)::int as rows from copied"), {
+        nativeRelay: relayOn,
+      });
+      proxies.push(proxy);
+      // The COPY's Execute goes upstream, the question is collected; at its Sync the batch error is scheduled and the
+      // Sync sent on, which PostgreSQL reads as part of the COPY: answered only after CopyDone and the next Sync.
+      const batch: (typeof flows)[number] = {
+        name: "a COPY, then a question in the same batch",
+        run: async (client) => {
+          client.socket.write(
+            Buffer.concat([
+              serialize.parse({ text: "copy copied from stdin" }),
+              serialize.bind({}),
+              serialize.describe({ type: "P" }),
+              serialize.execute({}),
+              serialize.parse({ text: "/* nl: how many rows? */" }),
+              serialize.bind({}),
+              serialize.execute({}),
+              serialize.sync(),
+            ]),
+          );
+          await client.waitFor((messages) => messages.some((m) => m.name === "copyInResponse"), "CopyInResponse");
+          client.socket.write(Buffer.concat([copyData("1\n"), serialize.copyDone(), serialize.sync()]));
+        },
+        replies: [],
+      };
+      const messages = await copyThenAsk(proxy.address.port, batch);
+      expect(messages.map((m) => m.name)).toEqual([
+        "parseComplete",
+        "bindComplete",
+        "noData",
+        "copyInResponse",
+        "commandComplete",
+        // The question's batch error, just before the upstream's ReadyForQuery.
+        "error",
+        "readyForQuery",
         "notice",
         "rowDescription",
         "dataRow",

@@ -1,4 +1,3 @@
-import { serialize } from "pg-protocol";
 import { MessageType } from "../protocol/frontend-messages";
 import type { FramedSegment, LargeMessageFate } from "../protocol/message-framer";
 import type { ClientRoute } from "./client-message-router";
@@ -36,7 +35,7 @@ export class ClientRouting {
   onBatchSegment(state: CollectingQuestionBatchState, segment: FramedSegment): void {
     if (segment.kind !== "message") return;
     state.batch.add(segment.message);
-    if (segment.type === MessageType.sync) this.#onQuestionBatchComplete(state.batch);
+    if (segment.type === MessageType.sync) this.#onQuestionBatchComplete(state.batch, segment);
   }
 
   /**
@@ -78,15 +77,15 @@ export class ClientRouting {
   }
 
   /** The Sync that ends an extended-protocol batch holding a question. */
-  #onQuestionBatchComplete(batch: QuestionBatch): void {
+  #onQuestionBatchComplete(batch: QuestionBatch, sync: FramedSegment): void {
     const context = this.#context;
     context.state = READY;
     if (context.router.takeForwardedSinceSync()) {
       // Earlier messages of this batch went upstream: let the upstream answer them, then report the
-      // error just before its ReadyForQuery (unless the upstream already reported an error).
+      // error just before its ReadyForQuery (unless the upstream already reported an error). The Sync is routed as
+      // any other: it owes a ReadyForQuery, unless a COPY FROM STDIN one of those messages started reads it.
       context.questionBatchError.schedule();
-      context.pendingReady.expect();
-      context.io.writeUpstream(serialize.sync());
+      this.#follow(context.router.route(sync));
     } else {
       context.startAnswer(batch.detection, batch);
     }
