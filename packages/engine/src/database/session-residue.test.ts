@@ -137,6 +137,31 @@ describe("resetResidue on a real session: new temporary relations are dropped li
     expect(await value("SELECT to_regclass('pg_temp.mine') IS NULL")).toBe("t");
   });
 
+  it("leaves the user's transaction usable when a statement of the drop fails (the error is rethrown)", async () => {
+    await control("BEGIN");
+    await control("CREATE TEMP TABLE mine (n integer)");
+    await control("INSERT INTO mine VALUES (7)");
+    const before = await readResidue();
+    await control("CREATE TEMP TABLE left_behind (n integer)");
+    const left = newResidue(before, await readResidue());
+    // The statement reading which relations are left fails on the session, as a cancelled one would.
+    const failing = (sql: string) => control(sql.includes("c.relkind") ? "SELECT 1 / 0" : sql);
+    await expect(resetResidue(failing, left, null, false)).rejects.toMatchObject({ code: "22012" });
+    expect(await value("SELECT sum(n) FROM mine")).toBe("7");
+    expect(await value("SELECT to_regclass('pg_temp.left_behind') IS NOT NULL")).toBe("t");
+    await control("COMMIT");
+    expect(await value("SELECT count(*) FROM mine")).toBe("1");
+  });
+
+  it("idle: a failing drop is rolled back and leaves no transaction open", async () => {
+    const before = await readResidue();
+    await control("CREATE TEMP TABLE left_behind (n integer)");
+    const left = newResidue(before, await readResidue());
+    const failing = (sql: string) => control(sql.includes("c.relkind") ? "SELECT 1 / 0" : sql);
+    await expect(resetResidue(failing, left, null, true)).rejects.toMatchObject({ code: "22012" });
+    await expect(control("SAVEPOINT probe")).rejects.toMatchObject({ code: "25P01" });
+  });
+
   it("reports false when the session's role cannot drop one (a SECURITY DEFINER function's table in pg_temp)", async () => {
     const suffix = randomBytes(4).toString("hex");
     const asker = `nlq_residue_asker_${suffix}`;

@@ -201,7 +201,8 @@ async function runGuarded(control: (sql: string) => Promise<QueryResult>, sql: s
  * is released (it commits or rolls back with the user's transaction, as whatever created the relation there would).
  * Relations depending on each other are dropped over several passes, newest first, while a pass drops something.
  * Returns whether none is left (a relation the session's role does not own, e.g. one a SECURITY DEFINER function
- * created in `pg_temp`, stays and is reported).
+ * created in `pg_temp`, stays and is reported). A statement failing outside `runGuarded` (a cancel) rolls the drops
+ * back, leaving the user's transaction as it was, and is rethrown.
  */
 async function dropTemporaryRelations(
   control: (sql: string) => Promise<QueryResult>,
@@ -211,7 +212,7 @@ async function dropTemporaryRelations(
   const oids = temporaryRelations.filter((oid) => /^\d+$/.test(oid));
   if (oids.length === 0) return temporaryRelations.length === 0;
   await control(idle ? "BEGIN" : "SAVEPOINT nlq_reset_drop");
-  let remaining: Array<{ oid: string; drop: string | undefined }> = [];
+  let remaining: Array<{ oid: string; drop: string | undefined }>;
   try {
     remaining = await remainingTemporaryRelations(control, oids);
     for (let dropped = true; dropped && remaining.length > 0; ) {
@@ -221,9 +222,14 @@ async function dropTemporaryRelations(
       }
       remaining = await remainingTemporaryRelations(control, oids);
     }
-  } finally {
-    await control(idle ? "COMMIT" : "RELEASE SAVEPOINT nlq_reset_drop");
+  } catch (error) {
+    // A failed statement aborted the transaction or savepoint: only a rollback leaves it (a RELEASE would fail too and
+    // leave the user's transaction aborted). The drops go with it; the error says why.
+    await control(idle ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT nlq_reset_drop");
+    if (!idle) await control("RELEASE SAVEPOINT nlq_reset_drop");
+    throw error;
   }
+  await control(idle ? "COMMIT" : "RELEASE SAVEPOINT nlq_reset_drop");
   return remaining.length === 0 && oids.length === temporaryRelations.length;
 }
 
