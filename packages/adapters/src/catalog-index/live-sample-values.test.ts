@@ -90,6 +90,22 @@ describe("restrictToRole's live examples through a LiveSampleValueCache", () => 
     expect(await examplesOf(session, cache, "city")).toEqual(["Porto"]);
   });
 
+  it("does not remember a table whose read failed (held by a lock past the sample timeout) as having no examples", async () => {
+    const cache = new LiveSampleValueCache();
+    await admin.query("UPDATE city SET name = 'Lisbon'");
+    const session = await sessionAs(second);
+    const locker = await sessionAs(first);
+    await locker.query("BEGIN");
+    try {
+      await locker.query("LOCK TABLE city IN ACCESS EXCLUSIVE MODE");
+      expect(await examplesOf(session, cache, "city")).toEqual([]);
+    } finally {
+      await locker.query("ROLLBACK");
+    }
+    expect(cache.size).toBe(0);
+    expect(await examplesOf(session, cache, "city")).toEqual(["Lisbon"]);
+  });
+
   it("never gives one role the examples another role's question read", async () => {
     const cache = new LiveSampleValueCache();
     await admin.query("UPDATE city SET name = 'Lisbon'");

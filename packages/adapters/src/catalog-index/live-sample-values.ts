@@ -93,9 +93,10 @@ export async function readLiveSampleValues(
       for (const column of table.columns) if (column.sampleValues) samples.set(column.name, column.sampleValues);
       const original = missing[position]!;
       found.set(original, samples);
-      // A table whose read failed or timed out has no examples at all: read again next time, not remembered empty.
+      // A read that failed or timed out gives every column no examples, as an empty table does: neither is
+      // remembered, so the table is read again next time (an empty one costs one cheap statement).
       const key = keys.get(original);
-      if (key !== undefined && samples.size > 0) cache.set(key, samples);
+      if (key !== undefined && [...samples.values()].some((values) => values.length > 0)) cache.set(key, samples);
     });
   }
   return {
