@@ -6,7 +6,7 @@ const noAnswerToPickErrorMarker = Symbol.for("nlq.error.NoAnswerToPickError");
 export class NoAnswerToPickError extends NlqError {
   readonly [noAnswerToPickErrorMarker] = true;
 
-  /** True for an instance of this class made by any copy of nlq: checks the `Symbol.for` marker. */
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
   static override isInstance(error: unknown): error is NoAnswerToPickError {
     return NlqError.hasMarker(error, noAnswerToPickErrorMarker);
   }

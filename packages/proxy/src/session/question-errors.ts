@@ -9,7 +9,7 @@ const unsupportedQuestionBatchErrorMarker = Symbol.for("nlq.error.UnsupportedQue
 export class UnsupportedQuestionBatchError extends NlqError {
   readonly [unsupportedQuestionBatchErrorMarker] = true;
 
-  /** True for an instance of this class made by any copy of nlq: checks the `Symbol.for` marker. */
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
   static override isInstance(error: unknown): error is UnsupportedQuestionBatchError {
     return NlqError.hasMarker(error, unsupportedQuestionBatchErrorMarker);
   }
@@ -25,7 +25,7 @@ const questionBatchTooLargeErrorMarker = Symbol.for("nlq.error.QuestionBatchTooL
 export class QuestionBatchTooLargeError extends NlqError {
   readonly [questionBatchTooLargeErrorMarker] = true;
 
-  /** True for an instance of this class made by any copy of nlq: checks the `Symbol.for` marker. */
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
   static override isInstance(error: unknown): error is QuestionBatchTooLargeError {
     return NlqError.hasMarker(error, questionBatchTooLargeErrorMarker);
   }
@@ -47,7 +47,7 @@ const questionQueryTooLargeErrorMarker = Symbol.for("nlq.error.QuestionQueryTooL
 export class QuestionQueryTooLargeError extends NlqError {
   readonly [questionQueryTooLargeErrorMarker] = true;
 
-  /** True for an instance of this class made by any copy of nlq: checks the `Symbol.for` marker. */
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
   static override isInstance(error: unknown): error is QuestionQueryTooLargeError {
     return NlqError.hasMarker(error, questionQueryTooLargeErrorMarker);
   }
@@ -69,7 +69,7 @@ const preparedQuestionChangedErrorMarker = Symbol.for("nlq.error.PreparedQuestio
 export class PreparedQuestionChangedError extends NlqError {
   readonly [preparedQuestionChangedErrorMarker] = true;
 
-  /** True for an instance of this class made by any copy of nlq: checks the `Symbol.for` marker. */
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
   static override isInstance(error: unknown): error is PreparedQuestionChangedError {
     return NlqError.hasMarker(error, preparedQuestionChangedErrorMarker);
   }

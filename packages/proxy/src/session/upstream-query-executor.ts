@@ -32,7 +32,7 @@ const upstreamConnectionErrorMarker = Symbol.for("nlq.error.UpstreamConnectionEr
 export class UpstreamConnectionError extends NlqError {
   readonly [upstreamConnectionErrorMarker] = true;
 
-  /** True for an instance of this class made by any copy of nlq: checks the `Symbol.for` marker. */
+  /** True for an instance of this class (or a subclass) made by any copy of nlq: checks the `Symbol.for` marker. */
   static override isInstance(error: unknown): error is UpstreamConnectionError {
     return NlqError.hasMarker(error, upstreamConnectionErrorMarker);
   }
