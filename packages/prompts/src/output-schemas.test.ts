@@ -1,3 +1,6 @@
+import { readdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as divideAndConquerPrompt from "./divide-and-conquer-prompt";
@@ -61,29 +64,39 @@ function problems(schema: unknown, path = "$", found: string[] = []): string[] {
   return found;
 }
 
-/** Every prompt module's exports (not the package index, which holds only what other packages use). */
-const prompts = {
-  ...divideAndConquerPrompt,
-  ...extractKeywordsPrompt,
-  ...fixCandidatePrompt,
-  ...generateCandidatePrompt,
-  ...generateFromExamplesPrompt,
-  ...generationPromptSections,
-  ...queryPlanPrompt,
-  ...schemaHallucinationPrompt,
-  ...schemaSelectionPrompts,
-  ...selectCandidatePrompt,
-  ...sqlCandidateOutput,
-  ...summarizeAnswerPrompt,
-  ...synthesizeExamplesPrompt,
-  ...unitTestPrompts,
+/** Every prompt module, by file name (not the package index, which holds only what other packages use). */
+const promptModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  "divide-and-conquer-prompt": divideAndConquerPrompt,
+  "extract-keywords-prompt": extractKeywordsPrompt,
+  "fix-candidate-prompt": fixCandidatePrompt,
+  "generate-candidate-prompt": generateCandidatePrompt,
+  "generate-from-examples-prompt": generateFromExamplesPrompt,
+  "generation-prompt-sections": generationPromptSections,
+  "query-plan-prompt": queryPlanPrompt,
+  "schema-hallucination-prompt": schemaHallucinationPrompt,
+  "schema-selection-prompts": schemaSelectionPrompts,
+  "select-candidate-prompt": selectCandidatePrompt,
+  "sql-candidate-output": sqlCandidateOutput,
+  "summarize-answer-prompt": summarizeAnswerPrompt,
+  "synthesize-examples-prompt": synthesizeExamplesPrompt,
+  "unit-test-prompts": unitTestPrompts,
 };
 
-const outputSchemas = Object.entries(prompts as Record<string, unknown>).filter(
+/** Every export of every prompt module. */
+const prompts: Readonly<Record<string, unknown>> = Object.assign({}, ...Object.values(promptModules));
+
+const outputSchemas = Object.entries(prompts).filter(
   (entry): entry is [string, z.ZodType] => entry[0].endsWith("OutputSchema") && entry[1] instanceof z.ZodType,
 );
 
 describe("step output schemas", () => {
+  it("are read from every module of the package (a new prompt file must be added here)", () => {
+    const modules = readdirSync(dirname(fileURLToPath(import.meta.url)))
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && file !== "index.ts")
+      .map((file) => file.slice(0, -".ts".length));
+    expect(Object.keys(promptModules).sort()).toEqual(modules.sort());
+  });
+
   it("are all found (every exported *OutputSchema is checked)", () => {
     expect(outputSchemas.map(([name]) => name).sort()).toEqual([
       "evaluateUnitTestOutputSchema",
@@ -122,10 +135,10 @@ describe("step output schemas", () => {
   });
 
   it("keeps optional reasoning as a required nullable property", () => {
-    expect(prompts.selectCandidateOutputSchema.parse({ reasoning: null, answer: "B" })).toEqual({
+    expect(selectCandidatePrompt.selectCandidateOutputSchema.parse({ reasoning: null, answer: "B" })).toEqual({
       reasoning: null,
       answer: "B",
     });
-    expect(prompts.selectTablesOutputSchema.safeParse({ table_names: ["a"] }).success).toBe(false);
+    expect(schemaSelectionPrompts.selectTablesOutputSchema.safeParse({ table_names: ["a"] }).success).toBe(false);
   });
 });
