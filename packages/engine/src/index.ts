@@ -1,5 +1,6 @@
 // Public API of @nlq/engine: the pure pipeline (stages, events, errors, step registry, settings). It depends on the
-// AI SDK, zod, libpg-query and @nlq/prompts, never on a database driver. Only what other packages use is exported.
+// AI SDK, zod, libpg-query and @nlq/prompts, never on a database driver. Only what other packages use is exported,
+// and the errors its functions throw (SessionResidueError, InterpretationNotFoundError), which callers check.
 
 export { type Catalog, countColumns, type TableInfo, type TableKind, tableKey } from "./catalog/catalog-types";
 export { introspectCatalog } from "./catalog/introspect-catalog";

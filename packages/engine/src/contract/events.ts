@@ -7,8 +7,9 @@ import type { StepName } from "../steps/step-registry";
  * around every language-model call. An error may leave a start without its end: surfaces close whatever is still
  * open when the question ends.
  *
- * Each surface renders them with one exhaustive switch (the CLI's `describeEvent`, the proxy's `describeProgress`
- * NOTICEs, the web app's step tracker), so a new member here does not compile until every surface handles it.
+ * Surfaces (`nlq ask`'s lines, the proxy's NOTICEs, the web app's steps) word them through one exhaustive switch,
+ * `describeProgressStep` (progress/); the telemetry's stage spans map them with another; a new member here does not
+ * compile until both handle it.
  */
 export type PipelineEvent =
   | PipelineStartEvent
