@@ -1,18 +1,11 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, test } from "@playwright/test";
+import { askForResult } from "./ask-question";
 import { signIn } from "./sign-in";
 
 /**
  * Charts plot what the question asks for: the asserted things are the drawn series, the axes and their labels (the
  * SVG recharts draws), not only that a chart exists.
  */
-
-async function ask(page: Page, question: string): Promise<Locator> {
-  await page.getByLabel("Your question").fill(question);
-  await page.getByLabel("Your question").press("Enter");
-  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
-  await expect(result).toBeVisible({ timeout: 45_000 });
-  return result;
-}
 
 /**
  * The texts of an axis's tick labels (`xAxis` or `yAxis`), and whether any two of them overlap on screen: level labels
@@ -58,7 +51,7 @@ for (const size of [
   }) => {
     await page.setViewportSize({ width: size.width, height: size.height });
     await signIn(page);
-    const result = await ask(page, "what is the average order value by store?");
+    const result = await askForResult(page, "what is the average order value by store?");
     const chart = result.getByRole("figure", { name: "Bar chart of average_order_value_usd by store" });
     await expect(chart).toBeVisible();
     // One series (the average), not the order count, and no stacking by channel.
@@ -86,7 +79,7 @@ for (const size of [
   }) => {
     await page.setViewportSize({ width: size.width, height: size.height });
     await signIn(page);
-    const result = await ask(page, "show the monthly revenue trend over the last 12 months");
+    const result = await askForResult(page, "show the monthly revenue trend over the last 12 months");
     const chart = result.getByRole("figure", { name: "Line chart of revenue_usd by month" });
     await expect(chart).toBeVisible();
     await expect(chart.locator(".recharts-line")).toHaveCount(1);

@@ -1,24 +1,12 @@
 import { expect, type Page, test } from "@playwright/test";
+import { askForAnswer, replaceEditedSql } from "./ask-question";
 import { signIn } from "./sign-in";
 
 /** Edited SQL gets its own provenance, runs with Ctrl+Enter, and can be saved under a reworded question. */
 
-async function askForAnswer(page: Page, question: string) {
-  await page.getByLabel("Your question").fill(question);
-  await page.getByLabel("Your question").press("Enter");
-  const turn = page.getByRole("article", { name: "Answer" }).last();
-  await expect(turn.getByRole("group", { name: "Result" })).toBeVisible({ timeout: 45_000 });
-  return turn;
-}
-
 async function editWithCtrlEnter(page: Page, sql: string) {
   const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
-  await result.getByRole("button", { name: "Edit SQL" }).click();
-  const editor = result.getByRole("textbox", { name: "Edit the SQL" });
-  await editor.click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(sql);
+  const editor = await replaceEditedSql(page, result, sql);
   // Ctrl+Enter runs the edit (it used to insert a blank line).
   await page.keyboard.press("Control+Enter");
   await expect(editor).toHaveCount(0);

@@ -1,12 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { submitQuestion } from "./ask-question";
 import { signIn } from "./sign-in";
 
 /** Errors say what happened: the length limit, an ended session, a question the scripted demo has no answer for. */
-
-async function ask(page: Page, question: string) {
-  await page.getByLabel("Your question").fill(question);
-  await page.getByLabel("Your question").press("Enter");
-}
 
 test("a question over the length limit is counted against the limit and not sent; the server says the limit too", async ({
   page,
@@ -48,7 +44,7 @@ test("asking after the session ended elsewhere goes back to sign-in, updates the
   await expect(other.getByRole("heading", { name: "Sign in with your database role" })).toBeVisible();
   await other.close();
 
-  await ask(page, "how many customers are there?");
+  await submitQuestion(page, "how many customers are there?");
   await expect(page.getByRole("heading", { name: "Sign in with your database role" })).toBeVisible();
   await expect(page.getByRole("alert").filter({ hasText: "Your session has ended" })).toBeVisible();
   await expect(page.getByTestId("signed-in-role")).toHaveCount(0);
@@ -62,7 +58,7 @@ test("a question the scripted demo has no answer for lists the recorded question
   page,
 }) => {
   await signIn(page);
-  await ask(page, "what is the meaning of life?");
+  await submitQuestion(page, "what is the meaning of life?");
   const turn = page.getByRole("article", { name: "Answer" }).last();
   const alert = turn.getByRole("alert");
   await expect(alert).toContainText("No recorded answer for this question", { timeout: 45_000 });

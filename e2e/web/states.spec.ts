@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { askForResult, runEditedSql, submitQuestion } from "./ask-question";
 import { signIn } from "./sign-in";
 
 /** Fails with the violations' ids and targets when axe finds any on the page. */
@@ -11,19 +12,10 @@ async function expectNoAxeViolations(page: Page, state: string) {
   expect(violations, `axe violations in state "${state}"`).toEqual([]);
 }
 
-async function ask(page: Page, question: string) {
-  await page.getByLabel("Your question").fill(question);
-  await page.getByLabel("Your question").press("Enter");
-}
-
-async function runEditedSql(page: Page, sql: string) {
+/** Runs `sql` in the last answer's SQL editor; returns that answer's result group. */
+async function runInLastAnswer(page: Page, sql: string) {
   const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
-  await result.getByRole("button", { name: "Edit SQL" }).click();
-  await result.getByRole("textbox", { name: "Edit the SQL" }).click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(sql);
-  await result.getByRole("button", { name: "Run read-only" }).click();
+  await runEditedSql(page, result, sql);
   return result;
 }
 
@@ -45,19 +37,19 @@ for (const size of [
       await signIn(page);
       await expectNoAxeViolations(page, `empty chat ${colorScheme}`);
 
-      await ask(page, "show the monthly revenue trend over the last 12 months");
+      await submitQuestion(page, "show the monthly revenue trend over the last 12 months");
       const answer = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
       await expect(answer.getByRole("figure", { name: /chart/ })).toBeVisible({ timeout: 45_000 });
       await expectNoAxeViolations(page, `answer with chart ${colorScheme}`);
 
       // Sideways bars with the chart controls (x axis, plotted measures).
-      await ask(page, "what is the average order value by store?");
+      await submitQuestion(page, "what is the average order value by store?");
       const stores = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
       await expect(stores.getByRole("figure", { name: /chart/ })).toBeVisible({ timeout: 45_000 });
       await expect(page.getByRole("button", { name: "Ask" })).toBeVisible();
       await expectNoAxeViolations(page, `answer with sideways bars ${colorScheme}`);
 
-      await ask(page, "what is the bounce rate of our website?");
+      await submitQuestion(page, "what is the bounce rate of our website?");
       const failure = page.getByRole("article", { name: "Answer" }).last().getByRole("alert");
       await expect(failure).toContainText("SQLSTATE 22023", { timeout: 45_000 });
       await expectNoAxeViolations(page, `failed question ${colorScheme}`);
@@ -80,7 +72,7 @@ for (const size of [
 
 test("a failed question offers retry and rephrase and shows no server path", async ({ page }) => {
   await signIn(page);
-  await ask(page, "what is the bounce rate of our website?");
+  await submitQuestion(page, "what is the bounce rate of our website?");
   const turn = page.getByRole("article", { name: "Answer" }).last();
   await expect(turn.getByRole("alert")).toContainText("SQLSTATE 22023", { timeout: 45_000 });
   await expect(turn).not.toContainText(/\/(work|home|tmp|usr)\//);
@@ -101,7 +93,7 @@ test("a failed question offers retry and rephrase and shows no server path", asy
 test("a transport error keeps the question in the box, and Stop leaves a stopped marker", async ({ page }) => {
   await signIn(page);
   await page.route("**/api/chat", (route) => route.abort("connectionreset"));
-  await ask(page, "how many customers are there?");
+  await submitQuestion(page, "how many customers are there?");
   await expect(page.getByRole("alert").filter({ hasText: "could not be sent" })).toBeVisible();
   await expect(page.getByLabel("Your question")).toHaveValue("how many customers are there?");
   await expect(page.locator("body")).not.toContainText("Failed to fetch");
@@ -118,15 +110,10 @@ test("a transport error keeps the question in the box, and Stop leaves a stopped
 
 test("charts follow the column roles and the chart type can be switched", async ({ page }) => {
   await signIn(page);
-  await ask(page, "how many customers are there?");
-  await expect(page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" })).toBeVisible(
-    {
-      timeout: 45_000,
-    },
-  );
+  await askForResult(page, "how many customers are there?");
 
   // An identifier beside a measure: bars of the measure labelled by the id, never a bar series of ids.
-  let result = await runEditedSql(
+  let result = await runInLastAnswer(
     page,
     "SELECT customer_id, 10 * customer_id AS spend FROM customers ORDER BY customer_id LIMIT 5",
   );
@@ -134,7 +121,7 @@ test("charts follow the column roles and the chart type can be switched", async 
   await expect(result.locator(".recharts-bar")).toHaveCount(1);
 
   // A second category that varies within each country: grouped bars, switchable to stacked and to the table only.
-  result = await runEditedSql(
+  result = await runInLastAnswer(
     page,
     "SELECT country, CASE WHEN customer_id % 2 = 0 THEN 'even' ELSE 'odd' END AS parity, count(*) AS customers FROM customers GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 8",
   );
@@ -149,7 +136,7 @@ test("charts follow the column roles and the chart type can be switched", async 
   await expect(result.getByRole("figure", { name: /chart/ })).toHaveCount(0);
 
   // Time on the x axis: a line; numbers are formatted in the table.
-  result = await runEditedSql(
+  result = await runInLastAnswer(
     page,
     "SELECT date_trunc('month', ordered_at)::date AS month, sum(total_amount_usd) AS revenue FROM orders GROUP BY 1 ORDER BY 1",
   );
@@ -159,9 +146,7 @@ test("charts follow the column roles and the chart type can be switched", async 
 
 test("the SQL editor, the conversations list and the verified examples page are axe clean", async ({ page }) => {
   await signIn(page);
-  await ask(page, "how many customers are there?");
-  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
-  await expect(result).toBeVisible({ timeout: 45_000 });
+  const result = await askForResult(page, "how many customers are there?");
   await result.getByRole("button", { name: "Edit SQL" }).click();
   await expect(result.getByRole("textbox", { name: "Edit the SQL" })).toBeVisible();
   await expectNoAxeViolations(page, "SQL editor");

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { askForAnswer } from "./ask-question";
 import { signIn } from "./sign-in";
 
 // Feedback that teaches, proven through the browser. The scripted demo model (fixtures/demo-model.json) answers
@@ -16,11 +17,7 @@ async function askInNewConversation(page: Page, question: string) {
     .getByRole("button", { name: "New conversation" })
     .click();
   await expect(page.locator(".turn-user")).toHaveCount(0);
-  await page.getByLabel("Your question").fill(question);
-  await page.getByLabel("Your question").press("Enter");
-  const answer = page.getByRole("article", { name: "Answer" }).last();
-  await expect(answer.getByRole("group", { name: "Result" })).toBeVisible({ timeout: 45_000 });
-  return answer;
+  return askForAnswer(page, question);
 }
 
 test("a thumbs-up makes the pair a verified example that the next similar question's prompt contains", async ({
