@@ -27,7 +27,7 @@ const modelReferencePattern = /^[a-z][a-z0-9-]*:.+$/;
 const modelExpectation = "provider:model, e.g. openai:gpt-4o-mini or scripted:fixtures/demo-model.json";
 
 /** `provider:model` (checked against the providers when the model is resolved). */
-export const modelReferenceVariable = parsedVariable(modelExpectation, (text) =>
+const modelReferenceVariable = parsedVariable(modelExpectation, (text) =>
   modelReferencePattern.test(text) ? text : undefined,
 );
 
