@@ -28,7 +28,7 @@ export interface LauncherDependencies {
   readonly loadDemoData: (url: string) => Promise<unknown>;
   /**
    * Starts the proxy in front of `upstream`, logging questions to `queryLog`; `metadataStore` holds the catalog
-   * index (`withCatalogIndex`) and is the store `queryLog` belongs to.
+   * index (`createQuestionAnswerer`) and is the store `queryLog` belongs to.
    */
   readonly startProxy: (options: {
     readonly host: string;
