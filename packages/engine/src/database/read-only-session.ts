@@ -70,7 +70,8 @@ function scopeSettingsSql(timeoutMilliseconds: number): string {
  * What a rollback cannot undo is checked after every scope (docs/decisions/2026-11-27-resolved-call-policy.md): the
  * session's advisory locks, prepared statements, temporary relations and dblink connections are read in the scope's
  * first statement and once more after it; anything new is reset (locks released, connections closed, statements
- * deallocated), reported to `onSessionResidue` and refused with `SessionResidueError` (25006), whatever `work` returned.
+ * deallocated, temporary relations dropped), reported to `onSessionResidue` and refused with `SessionResidueError`
+ * (25006), whatever `work` returned.
  *
  * An error inside `work` rolls the scope back and is
  * rethrown, so one failing candidate never poisons the user's transaction. Use one scope per unit of work (the catalog,

@@ -86,7 +86,7 @@ export class SessionResidueError extends DatabaseError {
 
   /** What the scope left, one line each (`advisory lock 7020`, `dblink connection c`, …). */
   readonly residue: readonly string[];
-  /** Whether every item was reset (released, disconnected, deallocated). */
+  /** Whether every item was reset (released, disconnected, deallocated, dropped). */
   readonly reset: boolean;
   constructor(residue: readonly string[], reset: boolean, options: { cause?: unknown } = {}) {
     super(
