@@ -1,5 +1,6 @@
 import { ModelCallError, ModelConfigurationError, NlqError, QuestionTooLongError } from "@nlq/engine";
 import type { ErrorData, ErrorReason } from "./chat-message";
+import { SignInRequiredError } from "./web-errors";
 
 /** SQLSTATE of errors the page may not see the details of (internal_error). */
 const internalErrorCode = "XX000";
@@ -34,7 +35,7 @@ function wording(reason: ErrorReason, error: NlqError): string {
 /** Why a typed error happened, when the page has its own words for it. */
 function reasonOf(error: NlqError): ErrorReason | undefined {
   if (QuestionTooLongError.isInstance(error)) return "too-long";
-  if (error.code === "28000" && error.name === "SignInRequiredError") return "session-ended";
+  if (SignInRequiredError.isInstance(error)) return "session-ended";
   if (ModelConfigurationError.isInstance(error) && /no language model is configured/i.test(error.message)) {
     return "model-not-configured";
   }
