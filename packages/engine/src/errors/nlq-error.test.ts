@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { InterpretationNotFoundError } from "../interpretations/interpretation-errors";
-import { VectorCollectionNotFoundError, VectorStoreError } from "../vector-store/vector-store-errors";
+import { LearnedModelError } from "../retrieval/learned/learned-retrieval-model";
+import { ValueIndexError } from "../retrieval/values/value-index-error";
+import {
+  VectorCollectionNotFoundError,
+  VectorDimensionError,
+  VectorStoreArgumentError,
+  VectorStoreError,
+} from "../vector-store/vector-store-errors";
 import { CancelledError } from "./cancelled-error";
 import { ConfigurationError } from "./configuration-error";
-import { DatabaseError, SessionResidueError, SqlValidationError } from "./database-errors";
-import { ModelCallError } from "./model-errors";
+import { ClientEncodingError, DatabaseError, SessionResidueError, SqlValidationError } from "./database-errors";
+import { ModelCallError, ModelConfigurationError, ModelOutputError } from "./model-errors";
 import { NlqError } from "./nlq-error";
-import { QuestionTooLongError } from "./question-errors";
+import { QuestionSyntaxError, QuestionTooLongError, UnanswerableQuestionError } from "./question-errors";
 
 /**
  * What a second copy of the package would build: its own classes (so `instanceof` fails), with the same markers,
@@ -52,5 +59,39 @@ describe("isInstance", () => {
     Object.defineProperty(forged, Symbol.for("nlq.error.ModelCallError"), { value: "yes" });
     expect(ModelCallError.isInstance(forged)).toBe(false);
     expect(NlqError.isInstance(new ModelCallError("m", { step: "generate-candidate" }))).toBe(true);
+  });
+});
+
+describe("every error class of the engine", () => {
+  /** One instance of each class, and the class. */
+  const errors: ReadonlyArray<readonly [NlqError, { isInstance(error: unknown): boolean; name: string }]> = [
+    [new NlqError("n"), NlqError],
+    [new CancelledError(), CancelledError],
+    [new ConfigurationError("c"), ConfigurationError],
+    [new LearnedModelError("l"), LearnedModelError],
+    [new SqlValidationError("s", { sql: "x" }), SqlValidationError],
+    [new DatabaseError("d", { sql: "x", code: "42P01" }), DatabaseError],
+    [new ClientEncodingError("LATIN1"), ClientEncodingError],
+    [new SessionResidueError(["prepared statement p"], true), SessionResidueError],
+    [new ModelConfigurationError("m"), ModelConfigurationError],
+    [new ModelCallError("m", { step: "generate-candidate" }), ModelCallError],
+    [new ModelOutputError("m", { step: "generate-candidate", output: "o" }), ModelOutputError],
+    [new UnanswerableQuestionError("u", { question: "q" }), UnanswerableQuestionError],
+    [new QuestionTooLongError(5, 4), QuestionTooLongError],
+    [new QuestionSyntaxError("q"), QuestionSyntaxError],
+    [new InterpretationNotFoundError(3, 2), InterpretationNotFoundError],
+    [new ValueIndexError("v"), ValueIndexError],
+    [new VectorStoreError("v"), VectorStoreError],
+    [new VectorCollectionNotFoundError("c"), VectorCollectionNotFoundError],
+    [new VectorDimensionError("v", { collection: "c", expected: 2, actual: 3 }), VectorDimensionError],
+    [new VectorStoreArgumentError("v"), VectorStoreArgumentError],
+  ];
+
+  it("has its own isInstance, true exactly where instanceof is (its instances and its subclasses')", () => {
+    for (const [, type] of errors) {
+      const recognised = errors.filter(([error]) => type.isInstance(error)).map(([error]) => error.name);
+      const instances = errors.filter(([error]) => error instanceof (type as unknown as typeof NlqError));
+      expect(recognised, type.name).toEqual(instances.map(([error]) => error.name));
+    }
   });
 });
