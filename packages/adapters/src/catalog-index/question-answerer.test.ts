@@ -111,6 +111,27 @@ describe("createQuestionAnswerer on a database nothing indexed", () => {
     }
   });
 
+  it("never lets a server's background build take the runner's credentials, whatever it is given", async () => {
+    const connect = vi.mocked(connectBackground);
+    const indexes = new BackgroundValueIndexes();
+    const use = vi.spyOn(indexes, "use");
+    connect.mockClear();
+    const upstream = new URL(database.url);
+    const { answer } = createQuestionAnswerer({
+      upstreamUrl: `postgresql://${upstream.host}`,
+      backgroundValueIndexes: indexes,
+      // Refused by the type; a caller that casts it through still gets none.
+      ...({ ambientCredentials: true } as unknown as { ambientCredentials?: false }),
+      answerQuestion: observingPipeline().answerQuestion,
+    });
+    await answer({ question: "Which cities?", session: createPgExecutor(client), settings: loadSettings({}) });
+    const [key, open] = use.mock.calls[0] ?? [];
+    if (!key || !open) throw new Error("no background build was asked for");
+    await indexes.settled(key);
+    await (await open()).close();
+    expect(connect.mock.calls.at(-1)?.[1]).toEqual({ ambientCredentials: false });
+  });
+
   it("never turns a failing index lookup into an error: the question is answered as an unindexed one", async () => {
     const upstream = new URL(database.url);
     for (const asking of [{ url: database.url }, { upstreamUrl: `postgresql://${upstream.host}` }]) {

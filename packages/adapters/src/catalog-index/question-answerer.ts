@@ -29,12 +29,6 @@ interface QuestionAnswererSettings {
    */
   readonly backgroundValueIndexes?: BackgroundValueIndexes | boolean;
   /**
-   * Whether a background build's connection may take a password `url` lacks from where node-postgres looks
-   * (`PGPASSWORD`, `~/.pgpass`; `connectBackground`'s `ambientCredentials`): only for a caller that opened the asking
-   * session itself from `url` and those same sources (`nlq eval`). Default false: the URL's own password or none.
-   */
-  readonly ambientCredentials?: boolean;
-  /**
    * Told why the index could not be used when looking it up failed; the question goes on without it (unless this
    * throws, as a benchmark of the index path does). Default: ignored.
    */
@@ -51,8 +45,19 @@ interface QuestionAnswererSettings {
  */
 export type QuestionAnswererOptions = QuestionAnswererSettings &
   (
-    | { readonly url?: string; readonly upstreamUrl?: undefined }
-    | { readonly upstreamUrl: string; readonly url?: undefined }
+    | {
+        readonly url?: string;
+        readonly upstreamUrl?: undefined;
+        /**
+         * Whether a background build's connection may take a password `url` lacks from where node-postgres looks
+         * (`PGPASSWORD`, `~/.pgpass`; `connectBackground`'s `ambientCredentials`): only for a caller that opened the
+         * asking session itself from `url` and those same sources (`nlq eval`, `nlq mcp` over stdio). Never with
+         * `upstreamUrl`: a server's asking roles were authenticated by their clients, not by the runner's secrets.
+         * Default false: the URL's own password or none.
+         */
+        readonly ambientCredentials?: boolean;
+      }
+    | { readonly upstreamUrl: string; readonly url?: undefined; readonly ambientCredentials?: false }
   );
 
 /** The part of a question that `prepare` reads: its session and settings. */
@@ -98,7 +103,9 @@ export function createQuestionAnswerer(options: QuestionAnswererOptions): Questi
       ? {
           indexes,
           key: backgroundIndexKey(url),
-          connect: () => connectBackground(url, { ambientCredentials: options.ambientCredentials === true }),
+          // Ambient credentials only ever for the caller's own `url`, never for a role read from a server's session.
+          connect: () =>
+            connectBackground(url, { ambientCredentials: options.ambientCredentials === true && url === options.url }),
         }
       : undefined;
   const pipeline = options.answerQuestion ?? answerQuestion;
