@@ -16,9 +16,10 @@ export interface RoleConnection {
 
 /**
  * Connects to `url` (as its role, with its password if any, else PGPASSWORD or ~/.pgpass) and wraps the connection
- * for the tools (its `backgroundLogin` logs in the same way). Notes whether PostgreSQL asked for the URL's password (`passwordChecked`): node-postgres reads a
- * password function only when the server's authentication asks for one (password, md5 or SCRAM), never under `trust`. A connection error after the
- * login (the server went away) only marks the connection unusable: the next call reports it as a tool error.
+ * for the tools (its `backgroundLogin` logs in the same way). Notes whether PostgreSQL asked for the URL's password
+ * (`passwordChecked`): node-postgres reads a password function only when the server's authentication asks for one
+ * (password, md5 or SCRAM), never under `trust`. A connection error after the login (the server went away) only marks
+ * the connection unusable: the next call reports it as a tool error.
  */
 export async function connectRole(url: string, applicationName = "nlq mcp"): Promise<RoleConnection> {
   const parsed = new URL(url);

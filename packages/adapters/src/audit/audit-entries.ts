@@ -59,8 +59,9 @@ export class AuditAccessError extends NlqError {
 
 /**
  * Audit entries of one data source, newest first, as `options.asking` may see them: an administrator every role's (or
- * one role's), anyone else their own only. Every surface (`nlq log`, the web, MCP) lists through this function, so the
- * rule holds wherever the list is shown; a non-administrator naming another role gets `AuditAccessError`.
+ * one role's), anyone else their own only; a non-administrator naming another role gets `AuditAccessError`. The one
+ * listing the package exports (`nlq log` uses it; a surface that shows the trail must too), so the rule is enforced
+ * here rather than by each caller.
  */
 export async function auditEntries(
   database: MetadataDatabase,

@@ -172,8 +172,9 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
 }
 
 /**
- * What to pass to `answerQuestion` when there is no metadata store at all (`nlq ask` or `nlq eval` without one): the
- * retrieval a database nothing is indexed for gets (keywords → values from the live lookup, or a background index).
+ * What to pass to `answerQuestion` without a catalog index (no metadata store, no asking role's URL, or an index lookup
+ * that failed: `createQuestionAnswerer`'s `prepare`): the retrieval a database nothing is indexed for gets (keywords →
+ * values from the live lookup, or a background index).
  */
 export function prepareUnindexedQuestion(
   options: Pick<
