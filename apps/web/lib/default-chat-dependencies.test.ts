@@ -2,10 +2,18 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createPgExecutor, ensureDataSource, indexCatalog, type MetadataStore, openMetadataStore } from "@nlq/adapters";
+import {
+  BackgroundValueIndexes,
+  backgroundIndexKey,
+  createPgExecutor,
+  ensureDataSource,
+  indexCatalog,
+  type MetadataStore,
+  openMetadataStore,
+} from "@nlq/adapters";
 import { ConfigurationError, loadSettings } from "@nlq/engine";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const serverUrl = process.env.NLQ_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const suffix = randomBytes(4).toString("hex");
@@ -137,6 +145,34 @@ describe("defaultChatDependencies", () => {
       await client.end();
       await store.close();
       rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("builds value indexes in the background without a metadata store too, per database and asking role", async () => {
+    const { defaultChatDependencies } = await import("./default-chat-dependencies");
+    delete process.env.NLQ_METADATA_URL;
+    const use = vi
+      .spyOn(BackgroundValueIndexes.prototype, "use")
+      .mockImplementation(() => ({ status: "building" as const }));
+    try {
+      const dependencies = await defaultChatDependencies();
+      expect(dependencies.queryLog).toBeUndefined();
+      const session = await dependencies.openSession(new AbortController().signal);
+      try {
+        // No model is configured: the answer fails, after the question's values were prepared.
+        await dependencies
+          .answer({ question: "Which lamps?", session: session.executor, settings: loadSettings({}) })
+          .catch(() => undefined);
+      } finally {
+        session.release(false);
+      }
+      const asking = new URL(urlOf(dataDatabase));
+      asking.username = new URL(serverUrl).username;
+      asking.password = "";
+      expect(use.mock.calls.map(([key]) => key)).toEqual([backgroundIndexKey(asking.toString())]);
+    } finally {
+      use.mockRestore();
+      process.env.NLQ_METADATA_URL = urlOf(database);
     }
   });
 

@@ -44,11 +44,19 @@ export async function defaultChatDependencies(user?: WebUser): Promise<ChatDepen
   const upstreamUrl = service.databaseUrl;
   return {
     // Composed per request; the value indexes built in the background are the process's, so each database and role
-    // is still built once. The query log is handed to each question by the chat handler.
+    // is still built once. A database nothing is indexed for (any, without a store) gets one, as in the proxy: over a
+    // connection of its own as the asking role with no password (the user's is never handed on), so the build logs in
+    // only where the server asks none and the question otherwise keeps the bounded live value lookup. The query log is
+    // handed to each question by the chat handler.
     answer: createQuestionAnswerer(
-      store && upstreamUrl
-        ? { store, upstreamUrl, qdrant: service.qdrant, llmCache: store.llmCache, backgroundValueIndexes: true }
-        : {}, // no store: retrieval all the same, from the live value lookup
+      upstreamUrl
+        ? {
+            ...(store ? { store, llmCache: store.llmCache } : {}),
+            upstreamUrl,
+            qdrant: service.qdrant,
+            backgroundValueIndexes: true,
+          }
+        : {},
     ).answer,
     settings: (preset) =>
       loadSettings({
