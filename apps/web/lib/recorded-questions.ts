@@ -6,10 +6,9 @@ import { questionsOfFixture } from "./suggested-questions";
 const maximumRecordedQuestions = 100;
 
 /**
- * Every question the scripted demo model has a recorded answer for (`NLQ_MODEL=scripted:<fixture>`), in file order, at most
- * `maximumRecordedQuestions`;
- * empty when the model is not scripted or its fixture cannot be read. The page offers them when a question is not
- * one of them, instead of a model failure.
+ * Every question the scripted demo model has a recorded answer for (`NLQ_MODEL=scripted:<fixture>`), in file order,
+ * at most `maximumRecordedQuestions`; empty when the model is not scripted or its fixture cannot be read. The page
+ * offers them when a question is not one of them, instead of a model failure.
  */
 export function recordedQuestions(environment: Record<string, string | undefined> = process.env): string[] {
   const fixture = resolveScriptedModelPaths(environment)
