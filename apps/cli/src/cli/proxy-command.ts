@@ -228,7 +228,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
             pickedExamples: new VerifiedExampleStore(metadata.database),
           }),
       logger: consoleLogger,
-      closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
+      closeGraceMilliseconds: service.shutdownGraceMilliseconds,
       ...(service.metricsListen === undefined ? {} : { metricsListen: service.metricsListen }),
       maxConnections: service.maxConnections,
       maxConcurrentQuestions: service.maxConcurrentQuestions,
@@ -248,7 +248,7 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
       process.once("SIGINT", resolve);
       process.once("SIGTERM", resolve);
     });
-    console.log(`nlq proxy: ${signal}: stopping (running statements get ${settings.shutdownGraceMilliseconds} ms)`);
+    console.log(`nlq proxy: ${signal}: stopping (running statements get ${service.shutdownGraceMilliseconds} ms)`);
     await server.close();
     await metadata?.close();
     console.log("nlq proxy stopped.");

@@ -65,6 +65,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
       tlsHandshakeTimeoutMilliseconds,
       clientLoginTimeoutMilliseconds,
       authQuery,
+      shutdownGraceMilliseconds,
     } = loadProxyServerSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
@@ -85,7 +86,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
           queryLog: proxyOptions.queryLog,
           auditTrail: proxyOptions.metadataStore.auditTrail,
           logger: consoleLogger,
-          closeGraceMilliseconds: settings.shutdownGraceMilliseconds,
+          closeGraceMilliseconds: shutdownGraceMilliseconds,
           ...(metricsListen === undefined ? {} : { metricsListen }),
           maxConnections,
           maxConcurrentQuestions,

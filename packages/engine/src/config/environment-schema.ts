@@ -83,7 +83,6 @@ const pipelineVariables = {
   NLQ_SELECTOR: parsedVariable("a selector name, e.g. self-consistency, pairwise, unit-tests or random", (text) =>
     /^[a-z][a-z-]*$/.test(text.toLowerCase()) ? text.toLowerCase() : undefined,
   ).optional(),
-  NLQ_SHUTDOWN_GRACE_MS: wholeNumberVariable(10_000, 0),
   NLQ_TEMPERATURE: decimalVariable(0, 0, 2),
   NLQ_ASK_WHEN_SUPPORT_BELOW: decimalVariable(0.5, 0, 1),
   NLQ_TRACE_CONTENT: switchVariable(false),

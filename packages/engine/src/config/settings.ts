@@ -78,11 +78,6 @@ export interface Settings {
   /** `NLQ_MAX_TOKENS`: most input + output tokens for one question; 0 = no limit. From the preset (all: 0). */
   readonly maxTokens: number;
   /**
-   * `NLQ_SHUTDOWN_GRACE_MS`: on SIGTERM/SIGINT, how long the proxy lets running statements finish before it
-   * cancels them and closes every connection, in milliseconds. Default 10000.
-   */
-  readonly shutdownGraceMilliseconds: number;
-  /**
    * `NLQ_EMBEDDING_MODEL`: embedding model of the catalog descriptions as `provider:model` (`openai`, `google`,
    * `ollama`, `openai-compatible`) or `builtin`. Default: unset (the built-in offline embedder).
    */
@@ -132,7 +127,6 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     maxLlmCalls: values.NLQ_MAX_LLM_CALLS ?? preset.budget.maxLlmCalls,
     deadlineMilliseconds: values.NLQ_DEADLINE_MS ?? preset.budget.deadlineMilliseconds,
     maxTokens: values.NLQ_MAX_TOKENS ?? preset.budget.maxTokens,
-    shutdownGraceMilliseconds: values.NLQ_SHUTDOWN_GRACE_MS,
     embeddingModel: values.NLQ_EMBEDDING_MODEL,
     schemaSelection: values.NLQ_SCHEMA_SELECTION ?? preset.schemaSelection,
     schemaSelectionMinimumColumns: values.NLQ_SCHEMA_SELECTION_MIN_COLUMNS,

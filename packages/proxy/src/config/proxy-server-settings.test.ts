@@ -26,6 +26,7 @@ describe("loadProxyServerSettings", () => {
       tlsHandshakeTimeoutMilliseconds: 10_000,
       clientLoginTimeoutMilliseconds: 60_000,
       authQuery: undefined,
+      shutdownGraceMilliseconds: 10_000,
     });
   });
 
@@ -48,6 +49,7 @@ describe("loadProxyServerSettings", () => {
         NLQ_CLIENT_LOGIN_TIMEOUT_MS: "30000",
         NLQ_AUTH_QUERY_URL: "postgresql://nlq_auth@db/postgres",
         NLQ_AUTH_QUERY: "select * from nlq_auth.lookup($1)",
+        NLQ_SHUTDOWN_GRACE_MS: "250",
       }),
     ).toEqual({
       ...sharedDefaults,
@@ -62,6 +64,7 @@ describe("loadProxyServerSettings", () => {
       tlsHandshakeTimeoutMilliseconds: 2_500,
       clientLoginTimeoutMilliseconds: 30_000,
       authQuery: { url: "postgresql://nlq_auth@db/postgres", query: "select * from nlq_auth.lookup($1)" },
+      shutdownGraceMilliseconds: 250,
     });
     expect(loadProxyServerSettings({ NLQ_QDRANT_URL: "  ", NLQ_PROXY_HOST: "" })).toMatchObject({
       qdrant: { url: undefined },

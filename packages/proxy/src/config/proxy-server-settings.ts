@@ -25,6 +25,7 @@ export const proxyVariables = {
   NLQ_TLS_REQUIRED: switchVariable(false),
   NLQ_TLS_HANDSHAKE_TIMEOUT_MS: wholeNumberVariable(10_000, 1),
   NLQ_CLIENT_LOGIN_TIMEOUT_MS: wholeNumberVariable(60_000, 1),
+  NLQ_SHUTDOWN_GRACE_MS: wholeNumberVariable(10_000, 0),
   NLQ_AUTH_QUERY_URL: postgresUrlVariable,
   NLQ_AUTH_QUERY: textVariable.transform(
     (value) => value ?? "SELECT usename, passwd FROM pg_shadow WHERE usename = $1",
@@ -99,6 +100,11 @@ export interface ProxyServerSettings {
   readonly clientLoginTimeoutMilliseconds: number;
   /** `NLQ_AUTH_QUERY_URL` and `NLQ_AUTH_QUERY`; undefined (authentication passes through) unless the URL is set. */
   readonly authQuery: AuthQuerySettings | undefined;
+  /**
+   * `NLQ_SHUTDOWN_GRACE_MS`: on SIGTERM/SIGINT, how long the proxy lets running statements finish before it cancels
+   * them and closes every connection, in milliseconds (`startProxyServer`'s `closeGraceMilliseconds`). Default 10000.
+   */
+  readonly shutdownGraceMilliseconds: number;
 }
 
 /**
@@ -135,6 +141,7 @@ export function proxyServerSettingsFrom(values: ParsedEnvironment<typeof proxyVa
       values.NLQ_AUTH_QUERY_URL === undefined
         ? undefined
         : { url: values.NLQ_AUTH_QUERY_URL, query: values.NLQ_AUTH_QUERY },
+    shutdownGraceMilliseconds: values.NLQ_SHUTDOWN_GRACE_MS,
   };
 }
 
