@@ -37,4 +37,5 @@ const report = await runProxyFuzz({
 });
 console.log(`proxy fuzz done: seed ${seed}, ${describe(report)}, backends left ${report.leftoverBackends}`);
 for (const message of report.crashMessages) console.log(`crash: ${message}`);
+for (const message of report.hangMessages) console.log(`hang: ${message}`);
 process.exitCode = report.crashes + report.hangs + report.leftoverBackends > 0 ? 1 : 0;

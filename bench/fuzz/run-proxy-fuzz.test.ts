@@ -8,6 +8,7 @@ describe("the proxy under a protocol fuzzer (short run)", () => {
     console.log(`proxy fuzz: ${JSON.stringify({ ...report, crashMessages: report.crashMessages.length })}`);
     expect(report.crashMessages).toEqual([]);
     expect(report.crashes).toBe(0);
+    expect(report.hangMessages).toEqual([]);
     expect(report.hangs).toBe(0);
     expect(report.leftoverBackends).toBe(0);
     expect(report.frames).toBeGreaterThanOrEqual(20_000);

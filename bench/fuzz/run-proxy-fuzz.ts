@@ -32,8 +32,9 @@ export interface ProxyFuzzReport {
   /** Uncaught exceptions and unhandled rejections while the proxy ran (the process would have died). */
   readonly crashes: number;
   /**
-   * Streams after which a fresh client could not run `select 1` through the proxy within 10 s, plus one
-   * if closing the proxy at the end took more than 15 s.
+   * Streams after which a fresh client could not run `select 1` through the proxy within 10 s (a login the server
+   * refuses as busy, SQLSTATE 53300 or 57P03, is tried again within that time), plus one if closing the proxy at the
+   * end took more than 15 s.
    */
   readonly hangs: number;
   /** Backends of the fuzzing role still there 10 s after the last stream. */
@@ -43,6 +44,8 @@ export interface ProxyFuzzReport {
   readonly elapsedMilliseconds: number;
   /** The first few crash messages, to reproduce them. */
   readonly crashMessages: readonly string[];
+  /** Why the watchdog's `select 1` failed, for the first few hangs (a timeout, or the error it got). */
+  readonly hangMessages: readonly string[];
 }
 
 /**
@@ -60,6 +63,11 @@ export async function runProxyFuzz(options: ProxyFuzzOptions): Promise<ProxyFuzz
   await admin.connect();
   await admin.query(`create role ${role} login`);
   const crashMessages: string[] = [];
+  const hangMessages: string[] = [];
+  const onHang = (reason: string) => {
+    hangs++;
+    if (hangMessages.length < 10) hangMessages.push(reason);
+  };
   let crashes = 0;
   const onCrash = (error: unknown) => {
     crashes++;
@@ -88,6 +96,7 @@ export async function runProxyFuzz(options: ProxyFuzzOptions): Promise<ProxyFuzz
     maximumRssBytes,
     elapsedMilliseconds: Date.now() - started,
     crashMessages,
+    hangMessages,
   });
   const progress =
     options.onProgress === undefined ? undefined : setInterval(() => options.onProgress?.(report()), 1_000);
@@ -118,7 +127,8 @@ export async function runProxyFuzz(options: ProxyFuzzOptions): Promise<ProxyFuzz
         frames += stream.frames;
         streams++;
         await sendStream(port, stream);
-        if (!(await selectOneWithin(watchdog, 10_000))) hangs++;
+        const failure = await selectOneWithin(watchdog, 10_000);
+        if (failure !== undefined) onHang(`after stream ${streams}: ${failure}`);
       }
     };
     await Promise.all(Array.from({ length: options.lanes ?? 4 }, lane));
@@ -126,7 +136,7 @@ export async function runProxyFuzz(options: ProxyFuzzOptions): Promise<ProxyFuzz
     // Closing the proxy must not hang either (a connection that never closes would hold it).
     const closing = proxy.close().then(() => true);
     proxy = undefined;
-    if (!(await Promise.race([closing, delay(15_000).then(() => false)]))) hangs++;
+    if (!(await Promise.race([closing, delay(15_000).then(() => false)]))) onHang("closing the proxy took over 15 s");
     return report();
   } finally {
     clearInterval(sampler);
@@ -212,22 +222,35 @@ function sendStream(port: number, stream: FuzzStream): Promise<void> {
   });
 }
 
-/** The watchdog: a fresh client runs `select 1` through the proxy; false when it cannot within the limit. */
-async function selectOneWithin(config: pg.ClientConfig, limitMilliseconds: number): Promise<boolean> {
-  const client = new pg.Client({
-    ...config,
-    connectionTimeoutMillis: limitMilliseconds,
-    query_timeout: limitMilliseconds,
-  });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    const result = await client.query("select 1 as one");
-    return result.rows[0]?.one === 1;
-  } catch {
-    return false;
-  } finally {
-    await Promise.race([client.end().catch(() => {}), delay(limitMilliseconds)]);
+/**
+ * SQLSTATEs of a server that refuses a new connection for now (too many clients, starting up, shutting down): the
+ * test server is shared with the rest of the suite, so the watchdog's own login may meet them without the proxy being
+ * at fault, and tries again until its limit.
+ */
+const SERVER_BUSY = new Set(["53300", "57P03"]);
+
+/**
+ * Runs `select 1` through the proxy as a fresh client, within `limitMilliseconds` in all (logins the server refuses
+ * as busy are retried); returns undefined when it answered, else why not.
+ */
+async function selectOneWithin(config: pg.ClientConfig, limitMilliseconds: number): Promise<string | undefined> {
+  const deadline = Date.now() + limitMilliseconds;
+  for (;;) {
+    const remaining = Math.max(1, deadline - Date.now());
+    const client = new pg.Client({ ...config, connectionTimeoutMillis: remaining, query_timeout: remaining });
+    client.on("error", () => {});
+    try {
+      await client.connect();
+      const result = await client.query("select 1 as one");
+      return result.rows[0]?.one === 1 ? undefined : `select 1 returned ${JSON.stringify(result.rows)}`;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const reason = `${typeof code === "string" ? `${code} ` : ""}${error instanceof Error ? error.message : String(error)}`;
+      if (!(typeof code === "string" && SERVER_BUSY.has(code)) || Date.now() + 100 >= deadline) return reason;
+    } finally {
+      await Promise.race([client.end().catch(() => {}), delay(remaining)]);
+    }
+    await delay(100);
   }
 }
 
