@@ -33,11 +33,16 @@ async function runAsk(argumentsList: string[], environment: Record<string, strin
   });
 }
 
+const productsQuestion = "Which products cost more than 5?";
+
+/** Asks the products question with the scripted fixture as the model; `options` and `environment` add to it. */
+async function askProducts(options: string[], environment: Record<string, string | undefined> = {}) {
+  return runAsk([productsQuestion, ...options], { NLQ_MODEL: `scripted:${fixture}`, ...environment });
+}
+
 describe("nlq ask", () => {
   it("prints the SQL, an aligned table, the selection, model calls per step and the scripted label", async () => {
-    const result = await runAsk(["Which products cost more than 5?", "--url", database.url, "--preset", "fast"], {
-      NLQ_MODEL: `scripted:${fixture}`,
-    });
+    const result = await askProducts(["--url", database.url, "--preset", "fast"]);
     expect(result.exitCode).toBeFalsy();
     expect(result.stdout).toBe(
       [
@@ -68,9 +73,7 @@ describe("nlq ask", () => {
       presetFile,
       JSON.stringify({ ...builtInPresets.fast, name: "fast-with-sentence", summarizeAnswer: true }),
     );
-    const result = await runAsk(["Which products cost more than 5?", "--url", database.url, "--preset", presetFile], {
-      NLQ_MODEL: `scripted:${fixture}`,
-    });
+    const result = await askProducts(["--url", database.url, "--preset", presetFile]);
     expect(result.exitCode).toBeFalsy();
     expect(result.stdout).toContain(
       [
@@ -133,10 +136,7 @@ describe("nlq ask", () => {
   });
 
   it("prints JSON with --json and reads DATABASE_URL", async () => {
-    const result = await runAsk(["Which products cost more than 5?", "--json", "--quiet"], {
-      NLQ_MODEL: `scripted:${fixture}`,
-      DATABASE_URL: database.url,
-    });
+    const result = await askProducts(["--json", "--quiet"], { DATABASE_URL: database.url });
     expect(result.stderr).toBe("");
     const answer = JSON.parse(result.stdout);
     expect(answer.result.rows).toEqual([
@@ -149,10 +149,7 @@ describe("nlq ask", () => {
   it("records the question in the metadata store's query log when NLQ_METADATA_URL is set", async () => {
     const metadata = await createTestDatabase("nlq_ask_metadata");
     try {
-      const result = await runAsk(["Which products cost more than 5?", "--url", database.url, "--quiet"], {
-        NLQ_MODEL: `scripted:${fixture}`,
-        NLQ_METADATA_URL: metadata.url,
-      });
+      const result = await askProducts(["--url", database.url, "--quiet"], { NLQ_METADATA_URL: metadata.url });
       expect(result.stderr).toBe("");
       expect(result.exitCode).toBeFalsy();
       const client = new pg.Client({ connectionString: metadata.url });
@@ -175,10 +172,7 @@ describe("nlq ask", () => {
     // Stands for nlq start: the embedded PostgreSQL of this NLQ_HOME is running and holds the store.
     const running = await openMetadataStore({ settings: { home } });
     try {
-      const result = await runAsk(["Which products cost more than 5?", "--url", database.url], {
-        NLQ_MODEL: `scripted:${fixture}`,
-        NLQ_HOME: home,
-      });
+      const result = await askProducts(["--url", database.url], { NLQ_HOME: home });
       expect(result.exitCode).toBeFalsy();
       expect(result.stderr).not.toContain("cannot open the metadata store");
       expect(result.stdout).toContain("(2 rows)");
@@ -191,7 +185,7 @@ describe("nlq ask", () => {
   }, 60_000);
 
   it("reports errors with their SQLSTATE and exit code 1", async () => {
-    const noModel = await runAsk(["Which products cost more than 5?", "--url", database.url], {});
+    const noModel = await runAsk([productsQuestion, "--url", database.url], {});
     expect(noModel.exitCode).toBe(1);
     expect(noModel.stderr).toMatch(
       /nlq ask: no language model is configured[\s\S]*NLQ_MODEL=openai:gpt-4o-mini[\s\S]*\(SQLSTATE 55000\)/,
