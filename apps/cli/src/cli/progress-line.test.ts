@@ -1,8 +1,11 @@
-import { pipelineSteps } from "@nlq/engine";
 import { oneEventOfEachType } from "@nlq/engine/testing";
 import { describe, expect, it } from "vitest";
 import { describeEvent } from "./progress-line";
 
+/**
+ * What the CLI adds to the engine's describeProgressStep (whose words its own test covers): which steps get a line at
+ * all, and a model call's tokens.
+ */
 describe("describeEvent", () => {
   it("has a line or a deliberate silence for every event type", () => {
     const lines = Object.fromEntries(
@@ -57,55 +60,5 @@ describe("describeEvent", () => {
     expect(describeEvent({ type: "summary-end", omittedReason: "no scripted response" })).toBe(
       "No plain-language answer: no scripted response",
     );
-  });
-
-  it("labels a model call with the step registry's label", () => {
-    expect(describeEvent({ type: "llm-call-start", step: "filter-column" })).toBe(
-      `Model call filter-column: ${pipelineSteps["filter-column"].label}…`,
-    );
-  });
-
-  it("groups values by keyword on one line and says when a heuristic replaced the model", () => {
-    expect(
-      describeEvent({
-        type: "values-end",
-        values: [
-          { keyword: "Rotterdm", table: "world_1.city", column: "name", value: "Rotterdam" },
-          { keyword: "Pari", table: "world_1.city", column: "name", value: "Paris" },
-          { keyword: "Rotterdm", table: "world_1.city", column: "district", value: "Zuid-Holland" },
-        ],
-      }),
-    ).toBe(
-      "Matched database values: Rotterdm → world_1.city.name = 'Rotterdam', world_1.city.district = 'Zuid-Holland'; " +
-        "Pari → world_1.city.name = 'Paris'",
-    );
-    expect(
-      describeEvent({ type: "keywords-end", keywords: [], source: "heuristic", fallbackReason: "no response" }),
-    ).toBe("Extracted keywords: none (heuristic, no model: no response)");
-  });
-
-  it("names a comparison of several candidates, a failed candidate, an empty context and cuts long context lists", () => {
-    expect(describeEvent({ type: "selection-start", candidates: 3, clusters: 1, selector: "single" })).toBeUndefined();
-    expect(describeEvent({ type: "candidate-start", candidate: 4, generator: "query-plan", sample: 2 })).toBe(
-      "Writing SQL candidate 5: query-plan, sample 3",
-    );
-    expect(describeEvent({ type: "candidate-end", candidate: 4, sql: "x", ok: false, error: "boom" })).toBe(
-      "SQL candidate 5 failed: boom",
-    );
-    expect(
-      describeEvent({
-        type: "selection-end",
-        sql: "select 1",
-        candidates: 1,
-        clusters: 1,
-        selector: "single",
-        basis: "one candidate was written: nothing to compare",
-      }),
-    ).toBeUndefined();
-    expect(describeEvent({ type: "context-end", hits: [] })).toBe(
-      "Searched table and column descriptions: no matching descriptions",
-    );
-    const hits = Array.from({ length: 9 }, (_, index) => ({ table: "public.t", column: `c${index}` }));
-    expect(describeEvent({ type: "context-end", hits })).toMatch(/public\.t\.c7 and 1 more$/);
   });
 });
