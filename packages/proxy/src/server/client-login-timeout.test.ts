@@ -1,10 +1,11 @@
 import { connect as connectTcp } from "node:net";
-import pg from "pg";
 import { serialize } from "pg-protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   answerWith,
   awaitProxyClose,
+  connectionCountReaching,
+  connectThroughProxy,
   startTestProxy,
   upstreamDatabase,
   upstreamHost,
@@ -20,21 +21,13 @@ beforeAll(async () => {
 
 afterAll(() => proxy?.close());
 
-/** The proxy's count of open connections once it reaches `expected` (polled: closing is asynchronous), else its last value. */
-async function connectionCountReaching(expected: number): Promise<number> {
-  for (let attempt = 0; attempt < 100 && proxy.connectionCount !== expected; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return proxy.connectionCount;
-}
-
 describe("client login timeout (NLQ_CLIENT_LOGIN_TIMEOUT_MS)", () => {
   it("closes a client that connects and sends nothing, freeing its connection slot", async () => {
     const socket = connectTcp({ host: upstreamHost, port: proxy.address.port });
     const { bytes, closedByProxy } = await awaitProxyClose(socket);
     expect(closedByProxy).toBe(true);
     expect(bytes).toHaveLength(0);
-    expect(await connectionCountReaching(0)).toBe(0);
+    expect(await connectionCountReaching(proxy, 0)).toBe(0);
   });
 
   it("closes a client that stalls within its startup packet", async () => {
@@ -54,13 +47,7 @@ describe("client login timeout (NLQ_CLIENT_LOGIN_TIMEOUT_MS)", () => {
   });
 
   it("leaves a logged-in session alone past the timeout", async () => {
-    const client = new pg.Client({
-      host: upstreamHost,
-      port: proxy.address.port,
-      user: upstreamUser,
-      database: upstreamDatabase,
-    });
-    await client.connect();
+    const client = await connectThroughProxy(proxy);
     try {
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);

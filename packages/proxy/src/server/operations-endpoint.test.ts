@@ -1,16 +1,7 @@
 import { createServer } from "node:net";
 import { NlqError } from "@nlq/engine";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  type Answerer,
-  answerWith,
-  selectOne,
-  startTestProxy,
-  upstreamDatabase,
-  upstreamHost,
-  upstreamUser,
-} from "./proxy.test-helpers";
+import { type Answerer, answerWith, connectThroughProxy, selectOne, startTestProxy } from "./proxy.test-helpers";
 import type { ProxyServer } from "./proxy-server";
 
 /** Answers with `select 42`, after one model call and one whose output was unreadable; a question containing "fail" fails with 42P01. */
@@ -66,13 +57,7 @@ function endpoint(server: ProxyServer, path: string): string {
 
 /** Asks each question on one connection through the proxy; returns the error codes (undefined when answered). */
 async function ask(server: ProxyServer, questions: readonly string[]): Promise<Array<string | undefined>> {
-  const client = new pg.Client({
-    host: upstreamHost,
-    port: server.address.port,
-    user: upstreamUser,
-    database: upstreamDatabase,
-  });
-  await client.connect();
+  const client = await connectThroughProxy(server);
   try {
     const codes: Array<string | undefined> = [];
     for (const question of questions) {
@@ -158,13 +143,7 @@ describe("the operations endpoint", () => {
 
   it("reports an open connection while a client is connected", async () => {
     const server = await startWithMetrics();
-    const client = new pg.Client({
-      host: upstreamHost,
-      port: server.address.port,
-      user: upstreamUser,
-      database: upstreamDatabase,
-    });
-    await client.connect();
+    const client = await connectThroughProxy(server);
     try {
       const text = await (await fetch(endpoint(server, "/metrics"))).text();
       expect(sample(text, "nlq_proxy_open_connections")).toBe(1);

@@ -133,6 +133,14 @@ export async function connectThroughProxy(proxy: ProxyServer): Promise<pg.Client
   return client;
 }
 
+/** The proxy's count of open connections once it reaches `expected` (polled: closing is asynchronous), else its last value. */
+export async function connectionCountReaching(proxy: ProxyServer, expected: number): Promise<number> {
+  for (let attempt = 0; attempt < 100 && proxy.connectionCount !== expected; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return proxy.connectionCount;
+}
+
 /** `select 1` through the proxy on a fresh connection. */
 export async function selectOne(proxy: ProxyServer): Promise<number> {
   const client = await connectThroughProxy(proxy);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   answerWith,
   awaitProxyClose,
+  connectionCountReaching,
   startTestProxy,
   upstreamDatabase,
   upstreamHost,
@@ -37,14 +38,6 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** The proxy's count of open connections once it reaches `expected` (polled: closing is asynchronous), else its last value. */
-async function connectionCountReaching(expected: number): Promise<number> {
-  for (let attempt = 0; attempt < 100 && proxy.connectionCount !== expected; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return proxy.connectionCount;
-}
-
 describe("TLS handshake timeout (NLQ_TLS_HANDSHAKE_TIMEOUT_MS)", () => {
   it("closes a client that stalls after its SSLRequest is answered S, freeing its connection slot", async () => {
     const socket = connectTcp({ host: upstreamHost, port: proxy.address.port });
@@ -53,7 +46,7 @@ describe("TLS handshake timeout (NLQ_TLS_HANDSHAKE_TIMEOUT_MS)", () => {
     const { bytes, closedByProxy } = await closed;
     expect(closedByProxy).toBe(true);
     expect(bytes.toString("latin1")).toBe("S");
-    expect(await connectionCountReaching(0)).toBe(0);
+    expect(await connectionCountReaching(proxy, 0)).toBe(0);
   });
 
   it("closes a client that sends the start of a ClientHello (direct negotiation) and stalls", async () => {
@@ -64,7 +57,7 @@ describe("TLS handshake timeout (NLQ_TLS_HANDSHAKE_TIMEOUT_MS)", () => {
     const { bytes, closedByProxy } = await closed;
     expect(closedByProxy).toBe(true);
     expect(bytes).toHaveLength(0);
-    expect(await connectionCountReaching(0)).toBe(0);
+    expect(await connectionCountReaching(proxy, 0)).toBe(0);
   });
 
   it("still serves clients that complete the handshake", async () => {
