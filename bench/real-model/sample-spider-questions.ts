@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseCsvRecords } from "@nlq/adapters";
+import { seededRandom } from "@nlq/engine";
 
 const { values } = parseArgs({
   options: {
@@ -20,18 +21,6 @@ const { values } = parseArgs({
   },
 });
 if (values.out === undefined) throw new Error("--out <file.csv> is required");
-
-/** mulberry32: a small seeded generator, so the same seed gives the same sample on any machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const missing = readFileSync(join(values.data, "MISSING_BLOBS.txt"), "utf8");
 const [header, ...records] = parseCsvRecords(readFileSync(join(values.data, "train_queries.csv"), "utf8"));
