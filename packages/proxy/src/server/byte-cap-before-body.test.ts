@@ -5,9 +5,8 @@ import { singleCandidateSelection } from "@nlq/engine/testing";
 import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { encodeErrorResponse, encodeReadyForQuery, encodeRowDescription } from "../protocol/backend-messages";
-import { RawClient, startTestProxy } from "./proxy.test-helpers";
-import type { ProxyServer } from "./proxy-server";
-import { startStubUpstream } from "./stub-upstream.test-helpers";
+import { RawClient } from "./proxy.test-helpers";
+import { startStubUpstream, startTestProxyBefore } from "./stub-upstream.test-helpers";
 
 const BYTE_CAP = 1024 * 1024;
 /** The DataRow the stub declares: 64 MiB, far past the cap. */
@@ -24,7 +23,7 @@ async function startCancellableRowUpstream() {
   let cancelled: () => void = () => {};
   const cancelArrived = new Promise<void>((resolve) => (cancelled = resolve));
   const answered = new WeakSet<Socket>();
-  const { server, port } = await startStubUpstream({
+  const stub = await startStubUpstream({
     onCancelRequest: () => cancelled(),
     onChunk: (chunk, socket) => {
       if (answered.has(socket) || chunk[0] !== 0x50) return;
@@ -65,7 +64,7 @@ async function startCancellableRowUpstream() {
       });
     },
   });
-  return { server, port, cancelArrived };
+  return { ...stub, cancelArrived };
 }
 
 /** Runs the question's statement with the byte cap, as the pipeline does (`NLQ_RESULT_BYTE_LIMIT`). */
@@ -95,15 +94,8 @@ describe("the byte cap on an answer's rows", () => {
     "refuses a DataRow declaring more than the cap at its header, before its body arrives (native relay %s)",
     async (relayOn) => {
       const stub = await startCancellableRowUpstream();
-      const proxy: ProxyServer = await startTestProxy(answerWithByteCap, {
-        upstreamHost: "127.0.0.1",
-        upstreamPort: stub.port,
-        nativeRelay: relayOn,
-      });
-      closers.push(
-        () => proxy.close(),
-        () => new Promise((resolve) => stub.server.close(resolve)),
-      );
+      const proxy = await startTestProxyBefore(stub, answerWithByteCap, { nativeRelay: relayOn });
+      closers.push(() => proxy.close(), stub.close);
       const client = new RawClient(proxy.address.port);
       await client.startup("byte-cap");
       client.socket.write(serialize.query("/* nl: big value */"));

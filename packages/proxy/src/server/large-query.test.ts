@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { LARGE_CLIENT_MESSAGE_BYTES } from "../session/question-errors";
 import { answerWith, RawClient, startTestProxy } from "./proxy.test-helpers";
 import type { ProxyServer } from "./proxy-server";
-import { startStubUpstream } from "./stub-upstream.test-helpers";
+import { startStubUpstream, startTestProxyBefore } from "./stub-upstream.test-helpers";
 
 const closers: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -13,8 +13,8 @@ afterAll(async () => {
 /** A stub PostgreSQL server that logs anyone in and counts the bytes it receives after the startup packet. */
 async function startCountingUpstream() {
   let received = 0;
-  const { server, port } = await startStubUpstream({ onChunk: (chunk) => (received += chunk.length) });
-  closers.push(() => new Promise((resolve) => server.close(resolve)));
+  const { port, close } = await startStubUpstream({ onChunk: (chunk) => (received += chunk.length) });
+  closers.push(close);
   return { port, received: () => received };
 }
 
@@ -71,12 +71,13 @@ describe("a Query larger than the proxy holds whole (1 MiB)", () => {
       const upstream = await startCountingUpstream();
       let answer: () => void = () => {};
       const answered = new Promise<void>((resolve) => (answer = resolve));
-      const proxy = await startTestProxy(
+      const proxy = await startTestProxyBefore(
+        upstream,
         async (options) => {
           await answered;
           return { ...(await answerWith({ ...options, session: noSession }, "select 1")), question: options.question };
         },
-        { nativeRelay: relayOn, upstreamHost: "127.0.0.1", upstreamPort: upstream.port },
+        { nativeRelay: relayOn },
       );
       closers.unshift(() => proxy.close());
       const client = new RawClient(proxy.address.port);

@@ -2,6 +2,8 @@ import { once } from "node:events";
 import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import { encodeReadyForQuery } from "../protocol/backend-messages";
 import { CANCEL_REQUEST_CODE } from "../protocol/frontend-messages";
+import { type Answerer, startTestProxy } from "./proxy.test-helpers";
+import type { ProxyServer, ProxyServerOptions } from "./proxy-server";
 
 /** AuthenticationOk, BackendKeyData (process 7, key 9) and ReadyForQuery: a login as PostgreSQL with trust answers. */
 const LOGIN_REPLY = Buffer.concat([
@@ -17,11 +19,18 @@ export interface StubUpstreamHandlers {
   readonly onCancelRequest?: () => void;
 }
 
+export interface StubUpstream {
+  readonly server: Server;
+  readonly port: number;
+  /** Stops listening; resolves once the server is closed. */
+  readonly close: () => Promise<void>;
+}
+
 /**
  * A stub PostgreSQL server for tests of what the proxy does with odd upstream behaviour: logs anyone in (taking the
  * first chunk as the startup message) and hands every later chunk to `onChunk`.
  */
-export async function startStubUpstream(handlers: StubUpstreamHandlers): Promise<{ server: Server; port: number }> {
+export async function startStubUpstream(handlers: StubUpstreamHandlers): Promise<StubUpstream> {
   const server = createServer((socket: Socket) => {
     let startup = true;
     socket.on("error", () => {});
@@ -41,5 +50,18 @@ export async function startStubUpstream(handlers: StubUpstreamHandlers): Promise
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
-  return { server, port: (server.address() as AddressInfo).port };
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A test proxy (startTestProxy) whose upstream is `stub`. */
+export function startTestProxyBefore(
+  stub: Pick<StubUpstream, "port">,
+  answerQuestion: Answerer,
+  overrides: Partial<ProxyServerOptions> = {},
+): Promise<ProxyServer> {
+  return startTestProxy(answerQuestion, { upstreamHost: "127.0.0.1", upstreamPort: stub.port, ...overrides });
 }

@@ -1,9 +1,8 @@
 import { serialize } from "pg-protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { encodeCommandComplete } from "../protocol/backend-messages";
-import { answerWith, RawClient, startTestProxy } from "./proxy.test-helpers";
-import type { ProxyServer } from "./proxy-server";
-import { startStubUpstream } from "./stub-upstream.test-helpers";
+import { answerWith, RawClient } from "./proxy.test-helpers";
+import { startStubUpstream, startTestProxyBefore } from "./stub-upstream.test-helpers";
 
 /**
  * A stub PostgreSQL server: logs anyone in, then answers every Query with CommandComplete and a ReadyForQuery that has
@@ -28,15 +27,10 @@ describe("an upstream ReadyForQuery without its status byte (relay-rules.vectors
     "ends the connection with FATAL 08P01 instead of passing it on (native relay %s)",
     async (relayOn) => {
       const stub = await startReadyWithoutStatusUpstream();
-      const proxy: ProxyServer = await startTestProxy((options) => answerWith(options, "select 1"), {
-        upstreamHost: "127.0.0.1",
-        upstreamPort: stub.port,
+      const proxy = await startTestProxyBefore(stub, (options) => answerWith(options, "select 1"), {
         nativeRelay: relayOn,
       });
-      closers.push(
-        () => proxy.close(),
-        () => new Promise((resolve) => stub.server.close(resolve)),
-      );
+      closers.push(() => proxy.close(), stub.close);
       const client = new RawClient(proxy.address.port);
       await client.startup("ready-without-status");
       client.socket.write(serialize.query("select 1"));
