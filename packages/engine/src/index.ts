@@ -146,6 +146,7 @@ export {
   selectColumnValues,
   type ValueSelectionOptions,
 } from "./retrieval/values/value-selection";
+export { escapedStringLiteral } from "./retrieval/values/value-visibility-statement";
 export { createValueVisibility, type ValueVisibility, visibleValues } from "./retrieval/values/visible-values";
 export { renderSchema } from "./schema/render-schema";
 export { fetchSampleValues, isStoredTable } from "./schema/sample-values";

@@ -138,6 +138,30 @@ describe("restrictToRole's live examples through a LiveSampleValueCache", () => 
     }
     expect(await examplesOf(await sessionAs(first), cache, "city")).toEqual(["Lisbon"]);
   });
+
+  it("keys a table whose name holds a backslash and a quote under the role's standard_conforming_strings off", async () => {
+    const table = String.raw`odd\name 'quoted'`;
+    const quoted = `"${table}"`;
+    await admin.query(`CREATE TABLE ${quoted} (label text); INSERT INTO ${quoted} VALUES ('kept');`);
+    try {
+      await admin.query(`GRANT SELECT ON ${quoted} TO ${first}`);
+      const catalog = await runReadOnly(
+        { session: createPgExecutor(admin), statementTimeoutMilliseconds: 30_000 },
+        (query) => introspectCatalog(query),
+      );
+      const session = await sessionAs(first);
+      await session.query("SET standard_conforming_strings = off");
+      const cache = new LiveSampleValueCache();
+      const restricted = await restrictToRole(
+        { ...catalog, tables: catalog.tables.filter((candidate) => candidate.name === table) },
+        { session: createPgExecutor(session), sampleValues: "live", liveSampleValueCache: cache },
+      );
+      expect(restricted.tables[0]?.columns[0]?.sampleValues).toEqual(["kept"]);
+      expect(cache.size).toBe(1);
+    } finally {
+      await admin.query(`DROP TABLE ${quoted}`);
+    }
+  });
 });
 
 describe("prepareIndexedQuestion on a small indexed catalog", () => {

@@ -1,5 +1,5 @@
 import type { Catalog, QueryResult, TableInfo, TransactionStatus } from "@nlq/engine";
-import { fetchSampleValues, isStoredTable, quoteIdentifier, tableKey } from "@nlq/engine";
+import { escapedStringLiteral, fetchSampleValues, isStoredTable, quoteIdentifier, tableKey } from "@nlq/engine";
 
 /** Tables `fetchSampleValues` samples at most, in catalog order (its default `maxTables`). */
 const SAMPLED_TABLES = 100;
@@ -125,8 +125,8 @@ async function cacheKeys(
   tables: readonly TableInfo[],
 ): Promise<Map<TableInfo, string>> {
   const active = tables.map((table) => {
-    const name = `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`.replaceAll("'", "''");
-    return `COALESCE(pg_catalog.row_security_active(pg_catalog.to_regclass('${name}')), true)`;
+    const name = escapedStringLiteral(`${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`);
+    return `COALESCE(pg_catalog.row_security_active(pg_catalog.to_regclass(${name})), true)`;
   });
   const identity = await query(
     "SELECT current_user::pg_catalog.text, session_user::pg_catalog.text, pg_catalog.current_database()::pg_catalog.text, " +
