@@ -109,16 +109,11 @@ export function tryLifetimeLock(directory: string): boolean {
 }
 
 function tryLock(file: string): boolean {
-  if (createLock(file)) return true;
+  if (createLockFile(file, String(process.pid))) return true;
   const holder = lockHolder(file);
   // Taken over only when the file names a process that no longer runs; the next attempt then creates it anew.
   if (holder !== undefined && holder !== process.pid && !isRunning(holder)) takeOverStaleLock(file, holder);
   return false;
-}
-
-/** Creates `file` holding this process's id, content and name at once; returns false when it exists. */
-function createLock(file: string): boolean {
-  return createLockFile(file, String(process.pid));
 }
 
 /**
