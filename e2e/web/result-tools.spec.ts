@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+import { submitQuestion } from "./ask-question";
 import { signIn } from "./sign-in";
 
 /** The result table sorts and filters the loaded rows; a chart downloads as a PNG image. */
 
 test("sorting by a header and filtering the rows, then downloading the chart as PNG", async ({ page }) => {
   await signIn(page);
-  await page.getByLabel("Your question").fill("what is the average order value by store?");
-  await page.getByLabel("Your question").press("Enter");
+  await submitQuestion(page, "what is the average order value by store?");
   const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
   const table = result.getByRole("table");
   await expect(table).toBeVisible({ timeout: 45_000 });
@@ -44,8 +44,7 @@ test("sorting by a header and filtering the rows, then downloading the chart as 
 test("the latest answer offers follow-up questions it can answer; picking one asks it", async ({ page }) => {
   await signIn(page);
   const asked = "what is the average order value by store?";
-  await page.getByLabel("Your question").fill(asked);
-  await page.getByLabel("Your question").press("Enter");
+  await submitQuestion(page, asked);
   const turns = page.getByRole("article", { name: "Answer" });
   const followUps = turns.last().getByRole("list", { name: "Follow-up questions" });
   await expect(followUps).toBeVisible({ timeout: 45_000 });
