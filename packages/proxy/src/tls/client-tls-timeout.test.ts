@@ -1,8 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { connect as connectTcp } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createTestCertificates, type TestCertificates } from "@nlq/adapters/testing";
 import pg from "pg";
 import { serialize } from "pg-protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,16 +14,15 @@ import {
 } from "../server/proxy.test-helpers";
 import type { ProxyServer } from "../server/proxy-server";
 import { TLS_HANDSHAKE_RECORD } from "./accept-client-tls";
+import { createTemporaryCertificates, type TemporaryCertificates } from "./temporary-certificates.test-helpers";
 
-let directory: string;
-let certificates: TestCertificates;
+let certificates: TemporaryCertificates;
 let proxy: ProxyServer;
 
 beforeAll(async () => {
-  directory = mkdtempSync(path.join(tmpdir(), "nlq-tls-timeout-"));
-  certificates = createTestCertificates(directory);
+  certificates = createTemporaryCertificates("nlq-tls-timeout-");
   proxy = await startTestProxy((options) => answerWith(options, "select 1"), {
-    clientTls: { certificateFile: certificates.certificateFile, keyFile: certificates.keyFile, required: false },
+    clientTls: certificates.clientTls,
     // The login timeout stays far longer: only the handshake's can close these connections within the bound.
     tlsHandshakeTimeoutMilliseconds: 300,
     clientLoginTimeoutMilliseconds: 60_000,
@@ -35,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
-  rmSync(directory, { recursive: true, force: true });
+  certificates?.remove();
 });
 
 describe("TLS handshake timeout (NLQ_TLS_HANDSHAKE_TIMEOUT_MS)", () => {

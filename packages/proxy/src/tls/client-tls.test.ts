@@ -1,9 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { connect as connectTcp, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect as connectTls } from "node:tls";
-import { createTestCertificates, type TestCertificates } from "@nlq/adapters/testing";
 import { ConfigurationError } from "@nlq/engine";
 import pg from "pg";
 import { serialize } from "pg-protocol";
@@ -21,16 +19,15 @@ import {
   upstreamUser,
 } from "../server/proxy.test-helpers";
 import type { ProxyServer } from "../server/proxy-server";
+import { createTemporaryCertificates, type TemporaryCertificates } from "./temporary-certificates.test-helpers";
 
-let directory: string;
-let certificates: TestCertificates;
+let certificates: TemporaryCertificates;
 let proxy: ProxyServer;
 let requiredProxy: ProxyServer;
 
 beforeAll(async () => {
-  directory = mkdtempSync(path.join(tmpdir(), "nlq-client-tls-"));
-  certificates = createTestCertificates(directory);
-  const clientTls = { certificateFile: certificates.certificateFile, keyFile: certificates.keyFile, required: false };
+  certificates = createTemporaryCertificates("nlq-client-tls-");
+  const clientTls = certificates.clientTls;
   proxy = await startTestProxy((options) => answerWith(options, "select 'answered' as answer"), { clientTls });
   requiredProxy = await startTestProxy((options) => answerWith(options, "select 1"), {
     clientTls: { ...clientTls, required: true },
@@ -40,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await requiredProxy?.close();
-  rmSync(directory, { recursive: true, force: true });
+  certificates?.remove();
 });
 
 /** node-postgres through the proxy with TLS verified against the test CA (`verify-full` for `host`). */
@@ -227,7 +224,7 @@ describe("TLS toward clients", () => {
     await expect(
       startTestProxy((options) => answerWith(options, "select 1"), {
         clientTls: {
-          certificateFile: path.join(directory, "missing.pem"),
+          certificateFile: path.join(certificates.directory, "missing.pem"),
           keyFile: certificates.keyFile,
           required: false,
         },

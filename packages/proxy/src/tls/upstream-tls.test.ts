@@ -1,35 +1,25 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import {
-  type AuthTestServer,
-  authTestRoles,
-  createTestCertificates,
-  startAuthTestServer,
-  type TestCertificates,
-} from "@nlq/adapters/testing";
+import { type AuthTestServer, authTestRoles, startAuthTestServer } from "@nlq/adapters/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerWith, startTestProxy, upstreamHost, upstreamPort, upstreamUser } from "../server/proxy.test-helpers";
 import type { ProxyServer } from "../server/proxy-server";
+import { createTemporaryCertificates, type TemporaryCertificates } from "./temporary-certificates.test-helpers";
 import { upstreamTlsFromUrl } from "./upstream-tls-settings";
 
-let directory: string;
-let certificates: TestCertificates;
+let certificates: TemporaryCertificates;
 let server: AuthTestServer;
 const proxies: ProxyServer[] = [];
 
 beforeAll(async () => {
-  directory = mkdtempSync(path.join(tmpdir(), "nlq-upstream-tls-"));
-  certificates = createTestCertificates(directory);
+  certificates = createTemporaryCertificates("nlq-upstream-tls-");
   server = await startAuthTestServer(certificates);
 });
 
 afterAll(async () => {
   for (const proxy of proxies) await proxy.close();
   await server?.stop();
-  rmSync(directory, { recursive: true, force: true });
+  certificates?.remove();
 });
 
 /** A proxy in front of `host:port` with the upstream URL's query string `query`. */
