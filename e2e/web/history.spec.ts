@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { askForResult } from "./ask-question";
+import { askForResult, submitQuestion } from "./ask-question";
 import { signIn } from "./sign-in";
 
 test("keeps the conversation in a thread that survives a reload, can be renamed, taught and deleted", async ({
@@ -36,8 +36,7 @@ test("keeps the conversation in a thread that survives a reload, can be renamed,
   await expect(page.getByRole("button", { name: "Right" })).toHaveAttribute("aria-pressed", "false");
 
   // A follow-up in the reopened thread stays in it.
-  await page.getByLabel("Your question").fill("which customers are from Berlin?");
-  await page.getByLabel("Your question").press("Enter");
+  await submitQuestion(page, "which customers are from Berlin?");
   await expect(page.getByRole("article", { name: "Answer" }).nth(1).getByRole("group", { name: "Result" })).toBeVisible(
     {
       timeout: 45_000,
