@@ -23,17 +23,16 @@ export function webBuildIsStale(webDirectory: string): boolean {
   const buildId = path.join(webDirectory, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const builtAt = statSync(buildId).mtimeMs;
-  return sourceFolders.some((folder) => newestModification(path.resolve(webDirectory, folder)) > builtAt);
+  return sourceFolders.some((folder) => modifiedAfter(path.resolve(webDirectory, folder), builtAt));
 }
 
-function newestModification(location: string): number {
-  if (!existsSync(location)) return 0;
+/** Whether the file, or the folder or anything under it, changed after `time`; stops at the first that did. */
+function modifiedAfter(location: string, time: number): boolean {
+  if (!existsSync(location)) return false;
   const status = statSync(location);
-  if (!status.isDirectory()) return status.mtimeMs;
-  let newest = status.mtimeMs;
-  for (const entry of readdirSync(location, { withFileTypes: true })) {
-    if (skipped.has(entry.name)) continue;
-    newest = Math.max(newest, newestModification(path.join(location, entry.name)));
-  }
-  return newest;
+  if (status.mtimeMs > time) return true;
+  if (!status.isDirectory()) return false;
+  return readdirSync(location, { withFileTypes: true }).some(
+    (entry) => !skipped.has(entry.name) && modifiedAfter(path.join(location, entry.name), time),
+  );
 }
