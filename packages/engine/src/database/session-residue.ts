@@ -1,3 +1,4 @@
+import { alwaysQuoteIdentifier } from "../sql/quote-identifier";
 import type { QueryResult } from "./query-executor";
 
 /**
@@ -36,11 +37,6 @@ export const residueColumnsSql = [
        END)`,
 ];
 
-/** Quotes an identifier for SQL text (always quoted; embedded quotes doubled). */
-function quoted(identifier: string): string {
-  return `"${identifier.replaceAll('"', '""')}"`;
-}
-
 /**
  * A string literal read the same under any `standard_conforming_strings` (the asking role controls that setting, and
  * a dblink name is chosen by whatever ran in the scope): quotes doubled, and a text holding a backslash becomes an
@@ -53,7 +49,7 @@ function literal(text: string): string {
 
 /** The statement reading the dblink connections, for a session whose dblink lives in `schema`. */
 export function dblinkConnectionsSql(schema: string): string {
-  return `SELECT pg_catalog.array_to_json(${quoted(schema)}.dblink_get_connections())::text`;
+  return `SELECT pg_catalog.array_to_json(${alwaysQuoteIdentifier(schema)}.dblink_get_connections())::text`;
 }
 
 /** The whole residue in one statement (after the scope); `dblinkSchema` null when dblink is not installed. */
@@ -61,7 +57,7 @@ export function residueSql(dblinkSchema: string | null): string {
   const dblink =
     dblinkSchema === null
       ? "NULL::text"
-      : `pg_catalog.array_to_json(${quoted(dblinkSchema)}.dblink_get_connections())::text`;
+      : `pg_catalog.array_to_json(${alwaysQuoteIdentifier(dblinkSchema)}.dblink_get_connections())::text`;
   return `SELECT ${residueColumnsSql.slice(0, 3).join(", ")}, ${dblink}`;
 }
 
@@ -136,10 +132,10 @@ export function resetStatements(residue: SessionResidue, dblinkSchema: string | 
   }
   if (dblinkSchema !== null) {
     for (const name of residue.dblinkConnections) {
-      statements.push(`SELECT ${quoted(dblinkSchema)}.dblink_disconnect(${literal(name)})`);
+      statements.push(`SELECT ${alwaysQuoteIdentifier(dblinkSchema)}.dblink_disconnect(${literal(name)})`);
     }
   }
-  for (const name of residue.preparedStatements) statements.push(`DEALLOCATE ${quoted(name)}`);
+  for (const name of residue.preparedStatements) statements.push(`DEALLOCATE ${alwaysQuoteIdentifier(name)}`);
   return statements;
 }
 
@@ -175,7 +171,7 @@ async function remainingTemporaryRelations(
     const keyword = dropKeywords[relkind ?? ""];
     return {
       oid: oid ?? "",
-      drop: keyword === undefined ? undefined : `DROP ${keyword} pg_temp.${quoted(name ?? "")} RESTRICT`,
+      drop: keyword === undefined ? undefined : `DROP ${keyword} pg_temp.${alwaysQuoteIdentifier(name ?? "")} RESTRICT`,
     };
   });
 }
