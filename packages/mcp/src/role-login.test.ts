@@ -6,23 +6,22 @@ import { loadSettings } from "@nlq/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpHttpServer, startMcpHttpServer } from "./http-server";
 import { connectRole } from "./role-connection";
+import type { McpToolSettings } from "./role-session";
 
 // A PostgreSQL whose pg_hba.conf asks nlq_auth_scram for its password by SCRAM and lets nlq_auth_trust in by trust.
 let postgres: AuthTestServer;
 let server: McpHttpServer;
 
+/** The tools' settings of every server here (no model configured: questions fail after their values are prepared). */
+const tools: McpToolSettings = {
+  settings: loadSettings({ NLQ_PRESET: "fast" }),
+  settingsForPreset: (preset) => loadSettings({ NLQ_PRESET: preset }),
+  maxRows: 10,
+};
+
 beforeAll(async () => {
   postgres = await startAuthTestServer();
-  server = await startMcpHttpServer({
-    port: 0,
-    url: postgres.adminUrl,
-    tools: {
-      settings: loadSettings({ NLQ_PRESET: "fast" }),
-      settingsForPreset: (preset) => loadSettings({ NLQ_PRESET: preset }),
-      maxRows: 10,
-    },
-    version: "test",
-  });
+  server = await startMcpHttpServer({ port: 0, url: postgres.adminUrl, tools, version: "test" });
 });
 
 afterAll(async () => {
@@ -127,12 +126,7 @@ describe("background value indexes over the role's own login", () => {
     const withIndexes = await startMcpHttpServer({
       port: 0,
       url: postgres.adminUrl,
-      tools: {
-        settings: loadSettings({ NLQ_PRESET: "fast" }),
-        settingsForPreset: (preset) => loadSettings({ NLQ_PRESET: preset }),
-        maxRows: 10,
-        backgroundValueIndexes: indexes,
-      },
+      tools: { ...tools, backgroundValueIndexes: indexes },
       version: "test",
     });
     const client = new Client({ name: "nlq-test", version: "1.0.0" });
