@@ -36,6 +36,8 @@ export class RelayHandOver {
     const relay = options.relay;
     const upstream = io.upstream;
     if (relay === undefined || upstream === undefined || this.#takingBack) return;
+    // Called on every chunk either way: the cheap refusals first, before the whole readiness is gathered.
+    if (context.state.step !== ConnectionStep.Ready || io.clientEncrypted) return;
     const idle = mayHandToRelay({
       state: context.state,
       ending: context.ending,
