@@ -1,3 +1,4 @@
+import { VerifiedExampleStore } from "@nlq/adapters";
 import { demoTableNames, loadDemoData } from "@nlq/demo";
 import { loadSettings, NlqError } from "@nlq/engine";
 import { consoleLogger, installProcessGuard, loadProxyServerSettings, startProxyServer } from "@nlq/proxy";
@@ -85,6 +86,8 @@ async function runStart(options: { web: boolean }): Promise<number> {
           settings,
           queryLog: proxyOptions.queryLog,
           auditTrail: proxyOptions.metadataStore.auditTrail,
+          // A pick (`/* nl#2 */;`) saves the picked SQL as the role's verified example, as under `nlq proxy`.
+          pickedExamples: new VerifiedExampleStore(proxyOptions.metadataStore.database),
           logger: consoleLogger,
           closeGraceMilliseconds: shutdownGraceMilliseconds,
           ...(metricsListen === undefined ? {} : { metricsListen }),
