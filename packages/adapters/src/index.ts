@@ -33,6 +33,13 @@ export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgre
 export { ensureDatabase } from "./embedded-postgres/ensure-database";
 export { passwordFile, type ServerPassword } from "./embedded-postgres/server-password";
 export { runningServer } from "./embedded-postgres/server-status";
+export {
+  type ConfirmedReadingRecords,
+  type ConfirmReadingOptions,
+  confirmedReadingText,
+  confirmReading,
+  pickedProvenance,
+} from "./metadata/confirm-reading";
 export { ensureDataSource } from "./metadata/data-source-store";
 export {
   type KnowledgeEntryContent,
