@@ -171,10 +171,12 @@ export { type ComparableResult, compareResults } from "./selection/result-compar
 export { candidateSelector, type SelectorName } from "./selection/selector-registry";
 export { largestCluster } from "./selection/self-consistency-selector";
 export { ordersAtTopLevel } from "./selection/top-level-order";
+export type { FunctionPolicy } from "./sql/function-policy";
 export { createFunctionPolicyCache, sharedFunctionPolicyCache } from "./sql/function-policy-cache";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
 export { alwaysQuoteIdentifier, quoteIdentifier } from "./sql/quote-identifier";
 export { loadSqlParser, validateSql } from "./sql/validate-sql";
+export { mayReadValues, valueReadPolicy } from "./sql/value-read-policy";
 export { pipelineSteps } from "./steps/step-registry";
 export { quotedPrefix, textPrefix } from "./text/quoted-prefix";
 export type { EmbeddedVectorPersistence, PersistedVectorPoint } from "./vector-store/embedded-vector-persistence";

@@ -8,6 +8,7 @@ import {
   isStoredTable,
   runReadOnly,
   tableKey,
+  valueReadPolicy,
 } from "@nlq/engine";
 import type { ExternalDescriptions } from "../catalog-files/external-descriptions";
 import { mergeExternalDescriptions } from "../catalog-files/merge-external-descriptions";
@@ -68,9 +69,12 @@ export interface IndexCatalogResult {
  */
 export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexCatalogResult> {
   const scope = { session: options.executor, statementTimeoutMilliseconds: 600_000, abortSignal: options.abortSignal };
-  const { catalog, statistics } = await runReadOnly(scope, async (query) => ({
+  // The policy (under the indexing role) decides which tables nlq may read values of: one whose reading runs code
+  // another role planted (a row-level security policy, a column type's cast) gets no samples, count or values.
+  const { catalog, statistics, policy } = await runReadOnly(scope, async (query) => ({
     catalog: await introspectCatalog(query),
     statistics: await fetchTableStatistics(query),
+    policy: await valueReadPolicy(query),
   }));
   const wantedSchemas = options.schemas && options.schemas.length > 0 ? new Set(options.schemas) : undefined;
   const merged = mergeExternalDescriptions(
@@ -120,10 +124,13 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
     }
     const estimate = tableStatistics?.rowEstimate ?? null;
     const { sampled, exactRows } = await runReadOnly(scope, async (query) => {
-      const [withSamples] = (await fetchSampleValues(query, { tables: [table] })).tables;
+      const [withSamples] = (await fetchSampleValues(query, { tables: [table] }, { policy })).tables;
       const countable =
         table.kind !== "view" && table.kind !== "foreign-table" && (estimate === null || estimate < exactBelow);
-      return { sampled: withSamples ?? table, exactRows: countable ? await countRowsExactly(query, table) : null };
+      return {
+        sampled: withSamples ?? table,
+        exactRows: countable ? await countRowsExactly(query, table, undefined, policy) : null,
+      };
     });
     if (options.vectorStore && options.embeddingModel) {
       if (!collectionReady) {
@@ -154,6 +161,7 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
           store: valueStore,
           dataSourceId: options.dataSourceId,
           abortSignal: options.abortSignal,
+          policy,
         }),
       );
     }

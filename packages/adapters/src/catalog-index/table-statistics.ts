@@ -1,5 +1,5 @@
-import type { ReadOnlyQuery } from "@nlq/engine";
-import { quoteIdentifier } from "@nlq/engine";
+import type { FunctionPolicy, ReadOnlyQuery } from "@nlq/engine";
+import { mayReadValues, quoteIdentifier, valueReadPolicy } from "@nlq/engine";
 
 /** Statistics of one column from `pg_stats` (only when the table was analyzed). */
 export interface ColumnStatistics {
@@ -58,13 +58,16 @@ export async function fetchTableStatistics(query: ReadOnlyQuery): Promise<Map<st
 
 /**
  * Exact `count(*)` of a table, inside its own savepoint with a short `statement_timeout` (must run inside
- * `runReadOnly`); null when it fails or times out.
+ * `runReadOnly`); null when it fails or times out, or when reading the table runs code the function policy refuses
+ * (`mayReadValues` with `policy`, default the session's: a row-level security policy another role planted).
  */
 export async function countRowsExactly(
   query: ReadOnlyQuery,
   table: { readonly schema: string; readonly name: string },
   timeoutMilliseconds = 2_000,
+  policy?: FunctionPolicy,
 ): Promise<number | null> {
+  if (!mayReadValues(await valueReadPolicy(query, policy), { schema: table.schema, table: table.name })) return null;
   await query("SAVEPOINT nlq_count");
   try {
     await query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMilliseconds))}`);

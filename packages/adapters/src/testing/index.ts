@@ -10,6 +10,12 @@ export {
   authTestRoles,
   startAuthTestServer,
 } from "./auth-test-server";
+export {
+  type PlantedCodeOptions,
+  type PlantedCodeWorld,
+  plantCode,
+  plantedCodeSql,
+} from "./planted-code-world";
 export { createTestCertificates, type TestCertificates } from "./test-certificates";
 export { createTestDatabase, dropTestRole, type TestDatabase, testServerUrl } from "./test-database";
 export { runVectorStoreContract } from "./vector-store-contract";

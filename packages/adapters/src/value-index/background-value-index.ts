@@ -7,6 +7,7 @@ import {
   runReadOnly,
   selectColumnValues,
   ValueIndexBuilder,
+  valueReadPolicy,
 } from "@nlq/engine";
 import { fetchDistinctValues } from "./index-database-values";
 
@@ -140,7 +141,10 @@ export class BackgroundValueIndexes {
     const connection = await connect();
     try {
       const scope = { session: connection.executor, statementTimeoutMilliseconds: 30_000 };
-      const catalog = await runReadOnly(scope, (query) => introspectCatalog(query));
+      const { catalog, policy } = await runReadOnly(scope, async (query) => ({
+        catalog: await introspectCatalog(query),
+        policy: await valueReadPolicy(query),
+      }));
       const builder = new ValueIndexBuilder(DEFAULT_LSH_PARAMETERS);
       const limits = this.#limits;
       const incompleteColumns = new Set<string>();
@@ -160,6 +164,8 @@ export class BackgroundValueIndexes {
                   { name: "background-value-index", query: ({ sql }) => query(sql) },
                   column,
                   Math.min(limits.valuesPerColumn, limits.totalValues - builder.size) + 1,
+                  undefined,
+                  policy,
                 ),
             );
           } catch {

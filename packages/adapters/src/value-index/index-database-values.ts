@@ -1,4 +1,4 @@
-import type { QueryExecutor, ValueColumn } from "@nlq/engine";
+import type { FunctionPolicy, QueryExecutor, ValueColumn } from "@nlq/engine";
 import {
   alwaysQuoteIdentifier,
   type ColumnForSelection,
@@ -8,8 +8,10 @@ import {
   DEFAULT_VALUE_SELECTION_OPTIONS,
   hashColumnSegment,
   type LshParameters,
+  mayReadValues,
   selectColumnValues,
   type ValueSelectionOptions,
+  valueReadPolicy,
 } from "@nlq/engine";
 import type { ValueIndexStore } from "./value-index-store";
 
@@ -41,15 +43,27 @@ export interface IndexDatabaseValuesOptions {
   /** Called after each column (progress reporting). */
   readonly onColumn?: (outcome: ColumnIndexOutcome) => void;
   readonly abortSignal?: AbortSignal;
+  /** The policy deciding which tables are safe to read (`mayReadValues`). Default: the session's (`valueReadPolicy`). */
+  readonly policy?: FunctionPolicy;
 }
 
-/** `SELECT DISTINCT col::text FROM schema.table WHERE col IS NOT NULL LIMIT n`: the column's distinct values, capped. */
+/** Why a column is not indexed when reading its table runs code the function policy refuses. */
+export const UNSAFE_TABLE_REASON = "reading the table runs code the function policy refuses";
+
+/**
+ * `SELECT DISTINCT col::text FROM schema.table WHERE col IS NOT NULL LIMIT n`: the column's distinct values, capped;
+ * none when reading the table runs code the function policy refuses (`mayReadValues` with `policy`, default the
+ * session's: a row-level security policy or a column type's cast another role planted). Run it in a read-only scope.
+ */
 export async function fetchDistinctValues(
   executor: QueryExecutor,
   column: ValueColumn,
   limit: number,
   abortSignal?: AbortSignal,
+  policy?: FunctionPolicy,
 ): Promise<string[]> {
+  const judged = await valueReadPolicy((sql) => executor.query({ sql, abortSignal }), policy);
+  if (!mayReadValues(judged, column)) return [];
   const name = alwaysQuoteIdentifier(column.column);
   const result = await executor.query({
     sql: `SELECT DISTINCT ${name}::text FROM ${alwaysQuoteIdentifier(column.schema)}.${alwaysQuoteIdentifier(column.table)} WHERE ${name} IS NOT NULL LIMIT ${Math.max(0, Math.floor(limit))}`,
@@ -59,7 +73,8 @@ export async function fetchDistinctValues(
 }
 
 /**
- * Builds the value index of a live database column by column: metadata-only skips first (no query),
+ * Builds the value index of a live database column by column: metadata-only skips first (no query; a table whose
+ * reading runs code the function policy refuses is skipped too, `UNSAFE_TABLE_REASON`),
  * then distinct values (capped at `maxValuesPerColumn` + 1 to detect truncation), value selection, hashing.
  * Returns every outcome; with a store, each is persisted (skips too, so the next run knows why).
  */
@@ -67,6 +82,13 @@ export async function indexDatabaseValues(options: IndexDatabaseValuesOptions): 
   const parameters = options.parameters ?? DEFAULT_LSH_PARAMETERS;
   const selectionOptions = { ...DEFAULT_VALUE_SELECTION_OPTIONS, ...options.selection };
   const outcomes: ColumnIndexOutcome[] = [];
+  const policy =
+    options.columns.length === 0
+      ? undefined
+      : await valueReadPolicy(
+          (sql) => options.executor.query({ sql, abortSignal: options.abortSignal }),
+          options.policy,
+        );
   for (const databaseColumn of options.columns) {
     options.abortSignal?.throwIfAborted();
     const column: ValueColumn = {
@@ -76,7 +98,9 @@ export async function indexDatabaseValues(options: IndexDatabaseValuesOptions): 
     };
     const forSelection: ColumnForSelection = { ...databaseColumn, name: databaseColumn.column };
     let outcome: ColumnIndexOutcome;
-    const metadataReason = columnSkipReason(forSelection);
+    const metadataReason =
+      columnSkipReason(forSelection) ??
+      (policy === undefined || mayReadValues(policy, column) ? undefined : UNSAFE_TABLE_REASON);
     if (metadataReason !== undefined) outcome = { column, indexed: false, reason: metadataReason };
     else {
       const sample = await fetchDistinctValues(
@@ -84,6 +108,7 @@ export async function indexDatabaseValues(options: IndexDatabaseValuesOptions): 
         column,
         selectionOptions.maxValuesPerColumn + 1,
         options.abortSignal,
+        policy,
       );
       const selection = selectColumnValues(forSelection, sample, selectionOptions);
       outcome = selection.keep

@@ -71,6 +71,15 @@ const pipelineVariables = {
   })
     .optional()
     .transform((value): readonly string[] => value ?? []),
+  NLQ_TRUSTED_OWNERS: parsedVariable("comma-separated PostgreSQL role names", (text) => {
+    const names = text
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    return names.every((name) => name.length <= 63 && !/[\0"]/.test(name)) ? names : undefined;
+  })
+    .optional()
+    .transform((value): readonly string[] => value ?? []),
   NLQ_MAX_QUESTION_LENGTH: wholeNumberVariable(DEFAULT_MAX_QUESTION_LENGTH, 1),
   NLQ_MAX_FIX_ATTEMPTS: wholeNumberVariable(3, 0),
   NLQ_UNIT_TESTS: wholeNumberVariable(5, 1),

@@ -17,6 +17,7 @@ describe("loadSettings", () => {
       rowLimit: 1_000,
       resultByteLimit: 16_777_216,
       allowedFunctions: [],
+      trustedOwners: [],
       maxQuestionLength: 4_000,
       maxFixAttempts: 3,
       preset: builtInPresets.balanced,
@@ -49,6 +50,7 @@ describe("loadSettings", () => {
       NLQ_ROW_LIMIT: "10",
       NLQ_RESULT_BYTE_LIMIT: "4096",
       NLQ_ALLOWED_FUNCTIONS: "slugify, Reports.Fiscal_Year",
+      NLQ_TRUSTED_OWNERS: " app_owner, Reporting ",
       NLQ_MAX_FIX_ATTEMPTS: "0",
       NLQ_UNIT_TESTS: "10",
       NLQ_MAX_QUESTION_LENGTH: "200",
@@ -74,6 +76,7 @@ describe("loadSettings", () => {
       rowLimit: 10,
       resultByteLimit: 4096,
       allowedFunctions: ["slugify", "reports.fiscal_year"],
+      trustedOwners: ["app_owner", "Reporting"],
       maxFixAttempts: 0,
       unitTestCount: 10,
       maxQuestionLength: 200,
@@ -102,6 +105,7 @@ describe("loadSettings", () => {
   it("refuses a zero byte limit and malformed function names", () => {
     expect(() => loadSettings({ NLQ_RESULT_BYTE_LIMIT: "0" })).toThrow(/NLQ_RESULT_BYTE_LIMIT/);
     expect(() => loadSettings({ NLQ_ALLOWED_FUNCTIONS: "ok, drop table x" })).toThrow(/NLQ_ALLOWED_FUNCTIONS/);
+    expect(() => loadSettings({ NLQ_TRUSTED_OWNERS: 'ok, "quoted"' })).toThrow(/NLQ_TRUSTED_OWNERS/);
   });
 
   it("treats empty strings as unset", () => {

@@ -35,6 +35,12 @@ export interface Settings {
    */
   readonly allowedFunctions: readonly string[];
   /**
+   * `NLQ_TRUSTED_OWNERS`: comma-separated PostgreSQL roles whose views, policies, types and functions are trusted like
+   * the asking role's own and a superuser's: code they chose that a view, policy or column type brings along may run
+   * (except the dangerous categories) without being named in `NLQ_ALLOWED_FUNCTIONS`. Default: none.
+   */
+  readonly trustedOwners: readonly string[];
+  /**
    * `NLQ_MAX_QUESTION_LENGTH`: longest question accepted, in characters; a longer one fails with
    * `QuestionTooLongError` (SQLSTATE 54000) before any work. Default 4000 (`DEFAULT_MAX_QUESTION_LENGTH`).
    */
@@ -112,6 +118,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     rowLimit: values.NLQ_ROW_LIMIT,
     resultByteLimit: values.NLQ_RESULT_BYTE_LIMIT,
     allowedFunctions: values.NLQ_ALLOWED_FUNCTIONS,
+    trustedOwners: values.NLQ_TRUSTED_OWNERS,
     maxQuestionLength: values.NLQ_MAX_QUESTION_LENGTH,
     maxFixAttempts: preset.fix ? values.NLQ_MAX_FIX_ATTEMPTS : 0,
     preset,

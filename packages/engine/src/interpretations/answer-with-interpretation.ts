@@ -16,10 +16,10 @@ export interface AnswerWithInterpretationOptions {
   readonly session: QueryExecutor;
   /** The session's transaction state (default `idle`). */
   readonly transactionStatus?: TransactionStatus;
-  /** Row and byte caps, statement timeout and `NLQ_ALLOWED_FUNCTIONS`, as for a question. */
+  /** Row and byte caps, statement timeout, `NLQ_ALLOWED_FUNCTIONS` and `NLQ_TRUSTED_OWNERS`, as for a question. */
   readonly settings: Pick<
     Settings,
-    "rowLimit" | "resultByteLimit" | "statementTimeoutMilliseconds" | "allowedFunctions"
+    "rowLimit" | "resultByteLimit" | "statementTimeoutMilliseconds" | "allowedFunctions" | "trustedOwners"
   >;
   readonly abortSignal?: AbortSignal;
 }
@@ -52,7 +52,7 @@ export async function answerWithInterpretation(options: AnswerWithInterpretation
       abortSignal: options.abortSignal,
     },
     async (query) => {
-      const policy = await sharedFunctionPolicyCache.load(query, settings.allowedFunctions);
+      const policy = await sharedFunctionPolicyCache.load(query, settings.allowedFunctions, settings.trustedOwners);
       const validated = (await validateSql(picked.sql, policy)).sql;
       return {
         sql: validated,

@@ -61,10 +61,13 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
   context.emit({ type: "catalog-start" });
   // One read-only scope loads what the question needs from the database: the function policy (always, under the
   // asking role and its search path) and the catalog (unless the index supplied it).
-  const { policy, catalog } = await runReadOnly(scope, async (query) => ({
-    policy: await sharedFunctionPolicyCache.load(query, settings.allowedFunctions),
-    catalog: options.catalog ?? (await fetchSampleValues(query, await introspectCatalog(query))),
-  }));
+  const { policy, catalog } = await runReadOnly(scope, async (query) => {
+    const loaded = await sharedFunctionPolicyCache.load(query, settings.allowedFunctions, settings.trustedOwners);
+    return {
+      policy: loaded,
+      catalog: options.catalog ?? (await fetchSampleValues(query, await introspectCatalog(query), { policy: loaded })),
+    };
+  });
   context.emit({
     type: "catalog-end",
     tables: catalog.tables.length,

@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { introspectCatalog } from "../catalog/introspect-catalog";
 import { runReadOnly } from "../database/read-only-session";
+import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
 import { renderSchema } from "./render-schema";
 import { fetchSampleValues } from "./sample-values";
 
@@ -107,12 +108,15 @@ describe("fetchSampleValues", () => {
       });
       const catalog = await runReadOnly({ session, statementTimeoutMilliseconds: 5_000 }, async (query) => {
         const all = await introspectCatalog(query);
+        // The question's policy, loaded before: only the sample reads are counted.
+        const policy = await sharedFunctionPolicyCache.load(query);
         return fetchSampleValues(
           (sql) => {
             sent.push(sql);
             return query(sql);
           },
           tables(all, ["cities", "towns"]),
+          { policy },
         );
       });
       expect(sent.filter((sql) => sql.includes(" FROM "))).toHaveLength(1);

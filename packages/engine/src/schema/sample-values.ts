@@ -1,6 +1,8 @@
 import type { Catalog, ColumnInfo, TableInfo } from "../catalog/catalog-types";
 import type { QueryResult } from "../database/query-executor";
+import type { FunctionPolicy } from "../sql/function-policy";
 import { quoteIdentifier } from "../sql/quote-identifier";
+import { mayReadValues, valueReadPolicy } from "../sql/value-read-policy";
 
 export interface SampleValuesOptions {
   /** Distinct example values kept per column. Default 3. */
@@ -13,6 +15,11 @@ export interface SampleValuesOptions {
   readonly maxTables?: number;
   /** `statement_timeout` of each sample query, in milliseconds (an expensive view is skipped). Default 2000. */
   readonly timeoutMilliseconds?: number;
+  /**
+   * The question's function policy, which decides which tables are safe to read (`mayReadValues`). Default: the
+   * session's own, loaded through the cache without allowed functions or trusted owners (`valueReadPolicy`).
+   */
+  readonly policy?: FunctionPolicy;
 }
 
 const textType = /^(text|character varying|character|varchar|char|citext|name|USER-DEFINED)\b/;
@@ -32,7 +39,10 @@ export function isStoredTable(table: TableInfo): boolean {
 }
 
 /**
- * Adds a few example values to each text column of ordinary and partitioned tables (`isStoredTable`): one cheap `SELECT <text columns> FROM <table> LIMIT n` per table,
+ * Adds a few example values to each text column of ordinary and partitioned tables (`isStoredTable`) whose reading
+ * runs no code the function policy refuses (`mayReadValues`: a row-level security policy, or a column type's cast to
+ * text, planted by another role would run in the asking session; such tables get no examples): one cheap
+ * `SELECT <text columns> FROM <table> LIMIT n` per table,
  * each inside its own savepoint, all under one short `statement_timeout` set inside an outer savepoint, so a failing
  * or slow table (a broken or expensive view) is skipped without aborting the surrounding read-only transaction or
  * changing its timeout. Must run inside `runReadOnly`. Returns a new catalog.
@@ -47,9 +57,21 @@ export async function fetchSampleValues(
   const maxValueLength = options.maxValueLength ?? 40;
   const maxTables = options.maxTables ?? 100;
   const timeout = Math.max(1, Math.floor(options.timeoutMilliseconds ?? 2_000));
-  const sampled = catalog.tables.map((table, position) => ({
+  const candidates = catalog.tables.map((table, position) => ({
     table,
     textColumns: position < maxTables && isStoredTable(table) ? table.columns.filter(isTextColumn) : [],
+  }));
+  const policy = candidates.some(({ textColumns }) => textColumns.length > 0)
+    ? await valueReadPolicy(query, options.policy)
+    : undefined;
+  const sampled = candidates.map(({ table, textColumns }) => ({
+    table,
+    textColumns:
+      policy !== undefined &&
+      textColumns.length > 0 &&
+      mayReadValues(policy, { schema: table.schema, table: table.name })
+        ? textColumns
+        : [],
   }));
   const rowsByTable = new Map<TableInfo, QueryResult["rows"]>();
   if (sampled.some(({ textColumns }) => textColumns.length > 0)) {

@@ -95,11 +95,11 @@ describe("the function policy loaded from pg_proc (as a superuser, with dblink i
     ["SELECT domain_in('1', 'locked_int'::regtype, -1) IS NULL", /domain_in\(\) runs the input function of a type/],
     [
       "SELECT to_json('calm'::feeling)",
-      /a cast to type pg_catalog.json runs public.feeling_json\(\), which is volatile/,
+      /a cast to type public.feeling runs public.feeling_json\(\), which is volatile \(cast from public.feeling to json; owner postgres\)/,
     ],
     [
       "SELECT json_agg(f) FROM (VALUES ('calm'::feeling)) AS v(f)",
-      /cast to type pg_catalog.json runs public.feeling_json/,
+      /cast to type public.feeling runs public.feeling_json/,
     ],
     ["SELECT record_in('(1)', 'holder'::regtype, -1) IS NULL", /record_in\(\) runs the input function of a type/],
     ["SELECT array_in('{1}', 'locked_int'::regtype, -1) IS NULL", /array_in\(\) runs the input function of a type/],

@@ -149,3 +149,33 @@ export function temporarySchemaReferences(tree: unknown): string[] {
   visit(tree);
   return found;
 }
+
+/**
+ * Every relation the statement names in a FROM list, a JOIN, `TABLE x` or a subquery (`RangeVar`), as written.
+ * A name that is also a CTE's counts too (over-approximation: a CTE named like a relation never hides it).
+ */
+export function relationReferences(tree: unknown): QualifiedName[] {
+  const found: QualifiedName[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "RangeVar" && value !== null && typeof value === "object") {
+        const { schemaname, relname } = value as { schemaname?: unknown; relname?: unknown };
+        if (typeof relname === "string" && relname !== "") {
+          found.push(
+            typeof schemaname === "string" && schemaname !== ""
+              ? { schema: schemaname, name: relname }
+              : { name: relname },
+          );
+        }
+      }
+      visit(value);
+    }
+  };
+  visit(tree);
+  return found;
+}

@@ -1,7 +1,8 @@
 import { loadModule, parseSync } from "libpg-query";
 import { SqlValidationError } from "../errors/database-errors";
-import type { FunctionPolicy, QualifiedName } from "./function-policy";
-import { routineReferences, temporarySchemaReferences } from "./routine-references";
+import type { FunctionPolicy, OperatorFacts, OwnerFacts, QualifiedName, RoutineFacts } from "./function-policy";
+import { relationProblems, typeValueProblems } from "./relation-problems";
+import { relationReferences, routineReferences, temporarySchemaReferences } from "./routine-references";
 
 let moduleLoaded: Promise<void> | undefined;
 
@@ -32,19 +33,67 @@ function visit(node: unknown, onNode: (key: string, value: Record<string, unknow
   }
 }
 
+const systemSchemas = new Set(["pg_catalog", "information_schema"]);
+
+/** ` (owner x)` for an object outside PostgreSQL's own schemas, where who made it matters; empty otherwise. */
+function ownerNote(schema: string, owner: OwnerFacts | undefined): string {
+  return systemSchemas.has(schema) ? "" : ` (owner ${owner?.name ?? "unknown"})`;
+}
+
 function typeProblems(policy: FunctionPolicy, reference: QualifiedName, written: string): string[] {
   const problems: string[] = [];
   for (const type of policy.types(reference)) {
     for (const routine of type.routines) {
       const reason = policy.refusal(routine);
       if (reason !== undefined) {
+        const how = [
+          routine.via,
+          ...(systemSchemas.has(routine.schema) ? [] : [`owner ${routine.owner?.name ?? "unknown"}`]),
+        ];
         problems.push(
-          `${written === type.name ? "" : `${written}: `}a cast to type ${type.schema}.${type.name} runs ${routine.schema}.${routine.name}(), which ${reason}`,
+          `${written === type.name ? "" : `${written}: `}a cast to type ${type.schema}.${type.name} runs ${routine.schema}.${routine.name}(), which ${reason} (${how.filter(Boolean).join("; ")})`,
         );
       }
     }
   }
   return problems;
+}
+
+/**
+ * Why an allowed function outside pg_catalog brings refused code along through the types of its result and
+ * arguments (a cast or input/output function of a type another role made): `typeValueProblems` of each listed type.
+ */
+function signatureProblems(policy: FunctionPolicy, routine: RoutineFacts): string[] {
+  return (routine.signatureTypes ?? []).flatMap((oid) => {
+    const type = policy.typeById(oid);
+    return type === undefined
+      ? []
+      : typeValueProblems(policy, type, `function ${routine.schema}.${routine.name}() returns or takes`);
+  });
+}
+
+/**
+ * For an unqualified function name that also names a function of pg_catalog: the refused candidate comes from another
+ * schema on the search path and shadows it; say so and how to avoid it. Empty otherwise.
+ */
+function shadowNote(policy: FunctionPolicy, reference: QualifiedName, schema: string): string {
+  if (reference.schema !== undefined || systemSchemas.has(schema)) return "";
+  if (policy.functions({ schema: "pg_catalog", name: reference.name }).length === 0) return "";
+  return `; it shadows pg_catalog.${reference.name}() because schema ${schema} is on the search path: write pg_catalog.${reference.name}(…) or take ${schema} off the search path`;
+}
+
+function operatorProblem(reference: QualifiedName, written: string, operator: OperatorFacts, reason: string): string {
+  const routine = operator.implementation;
+  const operands =
+    operator.rightType === undefined ? "" : `(${[operator.leftType ?? "NONE", operator.rightType].join(", ")})`;
+  const named = systemSchemas.has(operator.schema)
+    ? ""
+    : `: it is operator ${operator.schema}.${operator.name}${operands}${ownerNote(operator.schema, operator.owner)}`;
+  const shadow =
+    reference.schema !== undefined || systemSchemas.has(operator.schema)
+      ? ""
+      : `; schema ${operator.schema} is on the search path, so nlq refuses every unqualified ${reference.name} (PostgreSQL may pick this one by its operand types): write OPERATOR(pg_catalog.${reference.name}), or take ${operator.schema} off the search path`;
+  return `operator ${written} calls ${routine.schema}.${routine.name}(), which ${reason}${named}${shadow}`;
 }
 
 function functionProblems(statement: unknown, policy: FunctionPolicy): string[] {
@@ -57,7 +106,11 @@ function functionProblems(statement: unknown, policy: FunctionPolicy): string[] 
     if (reference.kind === "function") {
       for (const routine of policy.functions(reference)) {
         const reason = policy.refusal(routine);
-        if (reason !== undefined) problems.push(`function ${routine.schema}.${routine.name}() ${reason}`);
+        if (reason !== undefined) {
+          problems.push(
+            `function ${routine.schema}.${routine.name}() ${reason}${ownerNote(routine.schema, routine.owner)}${shadowNote(policy, reference, routine.schema)}`,
+          );
+        } else problems.push(...signatureProblems(policy, routine));
       }
     } else if (reference.kind === "column-notation") {
       // PostgreSQL reads `(x).f` and `t.f` as `f(x)` / `f(t)` when f is no field or column, or as the cast `x::f`.
@@ -75,14 +128,13 @@ function functionProblems(statement: unknown, policy: FunctionPolicy): string[] 
       problems.push(...typeProblems(policy, reference, written));
     } else {
       for (const operator of policy.operators(reference)) {
-        const routine = operator.implementation;
-        const reason = policy.refusal(routine);
-        if (reason !== undefined) {
-          problems.push(`operator ${written} calls ${routine.schema}.${routine.name}(), which ${reason}`);
-        }
+        const reason = policy.refusal(operator.implementation);
+        if (reason !== undefined) problems.push(operatorProblem(reference, written, operator, reason));
+        else problems.push(...signatureProblems(policy, operator.implementation));
       }
     }
   }
+  for (const reference of relationReferences(statement)) problems.push(...relationProblems(policy, reference));
   return problems;
 }
 
@@ -95,8 +147,13 @@ function functionProblems(statement: unknown, policy: FunctionPolicy): string[] 
  * calls, operators (written, or the `=` of `CASE x WHEN`), column and field notation (`(x).f`, `t.f` are `f(x)`, `f(t)`
  * unless `f` is a column, so any one-argument function named `f` counts), casts to types whose input, cast or domain
  * `CHECK` functions are refused, and anything in the session's temporary schema (`pg_temp`). Every candidate an
- * unqualified name can resolve to on the search path, or the qualified one, must be allowed. Names the policy does
- * not know are left to PostgreSQL (it reports them).
+ * unqualified name can resolve to on the search path, or the qualified one, must be allowed (a refusal of a
+ * candidate another schema on the search path supplies — a shadowing `=` — names it, its owner and the way out).
+ * What PostgreSQL runs because the statement reads a relation is checked too (`relationProblems`,
+ * docs/decisions/2026-12-01-what-postgresql-executes.md): a view's body, row-level security policies, the casts and
+ * input/output functions of its columns' types, recursively, with code other roles chose allowed only where a call by
+ * name would be; so are the types an allowed function outside pg_catalog returns or takes. Names the policy does not
+ * know are left to PostgreSQL (it reports them).
  * `EXPLAIN` is refused because it cannot be row-capped by wrapping and `EXPLAIN ANALYZE` executes.
  * PostgreSQL's read-only transaction remains the real guarantee; this check gives clear errors early.
  */

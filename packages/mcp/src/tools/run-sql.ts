@@ -11,7 +11,7 @@ import type { RoleSession } from "../role-session";
 /** The limits a tool's SQL runs under: the pipeline's own (`NLQ_ROW_LIMIT`, `NLQ_RESULT_BYTE_LIMIT`, …). */
 export type SqlLimits = Pick<
   Settings,
-  "rowLimit" | "resultByteLimit" | "statementTimeoutMilliseconds" | "allowedFunctions"
+  "rowLimit" | "resultByteLimit" | "statementTimeoutMilliseconds" | "allowedFunctions" | "trustedOwners"
 >;
 
 /** What `run_sql` returns: the SQL as validated, the columns and the rows (text, as PostgreSQL formats them). */
@@ -30,7 +30,7 @@ export interface SqlRows {
  * `NLQ_ALLOWED_FUNCTIONS`) refuses. Throws `SqlValidationError` (42601 or 25006). Runs inside a read-only scope.
  */
 export async function validatedSql(query: ReadOnlyQuery, sql: string, limits: SqlLimits): Promise<string> {
-  const policy = await sharedFunctionPolicyCache.load(query, limits.allowedFunctions);
+  const policy = await sharedFunctionPolicyCache.load(query, limits.allowedFunctions, limits.trustedOwners);
   return (await validateSql(sql, policy)).sql;
 }
 

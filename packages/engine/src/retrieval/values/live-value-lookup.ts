@@ -2,6 +2,7 @@ import type { Catalog } from "../../catalog/catalog-types";
 import type { QueryExecutor, TransactionStatus } from "../../database/query-executor";
 import { runReadOnly } from "../../database/read-only-session";
 import { DatabaseError } from "../../errors/database-errors";
+import { mayReadValues, valueReadPolicy } from "../../sql/value-read-policy";
 import { liveValueStatements } from "./live-value-statement";
 import { normalizeValue } from "./normalize-value";
 import { gramHashes, jaccard } from "./shingles";
@@ -43,7 +44,8 @@ export interface LiveValueLookupOptions {
 /**
  * The bounded live form of CHESS retrieve_entity: for each ordinary or partitioned table of the catalog with text
  * columns, one statement (`liveValueStatements`) returns the distinct values sharing the most 3-grams with a keyword
- * (`LIKE` patterns over the lower-cased value, no extension needed), on the asking session inside a read-only scope, so PostgreSQL applies the
+ * (`LIKE` patterns over the lower-cased value, no extension needed), on the asking session inside a read-only scope
+ * (tables whose reading runs code the function policy refuses are skipped: `mayReadValues`), so PostgreSQL applies the
  * role's grants and row-level security itself. Each table runs in its own savepoint under a short `statement_timeout`
  * and the whole lookup stops starting tables after `budgetMilliseconds`; a failing or slow table, or a scope that
  * cannot run at all (a failed transaction), gives no values rather than failing the question. Candidates are then
@@ -69,8 +71,12 @@ export function createLiveValueLookup(options: LiveValueLookupOptions): LiveValu
             abortSignal,
           },
           async (query) => {
+            const policy = await valueReadPolicy(query);
             for (const statement of statements) {
               if (performance.now() - started > budget) break;
+              // A table whose reading runs code another role planted (an RLS policy, a column type's cast) is skipped.
+              const relation = statement.columns[0];
+              if (relation === undefined || !mayReadValues(policy, relation)) continue;
               await query("SAVEPOINT nlq_live_values");
               try {
                 const result = await query(statement.sql);

@@ -2,12 +2,16 @@ import { ordinaryTables, type RelationName, relationKey } from "../../database/o
 import type { QueryExecutor, TransactionStatus } from "../../database/query-executor";
 import { type ReadOnlyQuery, runReadOnly } from "../../database/read-only-session";
 import { DatabaseError } from "../../errors/database-errors";
+import type { FunctionPolicy } from "../../sql/function-policy";
+import { mayReadValues, valueReadPolicy } from "../../sql/value-read-policy";
 import { type ValueProbe, valueProbeKey, valueVisibilityStatements } from "./value-visibility-statement";
 
 export interface VisibleValuesOptions {
   /** `statement_timeout` of each table's check, in milliseconds (a slow table drops its values). Default 1,000. */
   readonly timeoutMilliseconds?: number;
   readonly abortSignal?: AbortSignal;
+  /** The policy deciding which tables are safe to read (`mayReadValues`). Default: the session's (`valueReadPolicy`). */
+  readonly policy?: FunctionPolicy;
 }
 
 function uniqueRelations(probes: readonly ValueProbe[]): RelationName[] {
@@ -18,7 +22,8 @@ function uniqueRelations(probes: readonly ValueProbe[]): RelationName[] {
 
 /**
  * The keys (`valueProbeKey`) of the probes the current role can see in some row of an ordinary or partitioned table
- * (`ordinaryTables`: a view's or foreign table's values are never visible, so never probed), under its own privileges and
+ * (`ordinaryTables`: a view's or foreign table's values are never visible, so never probed) whose reading runs no code
+ * the function policy refuses (`mayReadValues`), under its own privileges and
  * row-level security: every table's statement (`valueVisibilityStatements`) at once, and when that fails or is slow,
  * one statement per table, each in its own savepoint, all under one short `statement_timeout` set inside an outer
  * savepoint, so a table that fails (no privilege, a broken view) or is slow only drops its own values. Must run inside `runReadOnly` on the asking session; the scope's timeout is restored.
@@ -29,8 +34,14 @@ export async function visibleValues(
   options: VisibleValuesOptions = {},
 ): Promise<Set<string>> {
   const visible = new Set<string>();
-  // Only stored rows are probed: a view's body or a foreign table's wrapper would run in the asking session.
-  const stored = await ordinaryTables(query, uniqueRelations(probes));
+  // Only stored rows are probed: a view's body or a foreign table's wrapper would run in the asking session, and so
+  // would a row-level security policy or a column type's cast that another role planted (`mayReadValues`).
+  const relations = uniqueRelations(probes);
+  const policy = relations.length === 0 ? undefined : await valueReadPolicy(query, options.policy);
+  const stored = await ordinaryTables(
+    query,
+    relations.filter((relation) => policy !== undefined && mayReadValues(policy, relation)),
+  );
   const statements = valueVisibilityStatements(
     probes.filter((probe) => stored.has(relationKey({ schema: probe.schema, table: probe.table }))),
   );
