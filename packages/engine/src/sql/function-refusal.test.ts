@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { RelationFacts } from "./catalog-facts";
 import { createFunctionPolicy, type OwnerFacts, type RoutineFacts } from "./function-policy";
 import { dangerousFunctionPattern, implicitCallRefusal, isTrustedOwner } from "./function-refusal";
-import type { RelationFacts } from "./relation-facts";
 import { relationProblems } from "./relation-problems";
 import { mayReadValues } from "./value-read-policy";
 

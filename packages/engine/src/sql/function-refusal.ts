@@ -1,4 +1,4 @@
-import type { OwnerFacts, RoutineFacts } from "./function-policy";
+import type { ImplicitCallKind, OwnerFacts, RoutineFacts } from "./catalog-facts";
 
 /**
  * Whether one function may run, by what it is (pure): the named dangerous categories, volatility, the schema, the
@@ -123,7 +123,7 @@ export interface ImplicitCall {
   /** The owner of the object that brings the function along: the view or table (bodies, policies), the type (casts, checks). */
   readonly chosenBy: OwnerFacts | undefined;
   /** `io`: a type's input or output function; `cast`: a cast's function; `expression`: a view body, policy or CHECK. */
-  readonly kind: "io" | "cast" | "expression";
+  readonly kind: ImplicitCallKind;
 }
 
 /**

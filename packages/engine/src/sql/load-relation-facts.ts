@@ -1,4 +1,5 @@
 import type { ReadOnlyQuery } from "../database/read-only-session";
+import type { RelationEdge, RelationFacts } from "./catalog-facts";
 import { dangerousFunctionPattern } from "./function-refusal";
 import {
   expressionFunctionPattern,
@@ -9,7 +10,6 @@ import {
   routineSql,
   stringLiteral,
 } from "./policy-catalog-sql";
-import type { RelationEdge, RelationFacts } from "./relation-facts";
 
 const relationKinds: Readonly<Record<string, string>> = {
   r: "table",

@@ -1,6 +1,5 @@
 import type { ReadOnlyQuery } from "../database/read-only-session";
-import type { TypeFacts, TypeRoutine } from "./function-policy";
-import type { ImplicitCall } from "./function-refusal";
+import type { ImplicitCallKind, TypeFacts, TypeRoutine } from "./catalog-facts";
 import { dangerousFunctionPattern } from "./function-refusal";
 import {
   expressionFunctionPattern,
@@ -104,7 +103,7 @@ export function typeFactsOf(rows: ReadonlyArray<ReadonlyArray<string | null>>): 
     type.routines.push({
       ...routineOf(row, 6),
       via: row[15] ?? "input function",
-      kind: (row[16] ?? "expression") as ImplicitCall["kind"],
+      kind: (row[16] ?? "expression") as ImplicitCallKind,
       ...(chosenBy === undefined ? {} : { chosenBy }),
     });
   }

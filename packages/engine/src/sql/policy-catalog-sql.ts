@@ -1,4 +1,4 @@
-import type { OwnerFacts, RoutineFacts } from "./function-policy";
+import type { OwnerFacts, RoutineFacts } from "./catalog-facts";
 
 /**
  * SQL fragments and row readers the policy loaders share. The loaders run with `search_path = pg_catalog, pg_temp`

@@ -1,5 +1,5 @@
+import type { RelationFacts } from "./catalog-facts";
 import type { FunctionPolicy, OwnerFacts, QualifiedName, RoutineFacts, TypeFacts } from "./function-policy";
-import type { RelationFacts } from "./relation-facts";
 
 /** Problems reported per relation at most; the rest are counted. */
 const MAX_PROBLEMS_PER_RELATION = 4;
