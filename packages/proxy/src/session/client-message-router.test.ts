@@ -66,6 +66,18 @@ describe("ClientMessageRouter", () => {
     });
   });
 
+  it("forwards a pick as the comment it is until the connection has an answer to pick from", () => {
+    const fresh = new ClientMessageRouter("nl:");
+    const pick = serialize.query("/* nl#1 */;");
+    expect(fresh.route(message(pick))).toEqual({ kind: "forward", bytes: pick, awaitsReady: true });
+    const parse = serialize.parse({ name: "p", text: "/* nl#2 */", types: [] });
+    expect(fresh.route(message(parse))).toMatchObject({ kind: "forward", bytes: parse });
+    expect(followingRouter().route(message(pick))).toEqual({
+      kind: "answer",
+      detection: { kind: "pick", number: 1 },
+    });
+  });
+
   it("forwards SQL that holds the marker only in a string", () => {
     const router = new ClientMessageRouter("nl:");
     const query = serialize.query("select 'nl: not a question'");

@@ -125,7 +125,7 @@ export class ClientMessageRouter {
         // A command whatever it holds: a split one runs its statements upstream as Queries (a COPY among them, too).
         this.copyIn.commandSent();
         const detection = this.#holdsMarker(message)
-          ? detectQuestion(readQueryText(message), { marker: this.marker })
+          ? this.#pickWithAnswer(detectQuestion(readQueryText(message), { marker: this.marker }))
           : ORDINARY_SQL;
         // A simple Query destroys the unnamed prepared statement.
         if (this.statements.size > 0) this.statements.forget("");
@@ -141,7 +141,7 @@ export class ClientMessageRouter {
           return this.#forwardExtended(message);
         }
         const parse = readParse(message);
-        const detected = detectQuestion(parse.text, { marker: this.marker });
+        const detected = this.#pickWithAnswer(detectQuestion(parse.text, { marker: this.marker }));
         const detection: QuestionDetection =
           detected.kind === "statements"
             ? {
@@ -187,6 +187,15 @@ export class ClientMessageRouter {
       default:
         return this.#forwardExtended(message);
     }
+  }
+
+  /**
+   * A pick asks only on a connection with an answer to pick from; before any, it is the comment PostgreSQL sees (an
+   * empty query), as beside other SQL: psql sends `select 6; /* nl#1 *\/;` as two queries, and PostgreSQL answers the
+   * second with nothing.
+   */
+  #pickWithAnswer(detection: QuestionDetection): QuestionDetection {
+    return detection.kind === "pick" && this.conversation.lastAnswer === undefined ? ORDINARY_SQL : detection;
   }
 
   /**

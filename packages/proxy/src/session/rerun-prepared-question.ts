@@ -1,4 +1,11 @@
-import { type Answer, CancelledError, type QueryExecutor, runReadOnly } from "@nlq/engine";
+import {
+  type Answer,
+  CancelledError,
+  type QueryExecutor,
+  runReadOnly,
+  sharedFunctionPolicyCache,
+  validateSql,
+} from "@nlq/engine";
 import type { ReadyStatus } from "../protocol/backend-messages";
 import { readBind } from "../protocol/extended-messages";
 import { MessageType } from "../protocol/frontend-messages";
@@ -25,7 +32,8 @@ export interface RerunPreparedQuestionOptions {
 
 /**
  * Answers a later batch of a prepared question without asking the model again: the SQL generated and validated at
- * the statement's Parse runs again, read-only on the client's session under its role (`runReadOnly`, with the row and
+ * the statement's Parse is validated again under the catalog as it is now (`validateSql`: a view it reads may have a
+ * new body) and runs again, read-only on the client's session under its role (`runReadOnly`, with the row and
  * byte caps), so each Execute returns fresh rows in the columns the Parse described, as a prepared SELECT would, in
  * the result formats its Bind asks for (binary too: `queryInFormats`). A batch without Execute (Bind, Describe) runs
  * nothing. When the SQL now returns other columns (the schema changed since the Parse) the batch fails as PostgreSQL
@@ -49,11 +57,15 @@ export async function rerunPreparedQuestion(options: RerunPreparedQuestionOption
         statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
         abortSignal,
       },
-      (query) =>
-        queryInFormats(query, generated.sql, fields, formats, {
+      async (query) => {
+        // Validated again, as a pick is: the catalog may have changed since the Parse (a view's body replaced).
+        const policy = await sharedFunctionPolicyCache.load(query, settings.allowedFunctions, settings.trustedOwners);
+        const sql = (await validateSql(generated.sql, policy)).sql;
+        return queryInFormats(query, sql, fields, formats, {
           rowLimit: settings.rowLimit,
           resultByteLimit: settings.resultByteLimit,
-        }),
+        });
+      },
     );
     if (abortSignal.aborted) throw new CancelledError();
     const { truncatedBy: _generatedTruncation, ...rest } = generated;
