@@ -50,6 +50,8 @@ beforeAll(async () => {
     version: "test",
     // The shared test server logs roles in by trust; the SCRAM check is tested on a server that asks for passwords.
     allowUncheckedPasswords: true,
+    // Its tests open many sessions of one role; the per-role cap has its own test.
+    maxSessionsPerRole: 16,
   });
 });
 
@@ -108,6 +110,30 @@ async function postInitialize(authorization?: string): Promise<Response> {
   });
 }
 
+/** POSTs an initialize with raw headers (fetch may not send an Origin of our choosing). */
+const rawInitialize = (endpoint: string, headers: Record<string, string>) =>
+  new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+    const url = new URL(endpoint);
+    const request = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => {
+          body += chunk.toString("utf8");
+        });
+        response.on("end", () => resolve({ status: response.statusCode, body }));
+      },
+    );
+    request.once("error", reject);
+    request.end(JSON.stringify(initialize));
+  });
+
 describe("nlq MCP server over Streamable HTTP", () => {
   it("refuses a request without credentials with 401 and a WWW-Authenticate challenge", async () => {
     const response = await postInitialize();
@@ -141,6 +167,42 @@ describe("nlq MCP server over Streamable HTTP", () => {
       request.end(JSON.stringify(initialize));
     });
     expect(status).toBe(403);
+  });
+
+  it("refuses an Origin other than its own with 403 before reading credentials, as the MCP specification requires", async () => {
+    const own = new URL(server.endpoint).origin;
+    for (const origin of ["http://attacker.example", "null", "http://127.0.0.1:1", `${own}.attacker.example`]) {
+      const refused = await rawInitialize(server.endpoint, { origin });
+      expect(refused.status, origin).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        jsonrpc: "2.0",
+        error: { message: expect.stringContaining("is not allowed") },
+      });
+    }
+    // Before credentials: no login was tried for the refused requests above (none carried any).
+    expect((await rawInitialize(server.endpoint, { origin: own, authorization: basic(alice) })).status).toBe(200);
+    expect((await rawInitialize(server.endpoint, { authorization: basic(alice) })).status).toBe(200);
+    const configured = await startMcpHttpServer({
+      port: 0,
+      url: database.url,
+      tools,
+      version: "test",
+      allowUncheckedPasswords: true,
+      allowedOrigins: ["https://assistant.example.com"],
+    });
+    try {
+      const allowed = await rawInitialize(configured.endpoint, {
+        origin: "https://assistant.example.com",
+        authorization: basic(alice),
+      });
+      expect(allowed.status).toBe(200);
+      expect((await rawInitialize(configured.endpoint, { origin: "https://other.example.com" })).status).toBe(403);
+    } finally {
+      await configured.close();
+    }
+    await expect(
+      startMcpHttpServer({ port: 0, url: database.url, tools, version: "test", allowedOrigins: ["not an origin"] }),
+    ).rejects.toThrow(/not an origin/);
   });
 
   it("refuses a role that does not exist with 401", async () => {
@@ -344,6 +406,30 @@ describe("nlq MCP server login checks", () => {
       });
     await vi.waitFor(async () => expect((await listTools()).status).toBe(404), { timeout: 5_000, interval: 100 });
     expect(server.sessionCount()).toBeLessThan(before);
+  });
+
+  it("caps the sessions one role may hold (429 beyond, saying why), while other roles still get theirs", async () => {
+    const capped = await startMcpHttpServer({
+      port: 0,
+      url: database.url,
+      tools,
+      version: "test",
+      maxSessions: 4,
+      maxSessionsPerRole: 1,
+      allowUncheckedPasswords: true,
+    });
+    try {
+      await connect(capped.endpoint, basic(alice));
+      const again = await rawInitialize(capped.endpoint, { authorization: basic(alice) });
+      expect(again.status).toBe(429);
+      expect(JSON.parse(again.body).error.message).toMatch(
+        new RegExp(`role "${alice.role}" has 1 sessions open, the most one role may hold .*4 in all.*close one`),
+      );
+      await connect(capped.endpoint, basic(bob));
+      expect(capped.sessionCount()).toBe(2);
+    } finally {
+      await capped.close();
+    }
   });
 
   it("caps the sessions open at once (503 beyond)", async () => {

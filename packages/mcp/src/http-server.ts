@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createNlqMcpServer } from "./nlq-mcp-server";
+import { allowedOrigins, originRefusal } from "./request-origin";
 import { connectRole, type RoleConnection } from "./role-connection";
 import {
   authenticateChallenge,
@@ -14,8 +15,10 @@ import {
 } from "./role-credentials";
 import type { McpToolSettings } from "./role-session";
 
-/** Sessions open at once, by default. */
+/** Sessions open at once, by default (every role together). */
 export const DEFAULT_MAX_SESSIONS = 16;
+/** Sessions one role may hold open at once, by default: one role cannot take every session. */
+export const DEFAULT_MAX_SESSIONS_PER_ROLE = 4;
 /** A session without a request for this long is closed (its connection too), by default: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MILLISECONDS = 30 * 60_000;
 /** Largest request body accepted. */
@@ -33,7 +36,16 @@ export interface McpHttpServerOptions {
   readonly url: string;
   readonly tools: McpToolSettings;
   readonly version: string;
+  /** Sessions open at once, every role together (503 beyond). Default `DEFAULT_MAX_SESSIONS` (16). */
   readonly maxSessions?: number;
+  /** Sessions one PostgreSQL role may hold open at once (429 beyond). Default `DEFAULT_MAX_SESSIONS_PER_ROLE` (4). */
+  readonly maxSessionsPerRole?: number;
+  /**
+   * Origins besides the server's own that a browser may call from (`Origin` header, exact `scheme://host[:port]`);
+   * any other `Origin` is refused with 403 before anything else, as the MCP specification requires. Requests without
+   * `Origin` (MCP clients that are processes) are served. Default none.
+   */
+  readonly allowedOrigins?: readonly string[];
   readonly sessionIdleMilliseconds?: number;
   /**
    * Accept a login the server let in without checking the password (`trust` in pg_hba.conf). Default false: such a
@@ -56,6 +68,8 @@ interface RoleHttpSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly connection: RoleConnection;
   readonly digest: Buffer;
+  /** The role the client authenticated as. */
+  readonly role: string;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -93,18 +107,34 @@ function isLoopback(host: string): boolean {
  * checks the password (SCRAM, md5 or password per pg_hba.conf; a `trust` login is refused unless
  * `allowUncheckedPasswords`) — and that connection becomes the session's: all its tool calls run on it, under the
  * role's grants and row-level security. Later requests of the session must present the same credentials (else 401);
- * an unknown session is 404, also once its connection was lost. At most `maxSessions` sessions (503 beyond); idle
- * sessions are closed. Binds to loopback by default, with the SDK's DNS-rebinding protection (Host header checked) on
- * loopback.
+ * an unknown session is 404, also once its connection was lost. At most `maxSessions` sessions (503 beyond), at most
+ * `maxSessionsPerRole` of them one role's (429 beyond); idle sessions are closed. Every request is first checked for
+ * DNS rebinding, before its credentials: an `Origin` header other than the server's own or `allowedOrigins` is refused
+ * with 403 (the MCP specification's Streamable HTTP transport requires it), and so, on loopback, is a `Host` other than
+ * the loopback address it serves. Binds to loopback by default.
  */
 export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
   const host = options.host ?? "127.0.0.1";
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxPerRole = options.maxSessionsPerRole ?? DEFAULT_MAX_SESSIONS_PER_ROLE;
+  // A configured entry that is no origin fails here, before the server listens.
+  allowedOrigins(host, options.port, options.allowedOrigins);
   const idleMilliseconds = options.sessionIdleMilliseconds ?? DEFAULT_SESSION_IDLE_MILLISECONDS;
   const log = options.log ?? (() => undefined);
   const sessions = new Map<string, RoleHttpSession>();
   let opening = 0;
+  /** Logins in flight per role (past the password check, before their session is registered). */
+  const openingByRole = new Map<string, number>();
+  const countOpening = (role: string, change: number) => {
+    const count = (openingByRole.get(role) ?? 0) + change;
+    if (count > 0) openingByRole.set(role, count);
+    else openingByRole.delete(role);
+  };
+  const sessionsOf = (role: string) =>
+    [...sessions.values()].filter((session) => session.role === role).length + (openingByRole.get(role) ?? 0);
   let port = options.port;
+  let origins = new Set<string>();
+  let allowedHosts: string[] | undefined;
 
   const closeSession = async (id: string) => {
     const session = sessions.get(id);
@@ -161,14 +191,25 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
         "www-authenticate": authenticateChallenge,
       });
     }
+    if (sessionsOf(credentials.role) >= maxPerRole) {
+      opening -= 1;
+      await connection.close();
+      log(`refused a session for ${JSON.stringify(credentials.role)}: it holds ${maxPerRole} already`);
+      return send(
+        response,
+        429,
+        `role ${JSON.stringify(credentials.role)} has ${maxPerRole} sessions open, the most one role may hold (nlq mcp --max-sessions-per-role; ${maxSessions} in all); close one (DELETE /mcp with its Mcp-Session-Id) or wait until one is idle for ${Math.round(idleMilliseconds / 60_000)} minutes`,
+        { "retry-after": "10" },
+      );
+    }
+    countOpening(credentials.role, 1);
     const digest = credentialsDigest(credentials);
-    const allowedHosts = isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : undefined;
     let transport: StreamableHTTPServerTransport;
     transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       ...(allowedHosts ? { allowedHosts, enableDnsRebindingProtection: true } : {}),
       onsessioninitialized: (id) => {
-        const session: RoleHttpSession = { transport, connection, digest };
+        const session: RoleHttpSession = { transport, connection, digest, role: credentials.role };
         sessions.set(id, session);
         touch(id, session);
         // A lost connection ends its session: the client's next request gets 404 and it initialises again.
@@ -187,6 +228,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       await transport.handleRequest(request, response, body);
     } finally {
       opening -= 1;
+      countOpening(credentials.role, -1);
       // An initialize that did not open a session (refused by the transport) leaves nothing behind.
       if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
         await server.close().catch(() => undefined);
@@ -196,6 +238,16 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    // DNS rebinding first, before credentials are read or a login is tried.
+    const badOrigin = originRefusal(request.headers.origin, origins);
+    if (badOrigin !== undefined) return send(response, 403, badOrigin);
+    if (allowedHosts !== undefined && !allowedHosts.includes(request.headers.host ?? "")) {
+      return send(
+        response,
+        403,
+        `Host ${JSON.stringify(request.headers.host ?? "")} is not the address this server serves`,
+      );
+    }
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path !== "/mcp") return send(response, 404, "not found: the MCP endpoint is /mcp");
     const credentials = parseAuthorization(request.headers.authorization);
@@ -245,6 +297,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     });
   });
   port = (httpServer.address() as AddressInfo).port;
+  allowedHosts = isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : undefined;
+  origins = allowedOrigins(host, port, options.allowedOrigins);
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
     endpoint: `http://${shownHost}:${port}/mcp`,

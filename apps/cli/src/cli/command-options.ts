@@ -193,6 +193,8 @@ export const mcpOptionsSchema = z.object({
   preset: variableFlag("NLQ_PRESET").optional(),
   maxRows: wholeNumberFlag(1),
   maxSessions: wholeNumberFlag(1),
+  maxSessionsPerRole: wholeNumberFlag(1),
+  allowedOrigin: z.array(z.string()).optional(),
   allowTrustAuth: z.boolean(),
 });
 

@@ -1,6 +1,12 @@
 import { loadServiceSettings, type MetadataStore, openQuestionMetadataStore } from "@nlq/adapters";
 import { loadSettings, type Settings } from "@nlq/engine";
-import { DEFAULT_MAX_SESSIONS, type McpToolSettings, serveStdio, startMcpHttpServer } from "@nlq/mcp";
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_ROLE,
+  type McpToolSettings,
+  serveStdio,
+  startMcpHttpServer,
+} from "@nlq/mcp";
 import type { Command } from "commander";
 import { checkDatabaseUrl, UsageError } from "./cli-input";
 import { mcpOptionsSchema, parseCommandOptions, parseListenAddress } from "./command-options";
@@ -36,7 +42,16 @@ export function registerMcpCommand(program: Command, output: McpCommandOutput = 
       "default preset of ask: fast, balanced or max, or a preset .json file (env: NLQ_PRESET)",
     )
     .option("--max-rows <n>", "most rows a tool result carries", String(DEFAULT_MAX_ROWS))
-    .option("--max-sessions <n>", "HTTP: most sessions open at once", String(DEFAULT_MAX_SESSIONS))
+    .option("--max-sessions <n>", "HTTP: most sessions open at once, every role together", String(DEFAULT_MAX_SESSIONS))
+    .option(
+      "--max-sessions-per-role <n>",
+      "HTTP: most sessions one PostgreSQL role may hold open at once",
+      String(DEFAULT_MAX_SESSIONS_PER_ROLE),
+    )
+    .option(
+      "--allowed-origin <origin...>",
+      "HTTP: a browser origin (scheme://host[:port]) besides the server's own that may call it; any other Origin gets 403",
+    )
     .option(
       "--allow-trust-auth",
       "HTTP: accept logins PostgreSQL lets in without checking the password (trust): anyone could claim any role",
@@ -101,6 +116,8 @@ Examples:
           tools,
           version,
           maxSessions: options.maxSessions,
+          maxSessionsPerRole: options.maxSessionsPerRole,
+          ...(options.allowedOrigin === undefined ? {} : { allowedOrigins: options.allowedOrigin }),
           allowUncheckedPasswords: options.allowTrustAuth,
           log: warn,
         });
