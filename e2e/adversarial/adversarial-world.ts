@@ -1,5 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { createTestDatabase, type TestDatabase, testServerUrl } from "@nlq/adapters/testing";
+import {
+  createTestDatabase,
+  type PlantedCodeWorld,
+  plantCode,
+  type TestDatabase,
+  testServerUrl,
+} from "@nlq/adapters/testing";
 import pg from "pg";
 import { upstreamHost, upstreamPort } from "../clients/proxy-fixture";
 import { resolvedCallWorldSql } from "./resolved-call-payloads";
@@ -25,7 +31,9 @@ export const plantedValues = [
  * A throwaway database with the tables, roles and objects the adversarial cases attack: a canary table (RLS
  * enabled), the client's journal for uncommitted work, notes carrying planted prompt injection, dblink, a
  * security-definer function writing through dblink, a procedure, a large object, and the domain, cast, operator and
- * view of the resolved-call payloads (`resolvedCallWorldSql`). Roles have a random suffix; each
+ * view of the resolved-call payloads (`resolvedCallWorldSql`), and the code an ordinary role planted (issue 25,
+ * `plantCode`: a view, an implicit cast and an RLS policy running `COPY … TO PROGRAM` and a dblink write of the
+ * canary rows the asker sees, and a shadowing `=` in public). Roles have a random suffix; each
  * role kind has a twin whose `ALTER ROLE … SET standard_conforming_strings = off` is the role-level variant.
  */
 export interface AdversarialWorld {
@@ -38,6 +46,10 @@ export interface AdversarialWorld {
   role(kind: RoleKind, scoOff?: boolean): string;
   /** A large object the superuser could export to a file. */
   readonly largeObjectId: number;
+  /** The ordinary role that planted code (`planted`). */
+  readonly attacker: string;
+  /** What the attacker planted, and the file and table its code writes outside the session. */
+  readonly planted: PlantedCodeWorld;
   /** Restores the world after a case (see `repairSql`). */
   repair(observer: pg.Client): Promise<void>;
   /** Drops the database and every role. */
@@ -135,17 +147,42 @@ export async function createAdversarialWorld(): Promise<AdversarialWorld> {
       ];
     })
     .join(";\n");
-  await runAsAdmin(adminUrl, roleSql);
+  const attacker = `nlq_adv_att_${suffix}`;
+  await runAsAdmin(adminUrl, `${roleSql};\ncreate role ${attacker} login`);
   const results = await runAsAdmin(adminUrl, setupSql({ name: database.name, roles }));
   const largeObjectId = Number(results.at(-1)?.rows[0]?.large_object);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  let planted: PlantedCodeWorld;
+  try {
+    planted = await plantCode(admin, {
+      attacker,
+      database: database.name,
+      host: upstreamHost,
+      port: upstreamPort,
+      victimTable: "public.canary",
+      suffix,
+    });
+    // A role with CREATE on a schema of everyone's search path shadows `=` (its refusal must name it and its owner).
+    await admin.query(`grant create on schema public to ${attacker}; set role ${attacker};
+      create function public.planted_int_eq(integer, bigint) returns boolean volatile language sql
+        as 'select $1 operator(pg_catalog.=) $2';
+      create operator public.= (leftarg = integer, rightarg = bigint, function = public.planted_int_eq);
+      reset role`);
+  } finally {
+    await admin.end();
+  }
   return {
     database,
     suffix,
     dblinkConnection: `dbname=${database.name} host=${upstreamHost} port=${upstreamPort} user=postgres`,
     largeObjectId,
+    attacker,
+    planted,
     role: (kind, scoOff = false) => (scoOff ? roles[kind].scoOff : roles[kind].plain),
     async repair(observer) {
       await observer.query(repairSql(suffix, roles));
+      await planted.reset(observer);
     },
     async close() {
       await database.drop();
@@ -155,6 +192,7 @@ export async function createAdversarialWorld(): Promise<AdversarialWorld> {
       try {
         for (const name of names) await admin.query(`drop role if exists ${name}`);
         await admin.query(`drop role if exists nlq_adv_evil_${suffix}`);
+        await admin.query(`drop role if exists ${attacker}`);
       } finally {
         await admin.end();
       }

@@ -10,13 +10,17 @@ import { adversarialSettings } from "./adversarial-settings";
 import { type AdversarialWorld, createAdversarialWorld } from "./adversarial-world";
 import { recordingScriptedResolver } from "./ask-question";
 import { adversarialCases, describeCounts, unguardedControls } from "./case-matrix";
+import { type AdversarialMcp, startAdversarialMcp } from "./mcp-servers";
 import { type CaseEnvironment, runCase } from "./run-case";
+import { mcpCases, runMcpCase } from "./run-mcp-case";
 import { secretServerFile } from "./side-effect-payloads";
 
 /**
  * Issue 6, item 6: hostile SQL from a (scripted) model, through the real proxy and through core's answerQuestion on a
- * pg connection, under a superuser, an ordinary role and an RLS-limited role, in several session variants. Every case
- * must leave zero writes and zero surviving side effects; a failing case lists each one it found.
+ * pg connection, under a superuser, an ordinary role and an RLS-limited role, in several session variants; issue 25:
+ * code another role planted, also through the real `nlq mcp` over stdio and HTTP. Every case must leave zero writes
+ * and zero surviving side effects (a planted program's file and dblink rows included); a failing case lists each one
+ * it found.
  */
 describe("adversarial suite: a question never changes the database, the session or other sessions", () => {
   let world: AdversarialWorld;
@@ -73,6 +77,25 @@ describe("adversarial suite: a question never changes the database, the session 
     it(`${testCase.path} · ${testCase.role} · ${testCase.variant} · ${testCase.payload.group}: ${testCase.payload.name}`, async () => {
       ran.push(testCase);
       expect(await runCase(environment, testCase, index)).toEqual([]);
+    });
+  });
+
+  // Last: the `nlq mcp` processes (and their background value-index builds) start only once the cases that count the
+  // database's backends are done.
+  describe("through nlq mcp", () => {
+    let mcp: AdversarialMcp;
+    beforeAll(async () => {
+      mcp = await startAdversarialMcp(world, environment.fixturePath);
+    }, 120_000);
+    afterAll(async () => {
+      console.log(`adversarial: ${mcpCases.length} MCP cases run (stdio and HTTP, three roles)`);
+      await mcp?.close();
+    });
+    mcpCases.forEach((testCase, index) => {
+      const what = testCase.tool === "search_schema" ? "samples no planted table" : testCase.payload.name;
+      it(`mcp-${testCase.transport} · ${testCase.role} · ${testCase.tool}: ${what}`, async () => {
+        expect(await runMcpCase(environment, mcp, testCase, 20_000 + index)).toEqual([]);
+      });
     });
   });
 });

@@ -5,6 +5,7 @@ import { allClassicPayloads, lexicalTrickPayloads } from "./classic-payloads";
 import { hugeResultPayloads, promptInjectionPayloads } from "./injection-payloads";
 import { lexicalPayloads } from "./lexical-payloads";
 import type { Payload } from "./payload";
+import { plantedCodePayloads } from "./planted-code-payloads";
 import { resolvedCallPayloads } from "./resolved-call-payloads";
 import type { AdversarialCase } from "./run-case";
 import { sideEffectPayloads } from "./side-effect-payloads";
@@ -39,7 +40,9 @@ const everyVariant: readonly SessionVariant[] = [
  * string tricks with the setting off; the side-effect functions also inside an open transaction and through core;
  * the classic payloads also inside an open transaction and through core; ten payloads in an aborted transaction; the
  * resolved-call payloads of issue 17 (column notation, ts_stat, dblink, domain, cast, CASE operator, pg_temp, a
- * locking view) under every role through the proxy and core, and inside an open transaction.
+ * locking view) under every role through the proxy and core, and inside an open transaction; the planted-code
+ * payloads of issue 25 (a view, an implicit cast and an RLS policy another role planted, a shadowing `=`) under every
+ * role through the proxy and core, inside an open transaction, and through MCP (`mcpCases`).
  */
 export const adversarialCases: readonly AdversarialCase[] = [
   ...expand({ payloads: lexicalPayloads, paths: ["proxy"], roles: roleKinds, variants: everyVariant }),
@@ -65,6 +68,8 @@ export const adversarialCases: readonly AdversarialCase[] = [
   ...expand({ payloads: sideEffectPayloads, paths: ["proxy"], roles: ["superuser"], variants: ["open-transaction"] }),
   ...expand({ payloads: resolvedCallPayloads, paths: ["proxy", "core"], roles: roleKinds, variants: ["default"] }),
   ...expand({ payloads: resolvedCallPayloads, paths: ["proxy"], roles: ["ordinary"], variants: ["open-transaction"] }),
+  ...expand({ payloads: plantedCodePayloads, paths: ["proxy", "core"], roles: roleKinds, variants: ["default"] }),
+  ...expand({ payloads: plantedCodePayloads, paths: ["proxy"], roles: ["superuser"], variants: ["open-transaction"] }),
   ...expand({ payloads: sideEffectPayloads, paths: ["core"], roles: ["superuser"], variants: ["default"] }),
   ...expand({ payloads: allClassicPayloads, paths: ["proxy"], roles: ["superuser"], variants: ["open-transaction"] }),
   ...expand({ payloads: allClassicPayloads, paths: ["core"], roles: ["ordinary"], variants: ["default"] }),
@@ -107,6 +112,9 @@ const controlNames = new Set([
   "CREATE CAST function takes a lock",
   "operator implied by CASE x WHEN takes a lock",
   "pg_temp function takes a lock",
+  "planted view runs COPY TO PROGRAM and dblink_exec",
+  "planted implicit cast through lower()",
+  "planted row-level security policy",
 ]);
 
 /**
@@ -117,11 +125,13 @@ export const unguardedControls: readonly AdversarialCase[] = [
   ...allClassicPayloads,
   ...sideEffectPayloads,
   ...resolvedCallPayloads,
+  ...plantedCodePayloads,
 ]
   .filter((payload) => controlNames.has(payload.name))
   .map((payload) => ({
     path: "unguarded",
-    role: "superuser",
+    // Superusers bypass row-level security: a planted policy runs for an ordinary role.
+    role: payload.name === "planted row-level security policy" ? "ordinary" : "superuser",
     variant: payload.name === "commit" ? "open-transaction" : "default",
     payload,
   }));

@@ -15,7 +15,7 @@ export interface PayloadContext {
 }
 
 /** The group a payload belongs to, for the per-group choice of roles and variants. */
-export type PayloadGroup = "classic" | "lexical" | "side-effect" | "prompt-injection" | "huge-result";
+export type PayloadGroup = "classic" | "lexical" | "side-effect" | "prompt-injection" | "huge-result" | "planted";
 
 /**
  * Hostile SQL the scripted model returns for generation (`sql`) and, when the fixer is asked, as its revision
@@ -28,6 +28,11 @@ export interface Payload {
   readonly revision?: (context: PayloadContext) => string;
   /** For payloads that read something secret: a value that must never come back in the answer. */
   readonly mustNotReturn?: string;
+  /**
+   * The refusal the answer must be (guarded paths): an error whose message matches, e.g. one naming the planted view,
+   * its owner and the function. Default: any outcome that leaves nothing behind.
+   */
+  readonly refusal?: (world: { readonly attacker: string }) => RegExp;
 }
 
 /** A payload whose SQL does not depend on the case. */

@@ -152,6 +152,10 @@ export async function runCase(
     );
     if (!bystanderAlive) violations.push(`another session (pid ${bystanderPid}) was terminated`);
     if (existsSync(caseContext.filePath)) violations.push(`the server wrote the file ${caseContext.filePath}`);
+    violations.push(...(await plantedCodeViolations(world, observer)));
+    if (testCase.path !== "unguarded" && !aborted) {
+      violations.push(...refusalViolations(testCase.payload, world, outcome.error));
+    }
     if (testCase.payload.mustNotReturn && JSON.stringify(outcome.rows).includes(environment.secretNeedle)) {
       violations.push(`the answer returned the contents of the server file ${testCase.payload.mustNotReturn}`);
     }
@@ -176,6 +180,35 @@ export async function runCase(
     rmSync(context.filePath, { force: true });
     if (!finished || violations.length > 0) await world.repair(observer);
   }
+}
+
+/**
+ * What the planted code leaves outside the session when it runs (issue 25): the file its `COPY … TO PROGRAM` appends
+ * to (only a role allowed to run programs gets that far) and the rows its dblink connection writes into the planter's
+ * table — the canary rows the asker could see, or just who ran it.
+ */
+export async function plantedCodeViolations(world: AdversarialWorld, observer: pg.Client): Promise<string[]> {
+  const violations: string[] = [];
+  if (world.planted.fileWritten()) {
+    violations.push(`the planted code ran a program as the server's OS user (${world.planted.filePath} written)`);
+  }
+  const loot = await world.planted.lootRows(observer);
+  if (loot.length > 0) {
+    violations.push(`the planted code wrote through dblink into att.loot: ${JSON.stringify(loot.slice(0, 5))}`);
+  }
+  return violations;
+}
+
+/** A payload with an expected refusal must come back as an error saying so (naming the object, owner, function). */
+export function refusalViolations(
+  payload: Payload,
+  world: AdversarialWorld,
+  error: { readonly code: string; readonly message: string } | undefined,
+): string[] {
+  if (payload.refusal === undefined) return [];
+  const expected = payload.refusal(world);
+  if (error !== undefined && expected.test(error.message)) return [];
+  return [`expected a refusal matching ${expected}, got ${JSON.stringify(error ?? "an answer")}`];
 }
 
 /** A huge result must come back cut at the byte cap, with a notice (proxy) or marked truncated (core). */
