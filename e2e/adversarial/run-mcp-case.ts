@@ -78,7 +78,7 @@ export async function runMcpCase(
       testCase.tool === "ask"
         ? { question: `adversarial MCP case ${index}` }
         : testCase.tool === "search_schema"
-          ? { query: "*" }
+          ? { query: "ledger accounts" }
           : { sql };
     const outcome = outcomeOf((await client.callTool({ name: testCase.tool, arguments: input })) as CallToolResult);
     const after = await readServerSnapshot(observer, world.suffix, 0);
