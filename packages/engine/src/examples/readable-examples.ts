@@ -3,7 +3,7 @@ import type { QueryExecutor, TransactionStatus } from "../database/query-executo
 import { type ReadOnlyQuery, runReadOnly } from "../database/read-only-session";
 import { CancelledError } from "../errors/cancelled-error";
 import { escapedStringLiteral } from "../retrieval/values/value-visibility-statement";
-import { loadFunctionPolicy } from "../sql/load-function-policy";
+import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
 import { alwaysQuoteIdentifier } from "../sql/quote-identifier";
 import { validateSql } from "../sql/validate-sql";
 import { exampleLiterals, type LiteralProbe } from "./example-literals";
@@ -17,6 +17,8 @@ export interface ReadableExamplesOptions<T extends VerifiedExample> {
   readonly examples: readonly T[];
   /** `NLQ_ALLOWED_FUNCTIONS`: the same function policy as generated SQL. */
   readonly allowedFunctions?: readonly string[];
+  /** `NLQ_TRUSTED_OWNERS`, as for generated SQL. Default none. */
+  readonly trustedOwners?: readonly string[];
   /** `statement_timeout` of each check, in milliseconds; a check that times out drops its pair. */
   readonly statementTimeoutMilliseconds: number;
   /**
@@ -106,7 +108,7 @@ export async function readableExamples<T extends VerifiedExample>(options: Reada
     async (query) => {
       const started = Date.now();
       const budget = options.budgetMilliseconds ?? Number.POSITIVE_INFINITY;
-      const policy = await loadFunctionPolicy(query, options.allowedFunctions);
+      const policy = await sharedFunctionPolicyCache.load(query, options.allowedFunctions, options.trustedOwners);
       const kept: T[] = [];
       for (const example of options.examples) {
         if (kept.length >= limit || Date.now() - started >= budget) break;

@@ -11,18 +11,16 @@ const catalogState = (catalog: string, where = "") =>
  * role and its resolved search path (`current_schemas(true)`, which also names the session's temporary schema), and
  * the state of every catalog the policy reads — pg_proc, pg_operator, pg_type, pg_cast, pg_constraint, pg_namespace,
  * pg_extension, pg_range, pg_class (a column added to or dropped from a table, which changes what a cast to its row
- * type runs, updates the table's pg_class row), pg_attribute (a column's type), pg_rewrite (a view's body), pg_policy,
- * pg_aggregate, pg_language, pg_depend (every dependency: a view's, a policy's, a column's type's) and the roles (name
- * and superuser flag: who is trusted). Every name is schema-qualified.
+ * type runs, updates the table's pg_class row), pg_rewrite (a view's body), pg_policy, pg_aggregate, pg_language,
+ * pg_depend (every dependency: a view's, a policy's, an extension's members, a column's type — a column that gets a
+ * type created after initdb gains a row) and the roles (name and superuser flag: who is trusted). Every name is
+ * schema-qualified.
  */
 export const policyFingerprintSql = `SELECT pg_catalog.concat_ws('|',
   ${catalogState("pg_proc")}, ${catalogState("pg_operator")}, ${catalogState("pg_type")}, ${catalogState("pg_cast")},
   ${catalogState("pg_constraint")}, ${catalogState("pg_namespace")}, ${catalogState("pg_extension")},
-  ${catalogState("pg_range")}, ${catalogState("pg_class")}, ${catalogState("pg_attribute")},
-  ${catalogState("pg_rewrite")}, ${catalogState("pg_policy")}, ${catalogState("pg_aggregate")}, ${catalogState("pg_language")},
-  ${catalogState("pg_depend")},
-  (SELECT pg_catalog.concat(pg_catalog.count(*), ':', pg_catalog.sum(objid::pg_catalog.int8), ':', pg_catalog.sum(refobjid::pg_catalog.int8))
-     FROM pg_catalog.pg_depend WHERE deptype OPERATOR(pg_catalog.=) 'e'),
+  ${catalogState("pg_range")}, ${catalogState("pg_class")}, ${catalogState("pg_rewrite")}, ${catalogState("pg_policy")},
+  ${catalogState("pg_aggregate")}, ${catalogState("pg_language")}, ${catalogState("pg_depend")},
   (SELECT pg_catalog.concat(pg_catalog.count(*), ':', pg_catalog.sum(pg_catalog.hashtext(pg_catalog.concat(oid, rolname, rolsuper))::pg_catalog.int8))
      FROM pg_catalog.pg_roles),
   pg_catalog.current_schemas(true)::pg_catalog.text, CURRENT_USER, pg_catalog.current_database(),

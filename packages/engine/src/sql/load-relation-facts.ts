@@ -62,8 +62,9 @@ WITH RECURSIVE expression(rel, via, tree, class, object) AS (
   WHERE s.support <> 0
 ), direct(rel, via, kind, target) AS (
   SELECT e.rel, e.via, 'routine', e.target FROM routine_edge e JOIN pg_catalog.pg_proc p ON p.oid = e.target
-  WHERE p.pronamespace <> 'pg_catalog'::regnamespace OR p.provolatile = 'v'
-     OR lower(p.proname) ~ ${stringLiteral(dangerousFunctionPattern)}
+  -- A CASE over both sides, so the regular expression runs for the functions called only (see typesSql).
+  WHERE CASE WHEN p.pronamespace <> 'pg_catalog'::regnamespace OR p.provolatile = 'v' THEN true
+             ELSE e.target IS NOT NULL AND lower(p.proname) ~ ${stringLiteral(dangerousFunctionPattern)} END
   UNION
   SELECT rel, via, 'type', target FROM dependency WHERE refclass = 'pg_catalog.pg_type'::regclass AND target = ANY (${types})
   UNION

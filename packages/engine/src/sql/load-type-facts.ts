@@ -52,8 +52,11 @@ WITH RECURSIVE implied(type, proc, via, kind, chosen_by) AS (
   WHERE k.contypid <> 0 AND k.oid >= ${firstNormal}
 ), risky AS (
   SELECT i.* FROM implied i JOIN pg_catalog.pg_proc p ON p.oid = i.proc
-  WHERE p.pronamespace <> 'pg_catalog'::regnamespace OR p.provolatile = 'v'
-     OR (i.kind <> 'io' AND lower(p.proname) ~ ${stringLiteral(dangerousFunctionPattern)})
+  -- One CASE over both sides: the name's regular expression runs only for the few cast and CHECK functions joined,
+  -- never for every row of pg_proc (an OR would let the planner filter pg_proc by it first).
+  WHERE CASE WHEN p.pronamespace <> 'pg_catalog'::regnamespace OR p.provolatile = 'v' THEN true
+             WHEN i.kind = 'io' THEN false
+             ELSE lower(p.proname) ~ ${stringLiteral(dangerousFunctionPattern)} END
 ), parent(type, part) AS (
   SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type t WHERE t.typtype = 'd'
   UNION ALL SELECT t.oid, t.typelem FROM pg_catalog.pg_type t WHERE t.typelem <> 0 AND t.typlen = -1
