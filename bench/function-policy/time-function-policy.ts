@@ -17,8 +17,8 @@
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { createPgExecutor } from "@nlq/adapters";
 import { createTestDatabase, dropTestRole, plantCode } from "@nlq/adapters/testing";
 import pg from "pg";
