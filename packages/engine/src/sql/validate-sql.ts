@@ -195,12 +195,18 @@ export async function validateSql(text: string, policy: FunctionPolicy): Promise
       problems.push("a locking clause (FOR UPDATE/SHARE)");
     }
   });
-  problems.push(...functionProblems(statement, policy));
-  if (problems.length > 0) {
-    throw new SqlValidationError(`only read-only queries are allowed; found ${[...new Set(problems)].join(", ")}`, {
-      sql,
-      code: "25006",
-    });
+  // What PostgreSQL would run that the policy refuses, each naming the function (and the object bringing it along).
+  const code = [...new Set(functionProblems(statement, policy))];
+  if (problems.length > 0 || code.length > 0) {
+    const parts = [
+      ...(problems.length > 0
+        ? [`only read-only queries are allowed; found ${[...new Set(problems)].join(", ")}`]
+        : []),
+      ...(code.length > 0
+        ? [`refused before it ran: it would run code the function policy refuses: ${code.join("; ")}`]
+        : []),
+    ];
+    throw new SqlValidationError(parts.join("; and "), { sql, code: "25006" });
   }
   return { sql };
 }
