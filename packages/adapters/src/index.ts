@@ -33,6 +33,10 @@ export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgre
 export { ensureDatabase } from "./embedded-postgres/ensure-database";
 export { passwordFile, type ServerPassword } from "./embedded-postgres/server-password";
 export { runningServer } from "./embedded-postgres/server-status";
+export { loadOfflineWordVectors, wordVectorCacheDirectories } from "./embedding/offline-word-vectors";
+export { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "./embedding/pipeline-embedding-model";
+export { locateWordVectorPackage, wordVectorSource } from "./embedding/word-vector-package";
+export { WordVectorsError } from "./embedding/word-vectors-error";
 export { ensureDataSource } from "./metadata/data-source-store";
 export { metadataMigrationsFolder } from "./metadata/migrations-folder";
 export { nlqStateDirectory } from "./metadata/nlq-home";

@@ -322,6 +322,7 @@ export const benchPresetsOptionsSchema = z.object({
         context.addIssue({ code: "custom", message: "must name at least one preset, e.g. fast,balanced,max" });
     }),
   ),
+  simulatedLatencyMs: wholeNumberFlag(0),
   json: z.boolean().optional(),
 });
 

@@ -2,6 +2,7 @@ import { type Catalog, countColumns, tableKey } from "../catalog/catalog-types";
 import type { SchemaSelectionSteps } from "../config/schema-selection-steps";
 import type { SchemaSelector, SelectedSchema } from "../pipeline/schema-selector";
 import { createRetriever, type RetrieverOptions } from "../retrieval/retrieve";
+import { schemaNameWords, valuesWorthShowing } from "../retrieval/values/question-phrase-match";
 import { columnKey } from "../retrieval/values/value-column";
 import type { ValueVisibility } from "../retrieval/values/visible-values";
 import { filterColumns, selectColumns, selectTables } from "./chess-steps";
@@ -15,6 +16,7 @@ export interface ChessSchemaSelectorOptions
     | "liveValues"
     | "liveValueColumns"
     | "valueEmbeddingModel"
+    | "valueEmbeddingThresholds"
     | "contextRetrieval"
     | "contextIndex"
     | "rankColumns"
@@ -24,8 +26,9 @@ export interface ChessSchemaSelectorOptions
   /** Columns per `filter-column` call. Default 40. */
   readonly filterBatchSize?: number;
   /**
-   * Most `filter-column` calls per question (the question's call budget, `NLQ_MAX_LLM_CALLS`, is shared with
-   * generation and fixing); larger schemas get larger batches. Default 6.
+   * Most `filter-column` calls per question, all running at once (the question's call budget, `NLQ_MAX_LLM_CALLS`, is
+   * shared with generation and fixing); larger schemas get larger batches. Default: the preset's concurrency
+   * (`settings.concurrency`: balanced 3, max 4), so the step is one model round.
    */
   readonly maxFilterCalls?: number;
   /** Catalogs with at most this many columns are passed through whole, without any call. Default 0 (always select). */
@@ -81,6 +84,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
     liveValues: options.liveValues,
     liveValueColumns: options.liveValueColumns,
     valueEmbeddingModel: options.valueEmbeddingModel,
+    valueEmbeddingThresholds: options.valueEmbeddingThresholds,
     valueVisibility: options.valueVisibility,
     contextRetrieval: options.contextRetrieval,
     contextIndex: options.contextIndex,
@@ -98,8 +102,15 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
         extractKeywordsWithModel: steps.extractKeywords,
       }).retrieve({ catalog, context });
 
+      // Only values that match a phrase of the question well enough reach a prompt (hint, examples) or narrow the
+      // schema, each once; retrieval's wider net still fed the learnt ranking's own value votes.
+      const shownMatches = valuesWorthShowing(context.question, retrieved.values, {
+        schemaWords: schemaNameWords(
+          catalog.tables.flatMap((table) => [table.name, ...table.columns.map((column) => column.name)]),
+        ),
+      });
       const retrievedValues = new Map<string, string[]>();
-      for (const match of retrieved.values) {
+      for (const match of shownMatches) {
         const key = columnKey(match.source);
         const values = retrievedValues.get(key) ?? [];
         if (values.length < valuesPerColumn && !values.includes(match.value)) values.push(match.value);
@@ -126,7 +137,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
         for (const [table, columns] of retrieved.crush ?? [])
           for (const column of columns) addColumn(narrowed, table, column);
         for (const ranked of retrieved.ranked) addColumn(narrowed, ranked.table, ranked.column);
-        for (const match of retrieved.values) addColumn(narrowed, match.table, match.column);
+        for (const match of shownMatches) addColumn(narrowed, match.table, match.column);
         for (const hit of retrieved.context) {
           if (hit.column !== undefined) addColumn(narrowed, hit.table, hit.column);
           else
@@ -148,11 +159,9 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       context.throwIfCancelled();
 
       if (steps.filterColumn) {
-        const batchSize = Math.max(
-          options.filterBatchSize ?? 40,
-          Math.ceil(countColumns(working) / Math.max(1, options.maxFilterCalls ?? 6)),
-        );
-        const kept = await filterColumns({ catalog: working, context, batchSize });
+        const calls = Math.max(1, options.maxFilterCalls ?? context.settings.concurrency);
+        const batchSize = Math.max(options.filterBatchSize ?? 40, Math.ceil(countColumns(working) / calls));
+        const kept = await filterColumns({ catalog: working, context, batchSize, concurrency: calls });
         working = nonEmpty(restrictCatalog(working, kept), working);
       }
       if (steps.selectTables) {
@@ -167,7 +176,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       }
 
       const shownTables = new Set(working.tables.map(tableKey));
-      const shownValues = retrieved.values.filter((match) => shownTables.has(match.table));
+      const shownValues = shownMatches.filter((match) => shownTables.has(match.table));
       const hint =
         shownValues.length > 0
           ? `Values stored in the database that match the question: ${shownValues
