@@ -72,7 +72,7 @@ function nonEmpty(catalog: Catalog, fallback: Catalog): Catalog {
  * The CHESS schema selector as a `SchemaSelector` for `answerQuestion`. It first runs the retrieval stage
  * (`createRetriever`, retrieval/retrieve.ts: keywords → values → descriptions → CRUSH for large catalogs) and consumes
  * its result: retrieved values annotate their columns, large catalogs are narrowed to the retrieved columns' tables,
- * then filter_column → select_tables → select_columns. Primary-key columns of the chosen tables and foreign-key columns
+ * then filter_column and select_tables (at once, over the same narrowed schema) → select_columns. Primary-key columns of the chosen tables and foreign-key columns
  * joining them are always kept; retrieved values become the columns' `-- examples` and a hint line. A step whose
  * model chooses nothing that exists leaves the schema as it was (never an empty schema).
  */
@@ -158,16 +158,19 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       }
       context.throwIfCancelled();
 
-      if (steps.filterColumn) {
-        const calls = Math.max(1, options.maxFilterCalls ?? context.settings.concurrency);
-        const batchSize = Math.max(options.filterBatchSize ?? 40, Math.ceil(countColumns(working) / calls));
-        const kept = await filterColumns({ catalog: working, context, batchSize, concurrency: calls });
-        working = nonEmpty(restrictCatalog(working, kept), working);
-      }
-      if (steps.selectTables) {
-        const tables = await selectTables({ catalog: working, context });
-        working = nonEmpty(restrictCatalog(working, selectWholeTables(working, tables)), working);
-      }
+      // filter_column and select_tables read the same narrowed schema at once (one model round, not two): the tables
+      // select_tables chose keep the columns filter_column kept.
+      const filtering = steps.filterColumn
+        ? (() => {
+            const calls = Math.max(1, options.maxFilterCalls ?? context.settings.concurrency);
+            const batchSize = Math.max(options.filterBatchSize ?? 40, Math.ceil(countColumns(working) / calls));
+            return filterColumns({ catalog: working, context, batchSize, concurrency: calls });
+          })()
+        : undefined;
+      const choosingTables = steps.selectTables ? selectTables({ catalog: working, context }) : undefined;
+      const [kept, tables] = await Promise.all([filtering, choosingTables]);
+      if (kept) working = nonEmpty(restrictCatalog(working, kept), working);
+      if (tables) working = nonEmpty(restrictCatalog(working, selectWholeTables(working, tables)), working);
       if (steps.selectColumns) {
         const chosen = await selectColumns({ catalog: working, context });
         const nonEmptyChoice = new Map([...chosen].filter(([, columns]) => columns.size > 0));

@@ -5,6 +5,7 @@ import { createStepContext } from "../llm/step-context";
 import { createRetriever } from "../retrieval/retrieve";
 import { catalogTable } from "../testing/catalog-table";
 import { mockTextModel } from "../testing/mock-text-model";
+import { createChessSchemaSelector } from "./chess-schema-selector";
 import { filterColumns } from "./chess-steps";
 
 /** A model whose calls wait a little and count how many are in flight at once, and in what order steps began. */
@@ -51,6 +52,29 @@ describe("the CHESS steps' model rounds", () => {
     expect(seen.most).toBe(3);
     expect(kept.get("public.t0")?.has("c0")).toBe(false);
     expect(kept.get("public.t5")?.size).toBe(20);
+  });
+
+  it("runs select_tables beside filter_column, and select_columns after both", async () => {
+    const { seen, resolveModel } = overlappingModel((step) =>
+      step === "filter-column"
+        ? JSON.stringify({ columns: [] })
+        : step === "select-tables"
+          ? JSON.stringify({ chain_of_thought_reasoning: "", table_names: ["public.t1"] })
+          : JSON.stringify({ chain_of_thought_reasoning: "", tables: [{ table: "public.t1", columns: ["c1"] }] }),
+    );
+    const context = createStepContext({
+      question: "q",
+      settings: loadSettings({ NLQ_CONCURRENCY: "2" }),
+      resolveModel,
+    });
+    const selector = createChessSchemaSelector({
+      steps: { extractKeywords: false, filterColumn: true, selectTables: true, selectColumns: true },
+      maxFilterCalls: 1,
+    });
+    const selected = await selector.select({ catalog: wide, context });
+    expect(seen.most).toBe(2);
+    expect(seen.started.at(-1)).toBe("select-columns");
+    expect(selected.catalog.tables.map((table) => table.name)).toEqual(["t1"]);
   });
 
   it("hallucinates CRUSH's schema beside keyword extraction on a large catalog, not after it", async () => {
