@@ -163,10 +163,21 @@ describe("CHESS schema selector", () => {
     const selector = createChessSchemaSelector({
       steps: { extractKeywords: false, filterColumn: true, selectTables: false, selectColumns: false },
       filterBatchSize: 5,
+      maxFilterCalls: 6,
     });
     const selected = await selector.select({ catalog, context: contextFor("Singer ages?", resolveModel) });
     expect(prompts["filter-column"]).toHaveLength(3);
     expect(selected.catalog.tables[0]!.columns.map((column) => column.name)).toEqual(["singer_id", "country", "age"]);
+  });
+
+  it("sends filter_column one batch by default, however large the schema", async () => {
+    const { prompts, resolveModel } = mockSteps({ "filter-column": { columns: [] } });
+    const selector = createChessSchemaSelector({
+      steps: { extractKeywords: false, filterColumn: true, selectTables: false, selectColumns: false },
+      filterBatchSize: 5,
+    });
+    await selector.select({ catalog, context: contextFor("Singer ages?", resolveModel) });
+    expect(prompts["filter-column"]).toHaveLength(1);
   });
 
   it("caps filter_column calls by growing the batches", async () => {

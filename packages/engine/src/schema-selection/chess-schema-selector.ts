@@ -26,9 +26,11 @@ export interface ChessSchemaSelectorOptions
   /** Columns per `filter-column` call. Default 40. */
   readonly filterBatchSize?: number;
   /**
-   * Most `filter-column` calls per question, all running at once (the question's call budget, `NLQ_MAX_LLM_CALLS`, is
-   * shared with generation and fixing); larger schemas get larger batches. Default: the preset's concurrency
-   * (`settings.concurrency`: balanced 3, max 4), so the step is one model round.
+   * Most `filter-column` calls per question, running at once up to the preset's concurrency (the question's call
+   * budget, `NLQ_MAX_LLM_CALLS`, is shared with generation and fixing); larger schemas get larger batches. Default 1:
+   * the narrowed schema (CRUSH's budget and the other retrieval's tables, about 100–200 columns on the warehouse) goes
+   * to one call, so the step costs one call and one round (three calls cost `balanced` 10 per question on the
+   * warehouse, against the 8 asked for).
    */
   readonly maxFilterCalls?: number;
   /** Catalogs with at most this many columns are passed through whole, without any call. Default 0 (always select). */
@@ -162,7 +164,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       // select_tables chose keep the columns filter_column kept.
       const filtering = steps.filterColumn
         ? (() => {
-            const calls = Math.max(1, options.maxFilterCalls ?? context.settings.concurrency);
+            const calls = Math.max(1, options.maxFilterCalls ?? 1);
             const batchSize = Math.max(options.filterBatchSize ?? 40, Math.ceil(countColumns(working) / calls));
             return filterColumns({ catalog: working, context, batchSize, concurrency: calls });
           })()
