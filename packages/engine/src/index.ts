@@ -36,6 +36,8 @@ export type {
 } from "./contract/answer";
 export type { LlmCallRecord, PipelineEvent } from "./contract/events";
 export type { Interpretation } from "./contract/interpretation";
+export type { ConfirmedReading, KnowledgeEntry, KnowledgeKind, ReadingChoice } from "./contract/knowledge";
+export type { FollowedConfirmation, QuestionReading, ReadingKind } from "./contract/reading";
 export type {
   QueryExecutor,
   QueryOptions,
@@ -81,6 +83,7 @@ export { writeQuestionCandidates } from "./pipeline/write-question-candidates";
 export { describeProgressStep } from "./progress/describe-progress-step";
 export { type ProgressStep, progressStepLine } from "./progress/progress-step";
 export { seededRandom } from "./random/seeded-random";
+export { findAmbiguities, type PlanReadingsOptions, planReadings, type ReadingPlan } from "./readings/plan-readings";
 export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
 export {
   columnContextText,

@@ -56,6 +56,8 @@ export interface Settings {
   readonly crush: boolean;
   /** The `summarize-answer` step's one-sentence plain-language answer (from the preset). */
   readonly summarizeAnswer: boolean;
+  /** The reading step: candidates per reading of a phrase the schema shows in doubt (from the preset). */
+  readonly readings: boolean;
   /** `NLQ_UNIT_TESTS`: unit tests the CHESS unit tester writes per question (k; one evaluation call each). Default 5. */
   readonly unitTestCount: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of the steps that are not generators (generators: the preset's), 0–2. Default 0. */
@@ -120,6 +122,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     concurrency: values.NLQ_CONCURRENCY ?? preset.concurrency,
     crush: preset.crush,
     summarizeAnswer: preset.summarizeAnswer,
+    readings: preset.readings,
     unitTestCount: values.NLQ_UNIT_TESTS,
     temperature: values.NLQ_TEMPERATURE,
     askWhenSupportBelow: values.NLQ_ASK_WHEN_SUPPORT_BELOW,

@@ -2,6 +2,7 @@ import type { Catalog } from "../catalog/catalog-types";
 import type { Settings } from "../config/settings";
 import type { ConversationTurn, QueryLog, VerifiedExample } from "../contract/answer";
 import type { PipelineEventListener } from "../contract/events";
+import type { KnowledgeEntry } from "../contract/knowledge";
 import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
 import type { LlmResponseCache } from "../llm/llm-response-cache";
 import type { ResolvedModel } from "../models/resolve-model";
@@ -22,6 +23,13 @@ export interface AnswerQuestionOptions {
    * shown to every generator as demonstrations. Default: none.
    */
   readonly verifiedExamples?: readonly VerifiedExample[];
+  /**
+   * Knowledge entries of this data source the asking role may see (the composition loads them: its own, and an
+   * administrator's whose every reference the role may read). The reading step follows the `reading` entries among
+   * them: a confirmed reading of a phrase in doubt decides it instead of asking (rule 5 of
+   * docs/decisions/2026-12-01-readings-knowledge-and-teaching.md). Default: none.
+   */
+  readonly knowledge?: readonly KnowledgeEntry[];
   /**
    * The asking user's own database session. Every statement of the pipeline (introspection, candidate
    * execution, the final answer) runs on it, inside a transaction PostgreSQL keeps read-only, so the

@@ -3,6 +3,7 @@ import { introspectCatalog } from "../catalog/introspect-catalog";
 import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
 import { UnanswerableQuestionError } from "../errors/question-errors";
 import type { StepContext } from "../llm/step-context";
+import { planReadings, type ReadingPlan } from "../readings/plan-readings";
 import { fetchSampleValues } from "../schema/sample-values";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
 import type { AnswerQuestionOptions } from "./answer-question-options";
@@ -11,7 +12,7 @@ import { type GeneratedCandidates, generateCandidates } from "./generate-candida
 export interface WriteQuestionCandidatesOptions
   extends Pick<
     AnswerQuestionOptions,
-    "session" | "transactionStatus" | "catalog" | "schemaSelector" | "previousTurns" | "verifiedExamples"
+    "session" | "transactionStatus" | "catalog" | "schemaSelector" | "previousTurns" | "verifiedExamples" | "knowledge"
   > {
   /**
    * The question's step context (`createStepContext`): question, user's hint, settings, budget, cancellation, events
@@ -33,6 +34,8 @@ export interface QuestionCandidates {
   readonly context: StepContext;
   /** Every candidate, what happened to it, and the ones that ran (possibly none: `generation.firstError` says why). */
   readonly generation: GeneratedCandidates;
+  /** The reading step's plan: the readings candidates were written for, and the confirmations followed. */
+  readonly readings: ReadingPlan;
 }
 
 function joinHints(...hints: Array<string | undefined>): string | undefined {
@@ -42,8 +45,9 @@ function joinHints(...hints: Array<string | undefined>): string | undefined {
 
 /**
  * The live path of one question up to, and not including, selection: function policy and catalog (from the caller's
- * index or introspection) → optional schema selection (retrieval and CHESS SS) → generation (the preset's generators ×
- * samples) → fixing → execution, all read-only on `options.session` as the asking role. `answerQuestion` continues
+ * index or introspection) → optional schema selection (retrieval and CHESS SS) → the reading step (`planReadings`, when
+ * the preset runs it: readings of a phrase in doubt, confirmed readings of `knowledge` followed) → generation (the
+ * preset's generators × samples, shared among the readings) → fixing → execution, all read-only on `options.session` as the asking role. `answerQuestion` continues
  * with `selectAnswer`; `nlq selector-data` labels the candidates against gold SQL instead. Emits the catalog, schema
  * and candidate events; throws `UnanswerableQuestionError` when the role can read no table, and `CancelledError` on a
  * cancel. A question none of whose candidates ran is returned, not thrown (`generation.executed` is empty).
@@ -87,6 +91,16 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     context.emit({ type: "schema-end", tables: selected.tables.length, columns: countColumns(selected) });
   }
   const generationContext = hint === context.hint ? context : { ...context, hint };
+  const readings: ReadingPlan = settings.readings
+    ? planReadings({ question: context.question, selected, catalog, knowledge: options.knowledge })
+    : { readings: [], followed: [], common: { instructions: [], tables: [] } };
+  if (settings.readings) {
+    context.emit({
+      type: "readings-end",
+      readings: readings.readings.map((reading) => ({ phrase: reading.phrase, meaning: reading.chosen.label })),
+      followed: readings.followed.map((followed) => ({ phrase: followed.phrase, meaning: followed.chosen.label })),
+    });
+  }
   const generation = await generateCandidates({
     catalog: selected,
     fullCatalog: catalog,
@@ -94,8 +108,9 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     previousTurns: options.previousTurns,
     examples: options.verifiedExamples ?? [],
     policy,
+    readings,
     execute: (sql) =>
       runReadOnly(scope, (query) => queryWithRowLimit(query, sql, settings.rowLimit, settings.resultByteLimit)),
   });
-  return { catalog, selected, context: generationContext, generation };
+  return { catalog, selected, context: generationContext, generation, readings };
 }

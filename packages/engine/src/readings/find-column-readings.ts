@@ -1,0 +1,104 @@
+import { type ColumnInfo, type TableInfo, tableKey } from "../catalog/catalog-types";
+import { type Ambiguity, type ReadingSearch, tableLabel } from "./ambiguity";
+import { areComplementary, identifierNoise, identifierWords } from "./schema-words";
+
+/** Most columns offered for one phrase. */
+const maxColumnOptions = 3;
+
+/** Question words that name no column (they are about counting or showing, not about what). */
+const notAColumnPhrase: ReadonlySet<string> = new Set([
+  "number",
+  "count",
+  "total",
+  "all",
+  "each",
+  "every",
+  "many",
+  "much",
+  "list",
+  "show",
+  "give",
+  "find",
+  "what",
+  "which",
+  "who",
+  "the",
+  "and",
+  "for",
+  "with",
+  "per",
+  "average",
+  "value",
+  "type",
+]);
+
+/** Text, number, time or other, so that `birth_date` and `birth_place` are never two readings of "birth". */
+function typeFamily(column: ColumnInfo): string {
+  const type = column.dataType.toLowerCase();
+  if (/char|text|citext|name|uuid/.test(type)) return "text";
+  if (/int|numeric|decimal|real|double|money|serial/.test(type)) return "number";
+  if (/date|time/.test(type)) return "time";
+  return type;
+}
+
+function keyColumns(table: TableInfo): Set<string> {
+  return new Set([...table.primaryKey, ...table.foreignKeys.flatMap((foreignKey) => foreignKey.columns)]);
+}
+
+/**
+ * Several columns of one selected table that fit one word of the question about equally (AmbiQT's column synonyms,
+ * where the names tell: `artist_name` and `performer_name` for "name"; an unqualified unit: `price_in_dollars` and
+ * `price_in_euros` for "price"). Raised only when
+ * - no column of the table is named by the word alone (a column `name` is what "name" means),
+ * - the question names none of the columns' other words (the question "stage name" says which),
+ * - the columns hold the same kind of value, and differ by qualifiers that are not two sides of one thing
+ *   (`first_name`/`last_name`, `home_team`/`away_team`, `start_date`/`end_date`, `line1`/`line2`),
+ * - the word is not the table's own name (`document_name`, `document_type` of `documents`) and not a key column.
+ * Columns whose names the schema alone cannot relate (`years_old`, `birthdate` for "age") are not found here.
+ */
+export function findColumnReadings(search: ReadingSearch): Ambiguity[] {
+  const questionWords = new Set(search.words);
+  const found: Ambiguity[] = [];
+  for (const table of search.selected.tables) {
+    const tableWords = new Set(identifierWords(table.name));
+    const keys = keyColumns(table);
+    const columns = table.columns
+      .filter((column) => !keys.has(column.name))
+      .map((column) => ({ column, words: identifierWords(column.name) }))
+      .filter(({ words }) => !words.some((word) => identifierNoise.has(word)));
+    const phrases = new Set(
+      search.words.filter((word) => word.length >= 3 && !notAColumnPhrase.has(word) && !tableWords.has(word)),
+    );
+    for (const phrase of phrases) {
+      const fitting = columns.filter(({ words }) => words.includes(phrase));
+      if (fitting.length < 2) continue;
+      if (fitting.some(({ words }) => words.length === 1)) continue;
+      const qualifiers = fitting.map(({ words }) => words.filter((word) => word !== phrase && !tableWords.has(word)));
+      if (qualifiers.some((words) => words.length === 0 || words.some((word) => questionWords.has(word)))) continue;
+      const options = fitting.filter((_, index) => {
+        const family = typeFamily(fitting[index]!.column);
+        return fitting.every(
+          (other, otherIndex) =>
+            otherIndex === index ||
+            (typeFamily(other.column) === family &&
+              !qualifiers[index]!.some((word) =>
+                qualifiers[otherIndex]!.some((otherWord) => areComplementary(word, otherWord)),
+              )),
+        );
+      });
+      if (options.length < 2) continue;
+      const label = tableLabel(table.schema, table.name);
+      found.push({
+        kind: "columns",
+        phrase,
+        options: options.slice(0, maxColumnOptions).map(({ column }) => ({
+          label: `${label}.${column.name}`,
+          elements: [`${tableKey(table)}.${column.name}`],
+          tables: [tableKey(table)],
+        })),
+        evidence: `${options.map(({ column }) => column.name).join(", ")} of ${label} all fit "${phrase}"`,
+      });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,76 @@
+import { type TableInfo, tableKey } from "../catalog/catalog-types";
+import { type Ambiguity, type ReadingSearch, tableLabel } from "./ambiguity";
+import { containsPhrase, identifierWords } from "./schema-words";
+
+/** A stored aggregate's column: `avg_capacity`, `total_sales`, `max_age`. */
+const aggregateColumn = /^(sum|avg|average|mean|min|minimum|max|maximum|total|count|number)_(.+)$/i;
+
+/** Question words that ask for an aggregate. */
+const aggregateWords: ReadonlySet<string> = new Set([
+  "average",
+  "mean",
+  "avg",
+  "sum",
+  "total",
+  "minimum",
+  "min",
+  "lowest",
+  "smallest",
+  "least",
+  "maximum",
+  "max",
+  "highest",
+  "largest",
+  "biggest",
+  "greatest",
+  "most",
+]);
+
+/**
+ * A stored aggregate beside the rows it summarises (AmbiQT's precomputed aggregates): a table with columns such as
+ * `avg_capacity`, `max_capacity` next to a selected table with `capacity`, for a question that asks for an aggregate of
+ * that column. One reading computes it from the rows, the other reads the stored figures (which may be stale).
+ */
+export function findStoredAggregateReadings(search: ReadingSearch): Ambiguity[] {
+  if (!search.words.some((word) => aggregateWords.has(word))) return [];
+  const found: Ambiguity[] = [];
+  const selected = search.catalog.tables.filter((table) =>
+    search.selected.tables.some((chosen) => tableKey(chosen) === tableKey(table)),
+  );
+  for (const stored of search.catalog.tables) {
+    const byColumn = new Map<string, string[]>();
+    for (const column of stored.columns) {
+      const match = aggregateColumn.exec(column.name);
+      if (match) byColumn.set(match[2]!.toLowerCase(), [...(byColumn.get(match[2]!.toLowerCase()) ?? []), column.name]);
+    }
+    for (const [base, storedColumns] of byColumn) {
+      const words = identifierWords(base);
+      if (!containsPhrase(search.words, words)) continue;
+      const source = selected.find(
+        (table: TableInfo) => table !== stored && table.columns.some((column) => column.name.toLowerCase() === base),
+      );
+      if (!source) continue;
+      const sourceColumn = source.columns.find((column) => column.name.toLowerCase() === base)!.name;
+      const sourceLabel = tableLabel(source.schema, source.name);
+      const storedLabel = tableLabel(stored.schema, stored.name);
+      found.push({
+        kind: "stored-aggregate",
+        phrase: words.join(" "),
+        options: [
+          {
+            label: `computed from the rows of ${sourceLabel} (${sourceLabel}.${sourceColumn})`,
+            elements: [`${tableKey(source)}.${sourceColumn}`],
+            tables: [tableKey(source)],
+          },
+          {
+            label: `the stored figures in ${storedLabel} (${storedColumns.join(", ")})`,
+            elements: storedColumns.map((column) => `${tableKey(stored)}.${column}`),
+            tables: [tableKey(stored)],
+          },
+        ],
+        evidence: `${storedLabel} stores ${storedColumns.join(", ")} of ${sourceLabel}.${sourceColumn}`,
+      });
+    }
+  }
+  return found;
+}
