@@ -47,8 +47,9 @@ function keyColumns(table: TableInfo): Set<string> {
 
 /**
  * Several columns of one selected table that fit one word of the question about equally (AmbiQT's column synonyms,
- * where the names tell: `artist_name` and `performer_name` for "name"; an unqualified unit: `price_in_dollars` and
- * `price_in_euros` for "price"). Raised only when
+ * where the names tell: `artist_name` and `performer_name`, or `full_name` and `given_name`,
+ * for "name"). The word must be the columns' last word (what they are, not whose: `customer_name` and `customer_phone`
+ * share the customer, not a meaning). Raised only when
  * - no column of the table is named by the word alone (a column `name` is what "name" means),
  * - the question names none of the columns' other words (the question "stage name" says which),
  * - the columns hold the same kind of value, and differ by qualifiers that are not two sides of one thing
@@ -70,7 +71,9 @@ export function findColumnReadings(search: ReadingSearch): Ambiguity[] {
       search.words.filter((word) => word.length >= 3 && !notAColumnPhrase.has(word) && !tableWords.has(word)),
     );
     for (const phrase of phrases) {
-      const fitting = columns.filter(({ words }) => words.includes(phrase));
+      // The phrase is what the columns are (their last word: `artist_name`, `performer_name`), not what they belong to
+      // (`customer_name`, `customer_phone` of a customer).
+      const fitting = columns.filter(({ words }) => words.at(-1) === phrase);
       if (fitting.length < 2) continue;
       if (fitting.some(({ words }) => words.length === 1)) continue;
       const qualifiers = fitting.map(({ words }) => words.filter((word) => word !== phrase && !tableWords.has(word)));

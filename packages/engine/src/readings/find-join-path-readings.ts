@@ -5,16 +5,28 @@ import { containsPhrase, identifierWords } from "./schema-words";
 /** A split-out table holds its key and a few columns at most. */
 const maxSplitTableColumns = 4;
 
-/** The table `split` hangs off: the one its foreign key references, or whose one-column primary key it repeats. */
+/** Whether `split`'s name says it is part of `parent` (`singer_country` of `singer`, `customer_addresses` of `customers`). */
+function namedAfter(split: TableInfo, parent: TableInfo): boolean {
+  const splitWords = identifierWords(split.name);
+  const parentWords = identifierWords(parent.name);
+  return splitWords.length > parentWords.length && parentWords.every((word, index) => splitWords[index] === word);
+}
+
+/**
+ * The table `split` hangs off: one named as the start of its name whose key it holds (through its foreign key, or the
+ * same column as the parent's one-column primary key). A table that merely references another (`department.head` of
+ * `physician`) is not split out of it.
+ */
 function parentOf(split: TableInfo, tables: readonly TableInfo[]): { parent: TableInfo; keys: string[] } | undefined {
   for (const foreignKey of split.foreignKeys) {
     const parent = tables.find(
       (table) => table.schema === foreignKey.referencedSchema && table.name === foreignKey.referencedTable,
     );
-    if (parent && parent !== split) return { parent, keys: [...foreignKey.columns] };
+    if (parent && parent !== split && namedAfter(split, parent)) return { parent, keys: [...foreignKey.columns] };
   }
   for (const parent of tables) {
     if (parent === split || parent.schema !== split.schema || parent.primaryKey.length !== 1) continue;
+    if (!namedAfter(split, parent)) continue;
     const key = parent.primaryKey[0]!;
     if (split.columns.some((column) => column.name === key)) return { parent, keys: [key] };
   }
@@ -22,8 +34,8 @@ function parentOf(split: TableInfo, tables: readonly TableInfo[]): { parent: Tab
 }
 
 /**
- * Another join path (AmbiQT's join ambiguity): a small table that repeats a column of another table beside that
- * table's key (`singer_country(singer_id, country)` beside `singer.country`), so the column can be read directly or
+ * Another join path (AmbiQT's join ambiguity): a small table named after another that repeats one of its columns
+ * beside its key (`singer_country(singer_id, country)` beside `singer.country`), so the column can be read directly or
  * through the split-out table. Raised for each such column the question names, when the parent table is selected.
  */
 export function findJoinPathReadings(search: ReadingSearch): Ambiguity[] {
