@@ -6,6 +6,7 @@ export type { AuditedOutcome, QuestionAsker } from "./audit/audit-row";
 export { dataSourceKey, dataSourceNames } from "./audit/data-source-key";
 export { QuestionAuditTrail } from "./audit/question-audit-trail";
 export { administratorSql, roleAuthority } from "./audit/role-authority";
+export { type SessionAuthorityOptions, sessionAuthority } from "./audit/session-authority";
 export type { ExternalDescriptions } from "./catalog-files/external-descriptions";
 export { parseCsv } from "./catalog-files/parse-csv";
 export { parseCsvRecords } from "./catalog-files/parse-csv-records";
@@ -66,6 +67,11 @@ export {
   redactUrl,
 } from "./metadata/open-metadata-store";
 export { ensurePrivateDatabase } from "./metadata/private-database";
+export {
+  type RememberedPick,
+  type RememberPickedReadingOptions,
+  rememberPickedReading,
+} from "./metadata/remember-picked-reading";
 export type { KnowledgeEntryRow, KnowledgeHistoryRow } from "./metadata/schema/knowledge";
 export type { QuestionAuditRow } from "./metadata/schema/question-audit";
 export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";

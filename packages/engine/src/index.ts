@@ -36,7 +36,6 @@ export type {
 } from "./contract/answer";
 export type { LlmCallRecord, PipelineEvent } from "./contract/events";
 export type { Interpretation } from "./contract/interpretation";
-export type { ConfirmedReading, KnowledgeEntry, KnowledgeKind, ReadingChoice } from "./contract/knowledge";
 export type { FollowedConfirmation, QuestionReading, ReadingKind } from "./contract/reading";
 export type {
   ConfirmedReading,
