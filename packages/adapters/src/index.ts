@@ -58,6 +58,7 @@ export {
   type KnowledgeSyncCounts,
   type NewKnowledgeEntry,
 } from "./metadata/knowledge-store";
+export type { MetadataDatabase } from "./metadata/metadata-database";
 export { metadataMigrationsFolder } from "./metadata/migrations-folder";
 export { nlqStateDirectory } from "./metadata/nlq-home";
 export {
