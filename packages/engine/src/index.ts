@@ -36,7 +36,6 @@ export type {
 } from "./contract/answer";
 export type { LlmCallRecord, PipelineEvent } from "./contract/events";
 export type { Interpretation } from "./contract/interpretation";
-export type { FollowedConfirmation, QuestionReading, ReadingKind } from "./contract/reading";
 export type {
   ConfirmedReading,
   KnowledgeEntry,
@@ -45,6 +44,7 @@ export type {
   KnowledgeUsed,
   ReadingChoice,
 } from "./contract/knowledge";
+export type { FollowedConfirmation, QuestionReading, ReadingKind } from "./contract/reading";
 export type {
   QueryExecutor,
   QueryOptions,

@@ -98,6 +98,7 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
       context: generationContext,
       generation,
       readings: readingPlan,
+      knowledgeUsed,
     } = await writeQuestionCandidates({
       context,
       session: options.session,
@@ -149,6 +150,7 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
       model,
       explanation: shorten(generation.reasoning.get(chosen.index) ?? ""),
       ...(summary === undefined ? {} : { summary }),
+      ...(knowledgeUsed.length > 0 ? { knowledgeUsed } : {}),
       candidates,
       calls: [...context.calls],
       elapsedMilliseconds: elapsed(),
