@@ -12,7 +12,8 @@ import { runCommand } from "./run-command.test-helpers";
 
 // `nlq ask "…" --reading N [--remember]` (rules 2 and 3 of docs/decisions/2026-12-01-readings-knowledge-and-teaching.md):
 // the answer lists both readings of «name»; --reading 2 answers with the performers' names and keeps nothing;
-// --reading 2 --remember keeps it as the role's confirmed reading in the metadata store. Scripted model (no language
+// --reading 2 --remember keeps it as the role's confirmed reading in the metadata store, which the next question
+// follows without asking (the one composition hands the engine the role's knowledge). Scripted model (no language
 // model): each generator writes what its prompt's reading says.
 const fixture = "apps/cli/src/cli/fixtures/ask-readings-model.json";
 const role = `nlq_ask_reading_${process.pid}`;
@@ -71,6 +72,9 @@ describe("nlq ask --reading", () => {
     expect(picked.stdout).toContain(" Drake\n The Weeknd\n");
     expect(picked.stdout).not.toContain("remembered");
     expect(await kept()).toEqual({ knowledge: [], examples: [] });
+    const missing = await ask("--reading", "7");
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain("interpretation #7");
 
     const confirmed = await ask("--reading", "2", "--remember", "--json");
     expect(confirmed.exitCode).toBeFalsy();
@@ -89,8 +93,14 @@ describe("nlq ask --reading", () => {
     const alone = await ask("--remember");
     expect(alone.exitCode).toBe(2);
     expect(alone.stderr).toContain("--remember keeps the reading --reading <number> picks");
-    const missing = await ask("--reading", "7");
-    expect(missing.exitCode).toBe(1);
-    expect(missing.stderr).toContain("interpretation #7");
+
+    // The next question that hinges on «name» follows the confirmation, and says so: nothing is asked.
+    const followed = await ask();
+    expect(followed.exitCode).toBeFalsy();
+    expect(followed.stdout).toContain(" Drake\n The Weeknd\n");
+    expect(followed.stdout).toContain(
+      `followed a confirmed reading: «name» means singer.performer_name, not singer.artist_name (confirmed by you, ${new Date().toISOString().slice(0, 10)})`,
+    );
+    expect(followed.stdout).not.toContain("interpretations:");
   });
 });

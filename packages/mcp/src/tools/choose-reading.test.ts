@@ -12,7 +12,8 @@ import type { AskResult } from "./ask-tool";
 
 // Rules 2 and 3 of docs/decisions/2026-12-01-readings-knowledge-and-teaching.md over MCP, through a real MCP client:
 // `ask` offers both readings of «name»; `choose_reading {number}` answers with #2 and keeps nothing;
-// `choose_reading {number, remember: true}` keeps it as the role's confirmed reading. Scripted model (no language
+// `choose_reading {number, remember: true}` keeps it as the role's confirmed reading, which a later `ask` follows.
+// Scripted model (no language
 // model): each generator writes what its prompt's reading says.
 const fixture = path.join(import.meta.dirname, "../fixtures/mcp-model.json");
 const role = `nlq_mcp_choose_${process.pid}`;
@@ -103,5 +104,18 @@ describe("choose_reading", () => {
       sharedWithAllRoles: false,
       reading: { chosen: { label: "singer.performer_name" } },
     });
+
+    // A later question that hinges on «name» follows the confirmation without asking, and says so.
+    const later = await call("ask", { question: "What is the name of every singer from Barbados?" });
+    expect(later.value.rows).toEqual([["Rihanna"]]);
+    expect(later.value.needsChoice).toBe(false);
+    expect(later.value.interpretations).toBeUndefined();
+    expect(later.value.followedConfirmations).toEqual([
+      expect.objectContaining({
+        phrase: "name",
+        confirmedBy: "you",
+        chosen: expect.objectContaining({ label: "singer.performer_name" }),
+      }),
+    ]);
   });
 });

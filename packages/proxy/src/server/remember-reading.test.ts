@@ -1,7 +1,6 @@
 import {
+  createQuestionAnswerer,
   KnowledgeStore,
-  knowledgeEntryOf,
-  knowledgeForRole,
   type MetadataStore,
   openMetadataStore,
   VerifiedExampleStore,
@@ -44,21 +43,17 @@ function databaseName(): string {
   return new URL(database.url).pathname.slice(1);
 }
 
-/** The composition the proxy answers through, with the knowledge the asking role may see (rule 6). */
-async function answerWithKnowledge(options: AnswerQuestionOptions) {
-  const asking = (await options.session.query({ sql: "SELECT session_user::text" })).rows[0]![0]!;
-  const knowledge = await knowledgeForRole({
-    database: store.database,
-    dataSource: `${upstreamHost}:${upstreamPort}/${databaseName()}`,
-    role: asking,
-    session: options.session,
-    statementTimeoutMilliseconds: 5_000,
-  });
-  return answerQuestion({
-    ...options,
-    knowledge: knowledge.map(knowledgeEntryOf),
-    resolveModel: () => ({ model, id: "mock:model", scripted: false }),
-  });
+/**
+ * The one composition the proxy answers through (`createQuestionAnswerer`, as `nlq proxy` builds it): it hands the
+ * engine the verified examples and knowledge the asking role may see (rule 6); only the model is the test's.
+ */
+function composedAnswerer() {
+  return createQuestionAnswerer({
+    store,
+    upstreamUrl: `postgresql://${upstreamHost}:${upstreamPort}`,
+    answerQuestion: (options: AnswerQuestionOptions) =>
+      answerQuestion({ ...options, resolveModel: () => ({ model, id: "mock:model", scripted: false }) }),
+  }).answer;
 }
 
 beforeAll(async () => {
@@ -74,7 +69,7 @@ beforeAll(async () => {
      GRANT SELECT ON singer TO ${role}, ${other};`,
   );
   store = await openMetadataStore({ directory: "memory://" });
-  proxy = await startTestProxy(answerWithKnowledge, {
+  proxy = await startTestProxy(composedAnswerer(), {
     settings,
     readingConfirmations: { database: store.database, administratorRole: `nlq_remember_admins_${process.pid}` },
   });
