@@ -1,6 +1,6 @@
 import { type TableInfo, tableKey } from "../catalog/catalog-types";
 import { type Ambiguity, type ReadingSearch, tableLabel } from "./ambiguity";
-import { containsPhrase, identifierWords } from "./schema-words";
+import { identifierWords, mentionsColumn } from "./schema-words";
 
 /** A split-out table holds its key and a few columns at most. */
 const maxSplitTableColumns = 4;
@@ -52,7 +52,7 @@ export function findJoinPathReadings(search: ReadingSearch): Ambiguity[] {
     if (repeated.length === 0 || !repeated.every((column) => parentColumns.has(column.name))) continue;
     for (const column of repeated) {
       const words = identifierWords(column.name);
-      if (!containsPhrase(search.words, words)) continue;
+      if (!mentionsColumn(search.words, column.name)) continue;
       const parent = tableLabel(link.parent.schema, link.parent.name);
       const through = tableLabel(split.schema, split.name);
       found.push({

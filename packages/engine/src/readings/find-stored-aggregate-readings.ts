@@ -1,6 +1,6 @@
 import { type TableInfo, tableKey } from "../catalog/catalog-types";
 import { type Ambiguity, type ReadingSearch, tableLabel } from "./ambiguity";
-import { containsPhrase, identifierWords } from "./schema-words";
+import { identifierWords, mentionsColumn } from "./schema-words";
 
 /** A stored aggregate's column: `avg_capacity`, `total_sales`, `max_age`. */
 const aggregateColumn = /^(sum|avg|average|mean|min|minimum|max|maximum|total|count|number)_(.+)$/i;
@@ -45,7 +45,7 @@ export function findStoredAggregateReadings(search: ReadingSearch): Ambiguity[] 
     }
     for (const [base, storedColumns] of byColumn) {
       const words = identifierWords(base);
-      if (!containsPhrase(search.words, words)) continue;
+      if (!mentionsColumn(search.words, base)) continue;
       const source = selected.find(
         (table: TableInfo) => table !== stored && table.columns.some((column) => column.name.toLowerCase() === base),
       );

@@ -104,3 +104,17 @@ const complementary = new Set(
 export function areComplementary(left: string, right: string): boolean {
   return complementary.has(`${left}|${right}`) || /^[a-z]?[0-9]+$/.test(left) || /^[a-z]?[0-9]+$/.test(right);
 }
+
+/**
+ * Whether the question's `words` name a column, loosely, for detectors whose evidence is the schema's structure: its
+ * words in order (`birth date`), its last word (`amount` of `charge_amount`, `ticket` of `num_of_ticket`), or two
+ * adjacent words run together (`surface area` for `surfacearea`).
+ */
+export function mentionsColumn(words: readonly string[], column: string): boolean {
+  const columnWords = identifierWords(column);
+  if (containsPhrase(words, columnWords)) return true;
+  const last = columnWords.at(-1);
+  if (last !== undefined && last.length >= 3 && !identifierNoise.has(last) && words.includes(last)) return true;
+  const joined = columnWords.join("");
+  return words.some((word, index) => index + 1 < words.length && singular(`${word}${words[index + 1]}`) === joined);
+}
