@@ -5,10 +5,13 @@ import { identifierWords, mentionsColumn } from "./schema-words";
 /** A split-out table holds its key and a few columns at most. */
 const maxSplitTableColumns = 4;
 
+/** Each table's name as words, computed once per question (a warehouse has hundreds of tables). */
+type NameWords = ReadonlyMap<TableInfo, readonly string[]>;
+
 /** Whether `split`'s name says it is part of `parent` (`singer_country` of `singer`, `customer_addresses` of `customers`). */
-function namedAfter(split: TableInfo, parent: TableInfo): boolean {
-  const splitWords = identifierWords(split.name);
-  const parentWords = identifierWords(parent.name);
+function namedAfter(split: TableInfo, parent: TableInfo, names: NameWords): boolean {
+  const splitWords = names.get(split) ?? [];
+  const parentWords = names.get(parent) ?? [];
   return splitWords.length > parentWords.length && parentWords.every((word, index) => splitWords[index] === word);
 }
 
@@ -17,16 +20,21 @@ function namedAfter(split: TableInfo, parent: TableInfo): boolean {
  * same column as the parent's one-column primary key). A table that merely references another (`department.head` of
  * `physician`) is not split out of it.
  */
-function parentOf(split: TableInfo, tables: readonly TableInfo[]): { parent: TableInfo; keys: string[] } | undefined {
+function parentOf(
+  split: TableInfo,
+  tables: readonly TableInfo[],
+  names: NameWords,
+): { parent: TableInfo; keys: string[] } | undefined {
   for (const foreignKey of split.foreignKeys) {
     const parent = tables.find(
       (table) => table.schema === foreignKey.referencedSchema && table.name === foreignKey.referencedTable,
     );
-    if (parent && parent !== split && namedAfter(split, parent)) return { parent, keys: [...foreignKey.columns] };
+    if (parent && parent !== split && namedAfter(split, parent, names))
+      return { parent, keys: [...foreignKey.columns] };
   }
   for (const parent of tables) {
     if (parent === split || parent.schema !== split.schema || parent.primaryKey.length !== 1) continue;
-    if (!namedAfter(split, parent)) continue;
+    if (!namedAfter(split, parent, names)) continue;
     const key = parent.primaryKey[0]!;
     if (split.columns.some((column) => column.name === key)) return { parent, keys: [key] };
   }
@@ -41,9 +49,10 @@ function parentOf(split: TableInfo, tables: readonly TableInfo[]): { parent: Tab
 export function findJoinPathReadings(search: ReadingSearch): Ambiguity[] {
   const selectedKeys = new Set(search.selected.tables.map(tableKey));
   const found: Ambiguity[] = [];
+  const names: NameWords = new Map(search.catalog.tables.map((table) => [table, identifierWords(table.name)]));
   for (const split of search.catalog.tables) {
     if (split.columns.length > maxSplitTableColumns || split.columns.length < 2) continue;
-    const link = parentOf(split, search.catalog.tables);
+    const link = parentOf(split, search.catalog.tables, names);
     if (!link || !selectedKeys.has(tableKey(link.parent))) continue;
     const parentColumns = new Set(link.parent.columns.map((column) => column.name));
     const repeated = split.columns.filter(
