@@ -1,6 +1,6 @@
 import { type ColumnInfo, type TableInfo, tableKey } from "../catalog/catalog-types";
 import { type Ambiguity, type ReadingSearch, tableLabel } from "./ambiguity";
-import { areComplementary, identifierNoise, identifierWords } from "./schema-words";
+import { areComplementary, containsPhrase, identifierNoise, identifierWords, unitWords } from "./schema-words";
 
 /** Most columns offered for one phrase. */
 const maxColumnOptions = 3;
@@ -55,7 +55,8 @@ function keyColumns(table: TableInfo): Set<string> {
  * - the columns hold the same kind of value, and differ by qualifiers that are not two sides of one thing
  *   (`first_name`/`last_name`, `home_team`/`away_team`, `start_date`/`end_date`, `line1`/`line2`),
  * - the word is not the table's own name (`document_name`, `document_type` of `documents`) and not a key column.
- * Columns whose names the schema alone cannot relate (`years_old`, `birthdate` for "age") are not found here.
+ * Columns whose names the schema alone cannot relate (`years_old`, `birthdate` for "age") are not found here. Also
+ * one quantity in several units the question does not name (`price_usd`, `price_eur` for "price": `unitReadings`).
  */
 export function findColumnReadings(search: ReadingSearch): Ambiguity[] {
   const questionWords = new Set(search.words);
@@ -102,6 +103,43 @@ export function findColumnReadings(search: ReadingSearch): Ambiguity[] {
         evidence: `${options.map(({ column }) => column.name).join(", ")} of ${label} all fit "${phrase}"`,
       });
     }
+  }
+  for (const table of search.selected.tables) found.push(...unitReadings(table, search, questionWords));
+  return found;
+}
+
+/**
+ * One quantity in several units (an unqualified unit or clock): columns of one table made of the same words the
+ * question says, then one unit word each (`price_usd`, `price_eur`; `height_cm`, `height_inch`; `opened_utc`,
+ * `opened_local`), when the question names none of the units. The words in front are the phrase.
+ */
+function unitReadings(table: TableInfo, search: ReadingSearch, questionWords: ReadonlySet<string>): Ambiguity[] {
+  const keys = keyColumns(table);
+  const byBase = new Map<string, ColumnInfo[]>();
+  for (const column of table.columns) {
+    if (keys.has(column.name)) continue;
+    const words = identifierWords(column.name).filter((word) => word !== "in");
+    const unit = words.at(-1);
+    if (words.length < 2 || unit === undefined || !unitWords.has(unit)) continue;
+    const base = words.slice(0, -1).join(" ");
+    byBase.set(base, [...(byBase.get(base) ?? []), column]);
+  }
+  const label = tableLabel(table.schema, table.name);
+  const found: Ambiguity[] = [];
+  for (const [base, columns] of byBase) {
+    if (columns.length < 2 || !containsPhrase(search.words, base.split(" "))) continue;
+    const units = columns.map((column) => identifierWords(column.name).at(-1)!);
+    if (units.some((unit) => questionWords.has(unit)) || new Set(columns.map(typeFamily)).size > 1) continue;
+    found.push({
+      kind: "columns",
+      phrase: base,
+      options: columns.slice(0, maxColumnOptions).map((column) => ({
+        label: `${label}.${column.name}`,
+        elements: [`${tableKey(table)}.${column.name}`],
+        tables: [tableKey(table)],
+      })),
+      evidence: `${columns.map((column) => column.name).join(", ")} of ${label} hold "${base}" in ${units.join(", ")}`,
+    });
   }
   return found;
 }

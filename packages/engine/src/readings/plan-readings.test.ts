@@ -165,3 +165,28 @@ describe("planReadings", () => {
     }
   });
 });
+
+describe("planReadings: one quantity in several units", () => {
+  const product = catalogTable("public", "product", ["product_id", "name", "price_usd", "price_eur"], {
+    primaryKey: ["product_id"],
+  });
+  it("offers each unit when the question names none", () => {
+    const { readings } = planReadings({
+      question: "What is the price of each product?",
+      selected: { tables: [product] },
+      catalog: { tables: [product] },
+    });
+    expect(readings.map((reading) => [reading.phrase, reading.chosen.label])).toEqual([
+      ["price", "product.price_usd"],
+      ["price", "product.price_eur"],
+    ]);
+  });
+  it("raises nothing when the question names the unit", () => {
+    const { readings } = planReadings({
+      question: "What is the price in EUR of each product?",
+      selected: { tables: [product] },
+      catalog: { tables: [product] },
+    });
+    expect(readings).toEqual([]);
+  });
+});

@@ -118,3 +118,53 @@ export function mentionsColumn(words: readonly string[], column: string): boolea
   const joined = columnWords.join("");
   return words.some((word, index) => index + 1 < words.length && singular(`${word}${words[index + 1]}`) === joined);
 }
+
+/**
+ * Words that name a unit, a currency or a clock rather than a thing: `price_usd` and `price_eur`, `weight_kg` and
+ * `weight_lb`, `created_utc` and `created_local` are one quantity in two units — an unqualified question ("the price")
+ * may mean either.
+ */
+export const unitWords: ReadonlySet<string> = new Set([
+  "usd",
+  "eur",
+  "gbp",
+  "jpy",
+  "chf",
+  "cad",
+  "aud",
+  "dollar",
+  "euro",
+  "pound",
+  "yen",
+  "cent",
+  "kg",
+  "kilogram",
+  "lb",
+  "gram",
+  "ounce",
+  "oz",
+  "km",
+  "kilometer",
+  "kilometre",
+  "mile",
+  "meter",
+  "metre",
+  "cm",
+  "mm",
+  "inch",
+  "ft",
+  "feet",
+  "foot",
+  "yard",
+  "celsius",
+  "fahrenheit",
+  "kelvin",
+  "utc",
+  "local",
+  "gmt",
+  "percent",
+  "pct",
+  "liter",
+  "litre",
+  "gallon",
+]);
