@@ -190,3 +190,19 @@ describe("planReadings: one quantity in several units", () => {
     expect(readings).toEqual([]);
   });
 });
+
+describe("planReadings: hostile names", () => {
+  it("shows labels without control or bidirectional characters, keeping the elements exact", () => {
+    const table = catalogTable("public", "singer\u202e", ["singer_id", "artist_name\u0007", "performer_name"], {
+      primaryKey: ["singer_id"],
+    });
+    const { readings } = planReadings({
+      question: "Show the name of every singer",
+      selected: { tables: [table] },
+      catalog: { tables: [table] },
+    });
+    expect(readings.map((reading) => reading.chosen.label)).toEqual(["singer .artist_name", "singer .performer_name"]);
+    expect(readings[0]!.chosen.elements).toEqual(["public.singer\u202e.artist_name\u0007"]);
+    expect(readings[0]!.instruction).not.toMatch(/[\u0007\u202e]/);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog/catalog-types";
 import type { KnowledgeEntry, ReadingChoice } from "../contract/knowledge";
 import type { FollowedConfirmation, QuestionReading } from "../contract/reading";
+import { plainSentence } from "../summary/plain-sentence";
 import { type Ambiguity, quotePhrase, type ReadingOption, type ReadingSearch } from "./ambiguity";
 import { findColumnReadings } from "./find-column-readings";
 import { findJoinPathReadings } from "./find-join-path-readings";
@@ -40,6 +41,21 @@ export interface PlanReadingsOptions {
 /** The order in which found ambiguities are trusted: structure first, names last. */
 const kindRank = { "join-path": 0, "stored-aggregate": 1, tables: 2, columns: 3 } as const;
 
+/** Longest label or evidence line, in characters (names come from database objects anyone may have created). */
+const maxLabelLength = 200;
+
+/**
+ * An ambiguity as surfaces show it and prompts carry it: labels and evidence hold table and column names, so control,
+ * zero-width and bidirectional characters are dropped and long ones cut (`plainSentence`); elements stay exact.
+ */
+function shown(ambiguity: Ambiguity): Ambiguity {
+  return {
+    ...ambiguity,
+    evidence: plainSentence(ambiguity.evidence, maxLabelLength),
+    options: ambiguity.options.map((option) => ({ ...option, label: plainSentence(option.label, maxLabelLength) })),
+  };
+}
+
 /** Every ambiguity the schema shows for the question, most trusted first, one per phrase. */
 export function findAmbiguities(search: ReadingSearch): Ambiguity[] {
   const found = [
@@ -49,11 +65,13 @@ export function findAmbiguities(search: ReadingSearch): Ambiguity[] {
     ...findColumnReadings(search),
   ].sort((left, right) => kindRank[left.kind] - kindRank[right.kind]);
   const phrases = new Set<string>();
-  return found.filter((ambiguity) => {
-    if (phrases.has(ambiguity.phrase)) return false;
-    phrases.add(ambiguity.phrase);
-    return true;
-  });
+  return found
+    .filter((ambiguity) => {
+      if (phrases.has(ambiguity.phrase)) return false;
+      phrases.add(ambiguity.phrase);
+      return true;
+    })
+    .map(shown);
 }
 
 function choice(option: ReadingOption): ReadingChoice {
