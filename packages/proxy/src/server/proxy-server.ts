@@ -1,18 +1,10 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
-import {
-  type AuditedOutcome,
-  type MetadataDatabase,
-  type QuestionAsker,
-  type QuestionAuditTrail,
-  rememberPickedReading,
-  sessionAuthority,
-} from "@nlq/adapters";
+import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail } from "@nlq/adapters";
 import {
   type Answer,
   type AnswerQuestionOptions,
   answerWithInterpretation,
   ConfigurationError,
-  NlqError,
   type QueryLog,
 } from "@nlq/engine";
 import { createAuthQuery } from "../auth/auth-query";
@@ -36,6 +28,7 @@ import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
 import { DEFAULT_QUESTION_CAPS, type QuestionCaps, QuestionSlots } from "./question-slots";
 import { refuseConnection } from "./refuse-connection";
+import { type ReadingConfirmations, rememberPick } from "./remember-pick";
 import { upstreamReachable } from "./upstream-reachable";
 
 export interface ProxyServerOptions {
@@ -67,7 +60,7 @@ export interface ProxyServerOptions {
    * (`/* nl#2 *\/;`) keeps nothing (docs/decisions/2026-12-01-readings-knowledge-and-teaching.md, rule 2). Default:
    * none — a `remember` pick answers and warns that nothing was kept.
    */
-  readonly readingConfirmations?: { readonly database: MetadataDatabase; readonly administratorRole: string };
+  readonly readingConfirmations?: ReadingConfirmations;
   /** Send pipeline progress (schema read, candidates, model calls) as NOTICEs while answering. Default false. */
   readonly progressNotices?: boolean;
   /** Log sink. Default: `consoleLogger` (stderr). */
@@ -128,10 +121,6 @@ export interface ProxyServerOptions {
    * Default: none, authentication passes through to the upstream.
    */
   readonly authQuery?: AuthQuerySettings;
-}
-
-function warning(message: string): WireNotice {
-  return { severity: "WARNING", code: "01000", message: `nlq: ${message}` };
 }
 
 export interface ProxyAddress {
@@ -225,36 +214,6 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     };
   const answerAs = (role: () => string, asker: () => QuestionAsker | undefined) =>
     metrics.instrument(withinCapsAudited(role, asker, options.answerQuestion));
-  /** What a `remember` pick kept, as the NOTICE (or WARNING) sent before its rows. Never throws. */
-  const rememberPick = async (pickOptions: PickOptions, answer: Answer, who: QuestionAsker | undefined) => {
-    const confirmations = options.readingConfirmations;
-    if (!confirmations || !who) {
-      return warning("nothing was remembered: this proxy keeps no metadata store (NLQ_METADATA_URL)");
-    }
-    try {
-      const editor = await sessionAuthority({
-        session: pickOptions.session,
-        transactionStatus: pickOptions.transactionStatus ?? "idle",
-        statementTimeoutMilliseconds: pickOptions.settings.statementTimeoutMilliseconds,
-        administratorRole: confirmations.administratorRole,
-        abortSignal: pickOptions.abortSignal,
-      });
-      const remembered = await rememberPickedReading({
-        database: confirmations.database,
-        dataSource: who.dataSource,
-        editor,
-        answer,
-      });
-      return { severity: "NOTICE", code: "00000", message: `nlq: ${remembered.message}` } satisfies WireNotice;
-    } catch (error) {
-      logger.warn("could not remember a confirmed reading", {
-        error: error instanceof Error ? error.message : String(error),
-      });
-      return warning(
-        `nothing was remembered: ${NlqError.isInstance(error) ? error.message : "the metadata store could not keep it"}`,
-      );
-    }
-  };
   /**
    * A picked interpretation (`/* nl#2 *\/;`) takes a question slot and is audited like an answer (no model runs); it
    * keeps nothing unless the client wrote `remember` (`rememberPick`).
@@ -265,7 +224,17 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       asker,
       async (pickOptions) => {
         const answer = await answerWithInterpretation(pickOptions);
-        if (pickOptions.remember) pickOptions.notices.push(await rememberPick(pickOptions, answer, asker()));
+        if (pickOptions.remember) {
+          pickOptions.notices.push(
+            await rememberPick({
+              confirmations: options.readingConfirmations,
+              pickOptions,
+              answer,
+              asker: asker(),
+              logger,
+            }),
+          );
+        }
         return answer;
       },
     );
