@@ -7,7 +7,7 @@ export { compareVerifiedExamples, type VerifiedExampleComparison } from "./execu
 export { buildDefogPool } from "./execution/defog-pool/build-defog-pool";
 export { defaultDefogDirectory, loadDefogDatabases } from "./execution/defog-pool/load-defog-databases";
 export { evaluateCandidatePool } from "./execution/evaluate-candidate-pool";
-export { evaluateQuestions, generationModel } from "./execution/evaluate-questions";
+export { evaluateQuestions, generationModel, type QuestionTarget } from "./execution/evaluate-questions";
 export { createEvaluationExecutor } from "./execution/execute-for-evaluation";
 export { createPoolCatalogLoader } from "./execution/pool-catalog";
 export { type PoolReport, summarizePool } from "./execution/pool-report";
