@@ -16,6 +16,7 @@ export { type QuestionReport, summarizeQuestions } from "./execution/question-re
 export { readQuestionFile } from "./execution/question-set";
 export { type SelectorDataReport, summarizeSelectorData } from "./execution/selector-data-report";
 export { selectorTrainingExamples } from "./execution/selector-training-examples";
+export { spiderResultsEqual } from "./execution/spider-result-rule";
 export { translateMysqlGold } from "./execution/translate-mysql-gold";
 export { readFixtureQuestions } from "./presets/fixture-questions";
 export { demoSetting, formatPresetResults, warehouseSetting } from "./presets/format-preset-results";
