@@ -145,7 +145,7 @@ async function storedAggregateSelect(
  * while the table is computed and put back after, with foreign-key triggers off for the moment:
  * `session_replication_role = replica`, so the loader needs a superuser), after which some of those rows' values
  * changed (they drift in the summarised column). The first reading computes from today's rows, the second reads the
- * stored figures.
+ * stored figures. A summarised key column does not drift (the late rows alone make the difference).
  */
 export async function applyStoredAggregate(
   context: ChangeContext,
@@ -177,17 +177,18 @@ export async function applyStoredAggregate(
   await client.query(`INSERT INTO ${source} SELECT * FROM ambiqt_late`);
   await client.query("DROP TABLE ambiqt_late");
   await client.query("SET LOCAL session_replication_role = origin");
-  const changed = column
-    ? await driftColumn(client, {
-        schema,
-        table: summarised.table,
-        column: column.name,
-        type: column.type,
-        share: context.share / 2,
-        existingValuesOnly: column.key,
-        random,
-      })
-    : undefined;
+  // A key column never drifts in place (its values identify rows): the late rows alone make the summary stale.
+  const changed =
+    column && !column.key
+      ? await driftColumn(client, {
+          schema,
+          table: summarised.table,
+          column: column.name,
+          type: column.type,
+          share: context.share / 2,
+          random,
+        })
+      : undefined;
   await restoreKeyOrder(client, schema, summarised.table);
-  return `${change.table} stored from ${summarised.table} before its last ${late} of ${rows} rows arrived${changed ? `; ${changed.changed} values of ${summarised.table}.${column!.name} changed since` : ""}; stored as ${alwaysQuoteIdentifier(change.table)} AS ${select}`;
+  return `${change.table} stored from ${summarised.table} before its last ${late} of ${rows} rows arrived${changed ? `; ${changed.changed} of its ${changed.of} values of ${column!.name} changed since` : ""}; stored as ${alwaysQuoteIdentifier(change.table)} AS ${select}`;
 }

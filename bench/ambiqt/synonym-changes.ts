@@ -151,7 +151,7 @@ export async function applyTableSynonyms(
 /**
  * J, a join through a split table: `<table>_<column>` (the key and the column, its primary key the key, a foreign key
  * to the table) beside the table, which keeps the column. Then one side, at random, drifts: the split table lacks some
- * rows and some of its values drifted, or the table's own column drifted.
+ * rows and some of its values drifted, or the table's own column drifted (never when it is a key).
  */
 export async function applySplitTable(
   context: ChangeContext,
@@ -176,7 +176,8 @@ export async function applySplitTable(
       client,
       `ALTER TABLE ${split} ADD FOREIGN KEY (${key}) REFERENCES ${qualified(schema, change.table)} (${key})`,
     );
-  const onSplit = random() < 0.5;
+  // A key column of the table never drifts in place (its values identify or reference rows): the split side does.
+  const onSplit = random() < 0.5 || column.key;
   const drifted = onSplit ? change.splitTable : change.table;
   const missing = onSplit
     ? await deleteUnreferencedRows(client, {
