@@ -14,8 +14,8 @@ import { dropDatabase } from "./materialise-question";
 // The AmbiQT loader on real PostgreSQL: two examples of each type from AmbiQT's own file (over small Spider
 // databases), one example whose readings cannot differ and one unreadable line. Skipped without ../shared/data.
 
-const shared = path.resolve(import.meta.dirname, "../../../shared/data");
-const ambiqtFile = process.env.NLQ_AMBIQT_FILE ?? path.join(shared, "ambiqt/ambiqt-dev.jsonl");
+const shared = process.env.NLQ_SHARED_DATA ?? path.resolve(import.meta.dirname, "../../../shared/data");
+const ambiqtFile = path.join(shared, "ambiqt/ambiqt-dev.jsonl");
 const spiderDirectory = process.env.NLQ_SPIDER_WAREHOUSE_DIR ?? path.join(shared, "spider-warehouse");
 const hasData = existsSync(ambiqtFile) && existsSync(path.join(spiderDirectory, "databases"));
 if (!hasData) console.warn(`AmbiQT or Spider warehouse data not found under ${shared}: AmbiQT loader tests skipped`);

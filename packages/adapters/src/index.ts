@@ -33,7 +33,30 @@ export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgre
 export { ensureDatabase } from "./embedded-postgres/ensure-database";
 export { passwordFile, type ServerPassword } from "./embedded-postgres/server-password";
 export { runningServer } from "./embedded-postgres/server-status";
+export {
+  type ConfirmedReadingRecords,
+  type ConfirmReadingOptions,
+  confirmedReadingText,
+  confirmReading,
+  pickedProvenance,
+} from "./metadata/confirm-reading";
 export { ensureDataSource } from "./metadata/data-source-store";
+export {
+  type KnowledgeEntryContent,
+  knowledgeKinds,
+  knowledgeLimits,
+  knowledgeOrigins,
+} from "./metadata/knowledge-entry-input";
+export { type KnowledgeEntryView, knowledgeEntryOf, knowledgeEntryView } from "./metadata/knowledge-entry-view";
+export { KnowledgeConflictError, KnowledgeEntryError } from "./metadata/knowledge-errors";
+export { knowledgeForRole } from "./metadata/knowledge-for-role";
+export {
+  type KnowledgeEditor,
+  type KnowledgeSaveAction,
+  KnowledgeStore,
+  type KnowledgeSyncCounts,
+  type NewKnowledgeEntry,
+} from "./metadata/knowledge-store";
 export { metadataMigrationsFolder } from "./metadata/migrations-folder";
 export { nlqStateDirectory } from "./metadata/nlq-home";
 export {
@@ -43,6 +66,7 @@ export {
   redactUrl,
 } from "./metadata/open-metadata-store";
 export { ensurePrivateDatabase } from "./metadata/private-database";
+export type { KnowledgeEntryRow, KnowledgeHistoryRow } from "./metadata/schema/knowledge";
 export type { QuestionAuditRow } from "./metadata/schema/question-audit";
 export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
 export {

@@ -37,6 +37,14 @@ export type {
 export type { LlmCallRecord, PipelineEvent } from "./contract/events";
 export type { Interpretation } from "./contract/interpretation";
 export type {
+  ConfirmedReading,
+  KnowledgeEntry,
+  KnowledgeKind,
+  KnowledgeOrigin,
+  KnowledgeUsed,
+  ReadingChoice,
+} from "./contract/knowledge";
+export type {
   QueryExecutor,
   QueryOptions,
   QueryResult,
@@ -68,6 +76,7 @@ export {
 } from "./interpretations/answer-with-interpretation";
 export { type ComparedReading, describeDifference } from "./interpretations/describe-difference";
 export { InterpretationNotFoundError } from "./interpretations/interpretation-errors";
+export { knowledgeReferences, readableElementNames, readableKnowledge } from "./knowledge/readable-knowledge";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";

@@ -122,7 +122,7 @@ Environment:
                              anthropic:…, google:…, ollama:qwen2.5-coder:7b, openai-compatible:<model>,
                              or scripted:fixtures/demo-model.json (a scripted replay, not a language model)
   NLQ_MODEL_GENERATE, NLQ_MODEL_FIX   per-step model overrides
-  NLQ_PRESET                 fast, balanced (default) or max, or a preset .json file (see README)
+  NLQ_PRESET                 fast, balanced (default) or max, or a preset .json file (see docs/cli.md)
   NLQ_STATEMENT_TIMEOUT_MS   statement timeout (default 15000)
   NLQ_ROW_LIMIT              most rows returned (default 1000)
   NLQ_MAX_FIX_ATTEMPTS       fixer attempts per candidate (default 3)

@@ -94,6 +94,11 @@ export interface Settings {
    * catalogs (`on`/`off`). Default on.
    */
   readonly learnedRetrieval: boolean;
+  /**
+   * `NLQ_KNOWLEDGE_LIMIT`: most knowledge entries (terms, metrics, rules, confirmed readings) retrieved into one
+   * question's prompts; 0 sends none (descriptions still replace the schema's comments). Default 8.
+   */
+  readonly knowledgeLimit: number;
 }
 
 /**
@@ -131,6 +136,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     schemaSelection: values.NLQ_SCHEMA_SELECTION ?? preset.schemaSelection,
     schemaSelectionMinimumColumns: values.NLQ_SCHEMA_SELECTION_MIN_COLUMNS,
     learnedRetrieval: values.NLQ_LEARNED_RETRIEVAL,
+    knowledgeLimit: values.NLQ_KNOWLEDGE_LIMIT,
   };
 }
 

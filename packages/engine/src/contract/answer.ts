@@ -2,6 +2,7 @@ import type { QueryResult } from "../database/query-executor";
 import type { TruncationReason } from "../database/read-only-session";
 import type { LlmCallRecord } from "./events";
 import type { Interpretation } from "./interpretation";
+import type { KnowledgeUsed } from "./knowledge";
 
 /**
  * A question–SQL pair a person verified for this data source (accepted or corrected in the web app), shown to the
@@ -94,6 +95,11 @@ export interface Answer {
    * preset switches the step off, its budget was spent or its call failed: no other text stands in for it.
    */
   readonly summary?: AnswerSummary;
+  /**
+   * The knowledge entries that reached the prompts: the terms, metrics, rules and confirmed readings retrieved for the
+   * question, then the descriptions of the tables and columns the generators were shown. Absent when none did.
+   */
+  readonly knowledgeUsed?: readonly KnowledgeUsed[];
   readonly candidates: readonly CandidateRecord[];
   readonly calls: readonly LlmCallRecord[];
   readonly elapsedMilliseconds: number;

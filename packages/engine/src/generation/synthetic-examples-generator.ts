@@ -65,6 +65,7 @@ export function createSyntheticExamplesGenerator(options: SyntheticExamplesGener
           schema,
           question: context.question,
           hint: context.hint,
+          questionContext: context.questionContext,
           previousTurns,
           syntheticExamples,
           examples,

@@ -96,6 +96,7 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
       selected,
       context: generationContext,
       generation,
+      knowledgeUsed,
     } = await writeQuestionCandidates({
       context,
       session: options.session,
@@ -104,6 +105,7 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
       schemaSelector: options.schemaSelector,
       previousTurns: options.previousTurns,
       verifiedExamples: options.verifiedExamples,
+      knowledge: options.knowledge,
     });
     candidates.push(...generation.records);
     if (generation.executed.length === 0) throw generation.firstError;
@@ -140,6 +142,7 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
       model,
       explanation: shorten(generation.reasoning.get(chosen.index) ?? ""),
       ...(summary === undefined ? {} : { summary }),
+      ...(knowledgeUsed.length > 0 ? { knowledgeUsed } : {}),
       candidates,
       calls: [...context.calls],
       elapsedMilliseconds: elapsed(),

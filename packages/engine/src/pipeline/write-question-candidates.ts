@@ -1,17 +1,26 @@
 import { type Catalog, countColumns } from "../catalog/catalog-types";
 import { introspectCatalog } from "../catalog/introspect-catalog";
+import type { KnowledgeUsed } from "../contract/knowledge";
 import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
 import { UnanswerableQuestionError } from "../errors/question-errors";
+import {
+  knowledgeUsed,
+  promptKnowledge,
+  readableQuestionKnowledge,
+  retrieveQuestionKnowledge,
+  withReferencedElements,
+} from "../knowledge/question-knowledge";
 import type { StepContext } from "../llm/step-context";
 import { fetchSampleValues } from "../schema/sample-values";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
 import type { AnswerQuestionOptions } from "./answer-question-options";
 import { type GeneratedCandidates, generateCandidates } from "./generate-candidates";
+import { readSessionDate } from "./session-date";
 
 export interface WriteQuestionCandidatesOptions
   extends Pick<
     AnswerQuestionOptions,
-    "session" | "transactionStatus" | "catalog" | "schemaSelector" | "previousTurns" | "verifiedExamples"
+    "session" | "transactionStatus" | "catalog" | "schemaSelector" | "previousTurns" | "verifiedExamples" | "knowledge"
   > {
   /**
    * The question's step context (`createStepContext`): question, user's hint, settings, budget, cancellation, events
@@ -28,9 +37,12 @@ export interface QuestionCandidates {
   readonly selected: Catalog;
   /**
    * The context generation ran with, and selection must run with: the question's own, with the schema selector's
-   * hint (retrieved values, descriptions) joined to the user's.
+   * hint (retrieved values, descriptions) joined to the user's, and the question context (the knowledge retrieved for
+   * the question, the session's date and time zone).
    */
   readonly context: StepContext;
+  /** The knowledge entries that reached the prompts (retrieved ones, then descriptions of the selected schema). */
+  readonly knowledgeUsed: readonly KnowledgeUsed[];
   /** Every candidate, what happened to it, and the ones that ran (possibly none: `generation.firstError` says why). */
   readonly generation: GeneratedCandidates;
 }
@@ -61,10 +73,15 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
   context.emit({ type: "catalog-start" });
   // One read-only scope loads what the question needs from the database: the function policy (always, under the
   // asking role and its search path) and the catalog (unless the index supplied it).
-  const { policy, catalog } = await runReadOnly(scope, async (query) => ({
+  const loaded = await runReadOnly(scope, async (query) => ({
     policy: await sharedFunctionPolicyCache.load(query, settings.allowedFunctions),
     catalog: options.catalog ?? (await fetchSampleValues(query, await introspectCatalog(query))),
+    today: await readSessionDate(query),
   }));
+  const { policy, today } = loaded;
+  // Only knowledge naming what the role may read is kept; descriptions among it replace the schema's comments.
+  const knowledge = readableQuestionKnowledge(options.knowledge, loaded.catalog);
+  const catalog = knowledge.catalog;
   context.emit({
     type: "catalog-end",
     tables: catalog.tables.length,
@@ -79,14 +96,32 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
   context.throwIfCancelled();
   let selected: Catalog = catalog;
   let hint = context.hint;
+  let selectedKeywords: readonly string[] | undefined;
   if (options.schemaSelector) {
     context.emit({ type: "schema-start", tables: catalog.tables.length, columns: countColumns(catalog) });
     const selection = await options.schemaSelector.select({ catalog, context });
     selected = selection.catalog;
     hint = joinHints(context.hint, selection.hint);
+    selectedKeywords = selection.keywords;
     context.emit({ type: "schema-end", tables: selected.tables.length, columns: countColumns(selected) });
   }
-  const generationContext = hint === context.hint ? context : { ...context, hint };
+  const keywords = selectedKeywords;
+  const retrieved = await retrieveQuestionKnowledge({
+    retrievable: knowledge.retrievable,
+    context,
+    ...(keywords ? { keywords } : {}),
+  });
+  context.throwIfCancelled();
+  selected = withReferencedElements(
+    selected,
+    catalog,
+    retrieved.map(({ entry }) => entry),
+  );
+  const generationContext: StepContext = {
+    ...context,
+    ...(hint === undefined ? {} : { hint }),
+    questionContext: { knowledge: promptKnowledge(retrieved), ...today },
+  };
   const generation = await generateCandidates({
     catalog: selected,
     fullCatalog: catalog,
@@ -97,5 +132,11 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     execute: (sql) =>
       runReadOnly(scope, (query) => queryWithRowLimit(query, sql, settings.rowLimit, settings.resultByteLimit)),
   });
-  return { catalog, selected, context: generationContext, generation };
+  return {
+    catalog,
+    selected,
+    context: generationContext,
+    generation,
+    knowledgeUsed: knowledgeUsed(retrieved, knowledge.descriptions, selected),
+  };
 }

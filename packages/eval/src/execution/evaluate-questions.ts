@@ -80,8 +80,9 @@ export interface EvaluateQuestionsOptions {
   /** Model of each step; default from `settings`. Tests pass mock models. */
   readonly resolveModel?: AnswerQuestionOptions["resolveModel"];
   /**
-   * Verified question–SQL pairs passed to the engine with a question (`AnswerQuestionOptions.verifiedExamples`), as
-   * the web app passes the accepted pairs similar to it. Default: none.
+   * Verified question–SQL pairs passed to the engine with a question (`AnswerQuestionOptions.verifiedExamples`), in
+   * place of those the answerer's metadata store holds for the role (an empty list: none at all). Default: the
+   * answerer's (none without a store).
    */
   readonly verifiedExamples?: (question: GoldQuestion) => readonly VerifiedExample[];
   /** Called after each question (progress). */
@@ -133,10 +134,11 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     try {
       if (question.schema !== undefined)
         await session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
-      const examples = options.verifiedExamples?.(question) ?? [];
+      // Given: exactly these (none included: the store's are then not looked up). Not given: the composition's.
+      const examples = options.verifiedExamples?.(question);
       const answer = await answerer.answer({
         question: question.question,
-        ...(examples.length > 0 ? { verifiedExamples: examples } : {}),
+        ...(examples === undefined ? {} : { verifiedExamples: examples }),
         hint: question.hint,
         session,
         // Execution accuracy scores the SQL: the plain-language sentence would be one more call per question for nothing.
