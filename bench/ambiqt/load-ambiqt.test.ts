@@ -2,10 +2,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createPgExecutor } from "@nlq/adapters";
+import { createPgExecutor, createQuestionAnswerer } from "@nlq/adapters";
 import { testServerUrl } from "@nlq/adapters/testing";
-import { compareResults, loadSqlParser } from "@nlq/engine";
-import { createEvaluationExecutor } from "@nlq/eval";
+import { compareResults, loadSettings, loadSqlParser } from "@nlq/engine";
+import { mockTextModel } from "@nlq/engine/testing";
+import { createEvaluationExecutor, evaluateQuestions, summarizeQuestions } from "@nlq/eval";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LoadAmbiqtReport, loadAmbiqt } from "./load-ambiqt";
@@ -163,6 +164,48 @@ describe.skipIf(!hasData)("loadAmbiqt on real PostgreSQL", () => {
       });
     }
   });
+
+  it("lets nlq eval find both readings when the engine's candidates are the two readings", async () => {
+    // A mock model (no language model): the one-shot and divide-and-conquer generators answer reading 1, the query-plan
+    // generator reading 2, so every answer carries both as interpretations — through the engine's validation,
+    // execution and clustering on the materialised database, and nlq eval's scoring.
+    // AmbiQT asks one question under several types: the mock answers the question being asked (questions go one by one).
+    const steps = ["generate-candidate", "generate-divide-and-conquer", "generate-query-plan"];
+    let asked: readonly [string, string] | undefined;
+    const model = mockTextModel((call) => {
+      const step = steps.indexOf((call.providerOptions?.nlq as { step?: string } | undefined)?.step ?? "");
+      if (asked === undefined || step === -1) return "{}";
+      return JSON.stringify({ reasoning: "mock", sql: asked[step === 2 ? 1 : 0] });
+    });
+    const clients: pg.Client[] = [];
+    const questions = report.questions.map((question) => ({
+      ...question,
+      gold: question.gold[0],
+      readings: question.gold,
+    }));
+    try {
+      const outcomes = await evaluateQuestions({
+        questions,
+        session: createPgExecutor(new pg.Client()),
+        execute: async () => ({ ok: false, error: "every question names its database" }),
+        settings: loadSettings({ NLQ_PRESET: "balanced" }),
+        resolveModel: () => ({ model, id: "mock:readings", scripted: true }),
+        targetFor: async (question) => {
+          asked = [question.readings![0]!, question.readings![1]!];
+          const client = new pg.Client({ connectionString: databaseUrl(question.database!) });
+          await client.connect();
+          clients.push(client);
+          const session = createPgExecutor(client);
+          return { session, execute: createEvaluationExecutor({ session }), answerer: createQuestionAnswerer({}) };
+        },
+      });
+      const summary = summarizeQuestions(outcomes, { id: "mock:readings", scripted: true });
+      const figures = summary.readings.several;
+      expect(figures).toMatchObject({ questions: questions.length, bothFound: questions.length, needsChoice: 0 });
+    } finally {
+      for (const client of clients) await client.end();
+    }
+  }, 300_000);
 
   it("drops the databases of examples it did not keep", async () => {
     const kept = new Set(report.questions.map((question) => question.database));

@@ -6,17 +6,19 @@
  *   npx tsx bench/ambiqt/load-ambiqt.ts --out /tmp/ambiqt/questions.jsonl [--per-type 10 | --all] [--seed 26]
  *     [--types C,T,J,P] [--server postgresql://postgres@127.0.0.1:5432/postgres] [--prefix nlq_ambiqt]
  *     [--ambiqt ../shared/data/ambiqt/ambiqt-dev.jsonl] [--spider ../shared/data/spider-warehouse] [--report FILE]
+ *   npx tsx bench/ambiqt/load-ambiqt.ts --drop [--prefix nlq_ambiqt]      # drops every <prefix>_<number> database
  *
- * --per-type N: the first N examples of each type, in the seeded order (`orderAmbiqtRows`), that materialise; the
- * ones dropped on the way are reported. --all: every example of the file (a held-out file). The server URL must be a
+ * --per-type N: the first N examples of each type, in the seeded order (`orderAmbiqtRows`), that materialise, each
+ * question once (AmbiQT asks some under several types); the ones dropped on the way are reported. --all: every example of the file (a held-out file). The server URL must be a
  * superuser's (databases are created and dropped; the stored aggregates are built with foreign-key triggers off).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { type AmbiqtRow, readAmbiqtRows } from "./ambiqt-row";
-import { type MaterialisedQuestion, materialiseQuestion } from "./materialise-question";
+import { dropDatabase, type MaterialisedQuestion, materialiseQuestion } from "./materialise-question";
 import { missingTables, orderAmbiqtRows, type SkippedRow } from "./order-ambiqt-rows";
 
 export interface LoadAmbiqtOptions {
@@ -26,7 +28,7 @@ export interface LoadAmbiqtOptions {
   readonly spiderDirectory: string;
   /** A superuser's URL of the server the databases are created on. */
   readonly serverUrl: string;
-  /** Examples kept per type (`undefined`: every example). */
+  /** Examples kept per type, each question text once (`undefined`: every example, repeats included). */
   readonly perType?: number;
   /** Seed of the order and of every drift. */
   readonly seed: number;
@@ -59,8 +61,11 @@ export async function loadAmbiqt(options: LoadAmbiqtOptions): Promise<LoadAmbiqt
   const kept = new Map<string, number>();
   const width = String(options.perType === undefined ? ordered.length : options.perType * types.length).length;
   const full = (row: AmbiqtRow) => options.perType !== undefined && (kept.get(row.change.type) ?? 0) >= options.perType;
+  const asked = new Set<string>();
   for (const row of ordered) {
     if (full(row)) continue;
+    // A sample asks each question once: AmbiQT repeats a question under other types (and answerers remember).
+    if (options.perType !== undefined && asked.has(row.question.trim().toLowerCase())) continue;
     if (options.perType !== undefined && types.every((type) => (kept.get(type) ?? 0) >= options.perType!)) break;
     const database = `${options.prefix}_${String(questions.length + 1).padStart(Math.max(2, width), "0")}`;
     const outcome = await materialiseQuestion({
@@ -72,6 +77,7 @@ export async function loadAmbiqt(options: LoadAmbiqtOptions): Promise<LoadAmbiqt
     });
     if (outcome.ok) {
       questions.push(outcome.question);
+      asked.add(row.question.trim().toLowerCase());
       kept.set(row.change.type, (kept.get(row.change.type) ?? 0) + 1);
       log(
         `kept ${outcome.question.id} [${row.change.type}] in ${database}: ${outcome.question.ambiqt.change.split("; stored as")[0]}`,
@@ -87,6 +93,24 @@ export async function loadAmbiqt(options: LoadAmbiqtOptions): Promise<LoadAmbiqt
     unreadable,
     perType: Object.fromEntries(types.map((type) => [type, kept.get(type) ?? 0])),
   };
+}
+
+/** Drops every database `<prefix>_<number>` on the server (what earlier runs materialised); returns their names. */
+export async function dropMaterialisedDatabases(serverUrl: string, prefix: string): Promise<string[]> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  let names: string[];
+  try {
+    const result = await admin.query<{ name: string }>(
+      "SELECT datname AS name FROM pg_catalog.pg_database WHERE datname ~ $1 ORDER BY datname",
+      [`^${prefix}_[0-9]+$`],
+    );
+    names = result.rows.map((row) => row.name);
+  } finally {
+    await admin.end();
+  }
+  for (const name of names) await dropDatabase(serverUrl, name);
+  return names;
 }
 
 async function main(): Promise<void> {
@@ -105,11 +129,17 @@ async function main(): Promise<void> {
       },
       spider: { type: "string", default: path.join(import.meta.dirname, "../../../shared/data/spider-warehouse") },
       report: { type: "string" },
+      drop: { type: "boolean", default: false },
     },
   });
+  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(values.prefix)) throw new Error("--prefix: lower-case letters, digits, _ only");
+  if (values.drop) {
+    const dropped = await dropMaterialisedDatabases(values.server, values.prefix);
+    process.stdout.write(`dropped ${dropped.length} databases named ${values.prefix}_<number>\n`);
+    return;
+  }
   if (values.out === undefined) throw new Error("--out <questions.jsonl> is required");
   if (values.all === (values["per-type"] !== undefined)) throw new Error("pass exactly one of --per-type N and --all");
-  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(values.prefix)) throw new Error("--prefix: lower-case letters, digits, _ only");
   for (const file of [values.ambiqt, values.spider])
     if (!existsSync(file)) {
       process.stderr.write(`skipped: ${file} is absent\n`);
