@@ -27,7 +27,7 @@ const compose = parse(readFileSync(path.join(repository, "docker-compose.yml"), 
 const services = compose.services;
 const nlqServices = ["demo-load", "index", "proxy", "web"];
 const providerKeys = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"];
-/** OpenTelemetry's own variable: tracing starts only when it is set (README, "Tracing"). */
+/** OpenTelemetry's own variable: tracing starts only when it is set (docs/operations.md, "Tracing"). */
 const telemetryVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT"];
 /** Every variable nlq's processes read through their settings schemas. */
 const nlqVariables = [

@@ -67,8 +67,8 @@ async function ask(dependencies: ChatDependencies, body: Record<string, unknown>
   return last;
 }
 
-describe("handleChatRequest with threads and verified examples", () => {
-  it("uses the stored thread as context, passes similar verified examples and records the answer", async () => {
+describe("handleChatRequest with threads", () => {
+  it("uses the stored thread as context and records the answer", async () => {
     const { threads, opened, recorded } = recorder();
     const asked: AnswerQuestionOptions[] = [];
     const message = await ask(
@@ -80,18 +80,11 @@ describe("handleChatRequest with threads and verified examples", () => {
         settings: () => ({ maxQuestionLength: 4_000 }) as AnswerQuestionOptions["settings"],
         openSession: async () => ({ executor, release: () => undefined }),
         threads,
-        verifiedExamples: async (question) =>
-          question.includes("customers")
-            ? [{ question: "count the customers", sql: "SELECT count(*) FROM customers" }]
-            : [],
       },
       { threadId },
     );
     expect(opened).toEqual([threadId]);
     expect(asked[0]?.previousTurns).toEqual([{ question: "earlier stored question", sql: "SELECT 1" }]);
-    expect(asked[0]?.verifiedExamples).toEqual([
-      { question: "count the customers", sql: "SELECT count(*) FROM customers" },
-    ]);
     expect(recorded).toMatchObject([{ answer: { sql: "SELECT count(*) FROM customers", rows: [["42"]] } }]);
     expect(message?.parts.find((part) => part.type === "data-thread")).toMatchObject({ data: { id: threadId } });
     expect(message?.parts.find((part) => part.type === "data-turn")).toMatchObject({ data: { id: "turn-1" } });

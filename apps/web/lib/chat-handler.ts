@@ -40,19 +40,6 @@ export interface ChatDependencies {
    * follow-up context). With it, the stored thread's turns are the context and each reply is recorded.
    */
   threads?: ThreadRecorder;
-  /**
-   * Verified question–SQL pairs similar to the question that the asking role may be shown, passed to the engine as
-   * few-shot demonstrations (`AnswerQuestionOptions.verifiedExamples`); none by default. Called with the question's
-   * own session (the asking role's), on which the pairs are checked read-only (`verifiedExamplesForRole`).
-   */
-  verifiedExamples?: (
-    question: string,
-    context: {
-      readonly session: QueryExecutor;
-      readonly settings: AnswerQuestionOptions["settings"];
-      readonly abortSignal: AbortSignal;
-    },
-  ) => Promise<ReadonlyArray<{ readonly question: string; readonly sql: string }>>;
   /** Logs failures that are not typed @nlq/engine errors (default `console.error`). */
   logError?: (error: unknown) => void;
 }
@@ -141,19 +128,9 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
         const settings = loaded.settings;
         const turns = thread ? thread.previousTurns : previousTurns;
         session = await dependencies.openSession(request.signal);
-        const examples = dependencies.verifiedExamples
-          ? await dependencies
-              .verifiedExamples(question, { session: session.executor, settings, abortSignal: request.signal })
-              .catch((error: unknown) => {
-                if (request.signal.aborted) throw error;
-                logError(error);
-                return [];
-              })
-          : [];
         const answer = await dependencies.answer({
           question,
           ...(turns.length > 0 ? { previousTurns: turns } : {}),
-          ...(examples.length > 0 ? { verifiedExamples: examples } : {}),
           session: session.executor,
           transactionStatus: "idle",
           settings,

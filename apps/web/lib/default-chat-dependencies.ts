@@ -1,10 +1,4 @@
-import {
-  createPgExecutor,
-  createQuestionAnswerer,
-  type MetadataStore,
-  verifiedExamplesForRole,
-  WebThreadStore,
-} from "@nlq/adapters";
+import { createPgExecutor, createQuestionAnswerer, WebThreadStore } from "@nlq/adapters";
 import { loadSettings, type QueryLog } from "@nlq/engine";
 import type { ChatDependencies } from "./chat-handler";
 import { openPoolSession } from "./pg-session";
@@ -14,16 +8,13 @@ import { webMetadataStore, webPool } from "./web-resources";
 import { loadWebSettings, type WebSettings } from "./web-settings";
 import type { WebUser } from "./web-user";
 
-/** Verified examples passed with one question at most. */
-const maximumExamplesPerQuestion = 3;
-
 /**
  * The real dependencies of the chat route: core's pipeline, `DATABASE_URL`, `NLQ_*` settings, and with a metadata
  * store its query log and catalog index — each question uses the index `nlq index` built for its database (live
  * introspection when there is none). Each question runs on a connection of `user`'s pool (authenticated as the user's
  * own role, so the catalog, retrieval and the SQL see what that role may read); without a user, on `DATABASE_URL`'s
- * pool. With a metadata store and a user, the user's threads are kept there and the verified examples similar to the
- * question that the user's role may be shown (`verifiedExamplesForRole`) are passed to the engine.
+ * pool. With a metadata store and a user, the user's threads are kept there. The composition hands each question the
+ * verified examples and knowledge its role may be shown, as on every surface (`createQuestionAnswerer`).
  */
 export async function defaultChatDependencies(user?: WebUser): Promise<ChatDependencies> {
   let service: WebSettings;
@@ -69,35 +60,6 @@ export async function defaultChatDependencies(user?: WebUser): Promise<ChatDepen
     ...(store && user
       ? { audit: { trail: store.auditTrail, asker: { surface: "web", role: user.role, dataSource: user.dataSource } } }
       : {}),
-    ...(store && user
-      ? {
-          threads: createThreadRecorder(new WebThreadStore(store.database), user),
-          verifiedExamples: scopedExampleLookup(store, user),
-        }
-      : {}),
+    ...(store && user ? { threads: createThreadRecorder(new WebThreadStore(store.database), user) } : {}),
   };
-}
-
-/**
- * The chat's verified-example lookup for `user`: the most similar pairs its role may be shown, checked on the
- * question's own session (`verifiedExamplesForRole`), as question–SQL pairs for the prompt.
- */
-export function scopedExampleLookup(
-  store: Pick<MetadataStore, "database">,
-  user: Pick<WebUser, "dataSource" | "role">,
-): NonNullable<ChatDependencies["verifiedExamples"]> {
-  return async (question, { session, settings, abortSignal }) =>
-    (
-      await verifiedExamplesForRole({
-        database: store.database,
-        dataSource: user.dataSource,
-        role: user.role,
-        session,
-        question,
-        limit: maximumExamplesPerQuestion,
-        allowedFunctions: settings.allowedFunctions,
-        statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
-        abortSignal,
-      })
-    ).map((example) => ({ question: example.question, sql: example.sql }));
 }

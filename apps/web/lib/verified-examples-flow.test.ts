@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type MetadataStore, openMetadataStore, VerifiedExampleStore } from "@nlq/adapters";
+import { createQuestionAnswerer, type MetadataStore, openMetadataStore, VerifiedExampleStore } from "@nlq/adapters";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
 import { type AnswerQuestionOptions, answerQuestion, loadSettings } from "@nlq/engine";
 import { mockTextModel, promptText } from "@nlq/engine/testing";
@@ -8,7 +8,6 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleChatRequest } from "./chat-handler";
 import type { NlqUIMessage } from "./chat-message";
-import { scopedExampleLookup } from "./default-chat-dependencies";
 import { examplesForUser, exampleView } from "./examples-for-user";
 import { pageSuggestions } from "./page-suggestions";
 import { openUserSession } from "./user-session";
@@ -100,11 +99,15 @@ async function promptsOf(user: WebUser, question: string): Promise<string> {
     api: "http://nlq.test/api/chat",
     fetch: async (input, init) =>
       handleChatRequest(new Request(input, init), {
-        answer: (options: AnswerQuestionOptions) =>
-          answerQuestion({ ...options, resolveModel: () => ({ model, id: "mock:model", scripted: false }) }),
+        // The one composition every surface answers through: it loads the examples the asking role may be shown.
+        answer: createQuestionAnswerer({
+          store,
+          upstreamUrl: `postgresql://${new URL(database.url).host}`,
+          answerQuestion: (options: AnswerQuestionOptions) =>
+            answerQuestion({ ...options, resolveModel: () => ({ model, id: "mock:model", scripted: false }) }),
+        }).answer,
         settings: () => settings,
         openSession: () => openUserSession(user),
-        verifiedExamples: scopedExampleLookup(store, user),
         logError: (error) => {
           throw error;
         },

@@ -6,6 +6,7 @@ export type { AuditedOutcome, QuestionAsker } from "./audit/audit-row";
 export { dataSourceKey, dataSourceNames } from "./audit/data-source-key";
 export { QuestionAuditTrail } from "./audit/question-audit-trail";
 export { administratorSql, roleAuthority } from "./audit/role-authority";
+export { type SessionAuthorityOptions, sessionAuthority } from "./audit/session-authority";
 export type { ExternalDescriptions } from "./catalog-files/external-descriptions";
 export { parseCsv } from "./catalog-files/parse-csv";
 export { parseCsvRecords } from "./catalog-files/parse-csv-records";
@@ -37,7 +38,31 @@ export { loadOfflineWordVectors, wordVectorCacheDirectories } from "./embedding/
 export { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "./embedding/pipeline-embedding-model";
 export { locateWordVectorPackage, wordVectorSource } from "./embedding/word-vector-package";
 export { WordVectorsError } from "./embedding/word-vectors-error";
+export {
+  type ConfirmedReadingRecords,
+  type ConfirmReadingOptions,
+  confirmedReadingText,
+  confirmReading,
+  pickedProvenance,
+} from "./metadata/confirm-reading";
 export { ensureDataSource } from "./metadata/data-source-store";
+export {
+  type KnowledgeEntryContent,
+  knowledgeKinds,
+  knowledgeLimits,
+  knowledgeOrigins,
+} from "./metadata/knowledge-entry-input";
+export { type KnowledgeEntryView, knowledgeEntryOf, knowledgeEntryView } from "./metadata/knowledge-entry-view";
+export { KnowledgeConflictError, KnowledgeEntryError } from "./metadata/knowledge-errors";
+export { knowledgeForRole } from "./metadata/knowledge-for-role";
+export {
+  type KnowledgeEditor,
+  type KnowledgeSaveAction,
+  KnowledgeStore,
+  type KnowledgeSyncCounts,
+  type NewKnowledgeEntry,
+} from "./metadata/knowledge-store";
+export type { MetadataDatabase } from "./metadata/metadata-database";
 export { metadataMigrationsFolder } from "./metadata/migrations-folder";
 export { nlqStateDirectory } from "./metadata/nlq-home";
 export {
@@ -47,6 +72,12 @@ export {
   redactUrl,
 } from "./metadata/open-metadata-store";
 export { ensurePrivateDatabase } from "./metadata/private-database";
+export {
+  type RememberedPick,
+  type RememberPickedReadingOptions,
+  rememberPickedReading,
+} from "./metadata/remember-picked-reading";
+export type { KnowledgeEntryRow, KnowledgeHistoryRow } from "./metadata/schema/knowledge";
 export type { QuestionAuditRow } from "./metadata/schema/question-audit";
 export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";
 export {

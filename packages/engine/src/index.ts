@@ -37,6 +37,15 @@ export type {
 export type { LlmCallRecord, PipelineEvent } from "./contract/events";
 export type { Interpretation } from "./contract/interpretation";
 export type {
+  ConfirmedReading,
+  KnowledgeEntry,
+  KnowledgeKind,
+  KnowledgeOrigin,
+  KnowledgeUsed,
+  ReadingChoice,
+} from "./contract/knowledge";
+export type { FollowedConfirmation, QuestionReading, ReadingKind } from "./contract/reading";
+export type {
   QueryExecutor,
   QueryOptions,
   QueryResult,
@@ -87,6 +96,7 @@ export {
 } from "./interpretations/answer-with-interpretation";
 export { type ComparedReading, describeDifference } from "./interpretations/describe-difference";
 export { InterpretationNotFoundError } from "./interpretations/interpretation-errors";
+export { knowledgeReferences, readableElementNames, readableKnowledge } from "./knowledge/readable-knowledge";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext } from "./llm/step-context";
 export { type ResolvedModel, resolveStepModel } from "./models/resolve-model";
@@ -100,6 +110,7 @@ export { writeQuestionCandidates } from "./pipeline/write-question-candidates";
 export { describeProgressStep } from "./progress/describe-progress-step";
 export { type ProgressStep, progressStepLine } from "./progress/progress-step";
 export { seededRandom } from "./random/seeded-random";
+export { findAmbiguities, type PlanReadingsOptions, planReadings, type ReadingPlan } from "./readings/plan-readings";
 export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
 export {
   type CatalogContextIndex,

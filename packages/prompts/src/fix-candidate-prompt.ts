@@ -1,3 +1,5 @@
+import { type PromptQuestionContext, renderQuestionContext } from "./question-context-section";
+
 /**
  * Query fixer, after the CHESS revise tool (appendix C, Figure 12) and the CHASE-SQL query fixer: the faulty query,
  * what went wrong (PostgreSQL's SQLSTATE and message, or an empty result) and the schema. Output: `sqlCandidateOutputSchema`.
@@ -8,6 +10,8 @@ export interface FixCandidatePromptOptions {
   readonly question: string;
   /** Optional evidence or hint from the user. */
   readonly hint?: string;
+  /** The knowledge retrieved for the question and the session's date. Default: none (section omitted). */
+  readonly questionContext?: PromptQuestionContext;
   /** The query that failed or returned nothing. */
   readonly sql: string;
   /** What happened: an error with its SQLSTATE, or an empty result. */
@@ -37,7 +41,7 @@ Database admin instructions:
 - For an empty result, compare filter values with the example values (spelling, case, format) and check the joins.
 - If an empty result is the correct answer, return the query unchanged.
 
-Question:
+${renderQuestionContext(options.questionContext)}Question:
 ${options.question.trim()}
 
 Hint:

@@ -7,6 +7,7 @@ import {
   renderVerifiedExamples,
   type SqlGenerationPromptOptions,
 } from "./generation-prompt-sections";
+import { renderQuestionContext } from "./question-context-section";
 
 /**
  * One-shot candidate generation with chain of thought, after CHESS appendix C (Figure 11, generate_candidate_query),
@@ -30,7 +31,7 @@ This schema describes the database's tables, columns, primary keys, foreign keys
 Database admin instructions:
 ${renderInstructions(postgresqlInstructions)}
 
-${renderVerifiedExamples(options.examples)}${renderPreviousTurns(options.previousTurns)}Question:
+${renderVerifiedExamples(options.examples)}${renderPreviousTurns(options.previousTurns)}${renderQuestionContext(options.questionContext)}Question:
 ${options.question.trim()}
 
 Hint:

@@ -9,6 +9,7 @@ import {
   renderVerifiedExamples,
   type SqlGenerationPromptOptions,
 } from "./generation-prompt-sections";
+import { renderQuestionContext } from "./question-context-section";
 
 /**
  * The second call of CHASE-SQL's online synthetic example generator (§2.3, Algorithm 2): many-shot in-context
@@ -40,7 +41,7 @@ ${options.schema.trim()}
 Database admin instructions:
 ${renderInstructions(postgresqlInstructions)}
 
-${renderPreviousTurns(options.previousTurns)}Question:
+${renderPreviousTurns(options.previousTurns)}${renderQuestionContext(options.questionContext)}Question:
 ${options.question.trim()}
 
 Hint:

@@ -1,3 +1,5 @@
+import { type PromptQuestionContext, renderQuestionContext } from "./question-context-section";
+
 /**
  * Sections every SQL-generation prompt shares (one-shot, divide-and-conquer, query plan, few-shot from examples):
  * PostgreSQL instructions, verified examples as demonstrations, earlier turns of the conversation, the hint and the
@@ -27,6 +29,8 @@ export interface SqlGenerationPromptOptions {
   readonly previousTurns?: readonly PromptTurn[];
   /** Verified question–SQL pairs of this database, shown as demonstrations. Default: none (section omitted). */
   readonly examples?: readonly PromptExample[];
+  /** The knowledge retrieved for the question and the session's date. Default: none (section omitted). */
+  readonly questionContext?: PromptQuestionContext;
 }
 
 /** What the database's administrator requires of every query; adapted from CHESS/CHASE-SQL (SQLite) to PostgreSQL. */
@@ -137,7 +141,7 @@ Now the real task. Repeat the question and hint, and write the PostgreSQL query 
 Database Info
 ${options.schema.trim()}
 
-${renderVerifiedExamples(options.examples)}${renderPreviousTurns(options.previousTurns)}**Question**: ${options.question.trim()}
+${renderVerifiedExamples(options.examples)}${renderPreviousTurns(options.previousTurns)}${renderQuestionContext(options.questionContext)}**Question**: ${options.question.trim()}
 **Hint**: ${renderHint(options.hint)}
 
 ${renderSqlAnswerFormat(method.reasoningFormat, "The final optimized PostgreSQL query in a single string.")}`;

@@ -14,6 +14,12 @@ export { generateFromExamplesPrompt, generateFromExamplesSystemPrompt } from "./
 export type { PromptExample } from "./generation-prompt-sections";
 export { queryPlanPrompt, queryPlanSystemPrompt } from "./query-plan-prompt";
 export {
+  type PromptKnowledge,
+  type PromptQuestionContext,
+  renderKnowledgeLine,
+  renderQuestionContext,
+} from "./question-context-section";
+export {
   type HallucinatedColumn,
   parseHallucinatedSchema,
   type SchemaHallucinationExample,

@@ -10,6 +10,7 @@ import * as generateCandidatePrompt from "./generate-candidate-prompt";
 import * as generateFromExamplesPrompt from "./generate-from-examples-prompt";
 import * as generationPromptSections from "./generation-prompt-sections";
 import * as queryPlanPrompt from "./query-plan-prompt";
+import * as questionContextSection from "./question-context-section";
 import * as schemaHallucinationPrompt from "./schema-hallucination-prompt";
 import * as schemaSelectionPrompts from "./schema-selection-prompts";
 import * as selectCandidatePrompt from "./select-candidate-prompt";
@@ -73,6 +74,7 @@ const promptModules: Readonly<Record<string, Readonly<Record<string, unknown>>>>
   "generate-from-examples-prompt": generateFromExamplesPrompt,
   "generation-prompt-sections": generationPromptSections,
   "query-plan-prompt": queryPlanPrompt,
+  "question-context-section": questionContextSection,
   "schema-hallucination-prompt": schemaHallucinationPrompt,
   "schema-selection-prompts": schemaSelectionPrompts,
   "select-candidate-prompt": selectCandidatePrompt,

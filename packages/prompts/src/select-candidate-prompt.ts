@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type PromptQuestionContext, renderQuestionContext } from "./question-context-section";
 
 /** One side of a pairwise comparison: the query and a rendered preview of its execution result. */
 export interface PairwiseCandidate {
@@ -13,6 +14,8 @@ export interface SelectCandidatePromptOptions {
   readonly question: string;
   /** Optional evidence or hint from the user. */
   readonly hint?: string;
+  /** The knowledge retrieved for the question and the session's date. Default: none (section omitted). */
+  readonly questionContext?: PromptQuestionContext;
   readonly candidateA: PairwiseCandidate;
   readonly candidateB: PairwiseCandidate;
 }
@@ -44,7 +47,7 @@ Given the database info and the question, there are two candidate PostgreSQL que
 Database Schema:
 ${options.schema.trim()}
 
-Question:
+${renderQuestionContext(options.questionContext)}Question:
 ${options.question.trim()}
 
 Evidence:

@@ -158,6 +158,10 @@ export const askOptionsSchema = z.object({
   preset: variableFlag("NLQ_PRESET").optional(),
   json: z.boolean(),
   quiet: z.boolean(),
+  /** `--reading N`: answer with interpretation N of the answer instead of #1. */
+  reading: wholeNumberFlag(1).optional(),
+  /** `--remember`: keep `--reading`'s interpretation as what the role means from now on. */
+  remember: z.boolean(),
 });
 
 export const startOptionsSchema = z.object({ web: z.boolean() });

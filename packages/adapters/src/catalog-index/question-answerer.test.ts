@@ -2,10 +2,12 @@ import type { Answer, AnswerQuestionOptions, LlmResponseCache, QueryLog, SchemaS
 import { loadSettings } from "@nlq/engine";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { KnowledgeStore } from "../metadata/knowledge-store";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
+import { VerifiedExampleStore } from "../metadata/verified-example-store";
 import { createPgExecutor } from "../postgres/pg-executor";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, dropTestRole, type TestDatabase } from "../testing/test-database";
 import { BackgroundValueIndexes } from "../value-index/background-value-index";
 import { connectBackground } from "../value-index/connect-background";
 import { createQuestionAnswerer } from "./question-answerer";
@@ -147,6 +149,125 @@ describe("createQuestionAnswerer on a database nothing indexed", () => {
       expect(errors.map((error) => (error as Error).message)).toEqual(["metadata store down"]);
       expect(pipeline.seen[0]?.catalog).toBeUndefined();
       expect(pipeline.seen[0]?.schemaSelector?.name).toBe("chess-retrieval");
+    }
+  });
+});
+
+describe("createQuestionAnswerer hands each question what was taught for its role", () => {
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const analyst = `nlq_taught_analyst_${suffix}`;
+  const stranger = `nlq_taught_stranger_${suffix}`;
+  let database: TestDatabase;
+  let store: MetadataStore;
+  let dataSource: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(
+      "nlq_question_taught",
+      `CREATE TABLE city (name text, country text); INSERT INTO city VALUES ('Lisbon', 'PT');
+       CREATE TABLE salary (employee text, amount int);
+       CREATE ROLE ${analyst} LOGIN; CREATE ROLE ${stranger} LOGIN;
+       GRANT SELECT ON city TO ${analyst}, ${stranger};`,
+    );
+    store = await openMetadataStore({ directory: "memory://" });
+    const url = new URL(database.url);
+    dataSource = `${url.hostname}:${url.port || "5432"}/${database.name}`;
+    const knowledge = new KnowledgeStore(store.database);
+    const admin = { role: "postgres", administrator: true };
+    await knowledge.save(
+      { dataSource, kind: "term", name: "capital", text: "The city a country is governed from.", origin: "manual" },
+      admin,
+    );
+    await knowledge.save(
+      { dataSource, kind: "term", name: "mine", text: "Only the analyst's.", origin: "manual" },
+      { role: analyst, administrator: false },
+    );
+    const examples = new VerifiedExampleStore(store.database);
+    await examples.save({
+      dataSource,
+      question: "Which cities are there?",
+      sql: "SELECT name FROM city",
+      source: "admin",
+      verifiedBy: "postgres",
+      sharedWithAllRoles: true,
+    });
+    await examples.save({
+      dataSource,
+      question: "Which cities pay salaries?",
+      sql: "SELECT employee FROM salary",
+      source: "admin",
+      verifiedBy: "postgres",
+      sharedWithAllRoles: true,
+    });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+    await dropTestRole(analyst);
+    await dropTestRole(stranger);
+  });
+
+  async function handedTo(role: string, mode: "url" | "upstream", own: Partial<AnswerQuestionOptions> = {}) {
+    const client = new pg.Client({ connectionString: database.urlFor(role) });
+    await client.connect();
+    try {
+      const pipeline = observingPipeline();
+      const upstream = new URL(database.url);
+      const { answer } = createQuestionAnswerer({
+        store,
+        ...(mode === "url" ? { url: database.urlFor(role) } : { upstreamUrl: `postgresql://${upstream.host}` }),
+        answerQuestion: pipeline.answerQuestion,
+      });
+      await answer({
+        question: "Which cities?",
+        session: createPgExecutor(client),
+        settings: loadSettings({}),
+        ...own,
+      });
+      return pipeline.seen[0]!;
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("loads the role's own and the shared knowledge and the verified examples it may read, for every kind of caller", async () => {
+    for (const mode of ["url", "upstream"] as const) {
+      const seen = await handedTo(analyst, mode);
+      expect(seen.knowledge?.map((entry) => entry.name).sort(), mode).toEqual(["capital", "mine"]);
+      expect(JSON.stringify(seen.knowledge), mode).not.toContain("postgres");
+      // The example over salary, which the analyst may not read, is not handed on.
+      expect(seen.verifiedExamples, mode).toEqual([
+        { question: "Which cities are there?", sql: "SELECT name FROM city" },
+      ]);
+      const other = await handedTo(stranger, mode);
+      expect(
+        other.knowledge?.map((entry) => entry.name),
+        mode,
+      ).toEqual(["capital"]);
+    }
+  });
+
+  it("leaves what a question brings its own, and never fails a question on a broken store", async () => {
+    const own = await handedTo(analyst, "upstream", { verifiedExamples: [], knowledge: [] });
+    expect(own.verifiedExamples).toEqual([]);
+    expect(own.knowledge).toEqual([]);
+
+    const client = new pg.Client({ connectionString: database.urlFor(analyst) });
+    await client.connect();
+    try {
+      const errors: unknown[] = [];
+      const pipeline = observingPipeline();
+      const { answer } = createQuestionAnswerer({
+        store: brokenStore,
+        url: database.urlFor(analyst),
+        onTeachingError: (error) => errors.push(error),
+        answerQuestion: pipeline.answerQuestion,
+      });
+      await answer({ question: "Which cities?", session: createPgExecutor(client), settings: loadSettings({}) });
+      expect(errors.map((error) => (error as Error).message)).toEqual(["metadata store down"]);
+      expect(pipeline.seen[0]?.knowledge).toBeUndefined();
+    } finally {
+      await client.end();
     }
   });
 });

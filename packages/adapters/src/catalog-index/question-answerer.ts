@@ -6,12 +6,15 @@ import { BackgroundValueIndexes } from "../value-index/background-value-index";
 import { backgroundIndexKey, connectBackground } from "../value-index/connect-background";
 import { askingRoleUrl } from "./asking-role-url";
 import { type IndexedQuestion, prepareIndexedQuestion, prepareUnindexedQuestion } from "./prepare-indexed-question";
+import { type TaughtForQuestion, taughtForQuestion } from "./taught-for-question";
 
 interface QuestionAnswererSettings {
   /**
    * The metadata store `nlq index` writes to: each question uses the catalog index of its database when there is one
    * (the indexed catalog restricted to the asking role; the CHESS selector over its value index and description
-   * vectors on large catalogs). Default: none (live introspection).
+   * vectors on large catalogs), and what was taught for the asking role on that database — the verified examples most
+   * similar to the question that it may be shown, and the knowledge entries it may see (`taughtForQuestion`). Default:
+   * none (live introspection, nothing taught).
    */
   readonly store?: { readonly database: MetadataDatabase };
   /** Qdrant of the description vectors (`loadServiceSettings(environment).qdrant`). Default: none (in the store). */
@@ -33,6 +36,11 @@ interface QuestionAnswererSettings {
    * throws, as a benchmark of the index path does). Default: ignored.
    */
   readonly onIndexError?: (error: unknown) => void;
+  /**
+   * Told why the verified examples or knowledge could not be looked up; the question goes on without them (unless
+   * this throws). Default: ignored.
+   */
+  readonly onTeachingError?: (error: unknown) => void;
   /** The pipeline. Default: the engine's `answerQuestion` (tests observe what the composition hands it). */
   readonly answerQuestion?: (options: AnswerQuestionOptions) => Promise<Answer>;
 }
@@ -110,12 +118,20 @@ export function createQuestionAnswerer(options: QuestionAnswererOptions): Questi
       : undefined;
   const pipeline = options.answerQuestion ?? answerQuestion;
 
-  const prepare = async (question: PreparedQuestionSession): Promise<IndexedQuestion> => {
+  /** A server question's asking URL (its database and role, from its session): what `prepareAs` needs. */
+  const serverAskingUrl = (question: PreparedQuestionSession): Promise<string | undefined> =>
+    options.upstreamUrl !== undefined && (options.store || indexes)
+      ? askingRoleUrl(options.upstreamUrl, question)
+      : Promise.resolve(undefined);
+
+  const prepareAs = async (
+    question: PreparedQuestionSession,
+    serverAsking: () => Promise<string | undefined>,
+  ): Promise<IndexedQuestion> => {
     const { session, transactionStatus, settings } = question;
     let asking = options.url;
     try {
-      if (asking === undefined && options.upstreamUrl !== undefined && (options.store || indexes))
-        asking = await askingRoleUrl(options.upstreamUrl, question);
+      if (asking === undefined) asking = await serverAsking();
       if (options.store && asking !== undefined) {
         return await prepareIndexedQuestion({
           store: options.store,
@@ -133,12 +149,48 @@ export function createQuestionAnswerer(options: QuestionAnswererOptions): Questi
     }
     return prepareUnindexedQuestion({ session, transactionStatus, settings, backgroundValueIndex: background(asking) });
   };
+  const prepare = (question: PreparedQuestionSession) => prepareAs(question, () => serverAskingUrl(question));
+
+  /** The verified examples and knowledge of the asking role (`taughtForQuestion`); none without a store. */
+  const taught = async (question: AnswerQuestionOptions, asking: string | undefined): Promise<TaughtForQuestion> => {
+    if (!options.store || asking === undefined) return {};
+    if (question.verifiedExamples !== undefined && question.knowledge !== undefined) return {};
+    try {
+      return await taughtForQuestion(options.store.database, asking, question);
+    } catch (error) {
+      if (question.abortSignal?.aborted) throw error;
+      options.onTeachingError?.(error);
+      return {};
+    }
+  };
 
   const answer = async (question: AnswerQuestionOptions): Promise<Answer> => {
-    const prepared = question.catalog || question.schemaSelector ? {} : await prepare(question);
+    // Who asks, read once from the session (its database and current role): the index and the teaching both need it.
+    let identity: Promise<string | undefined> | undefined;
+    const identify = () => {
+      const base = options.upstreamUrl ?? options.url;
+      identity ??= base === undefined ? Promise.resolve(undefined) : askingRoleUrl(base, question);
+      return identity;
+    };
+    const prepared =
+      question.catalog || question.schemaSelector
+        ? {}
+        : await prepareAs(question, () =>
+            options.upstreamUrl !== undefined && (options.store || indexes) ? identify() : Promise.resolve(undefined),
+          );
+    let taughtAs: string | undefined;
+    if (options.store) {
+      try {
+        taughtAs = await identify();
+      } catch (error) {
+        if (question.abortSignal?.aborted) throw error;
+        options.onTeachingError?.(error);
+      }
+    }
     return pipeline({
       ...question,
       ...prepared,
+      ...(await taught(question, taughtAs)),
       queryLog: question.queryLog ?? options.queryLog,
       llmCache: question.llmCache ?? options.llmCache,
     });

@@ -2,8 +2,11 @@ import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { MetadataDatabase } from "./metadata-database";
 import { type VerifiedExampleRow, verifiedExamples } from "./schema/verified-examples";
 
-/** How a pair became verified. */
-export type VerifiedExampleSource = "accepted" | "corrected" | "admin";
+/**
+ * How a pair became verified: `accepted` (thumbs up), `corrected` (edited SQL), `admin` (edited by an administrator),
+ * `picked` (a reading the user confirmed with "use this from now on", `confirmReading`).
+ */
+export type VerifiedExampleSource = "accepted" | "corrected" | "admin" | "picked";
 
 export interface NewVerifiedExample {
   readonly dataSource: string;
@@ -19,6 +22,8 @@ export interface NewVerifiedExample {
   readonly sharedWithAllRoles?: boolean;
   /** The web turn whose thumbs-up saved it, so that a thumbs-down on that turn retracts it. */
   readonly turnId?: string;
+  /** For `picked` pairs: "picked from 3 readings by alice". Default: none. */
+  readonly provenance?: string;
 }
 
 /** Who is acting on a pair: the signed-in role and whether it is an administrator. */
@@ -49,6 +54,7 @@ export class VerifiedExampleStore {
       verifiedBy: example.verifiedBy,
       sharedWithAllRoles: example.sharedWithAllRoles ?? false,
       turnId: example.turnId !== undefined && uuidPattern.test(example.turnId) ? example.turnId : null,
+      provenance: example.provenance?.trim() || null,
     };
     const [row] = await this.database
       .insert(verifiedExamples)
@@ -60,6 +66,7 @@ export class VerifiedExampleStore {
           source: values.source,
           sharedWithAllRoles: values.sharedWithAllRoles,
           turnId: values.turnId,
+          provenance: values.provenance,
           updatedAt: sql`now()`,
         },
       })
@@ -121,6 +128,7 @@ export class VerifiedExampleStore {
         verifiedBy: editor.role,
         sharedWithAllRoles: editor.administrator,
         turnId: null,
+        provenance: null,
         updatedAt: sql`now()`,
       })
       .where(and(eq(verifiedExamples.id, id), eq(verifiedExamples.dataSource, dataSource), changeableBy(editor)))

@@ -108,6 +108,7 @@ const pipelineVariables = {
   ).optional(),
   NLQ_SCHEMA_SELECTION_MIN_COLUMNS: wholeNumberVariable(200, 0),
   NLQ_LEARNED_RETRIEVAL: switchVariable(true),
+  NLQ_KNOWLEDGE_LIMIT: wholeNumberVariable(8, 0),
 };
 
 /**

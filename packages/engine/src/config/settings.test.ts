@@ -25,6 +25,7 @@ describe("loadSettings", () => {
       concurrency: 3,
       crush: true,
       summarizeAnswer: true,
+      readings: true,
       unitTestCount: 5,
       temperature: 0,
       askWhenSupportBelow: 0.5,
@@ -36,6 +37,7 @@ describe("loadSettings", () => {
       schemaSelection: schemaSelectionPresets.balanced,
       schemaSelectionMinimumColumns: 200,
       learnedRetrieval: true,
+      knowledgeLimit: 8,
     });
   });
 
@@ -60,6 +62,7 @@ describe("loadSettings", () => {
       NLQ_SCHEMA_SELECTION: "fast",
       NLQ_SCHEMA_SELECTION_MIN_COLUMNS: "0",
       NLQ_LEARNED_RETRIEVAL: "Off",
+      NLQ_KNOWLEDGE_LIMIT: "3",
       NLQ_PRESET: "max",
       NLQ_SELECTOR: "unit-tests",
       NLQ_CONCURRENCY: "2",
@@ -85,6 +88,7 @@ describe("loadSettings", () => {
       schemaSelection: schemaSelectionPresets.fast,
       schemaSelectionMinimumColumns: 0,
       learnedRetrieval: false,
+      knowledgeLimit: 3,
       preset: builtInPresets.max,
       generators: builtInPresets.max.generators,
       selector: "unit-tests",

@@ -56,6 +56,8 @@ export interface Settings {
   readonly crush: boolean;
   /** The `summarize-answer` step's one-sentence plain-language answer (from the preset). */
   readonly summarizeAnswer: boolean;
+  /** The reading step: candidates per reading of a phrase the schema shows in doubt (from the preset). */
+  readonly readings: boolean;
   /** `NLQ_UNIT_TESTS`: unit tests the CHESS unit tester writes per question (k; one evaluation call each). Default 5. */
   readonly unitTestCount: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of the steps that are not generators (generators: the preset's), 0–2. Default 0. */
@@ -103,6 +105,11 @@ export interface Settings {
    * catalogs (`on`/`off`). Default on.
    */
   readonly learnedRetrieval: boolean;
+  /**
+   * `NLQ_KNOWLEDGE_LIMIT`: most knowledge entries (terms, metrics, rules, confirmed readings) retrieved into one
+   * question's prompts; 0 sends none (descriptions still replace the schema's comments). Default 8.
+   */
+  readonly knowledgeLimit: number;
 }
 
 /**
@@ -129,6 +136,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     concurrency: values.NLQ_CONCURRENCY ?? preset.concurrency,
     crush: preset.crush,
     summarizeAnswer: preset.summarizeAnswer,
+    readings: preset.readings,
     unitTestCount: values.NLQ_UNIT_TESTS,
     temperature: values.NLQ_TEMPERATURE,
     askWhenSupportBelow: values.NLQ_ASK_WHEN_SUPPORT_BELOW,
@@ -141,6 +149,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     schemaSelection: values.NLQ_SCHEMA_SELECTION ?? preset.schemaSelection,
     schemaSelectionMinimumColumns: values.NLQ_SCHEMA_SELECTION_MIN_COLUMNS,
     learnedRetrieval: values.NLQ_LEARNED_RETRIEVAL,
+    knowledgeLimit: values.NLQ_KNOWLEDGE_LIMIT,
   };
 }
 

@@ -92,6 +92,7 @@ export async function runFixLoop(options: FixLoopOptions): Promise<FixedCandidat
           schema: options.schema,
           question: context.question,
           hint: context.hint,
+          questionContext: context.questionContext,
           sql: executedSql,
           issue,
         }),

@@ -19,6 +19,7 @@ export const divideAndConquerGenerator: CandidateGenerator = {
         schema,
         question: context.question,
         hint: context.hint,
+        questionContext: context.questionContext,
         previousTurns,
         examples,
       }),

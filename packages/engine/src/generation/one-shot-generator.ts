@@ -20,6 +20,7 @@ export const oneShotGenerator: CandidateGenerator = {
         schema,
         question: context.question,
         hint: context.hint,
+        questionContext: context.questionContext,
         previousTurns,
         examples,
       }),

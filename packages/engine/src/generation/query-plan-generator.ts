@@ -15,7 +15,14 @@ export const queryPlanGenerator: CandidateGenerator = {
       sample,
       temperature,
       system: queryPlanSystemPrompt,
-      prompt: queryPlanPrompt({ schema, question: context.question, hint: context.hint, previousTurns, examples }),
+      prompt: queryPlanPrompt({
+        schema,
+        question: context.question,
+        hint: context.hint,
+        previousTurns,
+        examples,
+        questionContext: context.questionContext,
+      }),
     });
   },
 };

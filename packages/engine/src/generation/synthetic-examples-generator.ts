@@ -68,6 +68,7 @@ export function createSyntheticExamplesGenerator(options: SyntheticExamplesGener
           schema,
           question: context.question,
           hint: context.hint,
+          questionContext: context.questionContext,
           previousTurns,
           syntheticExamples,
           examples,

@@ -1,3 +1,4 @@
+import type { PromptQuestionContext } from "@nlq/prompts";
 import type { z } from "zod";
 import type { Settings } from "../config/settings";
 import type { LlmCallRecord, PipelineEvent, PipelineEventListener } from "../contract/events";
@@ -32,6 +33,11 @@ export interface ModelStepOptions<OUTPUT> {
 export interface StepContext {
   readonly question: string;
   readonly hint?: string;
+  /**
+   * The knowledge retrieved for the question and the asking session's date and time zone, once the catalog is read:
+   * the generators, the fixer and the selection agent put it in their prompts. Default: none.
+   */
+  readonly questionContext?: PromptQuestionContext;
   readonly settings: Settings;
   readonly budget: LlmBudget;
   readonly abortSignal?: AbortSignal;

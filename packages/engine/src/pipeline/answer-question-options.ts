@@ -2,6 +2,7 @@ import type { Catalog } from "../catalog/catalog-types";
 import type { Settings } from "../config/settings";
 import type { ConversationTurn, QueryLog, VerifiedExample } from "../contract/answer";
 import type { PipelineEventListener } from "../contract/events";
+import type { KnowledgeEntry } from "../contract/knowledge";
 import type { QueryExecutor, TransactionStatus } from "../database/query-executor";
 import type { LlmResponseCache } from "../llm/llm-response-cache";
 import type { ResolvedModel } from "../models/resolve-model";
@@ -22,6 +23,16 @@ export interface AnswerQuestionOptions {
    * shown to every generator as demonstrations. Default: none.
    */
   readonly verifiedExamples?: readonly VerifiedExample[];
+  /**
+   * The knowledge entries of this data source the asking role may be shown (its own and administrators' shared ones:
+   * the composition loads them). The pipeline keeps those whose every table and column the role may read (checked
+   * against the catalog, which holds only what it may read), applies the descriptions to the schema, retrieves the
+   * terms, metrics, rules and readings that fit the question and puts them in the generators', fixer's and selection
+   * agent's prompts; `Answer.knowledgeUsed` lists what reached them. The reading step follows the confirmed readings
+   * among them: one that matches a phrase in doubt decides it instead of asking (rule 5 of
+   * docs/decisions/2026-12-01-readings-knowledge-and-teaching.md). Default: none.
+   */
+  readonly knowledge?: readonly KnowledgeEntry[];
   /**
    * The asking user's own database session. Every statement of the pipeline (introspection, candidate
    * execution, the final answer) runs on it, inside a transaction PostgreSQL keeps read-only, so the

@@ -12,6 +12,11 @@ export interface SelectedSchema {
   readonly catalog: Catalog;
   /** Extra context for the prompt (retrieved values, descriptions), appended to the user's hint. */
   readonly hint?: string;
+  /**
+   * The question's keywords, when the selector extracted them (CHESS extract_keywords): knowledge entries are then
+   * retrieved with them as well as with the question. Default: none (the question's own words).
+   */
+  readonly keywords?: readonly string[];
 }
 
 /**

@@ -1,17 +1,27 @@
 import { type Catalog, countColumns } from "../catalog/catalog-types";
 import { introspectCatalog } from "../catalog/introspect-catalog";
+import type { KnowledgeUsed } from "../contract/knowledge";
 import { queryWithRowLimit, runReadOnly } from "../database/read-only-session";
 import { UnanswerableQuestionError } from "../errors/question-errors";
+import {
+  knowledgeUsed,
+  promptKnowledge,
+  readableQuestionKnowledge,
+  retrieveQuestionKnowledge,
+  withReferencedElements,
+} from "../knowledge/question-knowledge";
 import type { StepContext } from "../llm/step-context";
+import { planReadings, type ReadingPlan } from "../readings/plan-readings";
 import { fetchSampleValues } from "../schema/sample-values";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
 import type { AnswerQuestionOptions } from "./answer-question-options";
 import { type GeneratedCandidates, generateCandidates } from "./generate-candidates";
+import { readSessionDate } from "./session-date";
 
 export interface WriteQuestionCandidatesOptions
   extends Pick<
     AnswerQuestionOptions,
-    "session" | "transactionStatus" | "catalog" | "schemaSelector" | "previousTurns" | "verifiedExamples"
+    "session" | "transactionStatus" | "catalog" | "schemaSelector" | "previousTurns" | "verifiedExamples" | "knowledge"
   > {
   /**
    * The question's step context (`createStepContext`): question, user's hint, settings, budget, cancellation, events
@@ -28,11 +38,16 @@ export interface QuestionCandidates {
   readonly selected: Catalog;
   /**
    * The context generation ran with, and selection must run with: the question's own, with the schema selector's
-   * hint (retrieved values, descriptions) joined to the user's.
+   * hint (retrieved values, descriptions) joined to the user's, and the question context (the knowledge retrieved for
+   * the question, the session's date and time zone).
    */
   readonly context: StepContext;
+  /** The knowledge entries that reached the prompts (retrieved ones, then descriptions of the selected schema). */
+  readonly knowledgeUsed: readonly KnowledgeUsed[];
   /** Every candidate, what happened to it, and the ones that ran (possibly none: `generation.firstError` says why). */
   readonly generation: GeneratedCandidates;
+  /** The reading step's plan: the readings candidates were written for, and the confirmations followed. */
+  readonly readings: ReadingPlan;
 }
 
 function joinHints(...hints: Array<string | undefined>): string | undefined {
@@ -42,8 +57,9 @@ function joinHints(...hints: Array<string | undefined>): string | undefined {
 
 /**
  * The live path of one question up to, and not including, selection: function policy and catalog (from the caller's
- * index or introspection) → optional schema selection (retrieval and CHESS SS) → generation (the preset's generators ×
- * samples) → fixing → execution, all read-only on `options.session` as the asking role. `answerQuestion` continues
+ * index or introspection) → optional schema selection (retrieval and CHESS SS) → the reading step (`planReadings`, when
+ * the preset runs it: readings of a phrase in doubt, confirmed readings of `knowledge` followed) → generation (the
+ * preset's generators × samples, shared among the readings) → fixing → execution, all read-only on `options.session` as the asking role. `answerQuestion` continues
  * with `selectAnswer`; `nlq selector-data` labels the candidates against gold SQL instead. Emits the catalog, schema
  * and candidate events; throws `UnanswerableQuestionError` when the role can read no table, and `CancelledError` on a
  * cancel. A question none of whose candidates ran is returned, not thrown (`generation.executed` is empty).
@@ -61,10 +77,15 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
   context.emit({ type: "catalog-start" });
   // One read-only scope loads what the question needs from the database: the function policy (always, under the
   // asking role and its search path) and the catalog (unless the index supplied it).
-  const { policy, catalog } = await runReadOnly(scope, async (query) => ({
+  const loaded = await runReadOnly(scope, async (query) => ({
     policy: await sharedFunctionPolicyCache.load(query, settings.allowedFunctions),
     catalog: options.catalog ?? (await fetchSampleValues(query, await introspectCatalog(query))),
+    today: await readSessionDate(query),
   }));
+  const { policy, today } = loaded;
+  // Only knowledge naming what the role may read is kept; descriptions among it replace the schema's comments.
+  const knowledge = readableQuestionKnowledge(options.knowledge, loaded.catalog);
+  const catalog = knowledge.catalog;
   context.emit({
     type: "catalog-end",
     tables: catalog.tables.length,
@@ -79,14 +100,43 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
   context.throwIfCancelled();
   let selected: Catalog = catalog;
   let hint = context.hint;
+  let selectedKeywords: readonly string[] | undefined;
   if (options.schemaSelector) {
     context.emit({ type: "schema-start", tables: catalog.tables.length, columns: countColumns(catalog) });
     const selection = await options.schemaSelector.select({ catalog, context });
     selected = selection.catalog;
     hint = joinHints(context.hint, selection.hint);
+    selectedKeywords = selection.keywords;
     context.emit({ type: "schema-end", tables: selected.tables.length, columns: countColumns(selected) });
   }
-  const generationContext = hint === context.hint ? context : { ...context, hint };
+  const keywords = selectedKeywords;
+  const retrieved = await retrieveQuestionKnowledge({
+    retrievable: knowledge.retrievable,
+    context,
+    ...(keywords ? { keywords } : {}),
+  });
+  context.throwIfCancelled();
+  selected = withReferencedElements(
+    selected,
+    catalog,
+    retrieved.map(({ entry }) => entry),
+  );
+  const generationContext: StepContext = {
+    ...context,
+    ...(hint === undefined ? {} : { hint }),
+    questionContext: { knowledge: promptKnowledge(retrieved), ...today },
+  };
+  // The reading step: a phrase in doubt gets one reading per meaning; a confirmed reading the role may read decides.
+  const readings: ReadingPlan = settings.readings
+    ? planReadings({ question: context.question, selected, catalog, knowledge: knowledge.retrievable })
+    : { readings: [], followed: [], common: { instructions: [], tables: [] } };
+  if (settings.readings) {
+    context.emit({
+      type: "readings-end",
+      readings: readings.readings.map((reading) => ({ phrase: reading.phrase, meaning: reading.chosen.label })),
+      followed: readings.followed.map((followed) => ({ phrase: followed.phrase, meaning: followed.chosen.label })),
+    });
+  }
   const generation = await generateCandidates({
     catalog: selected,
     fullCatalog: catalog,
@@ -94,8 +144,16 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     previousTurns: options.previousTurns,
     examples: options.verifiedExamples ?? [],
     policy,
+    readings,
     execute: (sql) =>
       runReadOnly(scope, (query) => queryWithRowLimit(query, sql, settings.rowLimit, settings.resultByteLimit)),
   });
-  return { catalog, selected, context: generationContext, generation };
+  return {
+    catalog,
+    selected,
+    context: generationContext,
+    generation,
+    knowledgeUsed: knowledgeUsed(retrieved, knowledge.descriptions, selected),
+    readings,
+  };
 }

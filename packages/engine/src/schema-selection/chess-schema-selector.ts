@@ -189,7 +189,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
               .map((match) => `${match.table}.${match.column} = '${match.value.replaceAll("'", "''")}'`)
               .join("; ")}.`
           : undefined;
-      return { catalog: working, hint };
+      return { catalog: working, hint, keywords: retrieved.keywords };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { selectCandidatePrompt } from "@nlq/prompts";
+import { type PromptQuestionContext, selectCandidatePrompt } from "@nlq/prompts";
 import type { Catalog } from "../catalog/catalog-types";
 import { renderSchema } from "../schema/render-schema";
 import { candidateSchemaUnion } from "./candidate-schema-union";
@@ -12,6 +12,8 @@ export interface PairwiseComparisonPromptOptions {
   readonly schema: string;
   readonly question: string;
   readonly hint?: string;
+  /** The knowledge retrieved for the question and the session's date (`StepContext.questionContext`). */
+  readonly questionContext?: PromptQuestionContext;
   readonly candidateA: ExecutedCandidate;
   readonly candidateB: ExecutedCandidate;
   /** Result rows shown per candidate. Default `defaultPreviewRows`. */
@@ -34,6 +36,7 @@ export function pairwiseComparisonPrompt(options: PairwiseComparisonPromptOption
     schema: union === undefined ? options.schema : renderSchema(union),
     question: options.question,
     hint: options.hint,
+    ...(options.questionContext ? { questionContext: options.questionContext } : {}),
     candidateA: shown(options.candidateA),
     candidateB: shown(options.candidateB),
   });

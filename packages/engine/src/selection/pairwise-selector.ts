@@ -97,6 +97,7 @@ export function createPairwiseSelector(options: { readonly previewRows?: number 
                   schema: selection.schema,
                   question: context.question,
                   hint: context.hint,
+                  ...(context.questionContext ? { questionContext: context.questionContext } : {}),
                   candidateA: clusters[a]!.representative,
                   candidateB: clusters[b]!.representative,
                   previewRows: options.previewRows,

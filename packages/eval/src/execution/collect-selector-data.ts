@@ -122,6 +122,7 @@ export async function collectSelectorData(options: CollectSelectorDataOptions): 
             clusterCorrect,
             catalog: written.selected,
             ...(written.context.hint === undefined ? {} : { hint: written.context.hint }),
+            ...(written.context.questionContext ? { questionContext: written.context.questionContext } : {}),
             random: options.random,
           })
         : [];

@@ -65,6 +65,8 @@ export async function compareVerifiedExamples(
   const without = await evaluateQuestions({
     ...evaluation,
     questions: split.heldOut,
+    // Explicitly none: not even the metadata store's verified examples of this database.
+    verifiedExamples: () => [],
     onQuestion: (_, index) => onProgress?.(index + 1, total),
   });
   const withExamples = await evaluateQuestions({

@@ -1,5 +1,5 @@
 import { type CandidateCluster, type Catalog, pairwiseComparisonPrompt, renderSchema } from "@nlq/engine";
-import { selectCandidateSystemPrompt } from "@nlq/prompts";
+import { type PromptQuestionContext, selectCandidateSystemPrompt } from "@nlq/prompts";
 import type { PoolQuestion } from "./candidate-pool";
 
 /** One pairwise example for fine-tuning a selection agent (CHASE-SQL §2.5): the prompt, its label, the two queries. */
@@ -25,6 +25,8 @@ export interface SelectorTrainingOptions {
   readonly catalog: Catalog;
   /** The hint the pairwise selector would show with the question (the user's, plus retrieval's). Default: none. */
   readonly hint?: string;
+  /** The question context the pairwise selector would show (`StepContext.questionContext`). Default: none. */
+  readonly questionContext?: PromptQuestionContext;
   /** Seeded randomness deciding which side the correct candidate is shown on. */
   readonly random: () => number;
 }
@@ -56,6 +58,7 @@ export function selectorTrainingExamples(options: SelectorTrainingOptions): Sele
           schema,
           question: question.question,
           hint: options.hint,
+          ...(options.questionContext ? { questionContext: options.questionContext } : {}),
           candidateA: a,
           candidateB: b,
         }),

@@ -4,6 +4,7 @@
 export * from "./catalog";
 export * from "./data-sources";
 export * from "./embeddings";
+export * from "./knowledge";
 export * from "./llm-cache";
 export * from "./query-log";
 export * from "./question-audit";

@@ -15,8 +15,13 @@ export const verifiedExamples = pgTable(
     dataSource: text("data_source").notNull(),
     question: text("question").notNull(),
     sql: text("sql").notNull(),
-    /** How it was verified: `accepted` (thumbs up), `corrected` (edited SQL), `admin` (edited by an administrator). */
+    /**
+     * How it was verified: `accepted` (thumbs up), `corrected` (edited SQL), `admin` (edited by an administrator),
+     * `picked` (a reading the user confirmed: "use this from now on").
+     */
     source: text("source").notNull(),
+    /** For `picked` pairs: "picked from 3 readings by alice". Null otherwise. */
+    provenance: text("provenance"),
     /** The role that verified it (its owner); never shown to other roles. */
     verifiedBy: text("verified_by").notNull(),
     /** True when an administrator verified it for every role; false: for `verifiedBy` only. */

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import type { KnowledgeEntry } from "../contract/knowledge";
+import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
+import { retrieveKnowledge } from "./retrieve-knowledge";
+
+const entry = (id: string, kind: KnowledgeEntry["kind"], name: string, text: string, sql?: string): KnowledgeEntry => ({
+  id,
+  kind,
+  name,
+  text,
+  ...(sql ? { sql } : {}),
+  references: [],
+  origin: "manual",
+  sharedWithAllRoles: true,
+  updatedAt: "2026-11-30T10:00:00.000Z",
+});
+
+// Lines of defog's broker glossary (its instruct_advanced questions' full_instructions), as an import keeps them.
+const glossary = [
+  entry("tac", "term", "TAC", "TAC = Total Active Customers who joined on or after January 1, 2023"),
+  entry("acp", "term", "ACP", "ACP = Average Closing Price of tickers in the last 7 days, inclusive of today"),
+  entry(
+    "total",
+    "rule",
+    "total transaction amount per customer",
+    "To get the total transaction amount per customer, join the customer and transaction tables, group by customer, and sum the transaction amounts.",
+  ),
+  entry(
+    "weekend",
+    "rule",
+    "weekend days",
+    "Weekend days are Saturday and Sunday. Truncate date to week for aggregation.",
+  ),
+  entry("spm", "metric", "SPM", "Selling Profit Margin", "(sum(amount) - sum(tax + commission)) / sum(amount) * 100"),
+];
+
+describe("retrieveKnowledge", () => {
+  it("finds an entry by its name as a phrase of the question, and by the words its text shares with the question", async () => {
+    const byName = await retrieveKnowledge({ entries: glossary, question: "What is the TAC?", keywords: [] });
+    expect(byName.map(({ entry }) => entry.id)).toEqual(["tac"]);
+    expect(byName[0]?.lexical).toBe(1);
+
+    const byText = await retrieveKnowledge({
+      entries: glossary,
+      question: "Who are the top 5 customers by total transaction amount?",
+      keywords: ["customers", "transaction amount"],
+    });
+    expect(byText.map(({ entry }) => entry.id)[0]).toBe("total");
+    expect(byText.map(({ entry }) => entry.id)).not.toContain("weekend");
+  });
+
+  it("adds entries the embedding finds close, never unrelated ones, and keeps at most the limit", async () => {
+    const model = createOfflineEmbeddingModel();
+    const retrieved = await retrieveKnowledge({
+      entries: glossary,
+      question: "How many transactions happened on weekends?",
+      keywords: ["transactions", "weekends"],
+      embeddingModel: model,
+    });
+    expect(retrieved.map(({ entry }) => entry.id)).toContain("weekend");
+    expect(retrieved.map(({ entry }) => entry.id)).not.toContain("acp");
+    const limited = await retrieveKnowledge({
+      entries: glossary,
+      question: "TAC, ACP, SPM and weekend transactions per customer",
+      keywords: [],
+      embeddingModel: model,
+      limit: 2,
+    });
+    expect(limited).toHaveLength(2);
+    expect(await retrieveKnowledge({ entries: [], question: "anything", keywords: [], embeddingModel: model })).toEqual(
+      [],
+    );
+    expect(await retrieveKnowledge({ entries: glossary, question: "TAC", keywords: [], limit: 0 })).toEqual([]);
+  });
+
+  it("searches the hint and the keywords as well as the question", async () => {
+    const retrieved = await retrieveKnowledge({
+      entries: glossary,
+      question: "Show the figure for last quarter",
+      hint: "the figure is the SPM",
+      keywords: [],
+    });
+    expect(retrieved.map(({ entry }) => entry.id)).toEqual(["spm"]);
+  });
+});
