@@ -51,7 +51,11 @@ export class CatalogIndexStore {
     table: { readonly schema: string; readonly name: string },
     embeddingModel: string,
   ): Promise<void> {
-    await this.#database.update(catalogTables).set({ embeddingModel }).where(isTable(dataSourceId, table));
+    // `indexed_at` moves too: it is what tells the processes answering questions that the index changed.
+    await this.#database
+      .update(catalogTables)
+      .set({ embeddingModel, indexedAt: new Date() })
+      .where(isTable(dataSourceId, table));
   }
 
   /** The embedders that made a data source's description vectors (null for tables without vectors). */
