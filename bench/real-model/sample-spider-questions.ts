@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseCsvRecords } from "@nlq/adapters";
-import { seededRandom } from "@nlq/engine";
+import { spiderTrialDatabases } from "./spider-trial-databases";
 
 const { values } = parseArgs({
   options: {
@@ -25,20 +25,12 @@ if (values.out === undefined) throw new Error("--out <file.csv> is required");
 const missing = readFileSync(join(values.data, "MISSING_BLOBS.txt"), "utf8");
 const [header, ...records] = parseCsvRecords(readFileSync(join(values.data, "train_queries.csv"), "utf8"));
 if (header === undefined) throw new Error("train_queries.csv is empty");
-const random = seededRandom(Number(values.seed));
-const byDatabase = new Map<string, string[][]>();
-for (const record of records) {
-  const database = record[0] ?? "";
-  // Databases with a table whose data is missing would score against empty tables: left out.
-  if (missing.includes(`${database}/`)) continue;
-  byDatabase.set(database, [...(byDatabase.get(database) ?? []), record]);
-}
-const databases = [...byDatabase.keys()].sort();
-for (let index = databases.length - 1; index > 0; index -= 1) {
-  const other = Math.floor(random() * (index + 1));
-  [databases[index], databases[other]] = [databases[other] as string, databases[index] as string];
-}
-const chosen = databases.slice(0, Number(values.databases)).sort();
+const { chosen, byDatabase, random } = spiderTrialDatabases(
+  records,
+  missing,
+  Number(values.seed),
+  Number(values.databases),
+);
 const quote = (field: string) => `"${field.replaceAll('"', '""')}"`;
 const lines = [header.join(",")];
 for (const database of chosen) {

@@ -55,6 +55,7 @@ describe("createStepTracker", () => {
       "crush-end → crush:done",
       "schema-start → schema:running",
       "schema-end → schema:done",
+      "readings-end → readings:done",
       "candidate-start → candidate-0:running",
       "candidate-end → candidate-0:done",
       "fix-start → fix-0-1:running",

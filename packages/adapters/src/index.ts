@@ -6,6 +6,7 @@ export type { AuditedOutcome, QuestionAsker } from "./audit/audit-row";
 export { dataSourceKey, dataSourceNames } from "./audit/data-source-key";
 export { QuestionAuditTrail } from "./audit/question-audit-trail";
 export { administratorSql, roleAuthority } from "./audit/role-authority";
+export { type SessionAuthorityOptions, sessionAuthority } from "./audit/session-authority";
 export type { ExternalDescriptions } from "./catalog-files/external-descriptions";
 export { parseCsv } from "./catalog-files/parse-csv";
 export { parseCsvRecords } from "./catalog-files/parse-csv-records";
@@ -33,6 +34,10 @@ export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgre
 export { ensureDatabase } from "./embedded-postgres/ensure-database";
 export { passwordFile, type ServerPassword } from "./embedded-postgres/server-password";
 export { runningServer } from "./embedded-postgres/server-status";
+export { loadOfflineWordVectors, wordVectorCacheDirectories } from "./embedding/offline-word-vectors";
+export { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "./embedding/pipeline-embedding-model";
+export { locateWordVectorPackage, wordVectorSource } from "./embedding/word-vector-package";
+export { WordVectorsError } from "./embedding/word-vectors-error";
 export {
   type ConfirmedReadingRecords,
   type ConfirmReadingOptions,
@@ -57,6 +62,7 @@ export {
   type KnowledgeSyncCounts,
   type NewKnowledgeEntry,
 } from "./metadata/knowledge-store";
+export type { MetadataDatabase } from "./metadata/metadata-database";
 export { metadataMigrationsFolder } from "./metadata/migrations-folder";
 export { nlqStateDirectory } from "./metadata/nlq-home";
 export {
@@ -66,6 +72,11 @@ export {
   redactUrl,
 } from "./metadata/open-metadata-store";
 export { ensurePrivateDatabase } from "./metadata/private-database";
+export {
+  type RememberedPick,
+  type RememberPickedReadingOptions,
+  rememberPickedReading,
+} from "./metadata/remember-picked-reading";
 export type { KnowledgeEntryRow, KnowledgeHistoryRow } from "./metadata/schema/knowledge";
 export type { QuestionAuditRow } from "./metadata/schema/question-audit";
 export type { VerifiedExampleRow } from "./metadata/schema/verified-examples";

@@ -44,6 +44,7 @@ export type {
   KnowledgeUsed,
   ReadingChoice,
 } from "./contract/knowledge";
+export type { FollowedConfirmation, QuestionReading, ReadingKind } from "./contract/reading";
 export type {
   QueryExecutor,
   QueryOptions,
@@ -58,9 +59,28 @@ export {
   type TruncationReason,
 } from "./database/read-only-session";
 export { ResultByteBudget } from "./database/result-byte-budget";
-export { createOfflineEmbeddingModel } from "./embedding/offline-embedding-model";
-export { resolveEmbeddingModel } from "./embedding/resolve-embedding-model";
+export {
+  createOfflineEmbeddingModel,
+  OfflineEmbeddingModel,
+  offlineEmbeddingModelId,
+  termWeightsFromTexts,
+} from "./embedding/offline-embedding-model";
+export {
+  builtinEmbeddingReferences,
+  isBuiltinEmbeddingReference,
+  resolveEmbeddingModel,
+} from "./embedding/resolve-embedding-model";
 export type { Vector } from "./embedding/vector-math";
+export { identifierAbbreviations, vectorWords } from "./embedding/vector-words";
+export {
+  createWordVectorEmbeddingModel,
+  defaultFrequencyWeight,
+  defaultLexicalShare,
+  WordVectorEmbeddingModel,
+  type WordVectorEmbeddingOptions,
+  wordVectorModelId,
+} from "./embedding/word-vector-embedding-model";
+export { createWordVectors, type WordVectors } from "./embedding/word-vectors";
 export { CancelledError } from "./errors/cancelled-error";
 export { ConfigurationError } from "./errors/configuration-error";
 export { DatabaseError, SessionResidueError } from "./errors/database-errors";
@@ -90,24 +110,33 @@ export { writeQuestionCandidates } from "./pipeline/write-question-candidates";
 export { describeProgressStep } from "./progress/describe-progress-step";
 export { type ProgressStep, progressStepLine } from "./progress/progress-step";
 export { seededRandom } from "./random/seeded-random";
+export { findAmbiguities, type PlanReadingsOptions, planReadings, type ReadingPlan } from "./readings/plan-readings";
 export { catalogCollectionName, columnPointId, tablePointId } from "./retrieval/context/catalog-collection";
 export {
+  type CatalogContextIndex,
   columnContextText,
   createCatalogContextIndex,
   tableContextText,
 } from "./retrieval/context/catalog-context-index";
 export { retrieveContext } from "./retrieval/context/retrieve-context";
-export { createCatalogEmbeddingModel } from "./retrieval/crush/catalog-embedding-model";
+export { catalogEmbeddingModel, createCatalogEmbeddingModel } from "./retrieval/crush/catalog-embedding-model";
 export {
   createCatalogSchemaRetriever,
   createCrushPreselector,
   defaultCrushBudget,
 } from "./retrieval/crush/crush-preselector";
-export type { CrushSelectionOptions } from "./retrieval/crush/crush-selection";
+export {
+  type CrushSelectionOptions,
+  crushProbeVector,
+  crushSettings,
+  paperCrushSettings,
+} from "./retrieval/crush/crush-selection";
 export { ColumnVectorIndex } from "./retrieval/crush/dense-column-ranking";
 export { type SchemaColumn, schemaColumnKey, schemaColumnText } from "./retrieval/crush/schema-column";
 export { buildSchemaGraph, inferKeyLinks } from "./retrieval/crush/schema-graph";
 export {
+  type CrushProbe,
+  crushProbeText,
   defaultProbeQuestionWeight,
   embedTexts,
   hallucinatedElementText,
@@ -142,6 +171,12 @@ export {
   lshParametersKey,
 } from "./retrieval/values/min-hash";
 export { normalizeValue } from "./retrieval/values/normalize-value";
+export {
+  phraseSimilarity,
+  schemaNameWords,
+  typoSimilarity,
+  valuesWorthShowing,
+} from "./retrieval/values/question-phrase-match";
 export { readableColumnKeys } from "./retrieval/values/readable-columns";
 export { retrieveEntities } from "./retrieval/values/retrieve-entities";
 export { columnKey, type ValueColumn } from "./retrieval/values/value-column";

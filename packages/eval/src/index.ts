@@ -7,7 +7,7 @@ export { compareVerifiedExamples, type VerifiedExampleComparison } from "./execu
 export { buildDefogPool } from "./execution/defog-pool/build-defog-pool";
 export { defaultDefogDirectory, loadDefogDatabases } from "./execution/defog-pool/load-defog-databases";
 export { evaluateCandidatePool } from "./execution/evaluate-candidate-pool";
-export { evaluateQuestions, generationModel } from "./execution/evaluate-questions";
+export { evaluateQuestions, generationModel, type QuestionTarget } from "./execution/evaluate-questions";
 export { createEvaluationExecutor } from "./execution/execute-for-evaluation";
 export { createPoolCatalogLoader } from "./execution/pool-catalog";
 export { type PoolReport, summarizePool } from "./execution/pool-report";
@@ -16,6 +16,7 @@ export { type QuestionReport, summarizeQuestions } from "./execution/question-re
 export { readQuestionFile } from "./execution/question-set";
 export { type SelectorDataReport, summarizeSelectorData } from "./execution/selector-data-report";
 export { selectorTrainingExamples } from "./execution/selector-training-examples";
+export { spiderResultsEqual } from "./execution/spider-result-rule";
 export { translateMysqlGold } from "./execution/translate-mysql-gold";
 export { readFixtureQuestions } from "./presets/fixture-questions";
 export { demoSetting, formatPresetResults, warehouseSetting } from "./presets/format-preset-results";

@@ -1,8 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { builtInPresetNames } from "@nlq/engine";
+import { type Answer, builtInPresetNames } from "@nlq/engine";
 import { z } from "zod";
 import type { McpToolSettings, RoleSession } from "./role-session";
 import { askTool } from "./tools/ask-tool";
+import { chooseReading } from "./tools/choose-reading";
 import { elicitInterpretation } from "./tools/elicit-interpretation";
 import { explainSql } from "./tools/explain-sql";
 import { runSql } from "./tools/run-sql";
@@ -10,13 +11,14 @@ import { searchSchema } from "./tools/search-schema";
 import { jsonResult, toolCall } from "./tools/tool-result";
 
 /** Names of the tools every nlq MCP server offers. */
-export const nlqToolNames = ["ask", "run_sql", "search_schema", "explain"] as const;
+export const nlqToolNames = ["ask", "choose_reading", "run_sql", "search_schema", "explain"] as const;
 
 /** Longest SQL text a tool accepts, in characters. */
 const MAX_SQL_LENGTH = 100_000;
 
 /**
- * An MCP server whose four tools run under one PostgreSQL role (`role`): `ask` (the whole NL→SQL pipeline),
+ * An MCP server whose tools run under one PostgreSQL role (`role`): `ask` (the whole NL→SQL pipeline),
+ * `choose_reading` (another interpretation of the session's last `ask` answer, kept from now on with `remember`),
  * `run_sql` (SQL validated like generated SQL, read-only, capped), `search_schema` (the tables and columns the role may
  * read) and `explain` (a plan, never ANALYZE). A refused or failed call is a tool error (`isError: true`).
  */
@@ -31,6 +33,8 @@ export function createNlqMcpServer(role: RoleSession, tools: McpToolSettings, ve
     },
   );
   const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+  /** The session's last `ask` answer (or choice), which `choose_reading` picks from. */
+  let lastAnswer: Answer | undefined;
   server.registerTool(
     "ask",
     {
@@ -51,11 +55,51 @@ export function createNlqMcpServer(role: RoleSession, tools: McpToolSettings, ve
     (input, extra) =>
       toolCall(async () =>
         jsonResult(
-          await askTool(role, tools, input, extra.signal, server.server.getClientVersion()?.name, (answer) =>
-            elicitInterpretation(server.server, answer, extra.signal),
+          await askTool(
+            role,
+            tools,
+            input,
+            extra.signal,
+            server.server.getClientVersion()?.name,
+            (answer) => elicitInterpretation(server.server, answer, extra.signal),
+            (answer) => {
+              lastAnswer = answer;
+            },
           ),
         ),
       ),
+  );
+  server.registerTool(
+    "choose_reading",
+    {
+      title: "Answer with another reading of the last question",
+      description:
+        "When ask listed interpretations (readings whose results differ), answers that question again with the " +
+        "interpretation of the given number, run read-only as your PostgreSQL role. It answers that question only; " +
+        "with remember: true the reading is also kept as what you mean from now on (later questions that hinge on " +
+        "the same phrase follow it without asking).",
+      inputSchema: {
+        number: z.number().int().min(1).max(1_000).describe("the interpretation's number in the last ask result"),
+        remember: z
+          .boolean()
+          .optional()
+          .describe("keep this reading from now on (default false: answer this question only)"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (input, extra) =>
+      toolCall(async () => {
+        const { result, answer } = await chooseReading(
+          role,
+          tools,
+          lastAnswer,
+          input,
+          extra.signal,
+          server.server.getClientVersion()?.name,
+        );
+        lastAnswer = answer;
+        return jsonResult(result);
+      }),
   );
   server.registerTool(
     "run_sql",

@@ -49,6 +49,11 @@ export interface McpToolSettings {
   /** Most rows a tool result carries (`ask`, `run_sql`); the pipeline's own cap (`NLQ_ROW_LIMIT`) applies first. */
   readonly maxRows: number;
   /**
+   * `NLQ_WEB_EXAMPLE_ADMIN_ROLE`: members (and superusers) are administrators, whose confirmed readings
+   * (`choose_reading` with `remember`) apply to every role. Default `nlq_example_admin`.
+   */
+  readonly administratorRole?: string;
+  /**
    * Value indexes built in the background for databases nothing is indexed for, per database and role, over the
    * asking role's own login (`RoleSession.backgroundLogin`; `createQuestionAnswerer`'s `backgroundValueIndexes`):
    * `true` for the process's set (`nlq mcp`: stdio and HTTP servers are long-lived), or a set of the caller's.

@@ -46,6 +46,13 @@ describe("synthesizeExamplesPrompt", () => {
     expect(bare).not.toContain("Questions already answered");
   });
 
+  it("shows the schema once when the selected tables are the whole database", () => {
+    const once = synthesizeExamplesPrompt({ wholeSchema, featureExamples: 2, schemaExamples: 1 });
+    expect(once.split(wholeSchema.trim()).length - 1).toBe(1);
+    expect(once).not.toContain("selected tables and columns###");
+    expect(once).toContain("Part 2: 1 examples over the same tables and columns");
+  });
+
   it("does not show the user's question (Algorithm 2 synthesises from the schema only)", () => {
     expect(prompt).not.toContain("Hint:\n");
   });

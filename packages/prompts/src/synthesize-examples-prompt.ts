@@ -16,8 +16,11 @@ import {
 export interface SynthesizeExamplesPromptOptions {
   /** The whole database the asking role may read, rendered as DDL (possibly capped by the caller). */
   readonly wholeSchema: string;
-  /** The tables and columns selected for the question, rendered as DDL. */
-  readonly selectedSchema: string;
+  /**
+   * The tables and columns selected for the question, rendered as DDL; absent when they are the whole database (a
+   * small one, or nothing was selected away), so the schema is not shown twice.
+   */
+  readonly selectedSchema?: string;
   /** How many examples to write over the whole database (n_f). */
   readonly featureExamples: number;
   /** How many examples to write over the selected columns (n_t). */
@@ -82,10 +85,14 @@ Keep the mixture balanced: many questions need only one table or one join, so do
 ###Table creation statements of the whole database###
 ${options.wholeSchema.trim()}
 
-Part 2: ${options.schemaExamples} examples that use the following tables and columns, to highlight their correct use: which table each column belongs to, how the tables join along their keys, how values are spelled and how the columns are best aggregated, filtered and returned.
+${
+  options.selectedSchema === undefined
+    ? `Part 2: ${options.schemaExamples} examples over the same tables and columns, to highlight their correct use: which table each column belongs to, how the tables join along their keys, how values are spelled and how the columns are best aggregated, filtered and returned.`
+    : `Part 2: ${options.schemaExamples} examples that use the following tables and columns, to highlight their correct use: which table each column belongs to, how the tables join along their keys, how values are spelled and how the columns are best aggregated, filtered and returned.
 
 ###Table creation statements of the selected tables and columns###
-${options.selectedSchema.trim()}
+${options.selectedSchema.trim()}`
+}
 
 ${verified}Rules for every query:
 ${renderInstructions(postgresqlInstructions.slice(0, 7))}

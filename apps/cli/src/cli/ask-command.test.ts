@@ -122,7 +122,7 @@ describe("nlq ask", () => {
     expect(text.exitCode).toBeFalsy();
     expect(text.stdout).toContain(
       [
-        "interpretations: the candidates disagree and no reading has a clear majority (the chosen reading has 1 of 3 candidates (33%), below NLQ_ASK_WHEN_SUPPORT_BELOW=0.5); the rows above are #1's — which did you mean?",
+        "interpretations: the readings' results differ (the chosen reading has 1 of 3 candidates (33%), below NLQ_ASK_WHEN_SUPPORT_BELOW=0.5); the rows above are #1's — which did you mean? (--reading N answers with #N; add --remember to keep it from now on)",
         "  #1 (chosen), 1 of 3 candidates: SELECT avg(price) AS price FROM products",
         "  #2, 1 of 3 candidates: SELECT max(price) AS price FROM products",
         "     differs: returns max(price) instead of avg(price); price is 30.00 instead of 15.5000000000000000",

@@ -6,10 +6,13 @@ import {
   loadServiceSettings,
   type MetadataStore,
   openQuestionMetadataStore,
+  rememberPickedReading,
+  roleAuthority,
   type ServiceSettings,
 } from "@nlq/adapters";
 import {
   type Answer,
+  answerWithInterpretation,
   builtInPresetNames,
   builtInPresets,
   checkQuestionLength,
@@ -53,6 +56,11 @@ export function formatAnswer(answer: Answer): string {
   lines.push("");
   if (answer.summary) lines.push(describeAnswerSentence(answer.summary));
   lines.push(`selection: ${describeSelection(answer.selection, answer.confidence)}`);
+  for (const followed of answer.followedConfirmations ?? []) {
+    lines.push(
+      `followed a confirmed reading: «${followed.phrase}» means ${followed.chosen.label}${followed.setAside.length > 0 ? `, not ${followed.setAside.map((choice) => choice.label).join(" or ")}` : ""} (confirmed by ${followed.confirmedBy}, ${followed.confirmedAt.slice(0, 10)})`,
+    );
+  }
   lines.push(...formatInterpretations(answer));
   lines.push(...describeCalls(answer.calls));
   lines.push(`model: ${answer.model.id}${answer.model.scripted ? " (scripted replay, not a language model)" : ""}`);
@@ -87,11 +95,34 @@ export function describeCalls(calls: Answer["calls"]): string[] {
   ];
 }
 
+/**
+ * `--remember`: keeps the picked reading in the metadata store (`rememberPickedReading`) as the URL's role, an
+ * administrator (`NLQ_WEB_EXAMPLE_ADMIN_ROLE`, asked on the role's own connection) for every role. Resolves to the line
+ * `nlq ask` prints: what was kept, or why nothing was.
+ */
+async function rememberReading(
+  client: pg.Client,
+  metadataStore: MetadataStore | undefined,
+  service: ServiceSettings,
+  dataSource: string,
+  answer: Answer,
+): Promise<string> {
+  if (!metadataStore) return "nothing was remembered: no metadata store (NLQ_METADATA_URL, or nlq start's)";
+  const authority = await roleAuthority(client, service.webExampleAdministratorRole);
+  const remembered = await rememberPickedReading({
+    database: metadataStore.database,
+    dataSource,
+    editor: { role: authority.role, administrator: authority.administrator },
+    answer,
+  });
+  return remembered.message;
+}
+
 /** The metadata store of `nlq ask` (`openQuestionMetadataStore`), also opened by `nlq eval` and `nlq selector-data`. */
 export const openAskMetadataStore = openQuestionMetadataStore;
 
 /**
- * `nlq ask "<question>" --url <postgresql://…> [--hint <text>] [--json] [--quiet]`: answers one question on the
+ * `nlq ask "<question>" --url <postgresql://…> [--hint <text>] [--json] [--quiet] [--reading N [--remember]]`: answers one question on the
  * database as the URL's role, read-only. Model and limits come from `NLQ_*` variables; the URL defaults to
  * `DATABASE_URL`. The metadata store (`openAskMetadataStore`) supplies the catalog index when `nlq index` built one
  * for the database (live introspection otherwise) and records the question in its query log. An empty question, a
@@ -114,6 +145,15 @@ export function registerAskCommand(program: Command, output: AskCommandOutput = 
       false,
     )
     .option("--quiet", "no progress lines on stderr", false)
+    .option(
+      "--reading <number>",
+      "answer with interpretation <number> of the answer (as listed under interpretations) instead of #1; keeps nothing",
+    )
+    .option(
+      "--remember",
+      "with --reading: keep that reading as what you mean from now on (yours; an administrator's for every role)",
+      false,
+    )
     .addHelpText(
       "after",
       `
@@ -135,7 +175,8 @@ Environment:
   NLQ_HOME                   where .nlq/ lives (default: the current directory)
 
 Example:
-  NLQ_MODEL=scripted:fixtures/demo-model.json nlq ask "how many customers are there?" --url postgresql://postgres@127.0.0.1:5432/postgres`,
+  NLQ_MODEL=scripted:fixtures/demo-model.json nlq ask "how many customers are there?" --url postgresql://postgres@127.0.0.1:5432/postgres
+  nlq ask "what is the name of every singer?" --reading 2 --remember   (answer with reading #2 and keep it)`,
     )
     .action(async (questionArgument: string, givenOptions: Record<string, unknown>) => {
       const environment = output.environment ?? process.env;
@@ -165,6 +206,9 @@ Example:
           options.preset === undefined ? environment : { ...environment, NLQ_PRESET: options.preset },
         );
         checkQuestionLength(question, settings.maxQuestionLength);
+        if (options.remember && options.reading === undefined) {
+          throw new UsageError("--remember keeps the reading --reading <number> picks: pass both");
+        }
       } catch (error) {
         const refusedInput = UsageError.isInstance(error) || QuestionTooLongError.isInstance(error);
         return fail(describeCommandError(error), refusedInput ? USAGE_EXIT_CODE : 1);
@@ -197,7 +241,7 @@ Example:
               `nlq ask: cannot use the catalog index, answering from live introspection: ${describeCommandError(error)}\n`,
             ),
         });
-        const answer = await ask({
+        let answer = await ask({
           question,
           hint: options.hint,
           session,
@@ -209,8 +253,27 @@ Example:
             for (const line of text?.split("\n") ?? []) output.writeError(`… ${line}\n`);
           },
         });
+        // `--reading N` answers with another interpretation (a pick: nothing is kept); `--remember` also keeps it.
+        let remembered: string | undefined;
+        if (options.reading !== undefined) {
+          const asked = answer;
+          answer = await answerWithInterpretation({
+            answer: asked,
+            number: options.reading,
+            session,
+            settings,
+            abortSignal: controller.signal,
+          });
+          if (options.remember) {
+            remembered = await rememberReading(client, metadataStore, service, dataSourceKey(url), answer);
+          }
+        }
         audited = { answer };
-        output.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : formatAnswer(answer));
+        output.write(
+          options.json
+            ? `${JSON.stringify(remembered === undefined ? answer : { ...answer, remembered }, null, 2)}\n`
+            : `${formatAnswer(answer)}${remembered === undefined ? "" : `${remembered}\n`}`,
+        );
       } catch (error) {
         if (loggedIn !== undefined && audited === undefined) audited = { error };
         fail(describeCommandError(error));

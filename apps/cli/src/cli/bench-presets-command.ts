@@ -33,6 +33,11 @@ export function registerBenchPresetsCommand(bench: Command): void {
       "Spider's train_queries.csv: ask every n-th question on the indexed warehouse (--url, NLQ_HOME) with a model scripted from gold",
     )
     .option("--count <n>", "with --questions: how many questions (every n-th of the file)", "50")
+    .option(
+      "--simulated-latency-ms <ms>",
+      "every model call waits this long before its (scripted) answer, so wall time shows what the sequential model rounds cost",
+      "0",
+    )
     .option("--json", "print the figures as JSON")
     .addHelpText(
       "after",
@@ -98,6 +103,7 @@ The model is scripted from each question's gold (not a language model): calls ar
             metadataStore,
             environment: {},
             resolveModel: () => warehouse.model,
+            simulatedLatencyMilliseconds: options.simulatedLatencyMs,
             onQuestion: onQuestion(warehouse.questions.length),
           });
         } finally {
@@ -112,6 +118,7 @@ The model is scripted from each question's gold (not a language model): calls ar
           presets,
           // The fixture relative to the current directory when it lies below it (shorter in the report).
           environment: { NLQ_MODEL: options.model ?? `scripted:${displayPath(options.fixture)}` },
+          simulatedLatencyMilliseconds: options.simulatedLatencyMs,
           onQuestion: onQuestion(questions.length),
         });
       }

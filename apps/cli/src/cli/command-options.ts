@@ -158,6 +158,10 @@ export const askOptionsSchema = z.object({
   preset: variableFlag("NLQ_PRESET").optional(),
   json: z.boolean(),
   quiet: z.boolean(),
+  /** `--reading N`: answer with interpretation N of the answer instead of #1. */
+  reading: wholeNumberFlag(1).optional(),
+  /** `--remember`: keep `--reading`'s interpretation as what the role means from now on. */
+  remember: z.boolean(),
 });
 
 export const startOptionsSchema = z.object({ web: z.boolean() });
@@ -324,6 +328,7 @@ export const benchPresetsOptionsSchema = z.object({
         context.addIssue({ code: "custom", message: "must name at least one preset, e.g. fast,balanced,max" });
     }),
   ),
+  simulatedLatencyMs: wholeNumberFlag(0),
   json: z.boolean().optional(),
 });
 

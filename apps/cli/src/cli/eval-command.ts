@@ -1,5 +1,5 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { createPgExecutor, createQuestionAnswerer, loadServiceSettings, type MetadataStore } from "@nlq/adapters";
+import { createPgExecutor, loadServiceSettings, type MetadataStore } from "@nlq/adapters";
 import { loadSettings, type Settings, seededRandom } from "@nlq/engine";
 import type { PoolReport, QuestionReport, VerifiedExampleComparison } from "@nlq/eval";
 import type { Command } from "commander";
@@ -8,6 +8,8 @@ import { openAskMetadataStore } from "./ask-command";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
 import { evalOptionsSchema, parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
+import { createQuestionTargets, databaseUrl } from "./eval-question-targets";
+import { formatQuestionReport, goldErrorLines } from "./format-question-report";
 import { formatTable } from "./format-table";
 
 /** Where `nlq eval` writes; tests pass their own sinks, environment and model. */
@@ -19,17 +21,6 @@ export interface EvalCommandOutput extends CommandOutput {
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-
-function goldErrorLines(report: { goldErrors: PoolReport["goldErrors"] }): string[] {
-  if (report.goldErrors.length === 0) return [];
-  const notScored = new Set(report.goldErrors.filter((error) => !error.scored).map((error) => error.id)).size;
-  return [
-    "",
-    `gold does not run (not scored): ${notScored} question${notScored === 1 ? "" : "s"}`,
-    `gold errors (${report.goldErrors.length}; a question none of whose gold alternatives ran is not scored):`,
-    ...report.goldErrors.map((error) => `  ${error.id}${error.scored ? "" : " (not scored)"}: ${error.error}`),
-  ];
-}
 
 /** What a model selector cost, for its row of the text report. */
 function selectorCost(figure: object): string {
@@ -63,63 +54,6 @@ export function formatPoolReport(report: PoolReport): string {
   return `${[`${report.questions} questions`, formatTable(["", "EX", "set EX", ""], rows), ...model, ...goldErrorLines(report)].join("\n")}\n`;
 }
 
-/** The questions report as text: EX per category, cost per question, and the model (labelled when scripted). */
-export function formatQuestionReport(report: QuestionReport): string {
-  const rows = [
-    ...Object.entries(report.categories).map(([category, figure]) => [
-      category,
-      String(figure.questions),
-      percent(figure.ex),
-      percent(figure.setEx),
-    ]),
-    ["overall", String(report.questions), percent(report.ex), percent(report.setEx)],
-  ];
-  const cost = report.perQuestion;
-  return `${[
-    `model: ${report.model.id}${report.model.scripted ? " (scripted replay, not a language model)" : ""}`,
-    formatTable(["category", "questions", "EX", "set EX"], rows),
-    `per question: ${cost.llmCalls.toFixed(1)} LLM calls, ${cost.inputTokens.toFixed(0)} input + ${cost.outputTokens.toFixed(0)} output tokens, ${cost.milliseconds.toFixed(0)} ms`,
-    `engine or SQL failures: ${report.failures}`,
-    ...goldErrorLines(report),
-    ...failureLines(report),
-  ].join("\n")}\n`;
-}
-
-/** One line of text, at most `length` characters. */
-function oneLine(text: string, length: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
-}
-
-/**
- * Every scored question that was not answered correctly, one readable line each: its id, what went wrong (the engine's
- * error with its class and SQLSTATE, the chosen SQL's execution error, or a wrong result), how the answer was chosen,
- * and the SQL.
- */
-export function failureLines(report: Pick<QuestionReport, "results">): string[] {
-  const wrong = report.results.filter((result) => result.scored && !result.correct);
-  if (wrong.length === 0) return [];
-  const scored = report.results.filter((result) => result.scored).length;
-  return [
-    "",
-    `not correct (${wrong.length} of ${scored} scored):`,
-    ...wrong.map((result) => {
-      const what =
-        result.failedIn === "engine"
-          ? `engine error ${result.errorName ?? "Error"}${result.errorCode ? ` (${result.errorCode})` : ""}: ${oneLine(result.error ?? "", 200)}`
-          : result.failedIn === "execution"
-            ? `SQL error: ${oneLine(result.error ?? "", 200)}`
-            : "wrong result";
-      const how =
-        result.chosenBy === undefined
-          ? `${result.calls} calls`
-          : `${result.calls} calls, ${result.candidates} candidates, ${result.clusters} clusters, chosen by ${result.chosenBy}`;
-      const sql = result.sql === undefined ? "" : `\n      ${oneLine(result.sql, 300)}`;
-      return `  ${result.id} [${result.category}]: ${what} (${how})${sql}`;
-    }),
-  ];
-}
-
 const points = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} points`;
 
 /** The verified-example comparison as text: EX of the held-out half without and with examples, and the difference. */
@@ -148,6 +82,32 @@ export function formatVerifiedExampleComparison(report: VerifiedExampleCompariso
 }
 
 /**
+ * Checks, before anything is asked, that every `database` the questions name is a database name and exists on the
+ * server of `--url`: a missing one fails the run at once, naming it, rather than at its first question.
+ */
+async function checkQuestionDatabases(
+  client: pg.Client,
+  url: string,
+  questions: ReadonlyArray<{ readonly database?: string }>,
+): Promise<void> {
+  const named = [
+    ...new Set(questions.flatMap((question) => (question.database === undefined ? [] : [question.database]))),
+  ];
+  if (named.length === 0) return;
+  for (const database of named) databaseUrl(url, database);
+  const found = await client.query<{ datname: string }>(
+    "SELECT datname FROM pg_catalog.pg_database WHERE datname = ANY($1::text[])",
+    [named],
+  );
+  const existing = new Set(found.rows.map((row) => row.datname));
+  const missing = named.filter((database) => !existing.has(database));
+  if (missing.length > 0)
+    throw new UsageError(
+      `the question file names database${missing.length === 1 ? "" : "s"} the server of --url does not have: ${missing.join(", ")}`,
+    );
+}
+
+/**
  * `nlq eval --candidates FILE | --questions FILE --url URL [--json]`: execution accuracy. Candidate pools are scored
  * per source and by the selectors (oracle, random, self-consistency; the pairwise agent and the unit tester when a
  * model is configured) without generating anything; questions with gold
@@ -165,7 +125,7 @@ export function registerEvalCommand(program: Command, output: EvalCommandOutput 
     )
     .option(
       "--questions <file>",
-      "JSONL ({question, gold, schema?, category?}), a defog CSV (question, query, db_name, …) or Spider's train_queries.csv (database, question, sql: MySQL gold translated to PostgreSQL)",
+      "JSONL ({question, gold, schema?, database?, category?}; gold may be a list of readings, or query1, query2, …), a defog CSV (question, query, db_name, …) or Spider's train_queries.csv (database, question, sql: MySQL gold translated to PostgreSQL)",
     )
     .option("--url <url>", "PostgreSQL connection URL holding the data (env: DATABASE_URL)")
     .option("--limit <count>", "only the first <count> questions")
@@ -187,7 +147,9 @@ export function registerEvalCommand(program: Command, output: EvalCommandOutput 
 Gold SQL may use defog's notation: {a,b} accepts any non-empty subset of the listed columns, ";" separates
 alternative gold queries. Results are equal when their row multisets are (in order when the gold orders at its top
 level), numbers within 1e-6, NULL = NULL; column names are ignored, column order is not. "set EX" is BIRD's set
-equality. Self-consistency picks the largest cluster of equal results; a tie goes to the cluster whose first member
+equality. With --questions, "EX (Spider rule)" is the official Spider test-suite evaluation's rule: a permutation of
+columns is the same result, rows are compared in order when the gold's text has "order by", two empty results are
+equal, DISTINCT is removed from both queries, numbers compare exactly. Self-consistency picks the largest cluster of equal results; a tie goes to the cluster whose first member
 comes first in the candidate list. Random is the exact expectation of picking one candidate uniformly.
 With a model configured (NLQ_MODEL or NLQ_MODEL_SELECTION), the CHASE-SQL pairwise agent and the CHESS unit tester
 (NLQ_UNIT_TESTS tests) choose too, each within the per-question budget (NLQ_MAX_LLM_CALLS); their calls and tokens are
@@ -199,6 +161,11 @@ Spider's train_queries.csv (header database,question,sql): each gold query is tr
 and runs with search_path set to the lower-cased database name. A gold that does not translate or does not run is
 counted under "gold does not run" and not scored. --candidates with a CSV scores the gold itself as the only
 candidate: the check that the translated gold runs and scores 100%.
+A question with several gold readings (JSONL "gold": [..] or "query1", "query2", …: AmbiQT) is scored by which
+readings the answer's own result (#1) and its other interpretations return: both found (every reading offered),
+either found, the answer's own result a reading (its EX). On a question with one reading, an answer that sets
+needsChoice or shows more than one interpretation is a false alarm. A question's "database" is asked on that database
+of --url's server, as --url's user (each database on its own connection, catalog index and value index).
 With --questions, a database indexed with nlq index (NLQ_HOME) is answered on the indexed path, as nlq ask does:
 the indexed catalog, and above NLQ_SCHEMA_SELECTION_MIN_COLUMNS the schema selector with CRUSH.
 
@@ -238,6 +205,7 @@ Examples:
       const evaluation = await import("@nlq/eval");
       const client = new pg.Client({ connectionString: url });
       let metadataStore: MetadataStore | undefined;
+      let closeTargets: (() => Promise<void>) | undefined;
       try {
         await client.connect();
         const session = createPgExecutor(client, { name: "nlq-eval" });
@@ -303,6 +271,19 @@ Examples:
           // and on large catalogs the schema selector with CRUSH; live introspection otherwise.
           const service = loadServiceSettings(environment);
           metadataStore = await openAskMetadataStore(service, (message) => output.writeError(`nlq eval: ${message}\n`));
+          // Questions that name a `database` are asked on it (same server and user as --url), each database with its
+          // own connection and composition; the others on --url's.
+          await checkQuestionDatabases(client, url, questions);
+          const targets = createQuestionTargets({
+            url,
+            settings,
+            evaluation,
+            ...(metadataStore === undefined ? {} : { store: metadataStore }),
+            ...(service.qdrant === undefined ? {} : { qdrant: service.qdrant }),
+            onIndexError: (error) =>
+              output.writeError(`nlq eval: cannot use the catalog index: ${describeCommandError(error)}\n`),
+          });
+          closeTargets = targets.close;
           // What both runs share: the questions on this session, through the index when there is one. Retrieval runs
           // on every question: without an index, on a value index built in the background (this process asks many
           // questions) and the live lookup until it is ready.
@@ -312,16 +293,8 @@ Examples:
             execute,
             settings,
             resolveModel: output.resolveModel,
-            answerer: createQuestionAnswerer({
-              store: metadataStore,
-              url,
-              qdrant: service.qdrant,
-              backgroundValueIndexes: true,
-              // The build logs in as the session did: from --url and, for a password it lacks, PGPASSWORD or ~/.pgpass.
-              ambientCredentials: true,
-              onIndexError: (error) =>
-                output.writeError(`nlq eval: cannot use the catalog index: ${describeCommandError(error)}\n`),
-            }),
+            answerer: targets.composition(url),
+            targetFor: targets.targetFor,
           };
           if (options.compareVerifiedExamples) {
             const comparison = await evaluation.compareVerifiedExamples({
@@ -343,8 +316,10 @@ Examples:
           output.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatQuestionReport(report));
         }
       } catch (error) {
-        fail(describeCommandError(error));
+        // A question file naming a bad or missing database is a usage error, found before anything was asked.
+        fail(describeCommandError(error), UsageError.isInstance(error) ? USAGE_EXIT_CODE : 1);
       } finally {
+        await closeTargets?.().catch(() => undefined);
         await client.end().catch(() => undefined);
         await metadataStore?.close().catch(() => undefined);
       }

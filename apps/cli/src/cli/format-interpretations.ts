@@ -26,21 +26,22 @@ function preview(interpretation: Interpretation): string[] {
 
 /**
  * The interpretations of an answer whose candidates disagreed, as `nlq ask` prints them after the selection line:
- * a heading (with why nlq would ask, when it would), then each reading — number, support, its SQL on one line, how it
- * differs from the chosen one, and the first rows it returned. Nothing when the candidates agreed.
+ * a heading (with why nlq would ask, when it would, and how to answer with another: `--reading N [--remember]`), then
+ * each reading — number, support, what the phrase in doubt means in it, its SQL on one line, how it differs from the
+ * chosen one, and the first rows it returned. Nothing when the candidates agreed.
  */
 export function formatInterpretations(answer: Answer): string[] {
   const interpretations = answer.interpretations ?? [];
   if (interpretations.length === 0) return [];
   const candidates = answer.selection.candidates;
   const heading = answer.needsChoice
-    ? `interpretations: the candidates disagree and no reading has a clear majority (${answer.choiceBasis ?? ""}); the rows above are #1's — which did you mean?`
+    ? `interpretations: the readings' results differ (${answer.choiceBasis ?? ""}); the rows above are #1's — which did you mean? (--reading N answers with #N; add --remember to keep it from now on)`
     : `interpretations: the candidates disagree; the answer is #1 (${answer.choiceBasis ?? ""})`;
   const lines = [heading];
   for (const interpretation of interpretations) {
     const sql = plainLine(interpretation.sql);
     lines.push(
-      `  #${interpretation.number}${interpretation.chosen ? " (chosen)" : ""}, ${support(interpretation, candidates)}: ${sql.length > maxSqlLength ? `${sql.slice(0, maxSqlLength)}…` : sql}`,
+      `  #${interpretation.number}${interpretation.chosen ? " (chosen)" : ""}, ${support(interpretation, candidates)}${interpretation.reading ? `, «${interpretation.reading.phrase}» = ${interpretation.reading.chosen.label}` : ""}: ${sql.length > maxSqlLength ? `${sql.slice(0, maxSqlLength)}…` : sql}`,
     );
     if (!interpretation.chosen) {
       lines.push(`     differs: ${plainLine(interpretation.difference)}`);

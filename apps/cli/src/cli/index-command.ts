@@ -12,9 +12,10 @@ import {
   type MetadataStore,
   openMetadataStore,
   readCatalogFiles,
+  resolvePipelineEmbeddingModel,
   type ServiceSettings,
 } from "@nlq/adapters";
-import { loadSettings, resolveEmbeddingModel, type Settings, type VectorStore } from "@nlq/engine";
+import { loadSettings, type Settings, type VectorStore } from "@nlq/engine";
 import type { Command } from "commander";
 import pg from "pg";
 import { checkDatabaseUrl, USAGE_EXIT_CODE } from "./cli-input";
@@ -162,7 +163,7 @@ Example:
           schemas: options.schema,
           descriptions,
           vectorStore,
-          embeddingModel: options.embeddings ? resolveEmbeddingModel(settings.embeddingModel, settings) : undefined,
+          embeddingModel: options.embeddings ? resolvePipelineEmbeddingModel(settings) : undefined,
           values: options.values,
           force: options.force,
           abortSignal: controller.signal,

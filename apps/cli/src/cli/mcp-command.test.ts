@@ -67,10 +67,16 @@ function textOf(result: CallToolResult): string {
 }
 
 describe("nlq mcp over stdio", () => {
-  it("answers initialize and lists ask, run_sql, search_schema and explain", async () => {
+  it("answers initialize and lists ask, choose_reading, run_sql, search_schema and explain", async () => {
     expect(client.getServerVersion()?.name).toBe("nlq");
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask", "explain", "run_sql", "search_schema"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "ask",
+      "choose_reading",
+      "explain",
+      "run_sql",
+      "search_schema",
+    ]);
   });
 
   it("builds a value index in the background for the unindexed database: a connection of its own besides the session", async () => {

@@ -100,6 +100,7 @@ Examples:
           ...(metadataStore ? { metadataStore } : {}),
           ...(service.qdrant ? { qdrant: service.qdrant } : {}),
           maxRows: options.maxRows,
+          administratorRole: service.webExampleAdministratorRole,
           // Both transports are long-lived: each database and role nothing is indexed for gets a value index built in
           // the background, over that role's own login (the stdio URL's, or the HTTP client's password).
           backgroundValueIndexes: true,

@@ -24,6 +24,8 @@ describe("describeEvent", () => {
       "crush-start": "Hallucinating a minimal schema: at most 30 columns",
       "crush-end": "Chose a schema subset: 9 columns for city.name, country.name",
       "schema-start": "Selecting the relevant schema: from 3 tables, 12 columns",
+      "readings-end":
+        "Looked for other readings of the question: «name» may mean world.city.name or world.city.local_name (candidates for each)",
       "schema-end": "Selected the relevant schema: 2 tables, 5 columns",
       "candidate-start": "Writing SQL candidate 1: one-shot",
       "candidate-end": "SQL candidate 1: ran, 4 rows",

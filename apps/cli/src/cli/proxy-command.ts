@@ -4,7 +4,6 @@ import {
   openMetadataStore,
   type QdrantSettings,
   type ServiceSettings,
-  VerifiedExampleStore,
 } from "@nlq/adapters";
 import { type Answer, type AnswerQuestionOptions, ConfigurationError, loadSettings } from "@nlq/engine";
 import {
@@ -225,7 +224,11 @@ async function runProxy(options: ProxyCommandOptions): Promise<number> {
         : {
             queryLog: metadata.queryLog,
             auditTrail: metadata.auditTrail,
-            pickedExamples: new VerifiedExampleStore(metadata.database),
+            // `/* nl#2 remember */;` keeps a confirmed reading; a plain pick keeps nothing.
+            readingConfirmations: {
+              database: metadata.database,
+              administratorRole: service.webExampleAdministratorRole,
+            },
           }),
       logger: consoleLogger,
       closeGraceMilliseconds: service.shutdownGraceMilliseconds,

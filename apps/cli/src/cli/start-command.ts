@@ -1,4 +1,3 @@
-import { VerifiedExampleStore } from "@nlq/adapters";
 import { demoTableNames, loadDemoData } from "@nlq/demo";
 import { loadSettings, NlqError } from "@nlq/engine";
 import { consoleLogger, installProcessGuard, loadProxyServerSettings, startProxyServer } from "@nlq/proxy";
@@ -67,6 +66,7 @@ async function runStart(options: { web: boolean }): Promise<number> {
       clientLoginTimeoutMilliseconds,
       authQuery,
       shutdownGraceMilliseconds,
+      webExampleAdministratorRole,
     } = loadProxyServerSettings(process.env);
     launcher = startLauncher(resolveLauncherSettings(process.env, options), {
       demoTableNames,
@@ -86,8 +86,11 @@ async function runStart(options: { web: boolean }): Promise<number> {
           settings,
           queryLog: proxyOptions.queryLog,
           auditTrail: proxyOptions.metadataStore.auditTrail,
-          // A pick (`/* nl#2 */;`) saves the picked SQL as the role's verified example, as under `nlq proxy`.
-          pickedExamples: new VerifiedExampleStore(proxyOptions.metadataStore.database),
+          // `/* nl#2 remember */;` keeps a confirmed reading, as under `nlq proxy`; a plain pick keeps nothing.
+          readingConfirmations: {
+            database: proxyOptions.metadataStore.database,
+            administratorRole: webExampleAdministratorRole,
+          },
           logger: consoleLogger,
           closeGraceMilliseconds: shutdownGraceMilliseconds,
           ...(metricsListen === undefined ? {} : { metricsListen }),

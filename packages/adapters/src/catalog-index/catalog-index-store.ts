@@ -11,6 +11,8 @@ export interface IndexedTable {
   readonly rowCount: number | null;
   readonly rowCountExact: boolean;
   readonly columnStatistics: ReadonlyMap<string, ColumnStatistics>;
+  /** `provider:modelId` of the embedder that made the table's description vectors; null when none were made. */
+  readonly embeddingModel: string | null;
 }
 
 /** Stored fingerprint of one table. */
@@ -18,6 +20,8 @@ export interface StoredTableFingerprint {
   readonly schema: string;
   readonly name: string;
   readonly fingerprint: string;
+  /** The embedder of its description vectors (`embeddingModelIdentity`), null when none were made. */
+  readonly embeddingModel: string | null;
 }
 
 /** Reads and writes a data source's indexed catalog in the metadata store (tables `catalog_tables`, `catalog_columns`). */
@@ -34,10 +38,33 @@ export class CatalogIndexStore {
         schema: catalogTables.schemaName,
         name: catalogTables.tableName,
         fingerprint: catalogTables.fingerprint,
+        embeddingModel: catalogTables.embeddingModel,
       })
       .from(catalogTables)
       .where(eq(catalogTables.dataSourceId, dataSourceId));
     return rows;
+  }
+
+  /** Records that a table's description vectors were made again, by `embeddingModel`, its fingerprint unchanged. */
+  async setEmbeddingModel(
+    dataSourceId: string,
+    table: { readonly schema: string; readonly name: string },
+    embeddingModel: string,
+  ): Promise<void> {
+    // `indexed_at` moves too: it is what tells the processes answering questions that the index changed.
+    await this.#database
+      .update(catalogTables)
+      .set({ embeddingModel, indexedAt: new Date() })
+      .where(isTable(dataSourceId, table));
+  }
+
+  /** The embedders that made a data source's description vectors (null for tables without vectors). */
+  async embeddingModels(dataSourceId: string): Promise<Set<string | null>> {
+    const rows = await this.#database
+      .selectDistinct({ embeddingModel: catalogTables.embeddingModel })
+      .from(catalogTables)
+      .where(eq(catalogTables.dataSourceId, dataSourceId));
+    return new Set(rows.map((row) => row.embeddingModel));
   }
 
   /** Replaces one table and its columns in one transaction (the commit point of incremental indexing). */
@@ -62,6 +89,7 @@ export class CatalogIndexStore {
           rowCount: indexed.rowCount,
           rowCountExact: indexed.rowCountExact,
           fingerprint: indexed.fingerprint,
+          embeddingModel: indexed.embeddingModel,
         })
         .returning({ id: catalogTables.id });
       if (table.columns.length === 0) return;

@@ -76,7 +76,7 @@ describe("catalog index", () => {
     };
     const progress: CatalogIndexProgress[] = [];
     const first = await indexCatalog({ ...common, onProgress: (event) => progress.push(event) });
-    expect(first).toEqual({ tables: 3, columns: 9, indexed: 3, unchanged: 0, removed: 0 });
+    expect(first).toEqual({ tables: 3, columns: 9, indexed: 3, unchanged: 0, removed: 0, reembedded: 0 });
     expect(progress.map((event) => `${event.done}/${event.total} ${event.table} ${event.status}`)).toEqual([
       "1/3 public.concert indexed",
       "2/3 public.secret indexed",
@@ -101,9 +101,39 @@ describe("catalog index", () => {
       sampleValues: ["France", "Germany"],
     });
 
-    expect(await indexCatalog(common)).toEqual({ tables: 3, columns: 9, indexed: 0, unchanged: 3, removed: 0 });
+    expect(await indexCatalog(common)).toEqual({
+      tables: 3,
+      columns: 9,
+      indexed: 0,
+      unchanged: 3,
+      removed: 0,
+      reembedded: 0,
+    });
+    // Another embedder: every table's description vectors are made again (other dimensions), nothing else re-indexed.
+    const otherEmbedder = createOfflineEmbeddingModel({ dimensions: 64 });
+    Object.defineProperty(otherEmbedder, "modelId", { value: "hashed-ngrams-64" });
+    expect(await indexCatalog({ ...common, embeddingModel: otherEmbedder })).toMatchObject({
+      indexed: 0,
+      unchanged: 0,
+      reembedded: 3,
+    });
+    expect(await vectorStore.count({ collection })).toBe(12);
+    const [probe] = await vectorStore.search({ collection, vector: new Array(64).fill(0.1), limit: 1 });
+    expect(probe).toBeDefined();
+    expect(await indexCatalog({ ...common, embeddingModel: otherEmbedder })).toMatchObject({
+      unchanged: 3,
+      reembedded: 0,
+    });
+    expect(await indexCatalog(common)).toMatchObject({ unchanged: 0, reembedded: 3 });
     await client.query("ALTER TABLE concert ADD COLUMN city text; DROP TABLE secret");
-    expect(await indexCatalog(common)).toEqual({ tables: 2, columns: 8, indexed: 1, unchanged: 1, removed: 1 });
+    expect(await indexCatalog(common)).toEqual({
+      tables: 2,
+      columns: 8,
+      indexed: 1,
+      unchanged: 1,
+      removed: 1,
+      reembedded: 0,
+    });
     const valueColumns = async () =>
       (await new ValueIndexStore(store.database).listColumns(dataSource.id)).map(
         (stored) => `${stored.column.table}.${stored.column.column}`,

@@ -8,10 +8,12 @@ import {
   isStoredTable,
   runReadOnly,
   tableKey,
+  VectorDimensionError,
   valueReadPolicy,
 } from "@nlq/engine";
 import type { ExternalDescriptions } from "../catalog-files/external-descriptions";
 import { mergeExternalDescriptions } from "../catalog-files/merge-external-descriptions";
+import { embeddingModelIdentity } from "../embedding/pipeline-embedding-model";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { indexDatabaseValues } from "../value-index/index-database-values";
 import { ValueIndexStore } from "../value-index/value-index-store";
@@ -59,6 +61,8 @@ export interface IndexCatalogResult {
   readonly indexed: number;
   readonly unchanged: number;
   readonly removed: number;
+  /** Tables whose only change was the embedder: their description vectors were made again, nothing else. */
+  readonly reembedded: number;
 }
 
 /**
@@ -90,7 +94,32 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
   const exactBelow = options.exactCountBelow ?? 10_000;
   let indexed = 0;
   let unchanged = 0;
+  let reembedded = 0;
   let collectionReady = false;
+  const embedder =
+    options.vectorStore && options.embeddingModel ? embeddingModelIdentity(options.embeddingModel) : undefined;
+  if (
+    embedder !== undefined &&
+    [...stored.values()].some((row) => row.embeddingModel !== null && row.embeddingModel !== embedder)
+  ) {
+    // Another embedder made (some of) the stored vectors: their dimensions and space differ, so the collection starts
+    // again and every table is embedded anew (an index written before embedders were recorded counts as unknown).
+    await options.vectorStore!.dropCollection({ collection }).catch(() => undefined);
+    for (const [key, row] of stored) stored.set(key, { ...row, embeddingModel: null });
+  }
+  const ensureCollection = async () => {
+    if (collectionReady || !options.vectorStore || !options.embeddingModel) return;
+    collectionReady = true;
+    try {
+      await ensureContextCollection(options.vectorStore, options.embeddingModel, collection);
+    } catch (error) {
+      if (!VectorDimensionError.isInstance(error)) throw error;
+      // Vectors of an unrecorded embedder (an index from before embedders were recorded): every table's embedder
+      // is unknown, so each is embedded anew into a collection of the current dimensions.
+      await options.vectorStore.dropCollection({ collection });
+      await ensureContextCollection(options.vectorStore, options.embeddingModel, collection);
+    }
+  };
 
   const present = new Set(merged.tables.map(tableKey));
   // With a schema filter, tables of other schemas are out of scope, not removed.
@@ -117,8 +146,15 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
     const key = tableKey(table);
     const tableStatistics = statistics.get(key);
     const fingerprint = tableFingerprint(table, tableStatistics?.rowEstimate ?? null);
-    if (!options.force && stored.get(key)?.fingerprint === fingerprint) {
-      unchanged += 1;
+    const previous = stored.get(key);
+    if (!options.force && previous?.fingerprint === fingerprint) {
+      if (embedder !== undefined && previous.embeddingModel !== embedder) {
+        // Same table, another embedder: its vectors are made again (their dimensions may differ too), nothing else.
+        await ensureCollection();
+        await embedTableContext(options.vectorStore!, options.embeddingModel!, collection, table);
+        await store.setEmbeddingModel(options.dataSourceId, table, embedder);
+        reembedded += 1;
+      } else unchanged += 1;
       options.onProgress?.({ done: position + 1, total: merged.tables.length, table: key, status: "unchanged" });
       continue;
     }
@@ -133,10 +169,7 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
       };
     });
     if (options.vectorStore && options.embeddingModel) {
-      if (!collectionReady) {
-        collectionReady = true;
-        await ensureContextCollection(options.vectorStore, options.embeddingModel, collection);
-      }
+      await ensureCollection();
       await embedTableContext(options.vectorStore, options.embeddingModel, collection, sampled);
     }
     if (options.values !== false) {
@@ -171,6 +204,7 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
       rowCount: exactRows ?? estimate,
       rowCountExact: exactRows !== null,
       columnStatistics: tableStatistics?.columns ?? new Map(),
+      embeddingModel: embedder ?? null,
     });
     indexed += 1;
     options.onProgress?.({ done: position + 1, total: merged.tables.length, table: key, status: "indexed" });
@@ -181,6 +215,7 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
     indexed,
     unchanged,
     removed: removed.length,
+    reembedded,
   };
 }
 

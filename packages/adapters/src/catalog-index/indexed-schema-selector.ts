@@ -1,6 +1,7 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import type {
   Catalog,
+  CatalogContextIndex,
   LiveValueLookup,
   SchemaRetriever,
   SchemaSelectionSteps,
@@ -16,11 +17,10 @@ import {
   createChessSchemaSelector,
   createCrushPreselector,
   createLearnedColumnPreselection,
-  createOfflineEmbeddingModel,
   defaultCrushBudget,
-  resolveEmbeddingModel,
 } from "@nlq/engine";
-import { valueRerankModel } from "./retrieval-only-selector";
+import { resolvePipelineEmbeddingModel } from "../embedding/pipeline-embedding-model";
+import { valueRerankModel, valueRerankThresholds } from "./retrieval-only-selector";
 
 /**
  * What the selector builds once per catalog and reuses across questions: the learnt ranking and CRUSH's retriever over
@@ -58,14 +58,22 @@ export interface IndexedSchemaSelectorOptions {
   readonly storedSampleValues?: StoredSampleValues;
   /** Description vectors `nlq index` wrote (`embedCatalogContext`), searched by retrieve_context. Default none. */
   readonly contextVectors?: { readonly vectorStore: VectorStore; readonly collection: string };
-  /** Embedding model of the description vectors. Default `resolveEmbeddingModel(settings.embeddingModel, settings)`. */
+  /**
+   * An in-process description index (`createCatalogContextIndex`), for catalogs whose stored vectors another embedder
+   * made (or none were made); used instead of `contextVectors`. Default none.
+   */
+  readonly contextIndex?: CatalogContextIndex;
+  /**
+   * The embedding model of every vector here: the description vectors (which `nlq index` made with the same one),
+   * CRUSH's probes and the value rerank. Default `resolvePipelineEmbeddingModel(settings)`.
+   */
   readonly embeddingModel?: EmbeddingModelV3;
 }
 
 /**
  * The CHESS schema selector exactly as questions on an indexed data source get it (the production settings: steps,
- * narrowing threshold, learnt ranking, CRUSH with `defaultCrushBudget` and the offline catalog embedder, description
- * vectors), from what the index holds. `prepareIndexedQuestion` calls it with what it loaded from the metadata store;
+ * narrowing threshold, learnt ranking, CRUSH with `defaultCrushBudget` and the pipeline's embedder with the catalog's
+ * term weights, description vectors), from what the index holds. `prepareIndexedQuestion` calls it with what it loaded from the metadata store;
  * `runSchemaSelectionBenchmark` (packages/eval) with an in-memory catalog, so the benchmark measures this very path.
  */
 export async function createIndexedSchemaSelector(options: IndexedSchemaSelectorOptions): Promise<SchemaSelector> {
@@ -74,22 +82,23 @@ export async function createIndexedSchemaSelector(options: IndexedSchemaSelector
   const learnedRetrieval = options.learnedRetrieval ?? settings.learnedRetrieval;
   if (learnedRetrieval) rankers.rankColumns ??= createLearnedColumnPreselection(options.catalog);
   const crush = options.crush ?? settings.crush;
+  const embeddingModel = options.embeddingModel ?? resolvePipelineEmbeddingModel(settings);
   if (crush) {
-    rankers.crushRetriever ??= createCatalogSchemaRetriever(options.catalog, createOfflineEmbeddingModel()).catch(
-      (error: unknown) => {
-        rankers.crushRetriever = undefined;
-        throw error;
-      },
-    );
+    rankers.crushRetriever ??= createCatalogSchemaRetriever(options.catalog, embeddingModel).catch((error: unknown) => {
+      rankers.crushRetriever = undefined;
+      throw error;
+    });
   }
   const minimumColumns = options.minimumColumns ?? settings.schemaSelectionMinimumColumns;
-  const valueRerank = valueRerankModel(settings);
+  const valueRerank = valueRerankModel(settings, embeddingModel);
   return createChessSchemaSelector({
     steps: options.steps ?? settings.schemaSelection,
     valueIndex: options.valueIndex,
     ...(options.liveValues ? { liveValues: options.liveValues } : {}),
     ...(options.liveValueColumns ? { liveValueColumns: options.liveValueColumns } : {}),
-    ...(valueRerank ? { valueEmbeddingModel: valueRerank } : {}),
+    ...(valueRerank
+      ? { valueEmbeddingModel: valueRerank, valueEmbeddingThresholds: valueRerankThresholds(valueRerank) }
+      : {}),
     valueVisibility: options.valueVisibility,
     storedSampleValues: options.storedSampleValues,
     ...(learnedRetrieval ? { rankColumns: rankers.rankColumns } : {}),
@@ -103,13 +112,10 @@ export async function createIndexedSchemaSelector(options: IndexedSchemaSelector
       : {}),
     // Retrieval narrows (CRUSH, learnt ranking, values, descriptions) every catalog that gets a selector at all.
     preselectAboveColumns: minimumColumns,
-    ...(options.contextVectors
-      ? {
-          contextRetrieval: {
-            ...options.contextVectors,
-            embeddingModel: options.embeddingModel ?? resolveEmbeddingModel(settings.embeddingModel, settings),
-          },
-        }
-      : {}),
+    ...(options.contextIndex
+      ? { contextIndex: options.contextIndex }
+      : options.contextVectors
+        ? { contextRetrieval: { ...options.contextVectors, embeddingModel } }
+        : {}),
   });
 }

@@ -139,6 +139,7 @@ describe("prepareIndexedQuestion runs CRUSH in the retrieval stage", () => {
       minimumColumns: 0,
       steps: schemaSelectionPresets.none,
       learnedRetrieval: false,
+      settings: context.settings,
       ...overrides,
     });
     const selected = await prepared.schemaSelector!.select({ catalog: prepared.catalog!, context });
@@ -149,7 +150,12 @@ describe("prepareIndexedQuestion runs CRUSH in the retrieval stage", () => {
     const events: PipelineEvent[] = [];
     const context = createStepContext({
       question,
-      settings: loadSettings(options.model ? { NLQ_MODEL: options.model } : {}),
+      // The lexical embedder, so that description retrieval alone cannot reach the freight table (the word vectors
+      // relate "cargo" to its "goods"): this test is about what CRUSH adds.
+      settings: loadSettings({
+        NLQ_EMBEDDING_MODEL: "builtin:lexical",
+        ...(options.model ? { NLQ_MODEL: options.model } : {}),
+      }),
       ...(options.resolveModel ? { resolveModel: options.resolveModel } : {}),
       onEvent: (event) => events.push(event),
     });

@@ -1,6 +1,7 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import type {
   Catalog,
+  CatalogContextIndex,
   QueryExecutor,
   SchemaSelector,
   Settings,
@@ -12,6 +13,7 @@ import {
   catalogCollectionName,
   columnKey,
   countColumns,
+  createCatalogContextIndex,
   createLiveValueLookup,
   createValueVisibility,
   DEFAULT_LSH_PARAMETERS,
@@ -24,6 +26,7 @@ import {
 } from "@nlq/engine";
 import { count, eq, max } from "drizzle-orm";
 import type { QdrantSettings } from "../config/service-settings";
+import { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "../embedding/pipeline-embedding-model";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { catalogTables } from "../metadata/schema/catalog";
 import type { BackgroundConnection, BackgroundValueIndexes } from "../value-index/background-value-index";
@@ -36,6 +39,7 @@ import { createIndexedSchemaSelector, type IndexedSelectorRankers } from "./inde
 import { LiveSampleValueCache } from "./live-sample-values";
 import { restrictToRole } from "./load-catalog";
 import { retrievalOnlySelector } from "./retrieval-only-selector";
+import { unindexedSchemaSelector } from "./unindexed-schema-selector";
 
 export interface IndexedQuestionOptions {
   /** The metadata store `nlq index` wrote to. */
@@ -57,7 +61,10 @@ export interface IndexedQuestionOptions {
   readonly qdrant?: QdrantSettings;
   /** Vector store of the description embeddings. Default: `createVectorStore` (Qdrant when `qdrant.url`, else embedded in the metadata store). */
   readonly vectorStore?: VectorStore;
-  /** Embedding model the index was built with. Default: `resolveEmbeddingModel(settings.embeddingModel)` (offline embedder). */
+  /**
+   * The question's embedding model. Default: `resolvePipelineEmbeddingModel(settings)` (`NLQ_EMBEDDING_MODEL`, else the
+   * trained offline embedder). The stored description vectors are searched only when it made all of them.
+   */
   readonly embeddingModel?: EmbeddingModelV3;
   /** Selector steps. Default: `settings.schemaSelection` (`NLQ_SCHEMA_SELECTION`, `balanced`). */
   readonly steps?: SchemaSelectionSteps;
@@ -143,7 +150,28 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     indexed.retrieval = undefined;
     throw error;
   });
+  const embeddingModel = options.embeddingModel ?? resolvePipelineEmbeddingModel(settings);
   const { valueIndex, truncatedColumns, vectorStore, storedSampleValues } = await indexed.retrieval;
+  // The stored description vectors serve only while the question's embedder made every one of them; otherwise (an
+  // index built before the embedder changed, or with --no-embeddings) an in-process index with it stands in, built
+  // once per index state, until `nlq index` is run again and re-embeds.
+  const identity = embeddingModelIdentity(embeddingModel);
+  indexed.storedEmbedders ??= new CatalogIndexStore(options.store.database).embeddingModels(dataSource.id);
+  const storedEmbedders = await indexed.storedEmbedders;
+  const vectorsFit = storedEmbedders.size === 1 && storedEmbedders.has(identity);
+  if (!vectorsFit) {
+    indexed.contextIndexes ??= new Map();
+    const contextIndexes = indexed.contextIndexes;
+    if (!contextIndexes.has(identity))
+      contextIndexes.set(
+        identity,
+        createCatalogContextIndex(indexed.catalog, embeddingModel).catch((error: unknown) => {
+          contextIndexes.delete(identity);
+          throw error;
+        }),
+      );
+  }
+  const contextIndex = vectorsFit ? undefined : await indexed.contextIndexes!.get(identity)!;
   // An index built without values (`nlq index --no-values`) holds none: the live lookup stands in for it.
   const valueSources = valueSourcesOf(
     options,
@@ -165,8 +193,10 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     ...(options.crushBudget === undefined ? {} : { crushBudget: options.crushBudget }),
     ...valueSources,
     storedSampleValues,
-    contextVectors: { vectorStore, collection: catalogCollectionName(dataSource.id) },
-    ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}),
+    ...(contextIndex
+      ? { contextIndex }
+      : { contextVectors: { vectorStore, collection: catalogCollectionName(dataSource.id) } }),
+    embeddingModel,
   });
   return { catalog, schemaSelector };
 }
@@ -198,7 +228,9 @@ function liveLookupOf(
 
 /**
  * For a database nothing is indexed for: the background value index (`backgroundValueIndex`) once it is ready — its
- * truncated columns still looked up live — and the live lookup alone until then (or without a background index).
+ * truncated columns still looked up live — and the live lookup alone until then (or without a background index);
+ * above `NLQ_SCHEMA_SELECTION_MIN_COLUMNS` the catalog is narrowed and selected as an indexed one
+ * (`unindexedSchemaSelector`), never sent to the prompt whole.
  */
 function unindexedRetrievalSelector(
   options: Pick<IndexedQuestionOptions, "session" | "transactionStatus" | "backgroundValueIndex" | "liveLookup">,
@@ -206,7 +238,7 @@ function unindexedRetrievalSelector(
 ): SchemaSelector {
   const background = options.backgroundValueIndex;
   const state = background ? background.indexes.use(background.key, background.connect) : undefined;
-  return retrievalOnlySelector(settings, valueSourcesOf(options, state?.index, state?.incompleteColumns));
+  return unindexedSchemaSelector(settings, valueSourcesOf(options, state?.index, state?.incompleteColumns));
 }
 
 /**
@@ -229,6 +261,10 @@ function valueSourcesOf(
 }
 
 interface IndexedDataSource extends IndexedSelectorRankers {
+  /** The embedders that made the stored description vectors (`CatalogIndexStore.embeddingModels`). */
+  storedEmbedders?: Promise<Set<string | null>>;
+  /** In-process description indexes by embedder, for when the stored vectors are another embedder's. */
+  contextIndexes?: Map<string, Promise<CatalogContextIndex>>;
   /** Changes whenever `nlq index` rewrote or removed a table: `<tables>/<latest indexed_at>`. */
   readonly stamp: string;
   /** The whole indexed catalog, before any role's privileges are applied. */

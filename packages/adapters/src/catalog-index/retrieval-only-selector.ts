@@ -1,6 +1,7 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import type { LiveValueLookup, SchemaSelector, Settings, ValueIndex, ValueVisibility } from "@nlq/engine";
-import { createChessSchemaSelector, resolveEmbeddingModel } from "@nlq/engine";
+import { createChessSchemaSelector, OfflineEmbeddingModel, WordVectorEmbeddingModel } from "@nlq/engine";
+import { resolvePipelineEmbeddingModel } from "../embedding/pipeline-embedding-model";
 
 /** Where a question's values come from (see `RetrieverOptions`). */
 export interface RetrievalValueSources {
@@ -11,15 +12,27 @@ export interface RetrievalValueSources {
 }
 
 /**
- * The embedding model of the value hits' rerank: the given one, else `settings.embeddingModel` when one is configured
- * (`NLQ_EMBEDDING_MODEL` other than the built-in offline embedder); none otherwise (edit distance alone, as CHESS
- * without its embedding filter).
+ * The embedding model of the value hits' rerank (CHESS retrieve_entity's embedding filter): the given one, else the
+ * pipeline's (`resolvePipelineEmbeddingModel`: `NLQ_EMBEDDING_MODEL`, or the trained offline embedder); none only with
+ * `builtin:lexical`, whose character features say nothing edit distance does not (edit distance alone then).
  */
 export function valueRerankModel(settings: Settings, given?: EmbeddingModelV3): EmbeddingModelV3 | undefined {
-  if (given) return given;
-  const configured = settings.embeddingModel?.trim() ?? "";
-  if (configured === "" || configured.startsWith("builtin")) return undefined;
-  return resolveEmbeddingModel(configured, settings);
+  if (given) return given instanceof OfflineEmbeddingModel ? undefined : given;
+  if (settings.embeddingModel?.trim() === "builtin:lexical") return undefined;
+  const model = resolvePipelineEmbeddingModel(settings);
+  return model instanceof OfflineEmbeddingModel ? undefined : model;
+}
+
+/**
+ * The value filter's thresholds for a rerank model: the trained offline embedder's cosines between a keyword and a
+ * value are lower than a provider's (a misspelt keyword has no word vector, only its spelling block), so it drops a
+ * value only below cosine 0.3 unless its spelling is within 0.6 edit similarity; a provider's model gets CHESS's
+ * 0.6 and 0.8.
+ */
+export function valueRerankThresholds(model: EmbeddingModelV3): { minimum: number; keepAboveEditSimilarity: number } {
+  return model instanceof WordVectorEmbeddingModel
+    ? { minimum: 0.3, keepAboveEditSimilarity: 0.6 }
+    : { minimum: 0.6, keepAboveEditSimilarity: 0.8 };
 }
 
 /**
@@ -46,7 +59,7 @@ export function retrievalOnlySelector(
     ...(sources.liveValues ? { liveValues: sources.liveValues } : {}),
     ...(sources.liveValueColumns ? { liveValueColumns: sources.liveValueColumns } : {}),
     ...(sources.valueVisibility ? { valueVisibility: sources.valueVisibility } : {}),
-    ...(rerank ? { valueEmbeddingModel: rerank } : {}),
+    ...(rerank ? { valueEmbeddingModel: rerank, valueEmbeddingThresholds: valueRerankThresholds(rerank) } : {}),
     preselectAboveColumns: Number.POSITIVE_INFINITY,
   });
   return { name: retrievalOnlySelectorName, select: (options) => selector.select(options) };

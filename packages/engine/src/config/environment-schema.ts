@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { embeddingProviders } from "../embedding/resolve-embedding-model";
+import { builtinEmbeddingReferences, embeddingProviders } from "../embedding/resolve-embedding-model";
 import { ConfigurationError } from "../errors/configuration-error";
 import { stepNames, stepVariableNames } from "../steps/step-registry";
 import { builtInPresetNames, defaultPresetName, type Preset, resolvePreset } from "./presets";
@@ -98,12 +98,13 @@ const pipelineVariables = {
   NLQ_EMBEDDING_MODEL: parsedVariable(
     `builtin or provider:model with provider ${embeddingProviders.join(", ")}`,
     (text) => {
-      if (text === "builtin" || text === "builtin:offline") return text;
+      if (builtinEmbeddingReferences.includes(text)) return text;
       const separator = text.indexOf(":");
       const provider = text.slice(0, separator);
       return separator > 0 && separator < text.length - 1 && embeddingProviders.includes(provider) ? text : undefined;
     },
   ).optional(),
+  NLQ_EMBEDDING_CACHE_DIR: textVariable,
   NLQ_SCHEMA_SELECTION: parsedVariable(
     `a preset (${Object.keys(schemaSelectionPresets).join(", ")}) or a comma list of steps (${schemaSelectionStepNames.join(", ")})`,
     (text): SchemaSelectionSteps | undefined => {

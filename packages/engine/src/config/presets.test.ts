@@ -30,6 +30,12 @@ describe("presets", () => {
     expect(
       [builtInPresets.fast, builtInPresets.balanced, builtInPresets.max].map((preset) => preset.summarizeAnswer),
     ).toEqual([false, true, true]);
+    // The reading step shares out the candidates of presets that write several; fast writes one.
+    expect([builtInPresets.fast, builtInPresets.balanced, builtInPresets.max].map((preset) => preset.readings)).toEqual(
+      [false, true, true],
+    );
+    const { readings: _readings, ...olderFile } = builtInPresets.balanced;
+    expect(presetSchema.parse(olderFile).readings).toBe(false);
     expect(builtInPresets.fast.schemaSelection).toEqual(schemaSelectionPresets.fast);
     expect(builtInPresets.fast.budget.maxLlmCalls).toBeLessThan(builtInPresets.balanced.budget.maxLlmCalls);
     expect(builtInPresets.balanced.budget.maxLlmCalls).toBeLessThan(builtInPresets.max.budget.maxLlmCalls);

@@ -51,6 +51,13 @@ export const presetSchema = z.object({
    * call per answered question). A preset file written before the step existed leaves it off.
    */
   summarizeAnswer: z.boolean().default(false),
+  /**
+   * Whether the reading step runs (`readings/plan-readings.ts`): a phrase the schema shows several meanings for gets
+   * one reading per meaning, each with its own candidates (the preset's shared out, one more per reading beyond them),
+   * so that doubt shows as different results. No model call. A preset file written before the step existed leaves it
+   * off.
+   */
+  readings: z.boolean().default(false),
   /** Most language-model calls running at once for one question. */
   concurrency: z.number().int().min(1).max(64),
   /** Per-question budgets over all stages. */
@@ -77,9 +84,11 @@ export type GeneratorPlan = Preset["generators"][number];
  *   temperature 0 + the fixer; no CRUSH, nothing to select, no plain-language sentence (the fewest calls).
  * - `balanced` (default): full CHESS IR + SS, CRUSH on large catalogs, three generators (one-shot, divide-and-conquer,
  *   query plan) one candidate each, the fixer, self-consistency over execution clusters (no extra model calls), then
- *   one `summarize-answer` call for the plain-language sentence.
+ *   one `summarize-answer` call for the plain-language sentence; the reading step shares the three candidates among a
+ *   phrase's readings when the schema shows one in doubt.
  * - `max`: CHASE-SQL — the four generators with several samples each at rising temperatures and shuffled schemas,
- *   the fixer, the pairwise selection agent over the execution clusters, and the plain-language sentence.
+ *   the fixer, the pairwise selection agent over the execution clusters, the plain-language sentence, and the reading
+ *   step.
  */
 export const builtInPresets = {
   fast: {
@@ -91,6 +100,7 @@ export const builtInPresets = {
     fix: true,
     selector: "self-consistency",
     summarizeAnswer: false,
+    readings: false,
     concurrency: 1,
     budget: { maxLlmCalls: 12, maxTokens: 0, deadlineMilliseconds: 60_000 },
     stepModels: {},
@@ -108,6 +118,7 @@ export const builtInPresets = {
     fix: true,
     selector: "self-consistency",
     summarizeAnswer: true,
+    readings: true,
     concurrency: 3,
     budget: { maxLlmCalls: 24, maxTokens: 0, deadlineMilliseconds: 120_000 },
     stepModels: {},
@@ -126,6 +137,7 @@ export const builtInPresets = {
     fix: true,
     selector: "pairwise",
     summarizeAnswer: true,
+    readings: true,
     concurrency: 4,
     budget: { maxLlmCalls: 80, maxTokens: 0, deadlineMilliseconds: 300_000 },
     stepModels: {},

@@ -26,6 +26,7 @@ describe("loadSettings", () => {
       concurrency: 3,
       crush: true,
       summarizeAnswer: true,
+      readings: true,
       unitTestCount: 5,
       temperature: 0,
       askWhenSupportBelow: 0.5,

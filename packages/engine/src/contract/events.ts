@@ -3,7 +3,7 @@ import type { StepName } from "../steps/step-registry";
 /**
  * Typed progress events of the pipeline, named noun-verb: every stage opens with `<stage>-start` and closes with
  * `<stage>-end`, in the papers' order — pipeline, catalog, keywords → values → context → crush (retrieval), schema
- * (selection), candidate and fix (generation and fixing), selection, then summary (the plain-language sentence) — plus one `llm-call-start`/`llm-call-end` pair
+ * (selection), readings (its end only), candidate and fix (generation and fixing), selection, then summary (the plain-language sentence) — plus one `llm-call-start`/`llm-call-end` pair
  * around every language-model call. An error may leave a start without its end: surfaces close whatever is still
  * open when the question ends.
  *
@@ -26,6 +26,7 @@ export type PipelineEvent =
   | CrushEndEvent
   | SchemaStartEvent
   | SchemaEndEvent
+  | ReadingsEndEvent
   | CandidateStartEvent
   | CandidateEndEvent
   | FixStartEvent
@@ -195,6 +196,19 @@ export interface SelectionEndEvent {
   readonly selector: string;
   /** How the confidence was computed. */
   readonly basis: string;
+}
+
+/**
+ * The reading step decided, before generation (it calls no model, so it has no start event): the readings the
+ * candidates are written for (none when the schema shows no doubt) and the confirmed readings it followed instead of
+ * asking.
+ */
+export interface ReadingsEndEvent {
+  readonly type: "readings-end";
+  /** One per reading, in order: the phrase and what it means in that reading. */
+  readonly readings: ReadonlyArray<{ readonly phrase: string; readonly meaning: string }>;
+  /** One per confirmed reading followed: the phrase and the confirmed meaning. */
+  readonly followed: ReadonlyArray<{ readonly phrase: string; readonly meaning: string }>;
 }
 
 /**

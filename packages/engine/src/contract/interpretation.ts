@@ -1,3 +1,5 @@
+import type { ConfirmedReading } from "./knowledge";
+
 /**
  * One reading of a question, grounded in execution: a cluster of candidates that returned the same result. When the
  * candidates' results split into several clusters, `Answer.interpretations` lists them, the chosen one first.
@@ -25,6 +27,12 @@ export interface Interpretation {
    * model-written. For the chosen reading: `the chosen reading`.
    */
   readonly difference: string;
+  /**
+   * The reading its candidates were written for, when the reading step found the question's phrase in doubt: the
+   * phrase, what it means here (`chosen`) and what else it could mean (`alternatives`) — what a confirmation stores.
+   * Absent when its candidates had no reading to follow.
+   */
+  readonly reading?: ConfirmedReading;
 }
 
 /** Rows of each interpretation kept on the answer. */

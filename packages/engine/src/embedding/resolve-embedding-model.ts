@@ -16,11 +16,30 @@ export interface EmbeddingConnection {
 /** Providers `NLQ_EMBEDDING_MODEL` may name (besides `builtin`). */
 export const embeddingProviders: readonly string[] = ["builtin", "openai", "google", "ollama", "openai-compatible"];
 
+/**
+ * The built-in embedders `NLQ_EMBEDDING_MODEL` may name: `builtin` (and `builtin:offline`, its older name) and
+ * `builtin:word-vectors` are the trained offline embedder (the adapters load its word vectors:
+ * `resolvePipelineEmbeddingModel`), `builtin:lexical` the lexical `hashed-ngrams-v1` alone.
+ */
+export const builtinEmbeddingReferences: readonly string[] = [
+  "builtin",
+  "builtin:offline",
+  "builtin:word-vectors",
+  "builtin:lexical",
+];
+
+/** Whether a reference names a built-in embedder (or none: unset and empty mean `builtin`). */
+export function isBuiltinEmbeddingReference(reference: string | undefined): boolean {
+  const trimmed = reference?.trim() ?? "";
+  return trimmed === "" || builtinEmbeddingReferences.includes(trimmed);
+}
+
 const ollamaDefaultUrl = "http://127.0.0.1:11434/v1";
 
 /**
- * Resolves an embedding model reference (`settings.embeddingModel`, from `NLQ_EMBEDDING_MODEL`):
- * `builtin` (or empty/undefined) → the offline embedder; `openai:text-embedding-3-small`; `google:text-embedding-004`;
+ * Resolves an embedding model reference (`settings.embeddingModel`, from `NLQ_EMBEDDING_MODEL`) without I/O:
+ * a built-in reference (or empty/undefined) → the lexical offline embedder (the trained one needs its word vectors
+ * read from disk, which the adapters' `resolvePipelineEmbeddingModel` does: use that one in the pipeline); `openai:text-embedding-3-small`; `google:text-embedding-004`;
  * `ollama:nomic-embed-text` (OpenAI-compatible endpoint, `connection.openAiCompatibleUrl` or Ollama's default URL);
  * `openai-compatible:<model>` (needs `connection.openAiCompatibleUrl`, i.e. `NLQ_OPENAI_COMPATIBLE_URL`).
  * OpenAI and Google read their own API key variables (`OPENAI_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`).
@@ -31,7 +50,7 @@ export function resolveEmbeddingModel(
   connection: EmbeddingConnection = {},
 ): EmbeddingModelV3 {
   const trimmed = reference?.trim() ?? "";
-  if (trimmed === "" || trimmed === "builtin" || trimmed === "builtin:offline") return createOfflineEmbeddingModel();
+  if (isBuiltinEmbeddingReference(trimmed)) return createOfflineEmbeddingModel();
   const separator = trimmed.indexOf(":");
   if (separator <= 0 || separator === trimmed.length - 1) {
     throw new ModelConfigurationError(`embedding model reference "${trimmed}" is not of the form provider:model`);

@@ -7,6 +7,7 @@ import {
   synthesizeExamplesSystemPrompt,
 } from "@nlq/prompts";
 import { parseSync } from "libpg-query";
+import type { Catalog } from "../catalog/catalog-types";
 import { renderSchema } from "../schema/render-schema";
 import { loadSqlParser } from "../sql/validate-sql";
 import type { CandidateGenerator } from "./candidate-generator";
@@ -39,6 +40,8 @@ export function createSyntheticExamplesGenerator(options: SyntheticExamplesGener
     name: "synthetic-examples",
     async generate({ schema, catalog, fullCatalog, context, previousTurns, examples, sample, temperature }) {
       const whole = wholeSchemaCatalog(fullCatalog, catalog, maxWholeSchemaTables);
+      // When the selection kept the whole database (a small one), the schema is shown once, not twice.
+      const selectedIsWhole = sameColumns(whole, catalog);
       const synthesized = await context.runModelStep({
         step: "synthesize-examples",
         sample,
@@ -47,7 +50,7 @@ export function createSyntheticExamplesGenerator(options: SyntheticExamplesGener
         system: synthesizeExamplesSystemPrompt,
         prompt: synthesizeExamplesPrompt({
           wholeSchema: renderSchema(shuffleCatalogForSample(whole, sample)),
-          selectedSchema: schema,
+          ...(selectedIsWhole ? {} : { selectedSchema: schema }),
           featureExamples,
           schemaExamples,
           examples,
@@ -76,6 +79,16 @@ export function createSyntheticExamplesGenerator(options: SyntheticExamplesGener
 }
 
 export const syntheticExamplesGenerator = createSyntheticExamplesGenerator();
+
+/** Whether two catalogs hold the same tables with the same columns (in any order). */
+function sameColumns(left: Catalog, right: Catalog): boolean {
+  const columns = (catalog: Catalog) =>
+    catalog.tables
+      .flatMap((table) => table.columns.map((column) => `${table.schema}.${table.name}.${column.name}`))
+      .sort()
+      .join("\n");
+  return columns(left) === columns(right);
+}
 
 /** Cleaned examples (query recovered by `extractSql`), each one parsing as a single SELECT, no repeats, at most `limit`. */
 async function usableExamples(examples: readonly PromptExample[], limit: number): Promise<PromptExample[]> {

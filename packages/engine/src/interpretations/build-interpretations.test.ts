@@ -20,6 +20,7 @@ describe("buildInterpretations", () => {
       interpretations: [],
       needsChoice: false,
       choiceBasis: "the candidates that ran returned one result",
+      readingsDiffer: false,
     });
   });
 

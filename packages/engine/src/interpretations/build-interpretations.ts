@@ -1,4 +1,6 @@
 import { type Interpretation, interpretationPreviewRows } from "../contract/interpretation";
+import type { QuestionReading } from "../contract/reading";
+import { decideReadingChoice, readingOfCluster, readingsDiffer } from "../readings/reading-choice";
 import type { CandidateCluster } from "../selection/candidate-selector";
 import { type ComparedReading, describeDifference } from "./describe-difference";
 
@@ -11,6 +13,12 @@ export interface BuildInterpretationsOptions {
   readonly written: number;
   /** `NLQ_ASK_WHEN_SUPPORT_BELOW`: ask when the chosen reading's share is below it; 0 never asks. */
   readonly askWhenSupportBelow: number;
+  /**
+   * The readings the candidates were written for (`Answer.readings`): each interpretation carries the one most of its
+   * candidates followed, and when two interpretations stand for different readings the choice is the readings' to
+   * decide (`decideReadingChoice`), not the support's. Default none.
+   */
+  readonly readings?: readonly QuestionReading[];
 }
 
 /** The readings of one question and whether nlq should ask which one is meant before answering. */
@@ -25,6 +33,8 @@ export interface InterpretationChoice {
   readonly needsChoice: boolean;
   /** Why `needsChoice` is what it is, in words a person can read. */
   readonly choiceBasis: string;
+  /** True when two interpretations stand for different readings of a phrase (they returned different rows). */
+  readonly readingsDiffer: boolean;
 }
 
 /** A reading as `describeDifference` compares it: SQL, columns, the preview rows and the row count. */
@@ -74,13 +84,22 @@ export function buildInterpretations(options: BuildInterpretationsOptions): Inte
   const { clusters, written } = options;
   const chosenCluster = clusters[options.chosenCluster];
   if (clusters.length < 2 || !chosenCluster) {
-    return { interpretations: [], needsChoice: false, choiceBasis: "the candidates that ran returned one result" };
+    return {
+      interpretations: [],
+      needsChoice: false,
+      choiceBasis:
+        (options.readings?.length ?? 0) > 1
+          ? "the readings of the question returned one result"
+          : "the candidates that ran returned one result",
+      readingsDiffer: false,
+    };
   }
   const total = Math.max(1, written);
   const chosenReading = comparedReading(chosenCluster);
   const ordered = [chosenCluster, ...clusters.filter((cluster) => cluster !== chosenCluster)];
   const interpretations = ordered.map((cluster, index): Interpretation => {
     const reading = index === 0 ? chosenReading : comparedReading(cluster);
+    const questionReading = readingOfCluster(cluster, options.readings ?? []);
     return {
       number: index + 1,
       chosen: index === 0,
@@ -92,8 +111,16 @@ export function buildInterpretations(options: BuildInterpretationsOptions): Inte
       rowCount: reading.rowCount,
       truncated: reading.truncated,
       difference: index === 0 ? "the chosen reading" : describeDifference(reading, chosenReading),
+      ...(questionReading ? { reading: questionReading } : {}),
     };
   });
   const [chosen, ...others] = interpretations as [Interpretation, ...Interpretation[]];
-  return { interpretations, ...decide(chosen, others, total, options.askWhenSupportBelow) };
+  if (readingsDiffer(interpretations)) {
+    return {
+      interpretations,
+      ...decideReadingChoice(interpretations, options.askWhenSupportBelow),
+      readingsDiffer: true,
+    };
+  }
+  return { interpretations, ...decide(chosen, others, total, options.askWhenSupportBelow), readingsDiffer: false };
 }

@@ -28,7 +28,9 @@ export interface AnswerQuestionOptions {
    * the composition loads them). The pipeline keeps those whose every table and column the role may read (checked
    * against the catalog, which holds only what it may read), applies the descriptions to the schema, retrieves the
    * terms, metrics, rules and readings that fit the question and puts them in the generators', fixer's and selection
-   * agent's prompts; `Answer.knowledgeUsed` lists what reached them. Default: none.
+   * agent's prompts; `Answer.knowledgeUsed` lists what reached them. The reading step follows the confirmed readings
+   * among them: one that matches a phrase in doubt decides it instead of asking (rule 5 of
+   * docs/decisions/2026-12-01-readings-knowledge-and-teaching.md). Default: none.
    */
   readonly knowledge?: readonly KnowledgeEntry[];
   /**

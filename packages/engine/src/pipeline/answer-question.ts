@@ -3,6 +3,7 @@ import { CancelledError } from "../errors/cancelled-error";
 import { NlqError } from "../errors/nlq-error";
 import { buildInterpretations } from "../interpretations/build-interpretations";
 import { createStepContext } from "../llm/step-context";
+import { confidenceWithReadings } from "../readings/reading-confidence";
 import { renderSchema } from "../schema/render-schema";
 import { summarizeAnswer } from "../summary/summarize-answer";
 import { type QuestionTrace, startQuestionTrace } from "../telemetry/question-trace";
@@ -96,6 +97,7 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
       selected,
       context: generationContext,
       generation,
+      readings: readingPlan,
       knowledgeUsed,
     } = await writeQuestionCandidates({
       context,
@@ -120,13 +122,17 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
     for (const [index, cluster] of selection.clusterOf) candidates[index] = { ...candidates[index]!, cluster };
     const chosen = selection.chosen;
     const rows = chosen.result.result.rows.length;
-    const confidence = selection.confidence;
+    const questionReadings = readingPlan.readings.map(({ tables: _tables, ...reading }) => reading);
     const readings = buildInterpretations({
       clusters: selection.clusters,
       chosenCluster: selection.summary.chosenCluster,
       written: generation.records.length,
       askWhenSupportBelow: options.settings.askWhenSupportBelow,
+      readings: questionReadings,
     });
+    // Doubt in the one figure: when readings of a phrase returned different rows, the confidence is at most the
+    // chosen reading's share of the candidates, whatever the selector said.
+    const { confidence, selectionSummary } = confidenceWithReadings(selection.confidence, selection.summary, readings);
     const summary = await summarizeAnswer({ sql: chosen.sql, result: chosen.result, context });
     const answer: Answer = {
       question: options.question,
@@ -135,10 +141,12 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
       truncated: chosen.result.truncated,
       ...(chosen.result.truncatedBy === undefined ? {} : { truncatedBy: chosen.result.truncatedBy }),
       ...(confidence === undefined ? {} : { confidence }),
-      selection: selection.summary,
+      selection: selectionSummary,
       ...(readings.interpretations.length > 0 ? { interpretations: readings.interpretations } : {}),
       needsChoice: readings.needsChoice,
       choiceBasis: readings.choiceBasis,
+      ...(questionReadings.length > 0 ? { readings: questionReadings } : {}),
+      ...(readingPlan.followed.length > 0 ? { followedConfirmations: readingPlan.followed } : {}),
       model,
       explanation: shorten(generation.reasoning.get(chosen.index) ?? ""),
       ...(summary === undefined ? {} : { summary }),

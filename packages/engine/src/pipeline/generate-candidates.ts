@@ -7,6 +7,8 @@ import { type FixedCandidate, runFixLoop } from "../fixing/fix-loop";
 import { generatorByName } from "../generation/generator-registry";
 import { renderSchemaForSample } from "../generation/sample-schema";
 import type { StepContext } from "../llm/step-context";
+import type { PlannedReading, ReadingPlan } from "../readings/plan-readings";
+import { catalogWithTables } from "../readings/reading-catalog";
 import type { ExecutedCandidate } from "../selection/candidate-selector";
 import { normalizedSqlKey } from "../selection/normalize-sql";
 import type { FunctionPolicy } from "../sql/function-policy";
@@ -26,6 +28,12 @@ export interface GenerateCandidatesOptions {
    * `settings.concurrency`.
    */
   readonly execute: (sql: string) => Promise<CappedResult>;
+  /**
+   * The reading step's plan (`planReadings`): with readings, candidate n is written for reading n mod R (the preset's
+   * candidates shared out, one more candidate per reading beyond them), its prompts and its fixer carrying the
+   * reading's instruction and its tables; followed confirmations reach every candidate. Default: none.
+   */
+  readonly readings?: ReadingPlan;
 }
 
 export interface GeneratedCandidates {
@@ -44,6 +52,35 @@ interface Job {
   readonly generatorName: string;
   readonly sample: number;
   readonly temperature: number;
+  readonly reading?: PlannedReading;
+}
+
+function joinLines(...lines: Array<string | undefined>): string | undefined {
+  const present = lines.map((line) => line?.trim()).filter((line): line is string => Boolean(line));
+  return present.length > 0 ? present.join("\n") : undefined;
+}
+
+/** The preset's candidates, then (when readings outnumber them) more samples of its generators in turn. */
+function candidateJobs(settings: StepContext["settings"], readings: readonly PlannedReading[]): Job[] {
+  const jobs: Job[] = [];
+  for (const plan of settings.generators) {
+    generatorByName(plan.generator);
+    for (let sample = 0; sample < plan.samples; sample += 1) {
+      jobs.push({ index: jobs.length, generatorName: plan.generator, sample, temperature: plan.temperature });
+    }
+  }
+  for (let extra = 0; jobs.length < readings.length; extra += 1) {
+    const plan = settings.generators[extra % settings.generators.length]!;
+    const round = Math.floor(extra / settings.generators.length);
+    jobs.push({
+      index: jobs.length,
+      generatorName: plan.generator,
+      sample: plan.samples + round,
+      temperature: plan.temperature,
+    });
+  }
+  if (readings.length === 0) return jobs;
+  return jobs.map((job) => ({ ...job, reading: readings[job.index % readings.length]! }));
 }
 
 type Outcome =
@@ -61,13 +98,18 @@ type Outcome =
 export async function generateCandidates(options: GenerateCandidatesOptions): Promise<GeneratedCandidates> {
   const { context } = options;
   const settings = context.settings;
-  const jobs: Job[] = [];
-  for (const plan of settings.generators) {
-    generatorByName(plan.generator);
-    for (let sample = 0; sample < plan.samples; sample += 1) {
-      jobs.push({ index: jobs.length, generatorName: plan.generator, sample, temperature: plan.temperature });
-    }
-  }
+  const plan = options.readings;
+  const jobs = candidateJobs(settings, plan?.readings ?? []);
+  const commonHint = joinLines(context.hint, ...(plan?.common.instructions ?? []));
+  const commonCatalog = catalogWithTables(options.catalog, options.fullCatalog, plan?.common.tables ?? []);
+  /** The context and schema of one candidate: its reading's instruction and tables, or the question's own. */
+  const jobScope = (job: Job) => {
+    const hint = joinLines(commonHint, job.reading?.instruction);
+    return {
+      context: hint === context.hint ? context : { ...context, hint },
+      catalog: job.reading ? catalogWithTables(commonCatalog, options.fullCatalog, job.reading.tables) : commonCatalog,
+    };
+  };
   const limit = pLimit(settings.concurrency);
   const sessionLock = pLimit(1);
   const execute = (sql: string) => sessionLock(() => options.execute(sql));
@@ -86,6 +128,7 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
       revisions: 0,
       ok: false,
       error: message,
+      ...(job.reading ? { reading: job.reading.number } : {}),
     };
     context.emit({ type: "candidate-end", candidate: job.index, sql, ok: false, error: message });
     if (!firstError || job.index < firstError.index) firstError = { index: job.index, error };
@@ -94,15 +137,16 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
   const run = async (job: Job): Promise<void> => {
     context.throwIfCancelled();
     const generator = generatorByName(job.generatorName);
-    const schema = renderSchemaForSample(options.catalog, job.sample);
+    const scope = jobScope(job);
+    const schema = renderSchemaForSample(scope.catalog, job.sample);
     context.emit({ type: "candidate-start", candidate: job.index, generator: generator.name, sample: job.sample });
     let sql = "";
     try {
       const generated = await generator.generate({
         schema,
-        catalog: options.catalog,
+        catalog: scope.catalog,
         fullCatalog: options.fullCatalog,
-        context,
+        context: scope.context,
         previousTurns: options.previousTurns,
         examples: options.examples,
         sample: job.sample,
@@ -121,7 +165,7 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
           candidate: job.index,
           sql,
           schema,
-          context,
+          context: scope.context,
           policy: options.policy,
           execute,
         }).then(
@@ -142,8 +186,15 @@ export async function generateCandidates(options: GenerateCandidatesOptions): Pr
         ok: true,
         rows,
         ...(duplicateOf === undefined ? {} : { duplicateOf }),
+        ...(job.reading ? { reading: job.reading.number } : {}),
       };
-      executed[job.index] = { index: job.index, generator: generator.name, sql: fixed.sql, result: fixed.result };
+      executed[job.index] = {
+        index: job.index,
+        generator: generator.name,
+        sql: fixed.sql,
+        result: fixed.result,
+        ...(job.reading ? { reading: job.reading.number } : {}),
+      };
       reasoning.set(job.index, outcome.reasoning);
       context.emit({ type: "candidate-end", candidate: job.index, sql: fixed.sql, ok: true, rows });
     } catch (error) {

@@ -11,6 +11,7 @@ import {
   withReferencedElements,
 } from "../knowledge/question-knowledge";
 import type { StepContext } from "../llm/step-context";
+import { planReadings, type ReadingPlan } from "../readings/plan-readings";
 import { fetchSampleValues } from "../schema/sample-values";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
 import type { AnswerQuestionOptions } from "./answer-question-options";
@@ -45,6 +46,8 @@ export interface QuestionCandidates {
   readonly knowledgeUsed: readonly KnowledgeUsed[];
   /** Every candidate, what happened to it, and the ones that ran (possibly none: `generation.firstError` says why). */
   readonly generation: GeneratedCandidates;
+  /** The reading step's plan: the readings candidates were written for, and the confirmations followed. */
+  readonly readings: ReadingPlan;
 }
 
 function joinHints(...hints: Array<string | undefined>): string | undefined {
@@ -54,8 +57,9 @@ function joinHints(...hints: Array<string | undefined>): string | undefined {
 
 /**
  * The live path of one question up to, and not including, selection: function policy and catalog (from the caller's
- * index or introspection) → optional schema selection (retrieval and CHESS SS) → generation (the preset's generators ×
- * samples) → fixing → execution, all read-only on `options.session` as the asking role. `answerQuestion` continues
+ * index or introspection) → optional schema selection (retrieval and CHESS SS) → the reading step (`planReadings`, when
+ * the preset runs it: readings of a phrase in doubt, confirmed readings of `knowledge` followed) → generation (the
+ * preset's generators × samples, shared among the readings) → fixing → execution, all read-only on `options.session` as the asking role. `answerQuestion` continues
  * with `selectAnswer`; `nlq selector-data` labels the candidates against gold SQL instead. Emits the catalog, schema
  * and candidate events; throws `UnanswerableQuestionError` when the role can read no table, and `CancelledError` on a
  * cancel. A question none of whose candidates ran is returned, not thrown (`generation.executed` is empty).
@@ -125,6 +129,17 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     ...(hint === undefined ? {} : { hint }),
     questionContext: { knowledge: promptKnowledge(retrieved), ...today },
   };
+  // The reading step: a phrase in doubt gets one reading per meaning; a confirmed reading the role may read decides.
+  const readings: ReadingPlan = settings.readings
+    ? planReadings({ question: context.question, selected, catalog, knowledge: knowledge.retrievable })
+    : { readings: [], followed: [], common: { instructions: [], tables: [] } };
+  if (settings.readings) {
+    context.emit({
+      type: "readings-end",
+      readings: readings.readings.map((reading) => ({ phrase: reading.phrase, meaning: reading.chosen.label })),
+      followed: readings.followed.map((followed) => ({ phrase: followed.phrase, meaning: followed.chosen.label })),
+    });
+  }
   const generation = await generateCandidates({
     catalog: selected,
     fullCatalog: catalog,
@@ -132,6 +147,7 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     previousTurns: options.previousTurns,
     examples: options.verifiedExamples ?? [],
     policy,
+    readings,
     execute: (sql) =>
       runReadOnly(scope, (query) => queryWithRowLimit(query, sql, settings.rowLimit, settings.resultByteLimit)),
   });
@@ -141,5 +157,6 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     context: generationContext,
     generation,
     knowledgeUsed: knowledgeUsed(retrieved, knowledge.descriptions, selected),
+    readings,
   };
 }

@@ -29,6 +29,8 @@ describe("describeProgressStep", () => {
       "crush-end": "crush done: Chose a schema subset: 9 columns for city.name, country.name",
       "schema-start": "schema running: Selecting the relevant schema: from 3 tables, 12 columns",
       "schema-end": "schema done: Selected the relevant schema: 2 tables, 5 columns",
+      "readings-end":
+        "readings done: Looked for other readings of the question: «name» may mean world.city.name or world.city.local_name (candidates for each)",
       "candidate-start": "candidate-0 running: Writing SQL candidate 1: one-shot",
       "candidate-end": "candidate-0 done: SQL candidate 1: ran, 4 rows",
       "fix-start": "fix-0-1 running: Fixing candidate 1 (attempt 1): empty result",

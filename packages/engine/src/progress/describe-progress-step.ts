@@ -56,6 +56,11 @@ export function describeProgressStep(event: PipelineEvent): ProgressStep | undef
       });
     case "schema-end":
       return done("schema", "Selected the relevant schema", { detail: tablesAndColumns(event) });
+    case "readings-end":
+      return done("readings", "Looked for other readings of the question", {
+        detail: describeReadings(event),
+        worthALine: event.readings.length > 0 || event.followed.length > 0,
+      });
     case "candidate-start":
       return running(
         `candidate-${event.candidate}`,
@@ -129,6 +134,18 @@ export function describeProgressStep(event: PipelineEvent): ProgressStep | undef
     default:
       return unhandledEvent(event);
   }
+}
+
+function describeReadings(event: Extract<PipelineEvent, { type: "readings-end" }>): string {
+  const parts: string[] = [];
+  if (event.readings.length > 0) {
+    parts.push(
+      `«${event.readings[0]!.phrase}» may mean ${event.readings.map((reading) => reading.meaning).join(" or ")} (candidates for each)`,
+    );
+  }
+  for (const followed of event.followed)
+    parts.push(`«${followed.phrase}» means ${followed.meaning} (a confirmed reading)`);
+  return parts.length > 0 ? parts.join("; ") : "one reading";
 }
 
 interface StepWords {

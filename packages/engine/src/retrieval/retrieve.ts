@@ -59,6 +59,11 @@ export interface RetrieverOptions {
    */
   readonly valueEmbeddingModel?: EmbeddingModel;
   /**
+   * The embedding filter's thresholds (`retrieveEntities`' `minEmbeddingSimilarity`, `keepAboveEditSimilarity`), which
+   * depend on the embedder. Default: CHESS's (0.6 and 0.8, for text-embedding-3-small).
+   */
+  readonly valueEmbeddingThresholds?: { readonly minimum: number; readonly keepAboveEditSimilarity: number };
+  /**
    * Checks value-index hits under the asking role (`createValueVisibility`): hits it cannot see in a row are dropped
    * before anything else sees them. Default none: hits of readable columns are used as found.
    */
@@ -102,6 +107,11 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
   return {
     name: "chess-crush-retriever",
     async retrieve({ catalog, context }) {
+      const large = countColumns(catalog) > (options.largeCatalogColumns ?? 300);
+      // CRUSH's hallucination needs only the question: it runs beside keyword extraction, so the two model calls
+      // are one round on the question's critical path, not two.
+      const crushing = large && options.crush ? options.crush({ catalog, keywords: [], context }) : undefined;
+      crushing?.catch(() => undefined); // awaited below; a failure while keywords still run must not go unhandled
       context.emit({ type: "keywords-start" });
       const keywords = await questionKeywords(context, options.extractKeywordsWithModel ?? true);
       context.throwIfCancelled();
@@ -133,10 +143,8 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
           ),
         });
       }
-      if (countColumns(catalog) <= (options.largeCatalogColumns ?? 300)) {
-        return { keywords, values, context: contextHits, ranked: [] };
-      }
-      const crush = options.crush ? await options.crush({ catalog, keywords, context }) : undefined;
+      if (!large) return { keywords, values, context: contextHits, ranked: [] };
+      const crush = crushing ? await crushing : undefined;
       const ranked = (options.rankColumns?.(context.question, values) ?? []).filter((column) =>
         readableTables.has(column.table),
       );
@@ -171,6 +179,12 @@ export function createRetriever(options: RetrieverOptions = {}): Retriever {
       ...(options.valueIndex ? { index: options.valueIndex } : {}),
       ...(options.liveValues ? { live: { lookup: options.liveValues, catalog: liveCatalog(catalog) } } : {}),
       ...(options.valueEmbeddingModel ? { embeddingModel: options.valueEmbeddingModel } : {}),
+      ...(options.valueEmbeddingThresholds
+        ? {
+            minEmbeddingSimilarity: options.valueEmbeddingThresholds.minimum,
+            keepAboveEditSimilarity: options.valueEmbeddingThresholds.keepAboveEditSimilarity,
+          }
+        : {}),
       keywords,
       readableColumns: readable,
       visibility: options.valueVisibility,

@@ -163,10 +163,21 @@ describe("CHESS schema selector", () => {
     const selector = createChessSchemaSelector({
       steps: { extractKeywords: false, filterColumn: true, selectTables: false, selectColumns: false },
       filterBatchSize: 5,
+      maxFilterCalls: 6,
     });
     const selected = await selector.select({ catalog, context: contextFor("Singer ages?", resolveModel) });
     expect(prompts["filter-column"]).toHaveLength(3);
     expect(selected.catalog.tables[0]!.columns.map((column) => column.name)).toEqual(["singer_id", "country", "age"]);
+  });
+
+  it("sends filter_column one batch by default, however large the schema", async () => {
+    const { prompts, resolveModel } = mockSteps({ "filter-column": { columns: [] } });
+    const selector = createChessSchemaSelector({
+      steps: { extractKeywords: false, filterColumn: true, selectTables: false, selectColumns: false },
+      filterBatchSize: 5,
+    });
+    await selector.select({ catalog, context: contextFor("Singer ages?", resolveModel) });
+    expect(prompts["filter-column"]).toHaveLength(1);
   });
 
   it("caps filter_column calls by growing the batches", async () => {
@@ -223,12 +234,16 @@ describe("CHESS schema selector", () => {
       steps: { extractKeywords: false, filterColumn: true, selectTables: true, selectColumns: true },
     });
     const selected = await selector.select({ catalog, context });
-    expect(steps).toEqual(["filter-column", "select-tables", "select-columns"]);
+    // filter_column and select_tables run at once (either may start first), select_columns after both.
+    expect(steps.slice(0, 2).sort()).toEqual(["filter-column", "select-tables"]);
+    expect(steps[2]).toBe("select-columns");
     expect(selected.catalog).toEqual(catalog);
-    expect(context.calls.map((call) => [call.step, call.failure])).toEqual([
+    expect(
+      context.calls.map((call) => [call.step, call.failure]).sort((left, right) => left[0]!.localeCompare(right[0]!)),
+    ).toEqual([
       ["filter-column", "unreadable-output"],
-      ["select-tables", "refused"],
       ["select-columns", "unreadable-output"],
+      ["select-tables", "refused"],
     ]);
   });
 

@@ -2,6 +2,7 @@ import { type Catalog, countColumns, tableKey } from "../catalog/catalog-types";
 import type { SchemaSelectionSteps } from "../config/schema-selection-steps";
 import type { SchemaSelector, SelectedSchema } from "../pipeline/schema-selector";
 import { createRetriever, type RetrieverOptions } from "../retrieval/retrieve";
+import { schemaNameWords, valuesWorthShowing } from "../retrieval/values/question-phrase-match";
 import { columnKey } from "../retrieval/values/value-column";
 import type { ValueVisibility } from "../retrieval/values/visible-values";
 import { filterColumns, selectColumns, selectTables } from "./chess-steps";
@@ -15,6 +16,7 @@ export interface ChessSchemaSelectorOptions
     | "liveValues"
     | "liveValueColumns"
     | "valueEmbeddingModel"
+    | "valueEmbeddingThresholds"
     | "contextRetrieval"
     | "contextIndex"
     | "rankColumns"
@@ -24,8 +26,11 @@ export interface ChessSchemaSelectorOptions
   /** Columns per `filter-column` call. Default 40. */
   readonly filterBatchSize?: number;
   /**
-   * Most `filter-column` calls per question (the question's call budget, `NLQ_MAX_LLM_CALLS`, is shared with
-   * generation and fixing); larger schemas get larger batches. Default 6.
+   * Most `filter-column` calls per question, running at once up to the preset's concurrency (the question's call
+   * budget, `NLQ_MAX_LLM_CALLS`, is shared with generation and fixing); larger schemas get larger batches. Default 1:
+   * the narrowed schema (CRUSH's budget and the other retrieval's tables, about 100–200 columns on the warehouse) goes
+   * to one call, so the step costs one call and one round (three calls cost `balanced` 10 per question on the
+   * warehouse, against the 8 asked for).
    */
   readonly maxFilterCalls?: number;
   /** Catalogs with at most this many columns are passed through whole, without any call. Default 0 (always select). */
@@ -69,7 +74,7 @@ function nonEmpty(catalog: Catalog, fallback: Catalog): Catalog {
  * The CHESS schema selector as a `SchemaSelector` for `answerQuestion`. It first runs the retrieval stage
  * (`createRetriever`, retrieval/retrieve.ts: keywords → values → descriptions → CRUSH for large catalogs) and consumes
  * its result: retrieved values annotate their columns, large catalogs are narrowed to the retrieved columns' tables,
- * then filter_column → select_tables → select_columns. Primary-key columns of the chosen tables and foreign-key columns
+ * then filter_column and select_tables (at once, over the same narrowed schema) → select_columns. Primary-key columns of the chosen tables and foreign-key columns
  * joining them are always kept; retrieved values become the columns' `-- examples` and a hint line. A step whose
  * model chooses nothing that exists leaves the schema as it was (never an empty schema).
  */
@@ -81,6 +86,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
     liveValues: options.liveValues,
     liveValueColumns: options.liveValueColumns,
     valueEmbeddingModel: options.valueEmbeddingModel,
+    valueEmbeddingThresholds: options.valueEmbeddingThresholds,
     valueVisibility: options.valueVisibility,
     contextRetrieval: options.contextRetrieval,
     contextIndex: options.contextIndex,
@@ -98,8 +104,15 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
         extractKeywordsWithModel: steps.extractKeywords,
       }).retrieve({ catalog, context });
 
+      // Only values that match a phrase of the question well enough reach a prompt (hint, examples) or narrow the
+      // schema, each once; retrieval's wider net still fed the learnt ranking's own value votes.
+      const shownMatches = valuesWorthShowing(context.question, retrieved.values, {
+        schemaWords: schemaNameWords(
+          catalog.tables.flatMap((table) => [table.name, ...table.columns.map((column) => column.name)]),
+        ),
+      });
       const retrievedValues = new Map<string, string[]>();
-      for (const match of retrieved.values) {
+      for (const match of shownMatches) {
         const key = columnKey(match.source);
         const values = retrievedValues.get(key) ?? [];
         if (values.length < valuesPerColumn && !values.includes(match.value)) values.push(match.value);
@@ -126,7 +139,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
         for (const [table, columns] of retrieved.crush ?? [])
           for (const column of columns) addColumn(narrowed, table, column);
         for (const ranked of retrieved.ranked) addColumn(narrowed, ranked.table, ranked.column);
-        for (const match of retrieved.values) addColumn(narrowed, match.table, match.column);
+        for (const match of shownMatches) addColumn(narrowed, match.table, match.column);
         for (const hit of retrieved.context) {
           if (hit.column !== undefined) addColumn(narrowed, hit.table, hit.column);
           else
@@ -147,18 +160,19 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       }
       context.throwIfCancelled();
 
-      if (steps.filterColumn) {
-        const batchSize = Math.max(
-          options.filterBatchSize ?? 40,
-          Math.ceil(countColumns(working) / Math.max(1, options.maxFilterCalls ?? 6)),
-        );
-        const kept = await filterColumns({ catalog: working, context, batchSize });
-        working = nonEmpty(restrictCatalog(working, kept), working);
-      }
-      if (steps.selectTables) {
-        const tables = await selectTables({ catalog: working, context });
-        working = nonEmpty(restrictCatalog(working, selectWholeTables(working, tables)), working);
-      }
+      // filter_column and select_tables read the same narrowed schema at once (one model round, not two): the tables
+      // select_tables chose keep the columns filter_column kept.
+      const filtering = steps.filterColumn
+        ? (() => {
+            const calls = Math.max(1, options.maxFilterCalls ?? 1);
+            const batchSize = Math.max(options.filterBatchSize ?? 40, Math.ceil(countColumns(working) / calls));
+            return filterColumns({ catalog: working, context, batchSize, concurrency: calls });
+          })()
+        : undefined;
+      const choosingTables = steps.selectTables ? selectTables({ catalog: working, context }) : undefined;
+      const [kept, tables] = await Promise.all([filtering, choosingTables]);
+      if (kept) working = nonEmpty(restrictCatalog(working, kept), working);
+      if (tables) working = nonEmpty(restrictCatalog(working, selectWholeTables(working, tables)), working);
       if (steps.selectColumns) {
         const chosen = await selectColumns({ catalog: working, context });
         const nonEmptyChoice = new Map([...chosen].filter(([, columns]) => columns.size > 0));
@@ -167,7 +181,7 @@ export function createChessSchemaSelector(options: ChessSchemaSelectorOptions = 
       }
 
       const shownTables = new Set(working.tables.map(tableKey));
-      const shownValues = retrieved.values.filter((match) => shownTables.has(match.table));
+      const shownValues = shownMatches.filter((match) => shownTables.has(match.table));
       const hint =
         shownValues.length > 0
           ? `Values stored in the database that match the question: ${shownValues

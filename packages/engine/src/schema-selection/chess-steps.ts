@@ -7,6 +7,7 @@ import {
   selectTablesOutputSchema,
   selectTablesPrompt,
 } from "@nlq/prompts";
+import pLimit from "p-limit";
 import { type Catalog, tableKey } from "../catalog/catalog-types";
 import type { StepContext } from "../llm/step-context";
 import { isDegradableStepFailure } from "../llm/step-failure";
@@ -27,14 +28,17 @@ async function unlessFailed<OUTPUT>(context: StepContext, call: () => Promise<OU
 }
 
 /**
- * filter_column, batched: `batchSize` columns per call of step `filter-column`. Returns the kept `tableKey` → columns;
- * a column the model does not mention is kept (the step only removes what it judged irrelevant), and so is every column
- * of a batch whose call failed.
+ * filter_column, batched: `batchSize` columns per call of step `filter-column`, the calls running at once (up to
+ * `concurrency`, the preset's), so the step costs one model round when its batches fit. Returns the kept
+ * `tableKey` → columns; a column the model does not mention is kept (the step only removes what it judged irrelevant),
+ * and so is every column of a batch whose call failed.
  */
 export async function filterColumns(options: {
   readonly catalog: Catalog;
   readonly context: StepContext;
   readonly batchSize: number;
+  /** Calls at once. Default: the question's `settings.concurrency`. */
+  readonly concurrency?: number;
 }): Promise<Map<string, Set<string>>> {
   const items = options.catalog.tables.flatMap((table) =>
     table.columns.map((column) => ({
@@ -48,24 +52,32 @@ export async function filterColumns(options: {
       },
     })),
   );
-  const irrelevant = new Set<string>();
-  for (let start = 0; start < items.length; start += options.batchSize) {
-    options.context.throwIfCancelled();
-    const batch = items.slice(start, start + options.batchSize);
-    const output = await unlessFailed(options.context, () =>
-      options.context.runModelStep({
-        step: "filter-column",
-        schema: filterColumnOutputSchema,
-        system: schemaSelectionSystemPrompt,
-        prompt: filterColumnPrompt({
-          question: options.context.question,
-          hint: options.context.hint,
-          columns: batch.map((entry) => entry.item),
-        }),
+  const batches: Array<typeof items> = [];
+  for (let start = 0; start < items.length; start += options.batchSize)
+    batches.push(items.slice(start, start + options.batchSize));
+  const limit = pLimit(Math.max(1, options.concurrency ?? options.context.settings.concurrency));
+  const outputs = await Promise.all(
+    batches.map((batch) =>
+      limit(() => {
+        options.context.throwIfCancelled();
+        return unlessFailed(options.context, () =>
+          options.context.runModelStep({
+            step: "filter-column",
+            schema: filterColumnOutputSchema,
+            system: schemaSelectionSystemPrompt,
+            prompt: filterColumnPrompt({
+              question: options.context.question,
+              hint: options.context.hint,
+              columns: batch.map((entry) => entry.item),
+            }),
+          }),
+        );
       }),
-    );
+    ),
+  );
+  const irrelevant = new Set<string>();
+  for (const output of outputs)
     for (const label of output?.columns ?? []) if (!label.relevant) irrelevant.add(label.column.trim().toLowerCase());
-  }
   const kept = new Map<string, Set<string>>();
   for (const entry of items) {
     if (

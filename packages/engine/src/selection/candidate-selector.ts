@@ -11,6 +11,8 @@ export interface ExecutedCandidate {
   /** The SQL that produced `result`, as executed. */
   readonly sql: string;
   readonly result: CappedResult;
+  /** The reading (`QuestionReading.number`) it was written for, when the reading step found several. */
+  readonly reading?: number;
 }
 
 /** Candidates whose results are the same (see `clusterCandidates`), in candidate order. */

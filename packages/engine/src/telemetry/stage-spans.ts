@@ -134,9 +134,11 @@ export function createStageSpans(tracer: Tracer, parent: Context, recordContent:
           return end("summary", { "nlq.summary.written": event.sentence !== undefined }, event.omittedReason);
         case "pipeline-start":
         case "pipeline-end":
+        case "readings-end":
         case "llm-call-start":
         case "llm-call-end":
-          // The root span is the question's; model calls are the AI SDK's own `gen_ai` spans.
+          // The root span is the question's; model calls are the AI SDK's own `gen_ai` spans; the reading step takes no
+          // time worth a span.
           return;
         default: {
           const unhandled: never = event;

@@ -21,6 +21,14 @@ export const oneEventOfEachType: { readonly [TYPE in PipelineEventType]: Extract
   "crush-end": { type: "crush-end", hallucinated: ["city.name", "country.name"], columns: 9 },
   "schema-start": { type: "schema-start", tables: 3, columns: 12 },
   "schema-end": { type: "schema-end", tables: 2, columns: 5 },
+  "readings-end": {
+    type: "readings-end",
+    readings: [
+      { phrase: "name", meaning: "world.city.name" },
+      { phrase: "name", meaning: "world.city.local_name" },
+    ],
+    followed: [],
+  },
   "candidate-start": { type: "candidate-start", candidate: 0, generator: "one-shot", sample: 0 },
   "candidate-end": { type: "candidate-end", candidate: 0, sql: "SELECT name FROM world.city", ok: true, rows: 4 },
   "fix-start": { type: "fix-start", candidate: 0, attempt: 1, reason: "empty result" },

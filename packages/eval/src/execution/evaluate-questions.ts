@@ -12,20 +12,39 @@ import {
   type VerifiedExample,
 } from "@nlq/engine";
 import type { EvaluationExecutor } from "./execute-for-evaluation";
-import { executeGold, type GoldError, scorePrediction } from "./gold-answer";
-import type { GoldQuestion } from "./question-set";
+import type { GoldError } from "./gold-answer";
+import { executeGoldReadings, type ReadingMatch } from "./gold-readings";
+import { type GoldQuestion, goldReadingsOf } from "./question-set";
+import { type OfferedAnswer, scoreAnswer } from "./score-answer";
 
 /** One question answered by the engine and scored. */
 export interface QuestionOutcome {
   readonly id: string;
   readonly category: string;
-  /** False when no gold alternative ran (reported, not scored). */
+  /** False when no gold alternative of any reading ran (reported, not scored). */
   readonly evaluated: boolean;
   readonly goldErrors: readonly GoldError[];
   /** The SQL the engine chose (absent when it failed). */
   readonly sql?: string;
+  /** EX under nlq's rule (column order counts): the answer's result equals some gold reading's. */
   readonly correct: boolean;
   readonly setCorrect: boolean;
+  /** EX under the official Spider rule (test-suite evaluation: a permutation of columns is the same result). */
+  readonly spiderCorrect: boolean;
+  /** Gold readings the question has (1 for a plain question; AmbiQT's have 2). */
+  readonly goldReadings: number;
+  /** Per gold reading, which of the answer's readings (1: its own result; 2…: its other interpretations) return it. */
+  readonly readings: readonly ReadingMatch[];
+  /** Several readings, all of which ran: every one was offered / at least one was. */
+  readonly bothFound?: boolean;
+  readonly eitherFound?: boolean;
+  /** One reading: the answer asked (`needsChoice`) or showed more than one interpretation. */
+  readonly falseAlarm?: boolean;
+  /** Interpretations the answer showed (0 when its candidates agreed or it failed). */
+  readonly interpretations: number;
+  readonly needsChoice: boolean;
+  /** Interpretations whose SQL did not run when scored. */
+  readonly interpretationErrors: ReadonlyArray<{ readonly number: number; readonly error: string }>;
   /** Why the engine or its SQL failed; counts as wrong. */
   readonly error?: string;
   /**
@@ -42,6 +61,13 @@ export interface QuestionOutcome {
   readonly confidence?: number;
   readonly calls: readonly LlmCallRecord[];
   readonly elapsedMilliseconds: number;
+}
+
+/** Where one question is asked and scored. */
+export interface QuestionTarget {
+  readonly session: QueryExecutor;
+  readonly execute: EvaluationExecutor;
+  readonly answerer?: Pick<QuestionAnswerer, "answer">;
 }
 
 export interface EvaluateQuestionsOptions {
@@ -68,6 +94,11 @@ export interface EvaluateQuestionsOptions {
    * values from the live lookup).
    */
   readonly answerer?: Pick<QuestionAnswerer, "answer">;
+  /**
+   * Where a question is asked instead of `session`, `execute` and `answerer` (the CLI: a connection to the question's
+   * `database`); undefined for a question asked on those. Default: those three for every question.
+   */
+  readonly targetFor?: (question: GoldQuestion) => Promise<QuestionTarget | undefined>;
 }
 
 /** The model that generates SQL, as the report names it (`scripted` when it replays recorded answers). */
@@ -80,32 +111,36 @@ export function generationModel(options: Pick<EvaluateQuestionsOptions, "setting
 }
 
 /**
- * Answers each question with the engine (`answerer`, the configured preset and model) and scores the chosen SQL
- * against the gold by execution. An engine error counts as wrong; LLM calls are counted from the engine's
- * `llm-call-end` events, so a failed question's calls are counted too.
+ * Answers each question with the engine (`answerer`, the configured preset and model) and scores the answer against
+ * every gold reading by execution: the chosen SQL (EX under nlq's and the Spider rule) and each interpretation the
+ * answer showed (which readings were offered). An engine error counts as wrong; LLM calls are counted from the
+ * engine's `llm-call-end` events, so a failed question's calls are counted too.
  */
 export async function evaluateQuestions(options: EvaluateQuestionsOptions): Promise<QuestionOutcome[]> {
   await loadSqlParser();
-  const answerer = options.answerer ?? createQuestionAnswerer({});
+  const defaultAnswerer = options.answerer ?? createQuestionAnswerer({});
   const outcomes: QuestionOutcome[] = [];
   for (const [index, question] of options.questions.entries()) {
-    const gold = await executeGold(question.gold, question.schema, options.execute, question.goldError);
+    const target = (await options.targetFor?.(question)) ?? options;
+    const { session, execute } = target;
+    const answerer = target.answerer ?? defaultAnswerer;
+    const readings = await executeGoldReadings(goldReadingsOf(question), question.schema, execute, question.goldError);
     const calls: LlmCallRecord[] = [];
     const started = performance.now();
-    let sql: string | undefined;
+    let offered: OfferedAnswer = {};
     let error: string | undefined;
     let engineError: { name: string; code?: string } | undefined;
     let chosen: Pick<QuestionOutcome, "selection" | "confidence"> = {};
     try {
       if (question.schema !== undefined)
-        await options.session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
+        await session.query({ sql: `SET search_path TO ${alwaysQuoteIdentifier(question.schema)}` });
       // Given: exactly these (none included: the store's are then not looked up). Not given: the composition's.
       const examples = options.verifiedExamples?.(question);
       const answer = await answerer.answer({
         question: question.question,
         ...(examples === undefined ? {} : { verifiedExamples: examples }),
         hint: question.hint,
-        session: options.session,
+        session,
         // Execution accuracy scores the SQL: the plain-language sentence would be one more call per question for nothing.
         settings: { ...options.settings, summarizeAnswer: false },
         origin: "eval",
@@ -114,7 +149,11 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
           if (event.type === "llm-call-end") calls.push(event.call);
         },
       });
-      sql = answer.sql;
+      offered = {
+        sql: answer.sql,
+        ...(answer.interpretations === undefined ? {} : { interpretations: answer.interpretations }),
+        ...(answer.needsChoice === undefined ? {} : { needsChoice: answer.needsChoice }),
+      };
       chosen = {
         selection: answer.selection,
         ...(answer.confidence === undefined ? {} : { confidence: answer.confidence }),
@@ -126,18 +165,24 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
         ...(NlqError.isInstance(caught) ? { code: caught.code } : {}),
       };
     } finally {
-      if (question.schema !== undefined) await options.session.query({ sql: "RESET search_path" });
+      if (question.schema !== undefined) await session.query({ sql: "RESET search_path" });
     }
     const elapsedMilliseconds = Math.round(performance.now() - started);
-    const run =
-      sql === undefined ? { ok: false as const, error: error ?? "" } : await options.execute(sql, question.schema);
+    const { run, ...score } = await scoreAnswer({
+      readings,
+      answer: offered,
+      ...(error === undefined ? {} : { engineError: error }),
+      execute,
+      ...(question.schema === undefined ? {} : { schema: question.schema }),
+    });
     const outcome: QuestionOutcome = {
       id: question.id,
       category: question.category,
-      evaluated: gold.alternatives.length > 0,
-      goldErrors: gold.errors,
-      ...(sql === undefined ? {} : { sql }),
-      ...scorePrediction(gold, run),
+      evaluated: readings.some((reading) => reading.answer.alternatives.length > 0),
+      goldErrors: readings.flatMap((reading) => reading.answer.errors),
+      ...(offered.sql === undefined ? {} : { sql: offered.sql }),
+      goldReadings: readings.length,
+      ...score,
       ...(run.ok ? {} : { error: run.error }),
       ...(engineError
         ? {

@@ -1,9 +1,15 @@
 import type { QuestionOutcome } from "./evaluate-questions";
+import type { ReadingMatch } from "./gold-readings";
 import type { AccuracyFigure } from "./pool-report";
+import { type ReadingFigures, readingFigures } from "./reading-figures";
 
 /** Figures of one category (or of all questions). */
 export interface CategoryFigure extends AccuracyFigure {
   readonly questions: number;
+  /** EX under the official Spider rule (a permutation of columns is the same result; `spider-result-rule.ts`). */
+  readonly spiderEx: number;
+  /** Both readings found, false alarms, interpretations shown, `needsChoice`. */
+  readonly readings: ReadingFigures;
 }
 
 /** One question of the report: what the engine chose, whether it was right, what it cost and how it chose. */
@@ -12,8 +18,25 @@ export interface QuestionResult {
   readonly category: string;
   /** False when no gold alternative ran: reported, not scored. */
   readonly scored: boolean;
+  /** EX under nlq's rule (column order counts) against any gold reading. */
   readonly correct: boolean;
   readonly setCorrect: boolean;
+  /** EX under the official Spider rule. */
+  readonly spiderCorrect: boolean;
+  /** Gold readings of the question. */
+  readonly goldReadings: number;
+  /** Per gold reading: its number, whether it ran (`scored`), and which of the answer's readings return it. */
+  readonly readings: readonly ReadingMatch[];
+  /** Several readings: all / at least one among the answer and its interpretations. */
+  readonly bothFound?: boolean;
+  readonly eitherFound?: boolean;
+  /** One reading: the answer asked or showed more than one interpretation. */
+  readonly falseAlarm?: boolean;
+  /** Interpretations the answer showed, and whether it asked the user to choose. */
+  readonly interpretations: number;
+  readonly needsChoice: boolean;
+  /** Interpretations whose SQL did not run when scored. */
+  readonly interpretationErrors?: ReadonlyArray<{ readonly number: number; readonly error: string }>;
   /** The SQL the engine chose; absent when it failed. */
   readonly sql?: string;
   /** The engine's error (no SQL chosen) or the chosen SQL's execution error. */
@@ -65,6 +88,14 @@ export function questionResult(outcome: QuestionOutcome): QuestionResult {
     scored: outcome.evaluated,
     correct: outcome.correct,
     setCorrect: outcome.setCorrect,
+    spiderCorrect: outcome.spiderCorrect,
+    goldReadings: outcome.goldReadings,
+    readings: outcome.readings,
+    ...(outcome.bothFound === undefined ? {} : { bothFound: outcome.bothFound, eitherFound: outcome.eitherFound }),
+    ...(outcome.falseAlarm === undefined ? {} : { falseAlarm: outcome.falseAlarm }),
+    interpretations: outcome.interpretations,
+    needsChoice: outcome.needsChoice,
+    ...(outcome.interpretationErrors.length === 0 ? {} : { interpretationErrors: outcome.interpretationErrors }),
     ...(outcome.sql === undefined ? {} : { sql: outcome.sql }),
     ...(outcome.error === undefined ? {} : { error: outcome.error }),
     ...(outcome.failedIn === undefined ? {} : { failedIn: outcome.failedIn }),
@@ -92,10 +123,15 @@ function figureOf(outcomes: readonly QuestionOutcome[]): CategoryFigure {
     questions: outcomes.length,
     ex: mean(outcomes.map((outcome) => Number(outcome.correct))),
     setEx: mean(outcomes.map((outcome) => Number(outcome.setCorrect))),
+    spiderEx: mean(outcomes.map((outcome) => Number(outcome.spiderCorrect))),
+    readings: readingFigures(outcomes),
   };
 }
 
-/** Summarises answered questions: EX overall and per category, mean calls, tokens and time per question. */
+/**
+ * Summarises answered questions: EX (nlq's and the Spider rule) and the reading figures overall and per category, mean
+ * calls, tokens and time per question.
+ */
 export function summarizeQuestions(
   outcomes: readonly QuestionOutcome[],
   model: { readonly id: string; readonly scripted: boolean },

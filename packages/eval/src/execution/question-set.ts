@@ -7,8 +7,19 @@ import { translateMysqlGold } from "./translate-mysql-gold";
 export interface GoldQuestion {
   readonly id: string;
   readonly question: string;
-  /** Gold SQL, possibly in defog's `{a,b}` / `;` notation. */
+  /** Gold SQL, possibly in defog's `{a,b}` / `;` notation: the first reading when there are several. */
   readonly gold: string;
+  /**
+   * Every gold reading, `gold` first, when the question has more than one (AmbiQT's `query1`, `query2`): each is a
+   * meaning the question may have, scored by which of them the answer and its interpretations return. Absent: one.
+   */
+  readonly readings?: readonly string[];
+  /**
+   * The database the question is asked on, on the server (and as the user) of `--url`: a question file may spread
+   * its questions over several databases (one per Spider database, one per materialised AmbiQT question). Default:
+   * the database of `--url`.
+   */
+  readonly database?: string;
   /** Sets `search_path` (defog's `db_name`). Default: the connection's own. */
   readonly schema?: string;
   /** Category or difficulty the figures are broken down by. Default `all`. */
@@ -85,9 +96,31 @@ function isSpiderHeader(header: readonly string[]): boolean {
   );
 }
 
+/** Every gold reading of a question: `readings`, or its one `gold`. */
+export function goldReadingsOf(question: Pick<GoldQuestion, "gold" | "readings">): readonly string[] {
+  return question.readings ?? [question.gold];
+}
+
 /**
- * Questions in JSONL: `{"id"?, "question", "gold" (or "query"/"sql"), "schema" (or "db"/"db_name")?,
- * "category" (or "query_category"/"difficulty")?, "hint" (or "evidence"/"instructions")?}` per line.
+ * The gold readings of one JSONL line: `"gold"` (or `"golds"`) as a list, else `query1`, `query2`, … (AmbiQT's
+ * shape), else one `"gold"` (or `"query"`/`"sql"`). Undefined when there is none.
+ */
+function readingsOfLine(value: Record<string, unknown>, line: number): string[] | undefined {
+  const list = [value.gold, value.golds].find((item) => Array.isArray(item)) as unknown[] | undefined;
+  const numbered: unknown[] = [];
+  for (let number = 1; value[`query${number}`] !== undefined && value[`query${number}`] !== null; number++)
+    numbered.push(value[`query${number}`]);
+  const readings = list ?? (numbered.length > 0 ? numbered : undefined);
+  if (readings === undefined) return undefined;
+  if (readings.length === 0 || !readings.every((reading) => typeof reading === "string" && reading.trim() !== ""))
+    throw new EvaluationInputError(`line ${line}: every gold reading must be a non-empty string`);
+  return readings as string[];
+}
+
+/**
+ * Questions in JSONL: `{"id"?, "question", "gold" (or "query"/"sql"; or a list of readings: "gold"/"golds" as an
+ * array, or "query1", "query2", …), "schema" (or "db"/"db_name")?, "database"?, "category" (or
+ * "query_category"/"difficulty")?, "hint" (or "evidence"/"instructions")?}` per line.
  */
 function parseQuestionLines(jsonl: string): GoldQuestion[] {
   const questions: GoldQuestion[] = [];
@@ -104,16 +137,20 @@ function parseQuestionLines(jsonl: string): GoldQuestion[] {
       return found === undefined ? undefined : String(found);
     };
     const question = pick("question");
-    const gold = pick("gold", "query", "sql");
+    const readings = readingsOfLine(value, index + 1);
+    const gold = readings?.[0] ?? pick("gold", "query", "sql");
     if (question === undefined || gold === undefined)
       throw new EvaluationInputError(`line ${index + 1}: needs "question" and "gold"`);
     const schema = optional(pick("schema", "db", "db_name"));
+    const database = optional(pick("database"));
     const hint = optional(pick("hint", "evidence", "instructions"));
     questions.push({
       id: pick("id") ?? String(index + 1),
       question,
       gold,
+      ...(readings !== undefined && readings.length > 1 ? { readings } : {}),
       ...(schema === undefined ? {} : { schema }),
+      ...(database === undefined ? {} : { database }),
       category: optional(pick("category", "query_category", "difficulty")) ?? "all",
       ...(hint === undefined ? {} : { hint }),
     });

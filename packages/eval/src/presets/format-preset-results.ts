@@ -109,6 +109,13 @@ export function formatPresetResults(
           row("columns shown to generation, median", (preset) => figure(preset.schemaColumnsMedian)),
         ]
       : []),
+    row(
+      "sequential model rounds per question, median (largest)",
+      (preset) => `${figure(preset.modelRoundsMedian, 1)} (${preset.modelRoundsMaximum})`,
+    ),
+    row("filter_column calls per question where it ran, median", (preset) =>
+      preset.filterBatchesMedian > 0 ? figure(preset.filterBatchesMedian, 1) : "—",
+    ),
     row("wall time per question, median ms", (preset) => figure(preset.elapsedMillisecondsMedian)),
     "",
     "LLM calls per step, total over the questions (prompt tokens ≈ chars/4):",

@@ -59,6 +59,11 @@ export interface PresetFigures {
   readonly crushBudget: number;
   /** Columns shown to generation after schema selection (`schema-end`), median over the questions that reported it. */
   readonly schemaColumnsMedian: number;
+  /** Sequential model rounds per question (`modelRounds`: the critical path), median and largest. */
+  readonly modelRoundsMedian: number;
+  readonly modelRoundsMaximum: number;
+  /** `filter-column` calls per question where the step ran, median. */
+  readonly filterBatchesMedian: number;
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -120,6 +125,11 @@ export function summarizePresets(results: readonly PresetMeasurement[]): PresetF
       crushBudget: Math.max(0, ...questions.map((question) => question.crush?.budget ?? 0)),
       schemaColumnsMedian: median(
         questions.flatMap((question) => (question.schemaColumns === undefined ? [] : [question.schemaColumns])),
+      ),
+      modelRoundsMedian: median(questions.map((question) => question.modelRounds)),
+      modelRoundsMaximum: Math.max(0, ...questions.map((question) => question.modelRounds)),
+      filterBatchesMedian: median(
+        questions.flatMap((question) => (question.filterBatches ? [question.filterBatches.calls] : [])),
       ),
     };
   });

@@ -13,7 +13,7 @@ import {
   type Settings,
 } from "@nlq/engine";
 import pg from "pg";
-import { createRecordingModel, type RecordedCall } from "./recording-model";
+import { createRecordingModel, modelRounds, type RecordedCall } from "./recording-model";
 
 /** Steps whose calls choose among candidates (the pairwise agent, the unit tester). */
 export const selectionSteps: readonly string[] = ["select-candidate", "generate-unit-tests", "evaluate-unit-tests"];
@@ -38,6 +38,11 @@ export interface PresetBenchmarkOptions {
   readonly environment: Readonly<Record<string, string | undefined>>;
   /** Model of each step; default from the settings (`resolveStepModel`). Tests pass mock models. */
   readonly resolveModel?: AnswerQuestionOptions["resolveModel"];
+  /**
+   * Each model call waits this long before its answer (a remote model's latency, simulated over a scripted model), so
+   * `elapsedMilliseconds` shows the time to the answer that the critical path (`modelRounds`) costs. Default 0.
+   */
+  readonly simulatedLatencyMilliseconds?: number;
   readonly onQuestion?: (preset: string, measurement: PresetQuestionMeasurement, index: number) => void;
 }
 
@@ -84,6 +89,10 @@ export interface PresetQuestionMeasurement {
   readonly crush?: CrushMeasurement;
   /** Columns shown to generation (`schema-end`), when the pipeline reported it. */
   readonly schemaColumns?: number;
+  /** Sequential model rounds: the longest chain of calls each waiting for the one before (`modelRounds`). */
+  readonly modelRounds: number;
+  /** `filter-column` calls (its batches), when the step ran. */
+  readonly filterBatches?: { readonly calls: number };
   readonly elapsedMilliseconds: number;
 }
 
@@ -109,13 +118,17 @@ function recordingResolver(
   settings: Settings,
   resolve: AnswerQuestionOptions["resolveModel"],
   onCall: (call: RecordedCall) => void,
+  simulatedLatencyMilliseconds: number,
 ): (step: string) => ResolvedModel {
   return (step) => {
     const resolved = resolve ? resolve(step) : resolveStepModel(settings, step);
     if (!isLanguageModelV3(resolved.model)) {
       throw new Error(`cannot record the prompts of model ${resolved.id}: not an AI SDK LanguageModelV3`);
     }
-    return { ...resolved, model: createRecordingModel(resolved.model, onCall) };
+    return {
+      ...resolved,
+      model: createRecordingModel(resolved.model, onCall, { simulatedLatencyMilliseconds }),
+    };
   };
 }
 
@@ -147,7 +160,12 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
     for (const preset of options.presets ?? builtInPresetNames) {
       const settings = loadSettings({ ...options.environment, NLQ_PRESET: preset });
       let recorded: RecordedCall[] = [];
-      const resolveModel = recordingResolver(settings, options.resolveModel, (call) => recorded.push(call));
+      const resolveModel = recordingResolver(
+        settings,
+        options.resolveModel,
+        (call) => recorded.push(call),
+        options.simulatedLatencyMilliseconds ?? 0,
+      );
       const generator = resolveModel("generate-candidate");
       const measurements: PresetQuestionMeasurement[] = [];
       for (const [index, entry] of options.questions.entries()) {
@@ -166,7 +184,14 @@ export async function runPresetBenchmark(options: PresetBenchmarkOptions): Promi
             count(callsByStep, call.step, 1);
             count(charactersByStep, call.step, call.systemCharacters + call.promptCharacters);
           }
-          return { callsByStep, charactersByStep, failedCalls: recorded.length - completed };
+          const filterCalls = recorded.filter((call) => call.step === "filter-column");
+          return {
+            callsByStep,
+            charactersByStep,
+            failedCalls: recorded.length - completed,
+            modelRounds: modelRounds(recorded),
+            ...(filterCalls.length > 0 ? { filterBatches: { calls: filterCalls.length } } : {}),
+          };
         };
         const observed = () => ({
           ...(crush === undefined ? {} : { crush }),

@@ -8,6 +8,7 @@ import {
   loadCatalog,
   openMetadataStore,
   parseCsvRecords,
+  resolvePipelineEmbeddingModel,
   ValueIndexStore,
 } from "@nlq/adapters";
 import {
@@ -18,7 +19,6 @@ import {
   createCatalogSchemaRetriever,
   createChessSchemaSelector,
   createCrushPreselector,
-  createOfflineEmbeddingModel,
   createStepContext,
   DEFAULT_LSH_PARAMETERS,
   heuristicKeywords,
@@ -112,7 +112,7 @@ export async function runPromptSizeBenchmark(options: PromptSizeBenchmarkOptions
       throw new Error(`no catalog index for ${dataSource.name}: run nlq index --url ${options.url} first`);
     const catalog = loaded.catalog;
     const valueIndex = await new ValueIndexStore(store.database).loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS);
-    const embeddingModel = createOfflineEmbeddingModel();
+    const embeddingModel = resolvePipelineEmbeddingModel(loadSettings(process.env));
     const retriever = await createCatalogSchemaRetriever(catalog, embeddingModel);
     const contextIndex = await createCatalogContextIndex(catalog, embeddingModel);
     const collection = catalogCollectionName(dataSource.id);

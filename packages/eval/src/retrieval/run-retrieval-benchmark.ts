@@ -10,6 +10,9 @@ import {
   buildSchemaGraph,
   ColumnVectorIndex,
   ConfigurationError,
+  type CrushProbe,
+  crushProbeText,
+  crushProbeVector,
   defaultLearnedRetrievalModel,
   defaultProbeQuestionWeight,
   embedTexts,
@@ -73,8 +76,12 @@ export interface RetrievalBenchmarkOptions {
   readonly modes?: readonly RetrievalMode[];
   /** Budgets k of recall@k. Default 3, 5, 10, 20, 30, 50, 100. */
   readonly budgets?: readonly number[];
-  /** Weight of the question in each CRUSH probe. Default `defaultProbeQuestionWeight` (0.45). */
-  readonly probeQuestionWeight?: number;
+  /**
+   * How CRUSH probes meet the question: `"joint"` (the paper's "x t.c" embedded as one text) or the weight of the
+   * question's vector mixed into the element's (`defaultProbeQuestionWeight`, the lexical embedder's tuned mix).
+   * Default `defaultProbeQuestionWeight` (as the live retriever).
+   */
+  readonly probe?: CrushProbe;
   /** CRUSH hyperparameters (defaults of `selectColumnsCollectively`). */
   readonly crush?: CrushSelectionOptions;
   /** Embed columns as `database.table.column` instead of `table.column`. Default true. */
@@ -116,14 +123,29 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
   const index = new ColumnVectorIndex(columnVectors);
   const graph = buildSchemaGraph(options.corpus, inferKeyLinks(options.corpus));
   const recall: Partial<Record<RetrievalMode, Record<string, number>>> = {};
-  const elementTexts = options.questions.map((question) =>
-    parseHallucinatedSchema(question.hallucinated).map((element) =>
-      hallucinatedElementText(element.table, element.column),
-    ),
-  );
-  const elementVectors = modes.some((mode) => mode.startsWith("crush"))
-    ? await embedGrouped(options.embeddingModel, elementTexts, options.abortSignal)
-    : [];
+  const probe = options.probe ?? defaultProbeQuestionWeight;
+  // Probe texts per evidence variant: a joint probe holds the question (± evidence) itself.
+  const probeVectorsByVariant = new Map<boolean, Vector[][]>();
+  const probeVectorsOf = async (withEvidence: boolean, queryVectors: readonly Vector[]) => {
+    const known = probeVectorsByVariant.get(probe === "joint" ? withEvidence : false);
+    if (known) return known;
+    const texts = options.questions.map((question) =>
+      parseHallucinatedSchema(question.hallucinated).map((element) =>
+        probe === "joint"
+          ? crushProbeText(queryText(question, withEvidence), element.table, element.column)
+          : hallucinatedElementText(element.table, element.column),
+      ),
+    );
+    const embedded = await embedGrouped(options.embeddingModel, texts, options.abortSignal);
+    const vectors =
+      probe === "joint"
+        ? embedded
+        : embedded.map((elements, position) =>
+            elements.map((element) => crushProbeVector(queryVectors[position]!, element, probe)),
+          );
+    if (probe === "joint") probeVectorsByVariant.set(withEvidence, vectors);
+    return vectors;
+  };
   // The question and crush modes share their query texts: each variant (± evidence) is embedded once.
   const queryVectorsByVariant = new Map<boolean, Vector[]>();
   const learnedModel = options.learnedModel ?? defaultLearnedRetrievalModel();
@@ -165,16 +187,16 @@ export async function runRetrievalBenchmark(options: RetrievalBenchmarkOptions):
       );
       queryVectorsByVariant.set(withEvidence, queryVectors);
     }
+    const probeVectors = mode.startsWith("crush") ? await probeVectorsOf(withEvidence, queryVectors) : [];
     const results = options.questions.map((question, position) => {
       const questionVector = queryVectors[position]!;
       const crushed = mode.startsWith("crush")
         ? rankCollectively({
             questionVector,
-            elementVectors: elementVectors[position] ?? [],
+            probeVectors: probeVectors[position] ?? [],
             columns: index,
             graph,
             budget: largestBudget,
-            questionWeight: options.probeQuestionWeight ?? defaultProbeQuestionWeight,
             crush: options.crush ?? {},
           })
         : index.rank(questionVector, largestBudget);

@@ -1,4 +1,9 @@
-import { createIndexedSchemaSelector, embedCatalogContext, type IndexedSelectorRankers } from "@nlq/adapters";
+import {
+  createIndexedSchemaSelector,
+  embedCatalogContext,
+  type IndexedSelectorRankers,
+  resolvePipelineEmbeddingModel,
+} from "@nlq/adapters";
 import {
   type Catalog,
   ConfigurationError,
@@ -7,7 +12,6 @@ import {
   createStepContext,
   heuristicKeywords,
   type PipelineEvent,
-  resolveEmbeddingModel,
   type SchemaColumn,
   type SchemaSelector,
   type Settings,
@@ -206,7 +210,7 @@ export async function runSchemaSelectionBenchmark(
   // The description vectors `nlq index` would write, in an in-process embedded vector store.
   const vectorStore = createEmbeddedVectorStore();
   const collection = "nlq_catalog_schema_selection_benchmark";
-  const embeddingModel = resolveEmbeddingModel(settings.embeddingModel, settings);
+  const embeddingModel = resolvePipelineEmbeddingModel(settings);
   await embedCatalogContext(vectorStore, embeddingModel, collection, catalog);
 
   const rankers: IndexedSelectorRankers = {};

@@ -1,6 +1,8 @@
-import { type AuditedOutcome, createQuestionAnswerer, dataSourceKey, VerifiedExampleStore } from "@nlq/adapters";
+import { type AuditedOutcome, createQuestionAnswerer, dataSourceKey } from "@nlq/adapters";
 import { type Answer, answerWithInterpretation, checkQuestionLength, type Settings } from "@nlq/engine";
 import type { McpToolSettings, RoleSession } from "../role-session";
+import type { ElicitedReading } from "./elicit-interpretation";
+import { rememberReading } from "./remember-reading";
 
 /** What `ask` returns to the client: the answer, its evidence and how sure nlq is. */
 export interface AskResult {
@@ -33,6 +35,12 @@ export interface AskResult {
   readonly interpretations?: Answer["interpretations"];
   readonly needsChoice?: boolean;
   readonly choiceBasis?: string;
+  /** The readings the reading step found for a phrase in doubt, each with its own candidates (see `Answer.readings`). */
+  readonly readings?: Answer["readings"];
+  /** Confirmed readings the answer followed instead of asking: whose (`you`, `an administrator`) and when. */
+  readonly followedConfirmations?: Answer["followedConfirmations"];
+  /** What a confirmation (`choose_reading` with `remember`, or the form's "use this from now on") kept, or why not. */
+  readonly remembered?: string;
   readonly model: string;
   /** True when the model is a scripted replay, not a language model. */
   readonly scripted: boolean;
@@ -54,9 +62,12 @@ export async function askTool(
   clientName?: string,
   /**
    * Asks the user which reading was meant when the answer leaves the choice open (`elicitInterpretation`): the picked
-   * number, or undefined to keep #1. Default: never asks (the readings are listed in the result).
+   * number and whether to keep it from now on, or undefined to keep #1. Default: never asks (the readings are listed
+   * in the result).
    */
-  choose?: (answer: Answer) => Promise<number | undefined>,
+  choose?: (answer: Answer) => Promise<ElicitedReading | undefined>,
+  /** Receives the answer the result describes (the MCP session keeps it for `choose_reading`). Default: none. */
+  onAnswer?: (answer: Answer) => void,
 ): Promise<AskResult> {
   const settings: Settings = input.preset === undefined ? tools.settings : tools.settingsForPreset(input.preset);
   const question = input.question.trim();
@@ -94,29 +105,28 @@ export async function askTool(
     );
     const picked = choose === undefined ? undefined : await choose(answer);
     const chosen = answer.interpretations?.find((reading) => reading.chosen)?.number;
-    if (picked !== undefined && picked !== chosen) {
+    if (picked !== undefined && picked.number !== chosen) {
       const asked = answer;
+      // A pick answers this question only (rule 2 of docs/decisions/2026-12-01-readings-knowledge-and-teaching.md).
       answer = await role.exclusive(() =>
-        answerWithInterpretation({ answer: asked, number: picked, session: role.session, settings, abortSignal }),
+        answerWithInterpretation({
+          answer: asked,
+          number: picked.number,
+          session: role.session,
+          settings,
+          abortSignal,
+        }),
       );
-      // The picking role's own verified example, never shared (docs/decisions/2026-11-27-scoped-verified-examples.md).
-      if (tools.metadataStore) {
-        new VerifiedExampleStore(tools.metadataStore.database)
-          .save({
-            dataSource: asker.dataSource,
-            question,
-            sql: answer.sql,
-            source: "accepted",
-            verifiedBy: asker.role,
-            sharedWithAllRoles: false,
-          })
-          .catch(() => {
-            // Remembering is a courtesy: the answer stands without it.
-          });
-      }
     }
+    // "Use this from now on" (rule 3): kept for the role, an administrator's for every role.
+    const remembered =
+      picked?.remember === true
+        ? await rememberReading(role, tools, settings, answer, asker.dataSource, abortSignal)
+        : undefined;
     outcome = { answer };
-    return describeAnswer(answer, tools.maxRows);
+    onAnswer?.(answer);
+    const described = describeAnswer(answer, tools.maxRows);
+    return remembered === undefined ? described : { ...described, remembered };
   } catch (error) {
     outcome = { error };
     throw error;
@@ -150,6 +160,10 @@ export function describeAnswer(answer: Answer, maxRows: number): AskResult {
     ...(answer.interpretations && answer.interpretations.length > 0 ? { interpretations: answer.interpretations } : {}),
     ...(answer.needsChoice === undefined ? {} : { needsChoice: answer.needsChoice }),
     ...(answer.choiceBasis === undefined ? {} : { choiceBasis: answer.choiceBasis }),
+    ...(answer.readings && answer.readings.length > 0 ? { readings: answer.readings } : {}),
+    ...(answer.followedConfirmations && answer.followedConfirmations.length > 0
+      ? { followedConfirmations: answer.followedConfirmations }
+      : {}),
     model: answer.model.id,
     scripted: answer.model.scripted,
     ...(answer.explanation ? { explanation: answer.explanation } : {}),

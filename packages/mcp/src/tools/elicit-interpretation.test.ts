@@ -2,7 +2,13 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { dataSourceKey, type MetadataStore, openMetadataStore, VerifiedExampleStore } from "@nlq/adapters";
+import {
+  dataSourceKey,
+  KnowledgeStore,
+  type MetadataStore,
+  openMetadataStore,
+  VerifiedExampleStore,
+} from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { loadSettings } from "@nlq/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +16,8 @@ import { createNlqMcpServer } from "../nlq-mcp-server";
 import { connectRole, type RoleConnection } from "../role-connection";
 
 // Issue 19 item 2 over MCP: a client that declares elicitation is asked which reading was meant when the candidates
-// leave the choice open; its pick runs as the role and becomes the role's own verified example.
+// leave the choice open; its pick runs as the role and keeps nothing, unless the form's "use this from now on" is
+// checked (rules 2 and 3 of docs/decisions/2026-12-01-readings-knowledge-and-teaching.md).
 const fixture = path.join(import.meta.dirname, "../fixtures/mcp-model.json");
 const question = "How expensive are the products?";
 let database: TestDatabase;
@@ -73,20 +80,38 @@ async function askWith(
 }
 
 describe("ask with elicitation", () => {
-  it("asks a client that supports elicitation which reading was meant, runs the pick and remembers it for the role", async () => {
+  const kept = async () => [
+    ...(await new VerifiedExampleStore(store.database).visibleTo(dataSourceKey(database.url), "postgres")),
+    ...(await new KnowledgeStore(store.database).visibleTo(dataSourceKey(database.url), "postgres")),
+  ];
+
+  it("asks a client that supports elicitation which reading was meant and runs the pick, keeping nothing", async () => {
     const { answer, asked } = await askWith({ action: "accept", content: { interpretation: "2" } });
     expect(asked).toHaveLength(1);
     expect(JSON.stringify(asked[0])).toContain("returns max(price) instead of avg(price)");
+    expect(JSON.stringify(asked[0])).toContain("Use this from now on");
     expect(answer.sql).toBe("SELECT max(price) AS price FROM products");
     expect(answer.rows).toEqual([["30.00"]]);
     expect((answer.selection as { selector: string }).selector).toBe("user");
-    // The picking role's own example, not shared with other roles.
-    await expect
-      .poll(async () => {
-        const rows = await new VerifiedExampleStore(store.database).visibleTo(dataSourceKey(database.url), "postgres");
-        return rows.map((row) => [row.question, row.sql, row.verifiedBy, row.sharedWithAllRoles]);
-      })
-      .toEqual([[question, "SELECT max(price) AS price FROM products", "postgres", false]]);
+    expect(answer.remembered).toBeUndefined();
+    expect(await kept()).toEqual([]);
+  });
+
+  it("keeps the pick when the form's 'use this from now on' is checked, and says what it kept", async () => {
+    const { answer } = await askWith({ action: "accept", content: { interpretation: "2", remember: true } });
+    expect(answer.sql).toBe("SELECT max(price) AS price FROM products");
+    // Readings that differ in their SQL, not in one phrase: the example alone, for every role (postgres is a superuser).
+    expect(answer.remembered).toBe(
+      "remembered for every role: reading #2's SQL as the verified answer to this question (its readings differed in their SQL, not in the meaning of one phrase).",
+    );
+    const [example] = await kept();
+    expect(example).toMatchObject({
+      question,
+      sql: "SELECT max(price) AS price FROM products",
+      source: "picked",
+      sharedWithAllRoles: true,
+      provenance: "picked from 3 readings by postgres",
+    });
   });
 
   it("keeps nlq's reading when the user declines, and never asks a client without elicitation", async () => {

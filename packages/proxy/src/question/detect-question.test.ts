@@ -170,6 +170,17 @@ describe("detectQuestion", () => {
       expect(detectQuestion("/* nl#2 */;")).toEqual({ kind: "pick", number: 2 });
       expect(detectQuestion("-- Metabase:: x\n/*NL#3*/")).toEqual({ kind: "pick", number: 3 });
       expect(detectQuestion("-- nl#2")).toEqual({ kind: "pick", number: 2 });
+      expect(detectQuestion("/* nl#2 remember */;")).toEqual({ kind: "pick", number: 2, remember: true });
+      expect(detectQuestion("-- NL#3 Remember")).toEqual({ kind: "pick", number: 3, remember: true });
+      expect(detectQuestion("/* ask#4 remember */", { marker: "ask:" })).toEqual({
+        kind: "pick",
+        number: 4,
+        remember: true,
+      });
+      // Only the word itself: anything else is an ordinary comment.
+      expect(detectQuestion("/* nl#2 remembered */").kind).toBe("sql");
+      expect(detectQuestion("/* nl#2 remember this */").kind).toBe("sql");
+      expect(detectQuestion("select 1; /* nl#2 remember */").kind).toBe("sql");
       expect(detectQuestion("/* ask#4 */", { marker: "ask:" })).toEqual({ kind: "pick", number: 4 });
     });
 

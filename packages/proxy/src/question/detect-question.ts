@@ -9,8 +9,11 @@ export type QuestionDetection =
   | { readonly kind: "sql" }
   /** `fresh`: asked with `/* nl!: … *\/`, it starts a new conversation instead of following the connection's earlier questions. */
   | { readonly kind: "question"; readonly question: string; readonly fresh?: boolean }
-  /** `/* nl#2 *\/;` (or `-- nl#2` as the whole query): run interpretation `number` of the connection's last answer. */
-  | { readonly kind: "pick"; readonly number: number }
+  /**
+   * `/* nl#2 *\/;` (or `-- nl#2` as the whole query): run interpretation `number` of the connection's last answer;
+   * `/* nl#2 remember *\/;` (`remember`) also confirms it as what the asker means from now on.
+   */
+  | { readonly kind: "pick"; readonly number: number; readonly remember?: true }
   /** A question among other statements (ordinary SQL, more questions): split the text and answer each in place. */
   | { readonly kind: "statements" }
   | { readonly kind: "invalid"; readonly error: QuestionSyntaxError };
@@ -102,7 +105,9 @@ function detectPick(statements: ScannedText["statements"], marker: QuestionMarke
   if (picks.length > 1 || questions.length > 0) {
     return invalid(`a pick ("${marker.stem}#2") must be the only question in its query`);
   }
-  return { kind: "pick", number: marker.pickNumber(picks[0]!.body)! };
+  const body = picks[0]!.body;
+  const number = marker.pickNumber(body)!;
+  return marker.pickRemembers(body) ? { kind: "pick", number, remember: true } : { kind: "pick", number };
 }
 
 /** Whether the text's statements and comments differ when lexed with `standard_conforming_strings` off. */

@@ -30,7 +30,10 @@ export class QuestionMarker {
   readonly #opening: RegExp;
   /** A fresh question's opening: the word, `!`, the rest of the marker (`nl!:`). */
   readonly #freshOpening: RegExp;
-  /** A whole comment body that picks an interpretation: the word, `#`, a number (`nl#2`). */
+  /**
+   * A whole comment body that picks an interpretation: the word, `#`, a number (`nl#2`), and optionally the word
+   * `remember` (any case) to confirm it (`nl#2 remember`).
+   */
   readonly #pick: RegExp;
   /** A comment opener followed by the marker, anywhere in a text. */
   readonly #afterOpener: RegExp;
@@ -51,7 +54,9 @@ export class QuestionMarker {
     const rest = this.#tokens.slice(stemLength).map(tokenPattern).join("");
     this.#opening = new RegExp(`^${WHITESPACE}*${pattern}`);
     this.#freshOpening = new RegExp(`^${WHITESPACE}*${stemPattern}!${rest}`);
-    this.#pick = new RegExp(`^${WHITESPACE}*${stemPattern}#([0-9]{1,9})${WHITESPACE}*$`);
+    this.#pick = new RegExp(
+      `^${WHITESPACE}*${stemPattern}#([0-9]{1,9})(${WHITESPACE}+${caseInsensitive("remember")})?${WHITESPACE}*$`,
+    );
     // The pre-check looks for the word alone, so that picks and fresh questions reach `detectQuestion` too.
     this.#afterOpener = new RegExp(`(?:/\\*|--)${WHITESPACE}*${stemPattern}`);
   }
@@ -68,9 +73,20 @@ export class QuestionMarker {
     return match === null ? undefined : Number(match[1]);
   }
 
+  /** Whether a whole comment `body` that picks an interpretation also confirms it (`nl#2 remember`). */
+  pickRemembers(body: string): boolean {
+    const match = this.#pick.exec(body);
+    return match !== null && match[2] !== undefined;
+  }
+
   /** How a client picks interpretation `number` with this marker: `/* nl#2 *\/;`. */
   pickExample(number: number): string {
     return `/* ${this.stem}#${number} */;`;
+  }
+
+  /** How a client picks interpretation `number` and keeps it from now on: `/* nl#2 remember *\/;`. */
+  rememberExample(number: number): string {
+    return `/* ${this.stem}#${number} remember */;`;
   }
 
   /** The length of the marker (with the whitespace before it) that opens a comment `body`, or -1 when it does not. */
@@ -163,6 +179,11 @@ export class QuestionMarker {
     }
     return true;
   }
+}
+
+/** A pattern matching `word` (ASCII letters) in any case, without the `i` flag (which would fold the marker's other bytes). */
+function caseInsensitive(word: string): string {
+  return [...word].map((letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`).join("");
 }
 
 /**

@@ -1,16 +1,24 @@
 import path from "node:path";
-import type { AuditedOutcome, NewVerifiedExample, QuestionAsker, VerifiedExampleStore } from "@nlq/adapters";
+import {
+  type AuditedOutcome,
+  KnowledgeStore,
+  type MetadataStore,
+  openMetadataStore,
+  type QuestionAsker,
+  VerifiedExampleStore,
+} from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { type AnswerQuestionOptions, answerQuestion, loadSettings } from "@nlq/engine";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeRelay } from "../relay/native-relay";
-import { answerWith, startTestProxy, upstreamHost, upstreamUser } from "./proxy.test-helpers";
+import { answerWith, startTestProxy, upstreamHost, upstreamPort, upstreamUser } from "./proxy.test-helpers";
 import type { ProxyServer } from "./proxy-server";
 
 // Issue 19 items 2 and 3 in the proxy: a question whose candidates disagree lists its interpretations in NOTICEs,
-// `/* nl#2 */;` on the same connection runs #2 of that connection's last answer (audited like an answer), and a
-// follow-up question is asked with the connection's earlier questions. Through a real proxy, relay on and off.
+// `/* nl#2 */;` on the same connection runs #2 of that connection's last answer (audited like an answer, keeping
+// nothing), `/* nl#2 remember */;` also keeps it, and a follow-up question is asked with the connection's earlier
+// questions. Through a real proxy, relay on and off.
 const fixture = path.resolve("apps/cli/src/cli/fixtures/ask-interpretations-model.json");
 const question = "How expensive are the products?";
 let database: TestDatabase;
@@ -28,6 +36,10 @@ afterAll(async () => {
 interface Recorded {
   readonly question: string;
   readonly outcome: AuditedOutcome;
+}
+
+function dataSourceOf(): string {
+  return `${upstreamHost}:${upstreamPort}/${new URL(database.url).pathname.slice(1)}`;
 }
 
 async function connect(proxy: ProxyServer, notices: string[] = []): Promise<pg.Client> {
@@ -54,19 +66,15 @@ async function untilRelayed(count: number): Promise<void> {
 describe.each([true, false])("interpretations over the proxy (native relay %s)", (relayOn) => {
   let proxy: ProxyServer;
   const audited: Recorded[] = [];
-  const remembered: NewVerifiedExample[] = [];
+  let store: MetadataStore;
 
   beforeAll(async () => {
+    store = await openMetadataStore({ directory: "memory://" });
     const settings = loadSettings({ NLQ_MODEL: `scripted:${fixture}`, NLQ_PRESET: "balanced" });
     proxy = await startTestProxy(answerQuestion, {
       settings,
       nativeRelay: relayOn,
-      pickedExamples: {
-        save: async (example: NewVerifiedExample) => {
-          remembered.push(example);
-          return {} as Awaited<ReturnType<VerifiedExampleStore["save"]>>;
-        },
-      },
+      readingConfirmations: { database: store.database, administratorRole: "nlq_example_admin" },
       auditTrail: {
         record: (_asker: QuestionAsker, asked: string, outcome: AuditedOutcome) =>
           audited.push({ question: asked, outcome }),
@@ -75,7 +83,13 @@ describe.each([true, false])("interpretations over the proxy (native relay %s)",
   });
   afterAll(async () => {
     await proxy?.close();
+    await store?.close();
   });
+
+  const kept = async () => [
+    ...(await new VerifiedExampleStore(store.database).visibleTo(dataSourceOf(), upstreamUser)),
+    ...(await new KnowledgeStore(store.database).visibleTo(dataSourceOf(), upstreamUser)),
+  ];
 
   it("lists the readings in NOTICEs and runs #2 on `/* nl#2 */;`, then another after ordinary SQL", async () => {
     const notices: string[] = [];
@@ -84,7 +98,7 @@ describe.each([true, false])("interpretations over the proxy (native relay %s)",
       const answered = await client.query(`/* nl: ${question} */`);
       expect(answered.rows).toEqual([{ price: "15.5000000000000000" }]);
       expect(notices).toContain(
-        "nlq: which did you mean? the question has 3 readings whose results differ; these rows are #1's, run /* nl#2 */; to see #2's instead | the chosen reading has 1 of 3 candidates (33%), below NLQ_ASK_WHEN_SUPPORT_BELOW=0.5",
+        "nlq: which did you mean? the question has 3 readings whose results differ; these rows are #1's, run /* nl#2 */; to see #2's instead (/* nl#2 remember */; also keeps it from now on) | the chosen reading has 1 of 3 candidates (33%), below NLQ_ASK_WHEN_SUPPORT_BELOW=0.5",
       );
       expect(notices).toContain(
         "nlq: #2, 1 of 3 candidates: returns max(price) instead of avg(price); price is 30.00 instead of 15.5000000000000000 | SELECT max(price) AS price FROM products",
@@ -126,17 +140,34 @@ describe.each([true, false])("interpretations over the proxy (native relay %s)",
       [question, "SELECT max(price) AS price FROM products"],
     ]);
     expect(audited.some((entry) => "error" in entry.outcome && entry.question === question)).toBe(true);
-    // Each pick is the picking role's own verified example, never shared.
-    expect(remembered).toEqual([
+    // A pick answers that question only: nothing was saved in the role's name.
+    expect(await kept()).toEqual([]);
+  });
+
+  it("keeps a pick written `/* nl#2 remember */;`, saying what it kept", async () => {
+    const notices: string[] = [];
+    const client = await connect(proxy, notices);
+    try {
+      await client.query(`/* nl: ${question} */`);
+      notices.length = 0;
+      const picked = await client.query("/* NL#2 Remember */;");
+      expect(picked.rows).toEqual([{ price: "30.00" }]);
+      // These readings differ in their SQL, not in one phrase: the example alone is kept, for every role (a superuser).
+      expect(notices[0]).toBe(
+        "nlq: remembered for every role: reading #2's SQL as the verified answer to this question (its readings differed in their SQL, not in the meaning of one phrase).",
+      );
+    } finally {
+      await client.end();
+    }
+    expect(await kept()).toEqual([
       expect.objectContaining({
         question,
         sql: "SELECT max(price) AS price FROM products",
+        source: "picked",
         verifiedBy: upstreamUser,
-        sharedWithAllRoles: false,
-        dataSource: expect.stringMatching(/\/nlq_pick_/),
+        sharedWithAllRoles: true,
+        provenance: `picked from 3 readings by ${upstreamUser}`,
       }),
-      expect.objectContaining({ question, sql: "SELECT name, price FROM products ORDER BY price DESC" }),
-      expect.objectContaining({ question, sql: "SELECT max(price) AS price FROM products" }),
     ]);
   });
 

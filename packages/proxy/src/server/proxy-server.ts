@@ -1,5 +1,5 @@
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
-import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail, VerifiedExampleStore } from "@nlq/adapters";
+import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail } from "@nlq/adapters";
 import {
   type Answer,
   type AnswerQuestionOptions,
@@ -10,11 +10,12 @@ import {
 import { createAuthQuery } from "../auth/auth-query";
 import { startupUser } from "../auth/client-authentication";
 import type { AuthQuerySettings, ClientTlsSettings } from "../config/proxy-server-settings";
+import type { WireNotice } from "../protocol/backend-messages";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
 import { nativeRelay, nativeRelayUnavailable } from "../relay/native-relay";
-import type { PickOptions } from "../session/pick-options";
+import type { PickedAnswer, PickOptions } from "../session/pick-options";
 import { ProxyConnection } from "../session/proxy-connection";
 import type { BackendKey, ProxySettings } from "../session/proxy-connection-options";
 import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MILLISECONDS, loadClientTls } from "../tls/client-tls";
@@ -27,6 +28,7 @@ import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
 import { DEFAULT_QUESTION_CAPS, type QuestionCaps, QuestionSlots } from "./question-slots";
 import { refuseConnection } from "./refuse-connection";
+import { type ReadingConfirmations, rememberPick } from "./remember-pick";
 import { upstreamReachable } from "./upstream-reachable";
 
 export interface ProxyServerOptions {
@@ -52,10 +54,13 @@ export interface ProxyServerOptions {
    */
   readonly auditTrail?: Pick<QuestionAuditTrail, "record">;
   /**
-   * Where a picked interpretation (`/* nl#2 *\/;`) is remembered as a verified example of the picking role — its own,
-   * never shared with other roles (docs/decisions/2026-11-27-scoped-verified-examples.md). Default: not remembered.
+   * Where a confirmed pick (`/* nl#2 remember *\/;`) is kept: the metadata store (`rememberPickedReading`: a `reading`
+   * knowledge entry and a verified example, the confirming role's own, an administrator's for every role) and the
+   * administrator role (`NLQ_WEB_EXAMPLE_ADMIN_ROLE`), asked on the client's own session. A plain pick
+   * (`/* nl#2 *\/;`) keeps nothing (docs/decisions/2026-12-01-readings-knowledge-and-teaching.md, rule 2). Default:
+   * none — a `remember` pick answers and warns that nothing was kept.
    */
-  readonly pickedExamples?: Pick<VerifiedExampleStore, "save">;
+  readonly readingConfirmations?: ReadingConfirmations;
   /** Send pipeline progress (schema read, candidates, model calls) as NOTICEs while answering. Default false. */
   readonly progressNotices?: boolean;
   /** Log sink. Default: `consoleLogger` (stderr). */
@@ -209,30 +214,36 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     };
   const answerAs = (role: () => string, asker: () => QuestionAsker | undefined) =>
     metrics.instrument(withinCapsAudited(role, asker, options.answerQuestion));
-  /** A picked interpretation (`/* nl#2 *\/;`) takes a question slot and is audited like an answer (no model runs). */
-  const pickAs = (role: () => string, asker: () => QuestionAsker | undefined) =>
-    withinCapsAudited<PickOptions>(role, asker, async (pickOptions) => {
-      const answer = await answerWithInterpretation(pickOptions);
-      const who = asker();
-      if (options.pickedExamples && who) {
-        // The role's own verified example (issue 19 item 2): saved after the answer, never awaited by it.
-        options.pickedExamples
-          .save({
-            dataSource: who.dataSource,
-            question: pickOptions.question,
-            sql: answer.sql,
-            source: "accepted",
-            verifiedBy: who.role,
-            sharedWithAllRoles: false,
-          })
-          .catch((error: unknown) =>
-            logger.warn("could not remember a picked interpretation as a verified example", {
-              error: error instanceof Error ? error.message : String(error),
+  /**
+   * A picked interpretation (`/* nl#2 *\/;`) takes a question slot and is audited like an answer (no model runs); it
+   * keeps nothing unless the client wrote `remember` (`rememberPick`).
+   */
+  const pickAs = (role: () => string, asker: () => QuestionAsker | undefined) => {
+    const audited = withinCapsAudited<PickOptions & { readonly notices: WireNotice[] }>(
+      role,
+      asker,
+      async (pickOptions) => {
+        const answer = await answerWithInterpretation(pickOptions);
+        if (pickOptions.remember) {
+          pickOptions.notices.push(
+            await rememberPick({
+              confirmations: options.readingConfirmations,
+              pickOptions,
+              answer,
+              asker: asker(),
+              logger,
             }),
           );
-      }
-      return answer;
-    });
+        }
+        return answer;
+      },
+    );
+    return async (pickOptions: PickOptions): Promise<PickedAnswer> => {
+      const notices: WireNotice[] = [];
+      const answer = await audited({ ...pickOptions, notices });
+      return { answer, notices };
+    };
+  };
 
   const cancelUpstream = (key: BackendKey) => {
     const socket = connect({ host: upstreamHost, port: upstreamPort });

@@ -3,7 +3,7 @@ import { singleCandidateSelection } from "@nlq/engine/testing";
 import { Parser } from "pg-protocol/dist/parser";
 import { describe, expect, it } from "vitest";
 import { QuestionMarker } from "../question/question-marker";
-import { encodeInterpretationNotices } from "./interpretation-notices";
+import { encodeFollowedConfirmationNotices, encodeInterpretationNotices } from "./interpretation-notices";
 
 const reading = (number: number, sql: string, difference: string): Interpretation => ({
   number,
@@ -52,7 +52,7 @@ function notices(buffers: Buffer[]): string[] {
 describe("encodeInterpretationNotices", () => {
   it("lists each reading with its support, difference and SQL, and how to pick with the connection's marker", () => {
     expect(notices(encodeInterpretationNotices(answer, new QuestionMarker("ask:")))).toEqual([
-      "nlq: which did you mean? the question has 2 readings whose results differ; these rows are #1's, run /* ask#2 */; to see #2's instead | a tie",
+      "nlq: which did you mean? the question has 2 readings whose results differ; these rows are #1's, run /* ask#2 */; to see #2's instead (/* ask#2 remember */; also keeps it from now on) | a tie",
       "nlq: #1 (shown), 1 of 2 candidates: the chosen reading | SELECT count(*) AS n FROM orders",
       "nlq: #2, 1 of 2 candidates: returns count(DISTINCT customer) instead of count(*) | SELECT count(DISTINCT customer) AS n FROM orders",
     ]);
@@ -63,5 +63,27 @@ describe("encodeInterpretationNotices", () => {
     expect(encodeInterpretationNotices({ ...answer, interpretations: answer.interpretations!.slice(0, 1) })).toEqual(
       [],
     );
+  });
+});
+
+describe("encodeFollowedConfirmationNotices", () => {
+  it("says which confirmed reading the answer followed, whose and when, and what it set aside", () => {
+    const followed: Answer = {
+      ...answer,
+      followedConfirmations: [
+        {
+          entryId: "k1",
+          phrase: "name",
+          chosen: { label: "singer.performer_name", elements: ["public.singer.performer_name"] },
+          setAside: [{ label: "singer.artist_name", elements: ["public.singer.artist_name"] }],
+          confirmedBy: "an administrator",
+          confirmedAt: "2026-11-30T08:00:00.000Z",
+        },
+      ],
+    };
+    expect(notices(encodeFollowedConfirmationNotices(followed))).toEqual([
+      "nlq: followed a confirmed reading: «name» means singer.performer_name (confirmed by an administrator, 2026-11-30) | not singer.artist_name",
+    ]);
+    expect(encodeFollowedConfirmationNotices(answer)).toEqual([]);
   });
 });

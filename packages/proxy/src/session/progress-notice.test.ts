@@ -56,6 +56,8 @@ describe("describeProgress", () => {
       "crush-start": "nlq: Hallucinating a minimal schema: at most 30 columns",
       "crush-end": "nlq: Chose a schema subset: 9 columns for city.name, country.name",
       "schema-start": "nlq: Selecting the relevant schema: from 3 tables, 12 columns",
+      "readings-end":
+        "nlq: Looked for other readings of the question: «name» may mean world.city.name or world.city.local_name (candidates for each)",
       "schema-end": "nlq: Selected the relevant schema: 2 tables, 5 columns",
       "candidate-start": "nlq: Writing SQL candidate 1: one-shot",
       "candidate-end": "nlq: SQL candidate 1: ran, 4 rows",

@@ -4,7 +4,7 @@ import type { AuthSource } from "../auth/auth-query";
 import type { NativeRelay } from "../relay/native-relay";
 import type { ProxyLogger } from "../server/proxy-logger";
 import type { ClientTls } from "../tls/client-tls";
-import type { PickOptions } from "./pick-options";
+import type { PickedAnswer, PickOptions } from "./pick-options";
 
 /** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
 export type ProxySettings = AnswerQuestionOptions["settings"];
@@ -54,7 +54,7 @@ export interface ProxyConnectionOptions {
    * Runs a picked interpretation of the connection's last answer (`/* nl#2 *\/;`); default `answerWithInterpretation`
    * (the server passes one that audits it like an answer).
    */
-  readonly answerPick?: (options: PickOptions) => Promise<Answer>;
+  readonly answerPick?: (options: PickOptions) => Promise<PickedAnswer>;
   /** Handed through to `answerQuestion`. */
   readonly settings: ProxySettings;
   /** Handed through to `answerQuestion`; default none. */

@@ -11,6 +11,7 @@ import {
 } from "@nlq/engine";
 import {
   encodeErrorResponse,
+  encodeNoticeResponse,
   encodeReadyForQuery,
   type ReadyStatus,
   type WireNotice,
@@ -22,7 +23,7 @@ import { encodeAnswer } from "./answer-messages";
 import type { ConnectionConversation } from "./connection-conversation";
 import { checkQuestionBatch, encodeExtendedAnswer } from "./extended-answer";
 import { NoAnswerToPickError } from "./pick-errors";
-import type { PickOptions } from "./pick-options";
+import type { PickedAnswer, PickOptions } from "./pick-options";
 import { describeProgress } from "./progress-notice";
 import type { ProxySettings } from "./proxy-connection-options";
 import type { FormattedRows } from "./result-formats";
@@ -37,7 +38,13 @@ export type AskedQuestion =
 /** What the client gets: the answer, or one wire error. */
 export type QuestionOutcome =
   /** `rows`: an Execute's rows in the formats its Bind asked for, when they are not the answer's own text rows. */
-  | { readonly kind: "answer"; readonly answer: Answer; readonly rows?: FormattedRows }
+  | {
+      readonly kind: "answer";
+      readonly answer: Answer;
+      readonly rows?: FormattedRows;
+      /** Sent before the answer's own NOTICEs (a pick's confirmation). Default none. */
+      readonly notices?: readonly WireNotice[];
+    }
   | { readonly kind: "error"; readonly error: WireNotice };
 
 export interface RespondToQuestionOptions {
@@ -65,8 +72,11 @@ export interface RespondToQuestionOptions {
   readonly conversation?: ConnectionConversation;
   /** How a pick is spelled with the connection's marker, for the error of a pick with nothing to pick from. */
   readonly pickExample?: string;
-  /** Runs a picked interpretation (the server's audited wrapper); default `answerWithInterpretation`. */
-  readonly answerPick?: (options: PickOptions) => Promise<Answer>;
+  /**
+   * Runs a picked interpretation (the server's audited wrapper, which also keeps a `remember` pick); default
+   * `answerWithInterpretation`, which keeps nothing.
+   */
+  readonly answerPick?: (options: PickOptions) => Promise<PickedAnswer>;
 }
 
 export const TRANSACTION_STATUS: Record<ReadyStatus, TransactionStatus> = {
@@ -86,7 +96,7 @@ export async function respondToQuestion(options: RespondToQuestionOptions): Prom
   try {
     if (detection.kind === "invalid" || detection.kind === "refused") throw detection.error;
     if (options.batch !== undefined) checkQuestionBatch(options.batch, options.statement ?? "");
-    if (detection.kind === "pick") return await respondToPick(detection.number, options);
+    if (detection.kind === "pick") return await respondToPick(detection.number, detection.remember === true, options);
     const { conversation } = options;
     if (detection.fresh === true) conversation?.startAfresh();
     const previousTurns = conversation?.previousTurns ?? [];
@@ -127,12 +137,36 @@ export async function respondToQuestion(options: RespondToQuestionOptions): Prom
   }
 }
 
-/** Runs interpretation `number` of the connection's last answer on the session; throws 22023 without one. */
-async function respondToPick(number: number, options: RespondToQuestionOptions): Promise<QuestionOutcome> {
+/** Without the server's wrapper a pick keeps nothing, and says so when it was asked to. */
+async function answerPickAlone(options: PickOptions): Promise<PickedAnswer> {
+  const answer = await answerWithInterpretation(options);
+  return options.remember
+    ? {
+        answer,
+        notices: [
+          {
+            severity: "WARNING",
+            code: "01000",
+            message: "nlq: nothing was remembered: this proxy keeps no metadata store",
+          },
+        ],
+      }
+    : { answer };
+}
+
+/**
+ * Runs interpretation `number` of the connection's last answer on the session (and, for `remember`, has it confirmed);
+ * throws 22023 without one.
+ */
+async function respondToPick(
+  number: number,
+  remember: boolean,
+  options: RespondToQuestionOptions,
+): Promise<QuestionOutcome> {
   const last = options.conversation?.lastAnswer;
   if (last === undefined) throw new NoAnswerToPickError(number, options.pickExample ?? `/* nl#${number} */;`);
-  const run = options.answerPick ?? answerWithInterpretation;
-  const answer = await run({
+  const run = options.answerPick ?? answerPickAlone;
+  const { answer, notices } = await run({
     question: last.question,
     answer: last,
     number,
@@ -140,11 +174,12 @@ async function respondToPick(number: number, options: RespondToQuestionOptions):
     transactionStatus: TRANSACTION_STATUS[options.readyStatus],
     settings: options.settings,
     abortSignal: options.abortSignal,
+    ...(remember ? { remember } : {}),
   });
   if (options.abortSignal.aborted) throw new CancelledError();
   options.conversation?.picked(answer);
-  options.logger.info("ran a picked interpretation", { question: last.question, number, sql: answer.sql });
-  return { kind: "answer", answer };
+  options.logger.info("ran a picked interpretation", { question: last.question, number, sql: answer.sql, remember });
+  return { kind: "answer", answer, ...(notices && notices.length > 0 ? { notices } : {}) };
 }
 
 /**
@@ -158,7 +193,11 @@ export function encodeQuestionOutcome(
   marker?: QuestionMarker,
 ): Buffer[] {
   if (outcome.kind === "error") return [encodeErrorResponse(outcome.error), encodeReadyForQuery(status)];
-  return batch === undefined
-    ? encodeAnswer(outcome.answer, status, marker)
-    : encodeExtendedAnswer(batch, outcome.answer, status, outcome.rows, marker);
+  const notices = (outcome.notices ?? []).map(encodeNoticeResponse);
+  return [
+    ...notices,
+    ...(batch === undefined
+      ? encodeAnswer(outcome.answer, status, marker)
+      : encodeExtendedAnswer(batch, outcome.answer, status, outcome.rows, marker)),
+  ];
 }

@@ -45,6 +45,13 @@ export const catalogTables = pgTable(
     rowCount: doublePrecision("row_count"),
     rowCountExact: boolean("row_count_exact").notNull().default(false),
     fingerprint: text("fingerprint").notNull(),
+    /**
+     * `provider:modelId` of the embedding model that made this table's description vectors (`embeddingModelIdentity`),
+     * null when none were made (`nlq index --no-embeddings`, or an index written before it was recorded). A run with
+     * another embedder re-embeds the table whatever its fingerprint says, and questions search the stored vectors only
+     * while every table's embedder is the question's.
+     */
+    embeddingModel: text("embedding_model"),
     indexedAt: timestamp("indexed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex("catalog_tables_name_idx").on(table.dataSourceId, table.schemaName, table.tableName)],

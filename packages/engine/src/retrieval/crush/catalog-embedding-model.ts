@@ -1,9 +1,11 @@
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import {
   createOfflineEmbeddingModel,
-  type OfflineEmbeddingModel,
+  OfflineEmbeddingModel,
   type OfflineEmbeddingOptions,
   termWeightsFromTexts,
 } from "../../embedding/offline-embedding-model";
+import { WordVectorEmbeddingModel } from "../../embedding/word-vector-embedding-model";
 import { type SchemaColumn, schemaColumnText } from "./schema-column";
 
 /**
@@ -17,4 +19,19 @@ export function createCatalogEmbeddingModel(
   const includeDatabase = options.includeDatabase ?? true;
   const termWeights = termWeightsFromTexts(columns.map((column) => schemaColumnText(column, { includeDatabase })));
   return createOfflineEmbeddingModel({ ...options, termWeights });
+}
+
+/**
+ * The embedding model a catalog's in-process indexes use (CRUSH's retriever, the description index): the built-in
+ * embedders get the catalog's inverse-document-frequency weights (`termWeightsFromTexts` over its column texts), so
+ * `id`, `name` or the schema's own name count less; a provider's model is used as it is.
+ */
+export function catalogEmbeddingModel(model: EmbeddingModelV3, columns: readonly SchemaColumn[]): EmbeddingModelV3 {
+  if (model instanceof WordVectorEmbeddingModel) {
+    return model.withTermWeights(
+      termWeightsFromTexts(columns.map((column) => schemaColumnText(column, { includeDatabase: true }))),
+    );
+  }
+  if (model instanceof OfflineEmbeddingModel) return createCatalogEmbeddingModel(columns);
+  return model;
 }

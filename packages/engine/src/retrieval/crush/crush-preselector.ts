@@ -3,11 +3,12 @@ import { type Catalog, tableKey } from "../../catalog/catalog-types";
 import { ModelCallError, ModelConfigurationError, ModelOutputError } from "../../errors/model-errors";
 import type { StepContext } from "../../llm/step-context";
 import { SparseVectorIndex } from "../context/sparse-vector-index";
+import { catalogEmbeddingModel } from "./catalog-embedding-model";
 import type { CrushSelectionOptions } from "./crush-selection";
 import { hallucinateSchema } from "./hallucinate-schema";
 import type { SchemaColumn } from "./schema-column";
 import { type ColumnLink, inferKeyLinks } from "./schema-graph";
-import { createSchemaRetriever, type SchemaRetriever } from "./schema-retriever";
+import { type CrushProbe, createSchemaRetriever, type SchemaRetriever } from "./schema-retriever";
 
 /** The catalog's columns as CRUSH retrieval units (`database` = schema) and its foreign keys as links. */
 export function catalogSchemaColumns(catalog: Catalog): { columns: SchemaColumn[]; links: ColumnLink[] } {
@@ -38,25 +39,26 @@ export function catalogSchemaColumns(catalog: Catalog): { columns: SchemaColumn[
 }
 
 /**
- * Builds the CRUSH retriever of a catalog: every column embedded once (reuse it across questions), searched through a
- * sparse postings index (`SparseVectorIndex`, exact; much faster than a dense scan for the offline embedder's sparse
- * vectors), with CRUSH's own collective selection (`rankCollectively`) over the catalog's foreign-key graph.
+ * Builds the CRUSH retriever of a catalog: every column embedded once (reuse it across questions) with the pipeline's
+ * embedder, searched exactly (`SparseVectorIndex`: postings for the lexical block's sparse dimensions, a scan for the
+ * word vectors' dense ones), with CRUSH's own collective selection (`rankCollectively`) over the catalog's foreign-key
+ * graph.
  */
 export async function createCatalogSchemaRetriever(
   catalog: Catalog,
   embeddingModel: EmbeddingModelV3,
   options: {
     readonly crush?: CrushSelectionOptions;
-    /** Weight of the question in each CRUSH probe vector. Default 0.3. */
-    readonly probeQuestionWeight?: number;
+    /** How probes meet the question (`SchemaRetrieverOptions.probe`). Default: its default (the 0.45 mix). */
+    readonly probe?: CrushProbe;
   } = {},
 ): Promise<SchemaRetriever> {
   const { columns, links } = catalogSchemaColumns(catalog);
   return createSchemaRetriever({
     columns,
     links,
-    embeddingModel,
-    probeQuestionWeight: options.probeQuestionWeight ?? 0.3,
+    embeddingModel: catalogEmbeddingModel(embeddingModel, columns),
+    ...(options.probe === undefined ? {} : { probe: options.probe }),
     crush: options.crush,
     createIndex: (columnVectors) => new SparseVectorIndex(columnVectors),
   });
@@ -74,6 +76,7 @@ export type ColumnPicks = ReadonlyMap<string, ReadonlySet<string>>;
  */
 export type SchemaPreselector = (options: {
   readonly catalog: Catalog;
+  /** The question's keywords when known; the retriever runs CRUSH beside keyword extraction and passes none. */
   readonly keywords: readonly string[];
   readonly context: StepContext;
 }) => Promise<ColumnPicks>;

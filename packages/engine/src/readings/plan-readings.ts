@@ -1,0 +1,163 @@
+import type { Catalog } from "../catalog/catalog-types";
+import type { KnowledgeEntry, ReadingChoice } from "../contract/knowledge";
+import type { FollowedConfirmation, QuestionReading } from "../contract/reading";
+import { plainSentence } from "../summary/plain-sentence";
+import { type Ambiguity, quotePhrase, type ReadingOption, type ReadingSearch } from "./ambiguity";
+import { findColumnReadings } from "./find-column-readings";
+import { findJoinPathReadings } from "./find-join-path-readings";
+import { findStoredAggregateReadings } from "./find-stored-aggregate-readings";
+import { findTableReadings } from "./find-table-readings";
+import { questionWords } from "./schema-words";
+
+/** A reading its candidates are written for, with the tables they need beyond the selected schema. */
+export interface PlannedReading extends QuestionReading {
+  /** Tables (`schema.table`) its candidates see besides the selected schema. */
+  readonly tables: readonly string[];
+}
+
+/** What the reading step decided for one question, before generation. */
+export interface ReadingPlan {
+  /** The readings that get their own candidates (none, or at least two: the options of one phrase). */
+  readonly readings: readonly PlannedReading[];
+  /** Confirmed readings that decided a phrase instead of asking (rule 5). */
+  readonly followed: readonly FollowedConfirmation[];
+  /** What every candidate carries for the followed confirmations: instructions and the tables they name. */
+  readonly common: { readonly instructions: readonly string[]; readonly tables: readonly string[] };
+}
+
+export interface PlanReadingsOptions {
+  readonly question: string;
+  /** The schema the generators would see. */
+  readonly selected: Catalog;
+  /** Everything the asking role may read. */
+  readonly catalog: Catalog;
+  /**
+   * Knowledge entries the asking role may see (the composition's `knowledge`); only `reading` entries are read here.
+   * Default none.
+   */
+  readonly knowledge?: readonly KnowledgeEntry[];
+}
+
+/** The order in which found ambiguities are trusted: structure first, names last. */
+const kindRank = { "join-path": 0, "stored-aggregate": 1, tables: 2, columns: 3 } as const;
+
+/** Longest label or evidence line, in characters (names come from database objects anyone may have created). */
+const maxLabelLength = 200;
+
+/**
+ * An ambiguity as surfaces show it and prompts carry it: labels and evidence hold table and column names, so control,
+ * zero-width and bidirectional characters are dropped and long ones cut (`plainSentence`); elements stay exact.
+ */
+function shown(ambiguity: Ambiguity): Ambiguity {
+  return {
+    ...ambiguity,
+    evidence: plainSentence(ambiguity.evidence, maxLabelLength),
+    options: ambiguity.options.map((option) => ({ ...option, label: plainSentence(option.label, maxLabelLength) })),
+  };
+}
+
+/** Every ambiguity the schema shows for the question, most trusted first, one per phrase. */
+export function findAmbiguities(search: ReadingSearch): Ambiguity[] {
+  const found = [
+    ...findJoinPathReadings(search),
+    ...findStoredAggregateReadings(search),
+    ...findTableReadings(search),
+    ...findColumnReadings(search),
+  ].sort((left, right) => kindRank[left.kind] - kindRank[right.kind]);
+  const phrases = new Set<string>();
+  return found
+    .filter((ambiguity) => {
+      if (phrases.has(ambiguity.phrase)) return false;
+      phrases.add(ambiguity.phrase);
+      return true;
+    })
+    .map(shown);
+}
+
+function choice(option: ReadingOption): ReadingChoice {
+  return { label: option.label, elements: option.elements };
+}
+
+function normalizedPhrase(phrase: string): string {
+  return questionWords(phrase).join(" ");
+}
+
+function sameElement(left: string, right: string): boolean {
+  return left.toLowerCase() === right.toLowerCase();
+}
+
+/** The option a confirmed reading chose, when it is about the same phrase and its elements are among the options. */
+function confirmedOption(ambiguity: Ambiguity, entry: KnowledgeEntry): ReadingOption | undefined {
+  const reading = entry.reading;
+  if (entry.kind !== "reading" || !reading || reading.chosen.elements.length === 0) return undefined;
+  if (normalizedPhrase(reading.phrase) !== normalizedPhrase(ambiguity.phrase)) return undefined;
+  return ambiguity.options.find((option) =>
+    reading.chosen.elements.every((element) => option.elements.some((own) => sameElement(own, element))),
+  );
+}
+
+/** `In this reading of the question, «name» means singer.artist_name, not singer.performer_name.` */
+export function readingInstruction(phrase: string, chosen: ReadingChoice, alternatives: readonly ReadingChoice[]) {
+  const others = alternatives.map((alternative) => alternative.label).join(" or ");
+  return `In this reading of the question, ${quotePhrase(phrase)} means ${chosen.label}, not ${others}.`;
+}
+
+/**
+ * The reading step (docs/decisions/2026-12-01-readings-knowledge-and-teaching.md, rules 4 and 5), from the schema
+ * alone — no model call: finds the question's ambiguities (`findAmbiguities`), lets a confirmed reading the role may
+ * see decide each one it matches (same phrase after normalising, its chosen elements among the options: every
+ * candidate is then instructed with it and the other options get none), and turns the most trusted remaining one into
+ * readings, one per option, each with the instruction its candidates carry. A question without ambiguity gets no
+ * readings and is answered as before.
+ */
+export function planReadings(options: PlanReadingsOptions): ReadingPlan {
+  const ambiguities = findAmbiguities({
+    words: questionWords(options.question),
+    selected: options.selected,
+    catalog: options.catalog,
+  });
+  const confirmations = (options.knowledge ?? []).filter((entry) => entry.kind === "reading" && entry.reading);
+  const followed: FollowedConfirmation[] = [];
+  const instructions: string[] = [];
+  const tables: string[] = [];
+  const open: Ambiguity[] = [];
+  for (const ambiguity of ambiguities) {
+    const match = confirmations
+      .map((entry) => ({ entry, option: confirmedOption(ambiguity, entry) }))
+      .find((candidate) => candidate.option !== undefined);
+    if (!match?.option) {
+      open.push(ambiguity);
+      continue;
+    }
+    const setAside = ambiguity.options.filter((option) => option !== match.option).map(choice);
+    followed.push({
+      entryId: match.entry.id,
+      phrase: ambiguity.phrase,
+      chosen: choice(match.option),
+      setAside,
+      confirmedBy: match.entry.sharedWithAllRoles ? "an administrator" : "you",
+      confirmedAt: match.entry.updatedAt,
+    });
+    instructions.push(
+      `${quotePhrase(ambiguity.phrase)} means ${match.option.label}, not ${setAside.map((option) => option.label).join(" or ")} (a confirmed reading).`,
+    );
+    tables.push(...match.option.tables);
+  }
+  const [first] = open;
+  const readings: PlannedReading[] = first
+    ? first.options.map((option, index) => {
+        const alternatives = first.options.filter((other) => other !== option).map(choice);
+        return {
+          number: index + 1,
+          kind: first.kind,
+          phrase: first.phrase,
+          chosen: choice(option),
+          alternatives,
+          instruction: readingInstruction(first.phrase, option, alternatives),
+          evidence: first.evidence,
+          tables: option.tables,
+        };
+      })
+    : [];
+  return { readings, followed, common: { instructions, tables } };
+}
