@@ -43,7 +43,7 @@ export function POST(request: Request): Promise<Response> {
     const sql = await withUserSession(user, (session) =>
       runReadOnly(
         { session: session.executor, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds },
-        (query) => validatedSql(query, parsed.data.sql, settings.allowedFunctions),
+        (query) => validatedSql(query, parsed.data.sql, settings),
       ),
     );
     const example = await examples.save({
