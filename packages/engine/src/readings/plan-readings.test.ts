@@ -43,6 +43,34 @@ describe("planReadings", () => {
     expect(plan("Show the artist name of every singer", [singer]).readings).toEqual([]);
   });
 
+  it("raises nothing when another selected table has a column the word names (defog's restaurants and sales)", () => {
+    const restaurant = catalogTable("public", "restaurant", ["id", "name", "food_type", "rating"], {
+      primaryKey: ["id"],
+    });
+    const location = catalogTable("public", "location", ["restaurant_id", "street_name", "city_name"], {
+      foreignKeys: [
+        {
+          columns: ["restaurant_id"],
+          referencedSchema: "public",
+          referencedTable: "restaurant",
+          referencedColumns: ["id"],
+        },
+      ],
+    });
+    expect(
+      plan("What are the names of the top 3 restaurants with the highest ratings?", [restaurant, location]).readings,
+    ).toEqual([]);
+    const sales = catalogTable("public", "sales", ["id", "salesperson_id", "sale_price", "sale_date"], {
+      primaryKey: ["id"],
+    });
+    const salespersons = catalogTable("public", "salespersons", ["id", "hire_date", "termination_date"], {
+      primaryKey: ["id"],
+    });
+    expect(plan("What were the total sales by date?", [sales, salespersons]).readings).toEqual([]);
+    // The same two columns alone still raise the reading.
+    expect(plan("What were the total sales by date?", [salespersons]).readings).toHaveLength(2);
+  });
+
   it("does not take two sides of one thing for two readings (first/last, home/away, line 1/line 2)", () => {
     const people = catalogTable("public", "people", ["person_id", "first_name", "last_name"]);
     const games = catalogTable("public", "game", ["game_id", "home_team", "away_team"]);
