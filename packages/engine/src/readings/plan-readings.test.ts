@@ -47,16 +47,7 @@ describe("planReadings", () => {
     const restaurant = catalogTable("public", "restaurant", ["id", "name", "food_type", "rating"], {
       primaryKey: ["id"],
     });
-    const location = catalogTable("public", "location", ["restaurant_id", "street_name", "city_name"], {
-      foreignKeys: [
-        {
-          columns: ["restaurant_id"],
-          referencedSchema: "public",
-          referencedTable: "restaurant",
-          referencedColumns: ["id"],
-        },
-      ],
-    });
+    const location = catalogTable("public", "location", ["restaurant_id", "street_name", "city_name"]);
     expect(
       plan("What are the names of the top 3 restaurants with the highest ratings?", [restaurant, location]).readings,
     ).toEqual([]);
