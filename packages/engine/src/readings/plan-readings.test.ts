@@ -90,6 +90,22 @@ describe("planReadings", () => {
     expect(plan("How many regions exist?", [geo, sales], [sales]).readings).toEqual([]);
   });
 
+  it("offers a copy from another schema only when that schema has the other tables the question reads", () => {
+    const customers = catalogTable("driving_school", "customers", ["customer_id", "first_name", "last_name"]);
+    const lessons = catalogTable("driving_school", "lessons", ["lesson_id", "customer_id", "lesson_date"]);
+    const chinook = catalogTable("chinook_1", "customer", ["customerid", "firstname", "company"]);
+    const tables = [customers, lessons, chinook];
+    expect(plan("Which customers took the most lessons?", tables, [customers, lessons]).readings).toEqual([]);
+    // With lessons beside it, the other schema's customers is a reading again.
+    const chinookLessons = catalogTable("chinook_1", "lessons", ["lesson_id", "customerid", "lesson_date"]);
+    const readings = plan(
+      "Which customers took the most lessons?",
+      [...tables, chinookLessons],
+      [customers, lessons],
+    ).readings;
+    expect(readings.map((reading) => reading.chosen.label)).toEqual(["driving_school.customers", "chinook_1.customer"]);
+  });
+
   it("finds a column read directly or through a split-out table", () => {
     const split = catalogTable("public", "singer_country", ["singer_id", "country"], {
       foreignKeys: [
