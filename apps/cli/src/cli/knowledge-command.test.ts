@@ -5,6 +5,7 @@ import path from "node:path";
 import { dataSourceKey, KnowledgeStore, openMetadataStore, parseKnowledgeYaml } from "@nlq/adapters";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "@nlq/adapters/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerAskCommand } from "./ask-command";
 import { registerKnowledgeCommand } from "./knowledge-command";
 import { runCommand } from "./run-command.test-helpers";
 
@@ -75,6 +76,38 @@ describe("nlq knowledge", () => {
     );
     const again = await knowledge(admin, "import", manifest);
     expect(again.stdout).toContain(": 0 created, 0 updated, 13 unchanged, 0 removed");
+  });
+
+  it("answers with the imported definitions a role may read, and says which it used", async () => {
+    const ask = (role: string, ...flags: string[]) =>
+      runCommand(
+        registerAskCommand,
+        [
+          "ask",
+          "What is the Revenue per region?",
+          "--url",
+          target.urlFor(role),
+          "--preset",
+          "fast",
+          "--quiet",
+          ...flags,
+        ],
+        { environment: { ...environment, NLQ_MODEL: "scripted:apps/cli/src/cli/fixtures/knowledge-ask-model.json" } },
+      );
+    const forBob = await ask(bob, "--json");
+    expect(forBob.exitCode, forBob.stderr).toBeFalsy();
+    const bobUsed = (JSON.parse(forBob.stdout) as { knowledgeUsed?: { kind: string; name: string }[] }).knowledgeUsed;
+    expect(bobUsed).toContainEqual(expect.objectContaining({ kind: "metric", name: "Revenue" }));
+    const text = await ask(bob);
+    expect(text.stdout).toMatch(/^used \d+ definitions?: .*metric «Revenue»/m);
+
+    // alice may not read analytics.orders: the metric over it never reaches her prompts.
+    const forAlice = await ask(alice, "--json");
+    expect(forAlice.exitCode, forAlice.stderr).toBeFalsy();
+    const aliceUsed = (JSON.parse(forAlice.stdout) as { knowledgeUsed?: { kind: string; name: string }[] })
+      .knowledgeUsed;
+    expect(aliceUsed ?? []).not.toContainEqual(expect.objectContaining({ name: "Revenue" }));
+    expect((aliceUsed ?? []).every((entry) => !entry.name.startsWith("analytics.orders"))).toBe(true);
   });
 
   it("lists for each role only what it may read, with the database's comments", async () => {

@@ -11,7 +11,7 @@ import { connectRole, type RoleConnection } from "../role-connection";
 
 // read_knowledge and propose_knowledge through a real MCP client (issue 27 item 2): a role reads only the entries
 // whose every table and column it may read; what it proposes waits, unused, until an administrator accepts it.
-const fixture = path.join(import.meta.dirname, "../fixtures/mcp-model.json");
+const fixture = path.join(import.meta.dirname, "../fixtures/knowledge-model.json");
 const alice = `nlq_mcp_kn_alice_${process.pid}`;
 const admin = `nlq_mcp_kn_admin_${process.pid}`;
 const administrators = `nlq_mcp_kn_admins_${process.pid}`;
@@ -86,6 +86,7 @@ afterAll(async () => {
 
 interface ToolValue {
   readonly entries: { name: string; shared: boolean; yours: boolean }[];
+  readonly knowledgeUsed?: { kind: string; name: string }[];
   readonly suggestion: { id: string };
 }
 
@@ -144,5 +145,16 @@ describe("read_knowledge and propose_knowledge", () => {
       "fiscal year",
       "key account",
     ]);
+  });
+
+  it("says in ask's result which definitions reached the answer's prompts, never one the role may not read", async () => {
+    const asked = await call("ask", {
+      question: "How many customers are there per region this fiscal year?",
+      preset: "fast",
+    });
+    expect(asked.error).toBeUndefined();
+    const used = asked.value.knowledgeUsed ?? [];
+    expect(used).toContainEqual(expect.objectContaining({ kind: "rule", name: "fiscal year" }));
+    expect(used.some((entry) => entry.name === "revenue")).toBe(false);
   });
 });
