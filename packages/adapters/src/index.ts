@@ -39,6 +39,26 @@ export { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "./embeddi
 export { locateWordVectorPackage, wordVectorSource } from "./embedding/word-vector-package";
 export { WordVectorsError } from "./embedding/word-vectors-error";
 export {
+  DatabaseElements,
+  type DatabaseTable,
+  definitionName,
+  formatKnowledgeYaml,
+  glossaryKnowledge,
+  type ImportedKnowledge,
+  type ImportedKnowledgeEntry,
+  importKnowledgeFile,
+  type KnowledgeFileFormat,
+  type KnowledgeFileImport,
+  KnowledgeImportError,
+  knowledgeFileFormat,
+  parseDbtManifest,
+  parseKnowledgeYaml,
+  type UnmatchedKnowledge,
+  withDistinctNames,
+  type YamlKnowledgeEntry,
+  yamlKnowledgeKinds,
+} from "./knowledge-import";
+export {
   type ConfirmedReadingRecords,
   type ConfirmReadingOptions,
   confirmedReadingText,

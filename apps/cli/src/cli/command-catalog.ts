@@ -48,6 +48,12 @@ export const commandCatalog: readonly CatalogCommand[] = [
     register: async (program) => (await import("./log-command")).registerLogCommand(program),
   },
   {
+    name: "knowledge",
+    arguments: "",
+    summary: "the knowledge base of a database: add, list, import (dbt, YAML), remove, export, accept suggestions",
+    register: async (program) => (await import("./knowledge-command")).registerKnowledgeCommand(program),
+  },
+  {
     name: "demo",
     arguments: "",
     summary: 'the demo database "Hearth & Harbor": load it into a PostgreSQL database or print it as SQL',
