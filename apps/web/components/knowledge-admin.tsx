@@ -96,8 +96,9 @@ export function KnowledgeAdmin({ administrator }: { readonly administrator: bool
             return false;
           }
           const { suggested } = (await response.json()) as { suggested: boolean };
-          setNotice(suggested ? "Proposed: an administrator will accept or reject it." : "Added.");
           await load();
+          // Said once the list shows it (the form empties itself at the same time).
+          setNotice(suggested ? "Proposed: an administrator will accept or reject it." : "Added.");
           return true;
         }}
       />
@@ -112,6 +113,7 @@ export function KnowledgeAdmin({ administrator }: { readonly administrator: bool
                 entry={entry}
                 canEdit={false}
                 canDecide={administrator}
+                canWithdraw={!administrator && entry.yours}
                 onChange={change}
               />
             ))}

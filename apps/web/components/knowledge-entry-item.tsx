@@ -46,11 +46,14 @@ export function KnowledgeEntryItem({
   entry,
   canEdit,
   canDecide,
+  canWithdraw = false,
   onChange,
 }: {
   readonly entry: KnowledgeEntryData;
   readonly canEdit: boolean;
   readonly canDecide: boolean;
+  /** The proposer takes its own suggestion back. */
+  readonly canWithdraw?: boolean;
   readonly onChange: (id: string, change: KnowledgeChangeRequest) => Promise<boolean>;
 }) {
   const [editing, setEditing] = useState(false);
@@ -146,6 +149,16 @@ export function KnowledgeEntryItem({
               Reject
             </button>
           </>
+        ) : null}
+        {canWithdraw ? (
+          <button
+            type="button"
+            className="button button-secondary"
+            aria-label={`Withdraw “${entry.name}”`}
+            onClick={() => void onChange(entry.id, { method: "POST", path: "decision", body: { decision: "reject" } })}
+          >
+            Withdraw
+          </button>
         ) : null}
         {canEdit ? (
           <>
