@@ -155,6 +155,11 @@ test("an administrator's entries reach another role only when it may read what t
   expect((await analystPage.request.delete(`/api/knowledge/${hidden.id}`, { headers: origin })).status()).toBe(404);
   expect(await (await analystPage.request.get(`/api/knowledge/${hidden.id}/history`)).json()).toEqual({ history: [] });
   await expectNoAxeViolations(analystPage, "knowledge page, analyst");
+  // Dark, and on a phone's width.
+  await analystPage.emulateMedia({ colorScheme: "dark" });
+  await expectNoAxeViolations(analystPage, "knowledge page, analyst, dark");
+  await analystPage.setViewportSize({ width: 390, height: 844 });
+  await expectNoAxeViolations(analystPage, "knowledge page, analyst, dark, phone");
 });
 
 test("a role proposes, an administrator accepts or rejects; delete asks first", async ({ browser }) => {
