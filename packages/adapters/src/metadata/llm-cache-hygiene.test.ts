@@ -163,4 +163,35 @@ describe("an answer through the composition", () => {
       await client.end();
     }
   });
+
+  it("links a failed answer too: its responses are evicted with the question's", async () => {
+    await store.llmCache.clear();
+    const model = mockTextModel((modelCall) =>
+      stepOf(modelCall) === "extract-keywords"
+        ? JSON.stringify({ keywords: ["customers"] })
+        : JSON.stringify({ reasoning: "guess", sql: "SELECT nothing FROM no_such_table" }),
+    );
+    const settings = {
+      ...loadSettings({ NLQ_PRESET: "balanced" }),
+      generators: [{ generator: "one-shot" as const, samples: 1, temperature: 0 }],
+      summarizeAnswer: false,
+    };
+    const { answer } = createQuestionAnswerer({ store, url: target.url, llmCache: store.llmCache });
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      const question = "what is in the table that is not there?";
+      const failed = await answer({
+        question,
+        session: createPgExecutor(client),
+        settings,
+        resolveModel: () => ({ model, id: "mock:model", scripted: false }),
+      }).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(Error);
+      const asked = { dataSource: dataSourceKey(target.url), role: "postgres", question };
+      expect(await store.llmCache.evictAnswer(asked)).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
+  });
 });
