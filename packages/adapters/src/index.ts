@@ -38,6 +38,7 @@ export { loadOfflineWordVectors, wordVectorCacheDirectories } from "./embedding/
 export { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "./embedding/pipeline-embedding-model";
 export { locateWordVectorPackage, wordVectorSource } from "./embedding/word-vector-package";
 export { WordVectorsError } from "./embedding/word-vectors-error";
+export { type AnsweredQuestion, answerCacheKey } from "./metadata/answer-cache-key";
 export {
   DatabaseElements,
   type DatabaseTable,
@@ -82,6 +83,7 @@ export {
   type KnowledgeSyncCounts,
   type NewKnowledgeEntry,
 } from "./metadata/knowledge-store";
+export { MetadataLlmCache, type MetadataLlmCacheOptions } from "./metadata/llm-cache-store";
 export type { MetadataDatabase } from "./metadata/metadata-database";
 export { metadataMigrationsFolder } from "./metadata/migrations-folder";
 export { nlqStateDirectory } from "./metadata/nlq-home";

@@ -1,5 +1,6 @@
 import { loadSettings, runReadOnly } from "@nlq/engine";
 import { z } from "zod";
+import { evictCorrectedAnswer } from "../../../lib/evict-corrected-answer";
 import { examplesForUser, exampleView } from "../../../lib/examples-for-user";
 import { validatedSql } from "../../../lib/run-edited-sql";
 import { savedExampleOrigin } from "../../../lib/saved-example-origin";
@@ -26,6 +27,8 @@ export function GET(request: Request): Promise<Response> {
 const correctedBody = z.object({
   question: z.string().trim().min(1).max(4000),
   sql: z.string().trim().min(1).max(100_000),
+  /** The question as it was asked, when the user reworded it before saving: its cached answer is evicted too. */
+  answered: z.string().trim().min(1).max(4000).optional(),
   /** A reading of the question picked under its answer (issue 19): the role's own example, never shared. */
   picked: z.literal(true).optional(),
 });
@@ -34,9 +37,12 @@ const correctedBody = z.object({
  * Saves a question with SQL the user corrected (and re-ran) as a verified example: `{ question, sql }`. The SQL is
  * validated as the signed-in role first, like any candidate. The example is the role's own; an administrator's is
  * shared with every role — except a picked reading of an ambiguous question (`picked: true`), which stays the role's.
+ * A correction (not a pick) also evicts the cached model responses of the role's answers to the question (and to
+ * `answered`, the question as asked before the user reworded it), so asking it again calls the model instead of
+ * replaying the answer the user corrected.
  */
 export function POST(request: Request): Promise<Response> {
-  return withWorkspace(request, async ({ user, examples }) => {
+  return withWorkspace(request, async ({ user, store, examples }) => {
     const parsed = correctedBody.safeParse(await request.json().catch(() => undefined));
     if (!parsed.success) throw new ChatRequestError("Send the question and its SQL.");
     const settings = loadSettings(resolveScriptedModelPaths(process.env));
@@ -53,6 +59,7 @@ export function POST(request: Request): Promise<Response> {
       verifiedBy: user.role,
       ...(await savedExampleOrigin(parsed.data.picked === true, () => isAdministrator(user))),
     });
+    await evictCorrectedAnswer(store.llmCache, user, parsed.data);
     return Response.json({ id: example.id });
   });
 }
