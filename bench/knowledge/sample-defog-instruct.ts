@@ -17,9 +17,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { alwaysQuoteIdentifier, seededRandom } from "@nlq/engine";
-import { defaultDefogDirectory, loadDefogDatabases } from "@nlq/eval";
-import pg from "pg";
+import { seededRandom } from "@nlq/engine";
+import { defaultDefogDirectory } from "@nlq/eval";
+import { loadDefogTrialDatabases } from "../readings/load-defog-trial-databases";
 import {
   type DefogQuestionRow,
   glossaryLines,
@@ -69,27 +69,7 @@ const chosen = sets.flatMap((set) => draw(readInstructQuestions(values.defog, se
 const glossaries = glossaryLines(values.defog);
 const databases = [...new Set(chosen.map((row) => row.database))].sort();
 
-const admin = new pg.Client({ connectionString: values.server });
-await admin.connect();
-try {
-  for (const database of databases) {
-    const name = `nlq_defog_${database}`;
-    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if ((exists.rowCount ?? 0) > 0) continue;
-    await admin.query(`CREATE DATABASE ${alwaysQuoteIdentifier(name)}`);
-    const url = new URL(values.server);
-    url.pathname = `/${name}`;
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      await loadDefogDatabases(client, values.defog, [database]);
-    } finally {
-      await client.end();
-    }
-  }
-} finally {
-  await admin.end();
-}
+await loadDefogTrialDatabases(values.server, values.defog, databases);
 
 function hintOf(row: DefogQuestionRow): string | undefined {
   if (condition === "question-hint") return row.instructions;

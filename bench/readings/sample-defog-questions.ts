@@ -14,9 +14,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseCsvRecords } from "@nlq/adapters";
-import { alwaysQuoteIdentifier, seededRandom } from "@nlq/engine";
-import { defaultDefogDirectory, loadDefogDatabases } from "@nlq/eval";
-import pg from "pg";
+import { seededRandom } from "@nlq/engine";
+import { defaultDefogDirectory } from "@nlq/eval";
+import { loadDefogTrialDatabases } from "./load-defog-trial-databases";
 
 /** The rows (1 = the first after the header) the 2026-11-27 trial drew from questions_gen_postgres.csv. */
 export const trialRows = new Set([
@@ -46,27 +46,7 @@ for (let index = rows.length - 1; index > 0; index--) {
 const chosen = rows.slice(0, Number(values.questions)).sort((left, right) => left.row - right.row);
 const databases = [...new Set(chosen.map(({ record }) => record[column("db_name")]!))].sort();
 
-const admin = new pg.Client({ connectionString: values.server });
-await admin.connect();
-try {
-  for (const database of databases) {
-    const name = `nlq_defog_${database}`;
-    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if ((exists.rowCount ?? 0) > 0) continue;
-    await admin.query(`CREATE DATABASE ${alwaysQuoteIdentifier(name)}`);
-    const url = new URL(values.server);
-    url.pathname = `/${name}`;
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      await loadDefogDatabases(client, values.defog, [database]);
-    } finally {
-      await client.end();
-    }
-  }
-} finally {
-  await admin.end();
-}
+await loadDefogTrialDatabases(values.server, values.defog, databases);
 
 const lines = chosen.map(({ record, row }) => {
   const field = (name: string) => (column(name) === -1 ? undefined : record[column(name)]);
