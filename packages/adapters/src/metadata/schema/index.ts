@@ -9,5 +9,6 @@ export * from "./llm-cache";
 export * from "./query-log";
 export * from "./question-audit";
 export * from "./value-index";
+export * from "./value-index-generations";
 export * from "./verified-examples";
 export * from "./web-threads";

@@ -1,7 +1,9 @@
+import type { KeywordCandidates } from "./live-value-lookup";
 import { bandKeys as computeBandKeys, type LshParameters } from "./min-hash";
 import { normalizeValue } from "./normalize-value";
 import { gramHashes, jaccard } from "./shingles";
 import { type ReadableColumns, readablePredicate, type ValueColumn } from "./value-column";
+import type { KeywordSearchOptions, ValueSearch } from "./value-search";
 
 /** A value the LSH stage found for a keyword, with its exact 3-gram Jaccard similarity. */
 export interface ValueCandidate {
@@ -51,7 +53,7 @@ const decoder = new TextDecoder();
  * Searches are synchronous and share one scratch buffer, so one index serves one search at a time
  * (JavaScript's event loop guarantees that).
  */
-export class ValueIndex {
+export class ValueIndex implements ValueSearch {
   readonly parameters: LshParameters;
   readonly columns: readonly ValueColumn[];
   readonly #text: Uint8Array;
@@ -119,6 +121,19 @@ export class ValueIndex {
       else high = middle - 1;
     }
     return low;
+  }
+
+  /** `search` for each keyword (the `ValueSearch` of an index held in this process). */
+  async searchKeywords(options: KeywordSearchOptions): Promise<KeywordCandidates[]> {
+    return options.keywords.map((keyword) => ({
+      keyword,
+      candidates: this.search({
+        keyword,
+        readableColumns: options.readableColumns,
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+        ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      }),
+    }));
   }
 
   /** LSH candidates → exact Jaccard → the best `limit`, only from readable columns. */
