@@ -16,6 +16,7 @@ import { mergeExternalDescriptions } from "../catalog-files/merge-external-descr
 import { embeddingModelIdentity } from "../embedding/pipeline-embedding-model";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { indexDatabaseValues } from "../value-index/index-database-values";
+import { publishDataSourceValueIndex } from "../value-index/served-value-index";
 import { ValueIndexStore } from "../value-index/value-index-store";
 import { embedTableContext, ensureContextCollection } from "./catalog-context-vectors";
 import { CatalogIndexStore } from "./catalog-index-store";
@@ -69,7 +70,8 @@ export interface IndexCatalogResult {
  * Builds or refreshes a data source's catalog index: introspection (+ catalog files), statistics, then for each table
  * whose fingerprint changed: sample values, exact count for small tables, description embeddings, value index, and the
  * table's rows — the table is committed last, so an interrupted run keeps every table already done and re-does only
- * the one in flight. Tables that disappeared are removed everywhere.
+ * the one in flight. Tables that disappeared are removed everywhere. At the end the value index's columns are published
+ * as the generation the metadata store serves (`publishDataSourceValueIndex`).
  */
 export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexCatalogResult> {
   const scope = { session: options.executor, statementTimeoutMilliseconds: 600_000, abortSignal: options.abortSignal };
@@ -209,6 +211,10 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
     indexed += 1;
     options.onProgress?.({ done: position + 1, total: merged.tables.length, table: key, status: "indexed" });
   }
+  // The stored columns become the generation every process serves (under the index's lease: a replica rebuilding it
+  // on first use is waited for), published in one transaction; kept as it is when no column changed.
+  if (options.values !== false)
+    await publishDataSourceValueIndex(options.database, options.dataSourceId, { wait: true });
   return {
     tables: merged.tables.length,
     columns: merged.tables.reduce((total, table) => total + table.columns.length, 0),

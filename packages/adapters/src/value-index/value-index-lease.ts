@@ -40,7 +40,7 @@ export interface ValueIndexLease {
 
 /**
  * Takes the lease on building `indexKey` when nobody holds it or its holder's lease expired (a dead or hung builder),
- * in one statement, so two processes never both get it. Heartbeats every third of the TTL move its expiry on; a
+ * in one statement, so two builders never both get it (not even two of one process: a held lease is never re-entered). Heartbeats every third of the TTL move its expiry on; a
  * heartbeat that finds it lost aborts `signal`. Resolves undefined when another process holds it.
  */
 export async function acquireValueIndexLease(
@@ -56,7 +56,7 @@ export async function acquireValueIndexLease(
         VALUES (${indexKey}, ${holder}, now() + ${ttl} * interval '1 millisecond')
         ON CONFLICT (index_key) DO UPDATE SET holder = excluded.holder, acquired_at = now(), heartbeat_at = now(),
           expires_at = excluded.expires_at
-        WHERE value_index_leases.expires_at < now() OR value_index_leases.holder = excluded.holder
+        WHERE value_index_leases.expires_at < now()
         RETURNING holder`,
   );
   if (taken.length === 0) return undefined;
