@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { parseEnvironment } from "@nlq/engine";
 import { sql } from "drizzle-orm";
+import { serviceVariables } from "../config/service-settings";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { metadataRows } from "./metadata-rows";
 
@@ -22,10 +24,10 @@ export interface ValueIndexLeaseOptions {
 /** This process's lease holder name: host, pid and a random part (a restarted pid is another holder). */
 export const processLeaseHolder = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
-/** The lease's time to live: `NLQ_VALUE_INDEX_LEASE_MS`, else 60 s. */
+/** The lease's time to live: `NLQ_VALUE_INDEX_LEASE_MS` (at least 1,000), else 60 s. */
 export function defaultLeaseMilliseconds(environment: NodeJS.ProcessEnv = process.env): number {
-  const given = Number(environment.NLQ_VALUE_INDEX_LEASE_MS);
-  return Number.isInteger(given) && given >= 1_000 ? given : 60_000;
+  return parseEnvironment(environment, { NLQ_VALUE_INDEX_LEASE_MS: serviceVariables.NLQ_VALUE_INDEX_LEASE_MS })
+    .NLQ_VALUE_INDEX_LEASE_MS;
 }
 
 /** A lease this process holds on building one index (`acquireValueIndexLease`). */
