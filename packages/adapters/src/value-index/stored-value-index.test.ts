@@ -114,4 +114,19 @@ describe("a value index served by the metadata store (PGlite in memory)", () => 
     expect(await publishedValueIndexGeneration(metadata.database, key)).toBeUndefined();
     await second!.release();
   });
+
+  it("aborts a build whose lease was taken from it (its heartbeat finds the row gone)", async () => {
+    const key = "test:lost";
+    const lease = (await acquireValueIndexLease(metadata.database, key, {
+      holder: "builder",
+      ttlMilliseconds: 1_000,
+    }))!;
+    expect(lease.signal.aborted).toBe(false);
+    await metadata.database.execute(`DELETE FROM value_index_leases WHERE index_key = '${key}'` as never);
+    const deadline = Date.now() + 30_000;
+    while (!lease.signal.aborted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lease.signal.aborted).toBe(true);
+    expect(String(lease.signal.reason)).toMatch(/taken over/);
+    await lease.release();
+  });
 });
