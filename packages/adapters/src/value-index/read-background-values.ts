@@ -9,7 +9,7 @@ import {
   selectColumnValues,
   valueReadPolicy,
 } from "@nlq/engine";
-import type { BackgroundConnection, BackgroundValueIndexLimits } from "./background-value-index";
+import type { BackgroundConnection, BackgroundValueIndexLimits } from "./background-limits";
 import { fetchDistinctValues } from "./index-database-values";
 
 /** What a background build read: the columns' hashed values, and the columns it does not hold whole. */

@@ -1,12 +1,7 @@
 import { DEFAULT_LSH_PARAMETERS } from "@nlq/engine";
 import type { MetadataDatabase } from "../metadata/metadata-database";
-import {
-  type BackgroundConnection,
-  type BackgroundValueIndexLimits,
-  type BackgroundValueIndexSource,
-  type BackgroundValueIndexState,
-  backgroundLimits,
-} from "./background-value-index";
+import { type BackgroundConnection, type BackgroundValueIndexLimits, backgroundLimits } from "./background-limits";
+import type { BackgroundValueIndexSource, BackgroundValueIndexState } from "./background-value-index";
 import { readBackgroundSegments } from "./read-background-values";
 import { StoredValueIndex } from "./stored-value-index";
 import {

@@ -1,17 +1,11 @@
-import type { KeywordCandidates } from "./live-value-lookup";
 import { bandKeys as computeBandKeys, type LshParameters } from "./min-hash";
 import { normalizeValue } from "./normalize-value";
 import { gramHashes, jaccard } from "./shingles";
+import type { KeywordCandidates, ValueCandidate } from "./value-candidate";
 import { type ReadableColumns, readablePredicate, type ValueColumn } from "./value-column";
 import type { KeywordSearchOptions, ValueSearch } from "./value-search";
 
-/** A value the LSH stage found for a keyword, with its exact 3-gram Jaccard similarity. */
-export interface ValueCandidate {
-  readonly column: ValueColumn;
-  readonly value: string;
-  /** Exact Jaccard similarity of the padded 3-gram sets of the normalized keyword and value. */
-  readonly jaccard: number;
-}
+export type { ValueCandidate } from "./value-candidate";
 
 export interface ValueSearchOptions {
   readonly keyword: string;

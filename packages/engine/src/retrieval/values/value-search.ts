@@ -1,9 +1,8 @@
-import type { KeywordCandidates } from "./live-value-lookup";
 import { bandKeys, type LshParameters } from "./min-hash";
 import { normalizeValue } from "./normalize-value";
 import { gramHashes, jaccard } from "./shingles";
+import type { KeywordCandidates, ValueCandidate } from "./value-candidate";
 import type { ReadableColumns, ValueColumn } from "./value-column";
-import type { ValueCandidate } from "./value-index";
 
 /** What a value search is asked for a question: its keywords, the columns the asking role may read, how many. */
 export interface KeywordSearchOptions {
