@@ -16,7 +16,7 @@ import { mergeExternalDescriptions } from "../catalog-files/merge-external-descr
 import { embeddingModelIdentity } from "../embedding/pipeline-embedding-model";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { indexDatabaseValues } from "../value-index/index-database-values";
-import { publishDataSourceValueIndex } from "../value-index/served-value-index";
+import { dataSourceValueIndexLease, publishDataSourceValueIndex } from "../value-index/served-value-index";
 import { ValueIndexStore } from "../value-index/value-index-store";
 import { embedTableContext, ensureContextCollection } from "./catalog-context-vectors";
 import { CatalogIndexStore } from "./catalog-index-store";
@@ -74,6 +74,24 @@ export interface IndexCatalogResult {
  * as the generation the metadata store serves (`publishDataSourceValueIndex`).
  */
 export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexCatalogResult> {
+  // The value index's lease is held for the whole run (waiting for a process rebuilding it now), so that processes
+  // answering questions meanwhile keep serving the published generation instead of rebuilding from half-written columns.
+  const lease =
+    options.values === false
+      ? undefined
+      : await dataSourceValueIndexLease(options.database, options.dataSourceId, { wait: true });
+  try {
+    const result = await indexCatalogTables(options);
+    // The stored columns become the generation every process serves, published in one transaction; kept as it is when
+    // no column changed.
+    if (lease) await publishDataSourceValueIndex(options.database, options.dataSourceId, { lease });
+    return result;
+  } finally {
+    await lease?.release().catch(() => undefined);
+  }
+}
+
+async function indexCatalogTables(options: IndexCatalogOptions): Promise<IndexCatalogResult> {
   const scope = { session: options.executor, statementTimeoutMilliseconds: 600_000, abortSignal: options.abortSignal };
   // The policy (under the indexing role) decides which tables nlq may read values of: one whose reading runs code
   // another role planted (a row-level security policy, a column type's cast) gets no samples, count or values.
@@ -211,10 +229,6 @@ export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexC
     indexed += 1;
     options.onProgress?.({ done: position + 1, total: merged.tables.length, table: key, status: "indexed" });
   }
-  // The stored columns become the generation every process serves (under the index's lease: a replica rebuilding it
-  // on first use is waited for), published in one transaction; kept as it is when no column changed.
-  if (options.values !== false)
-    await publishDataSourceValueIndex(options.database, options.dataSourceId, { wait: true });
   return {
     tables: merged.tables.length,
     columns: merged.tables.reduce((total, table) => total + table.columns.length, 0),

@@ -7,7 +7,7 @@ import {
   publishedValueIndexGeneration,
   publishValueIndexGeneration,
 } from "./value-index-generation";
-import { acquireValueIndexLease, type ValueIndexLeaseOptions } from "./value-index-lease";
+import { acquireValueIndexLease, type ValueIndexLease, type ValueIndexLeaseOptions } from "./value-index-lease";
 import { ValueIndexStore } from "./value-index-store";
 
 /** What a question of an indexed data source gets from the store's value index. */
@@ -67,15 +67,16 @@ export async function servedDataSourceValueIndex(
 export async function publishDataSourceValueIndex(
   database: MetadataDatabase,
   dataSourceId: string,
-  options: ValueIndexLeaseOptions & { readonly parameters?: LshParameters; readonly wait?: boolean } = {},
+  options: ValueIndexLeaseOptions & {
+    readonly parameters?: LshParameters;
+    readonly wait?: boolean;
+    /** A lease the caller already holds (and releases itself). */
+    readonly lease?: ValueIndexLease;
+  } = {},
 ): Promise<ValueIndexGenerationRow | undefined> {
   const parameters = options.parameters ?? DEFAULT_LSH_PARAMETERS;
   const indexKey = dataSourceIndexKey(dataSourceId);
-  let lease = await acquireValueIndexLease(database, indexKey, options);
-  while (!lease && options.wait) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    lease = await acquireValueIndexLease(database, indexKey, options);
-  }
+  const lease = options.lease ?? (await dataSourceValueIndexLease(database, dataSourceId, options));
   if (!lease) return undefined;
   try {
     const store = new ValueIndexStore(database);
@@ -94,6 +95,25 @@ export async function publishDataSourceValueIndex(
       lease,
     });
   } finally {
-    await lease.release().catch(() => undefined);
+    if (!options.lease) await lease.release().catch(() => undefined);
   }
+}
+
+/**
+ * The lease on building a data source's value index: with `wait`, waits for a builder holding it to finish or its lease
+ * to expire; without, undefined when another process holds it. `nlq index` holds it for its whole run, so that
+ * processes answering questions meanwhile do not rebuild from the columns it is still writing.
+ */
+export async function dataSourceValueIndexLease(
+  database: MetadataDatabase,
+  dataSourceId: string,
+  options: ValueIndexLeaseOptions & { readonly wait?: boolean } = {},
+): Promise<ValueIndexLease | undefined> {
+  const indexKey = dataSourceIndexKey(dataSourceId);
+  let lease = await acquireValueIndexLease(database, indexKey, options);
+  while (!lease && options.wait) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    lease = await acquireValueIndexLease(database, indexKey, options);
+  }
+  return lease;
 }
