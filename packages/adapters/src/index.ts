@@ -113,6 +113,13 @@ export { createPgExecutor } from "./postgres/pg-executor";
 export { startTracing, type TracingHandle } from "./telemetry/start-tracing";
 export { BackgroundValueIndexes } from "./value-index/background-value-index";
 export { backgroundIndexKey, connectBackground } from "./value-index/connect-background";
+export { StoredBackgroundValueIndexes } from "./value-index/stored-background-value-index";
+export { StoredValueIndex } from "./value-index/stored-value-index";
+export {
+  backgroundGenerationKey,
+  publishValueIndexGeneration,
+} from "./value-index/value-index-generation";
+export { acquireValueIndexLease } from "./value-index/value-index-lease";
 export { ValueIndexStore } from "./value-index/value-index-store";
 export { createVectorStore } from "./vector-stores/create-vector-store";
 export { createMetadataVectorPersistence } from "./vector-stores/metadata-vector-persistence";

@@ -161,6 +161,7 @@ export { type ColumnSegment, hashColumnSegment } from "./retrieval/values/column
 export { editSimilarity } from "./retrieval/values/edit-similarity";
 export {
   createLiveValueLookup,
+  type KeywordCandidates,
   type LiveValueLookup,
   type LiveValueLookupOptions,
 } from "./retrieval/values/live-value-lookup";
@@ -180,10 +181,18 @@ export {
 } from "./retrieval/values/question-phrase-match";
 export { readableColumnKeys } from "./retrieval/values/readable-columns";
 export { retrieveEntities } from "./retrieval/values/retrieve-entities";
-export { columnKey, type ValueColumn } from "./retrieval/values/value-column";
-export type { ValueIndex } from "./retrieval/values/value-index";
+export { columnKey, type ReadableColumns, readablePredicate, type ValueColumn } from "./retrieval/values/value-column";
+export type { ValueCandidate, ValueIndex } from "./retrieval/values/value-index";
 export { ValueIndexBuilder } from "./retrieval/values/value-index-builder";
 export { ValueIndexError } from "./retrieval/values/value-index-error";
+export {
+  type CollidingValue,
+  type KeywordBandProbes,
+  type KeywordSearchOptions,
+  keywordBandProbes,
+  rankValueCandidates,
+  type ValueSearch,
+} from "./retrieval/values/value-search";
 export {
   type ColumnForSelection,
   columnSkipReason,

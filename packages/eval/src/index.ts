@@ -47,5 +47,6 @@ export {
 } from "./schema-selection/run-schema-selection-benchmark";
 export { median } from "./statistics";
 export { formatValueResults } from "./value-index/format-value-results";
+export { generateColumnValues } from "./value-index/generate-values";
 export { runValueBenchmark } from "./value-index/run-value-benchmark";
 export { writeValueResults } from "./value-index/write-value-results";

@@ -10,7 +10,10 @@ const DEFAULT_VALUE_RESULTS_FILE = path.resolve(
   "../../../../packages/eval/src/value-index/RESULTS.md",
 );
 
-/** `nlq bench values`: value index build throughput, memory, latency and recall vs brute force and pg_trgm. */
+/**
+ * `nlq bench values`: value index build throughput, memory, latency and recall vs brute force, pg_trgm and the index
+ * the metadata store serves.
+ */
 export function registerBenchValuesCommand(bench: Command): void {
   bench
     .command("values")
@@ -20,7 +23,15 @@ export function registerBenchValuesCommand(bench: Command): void {
     .option("--brute-force-keywords <count>", "keywords that get the brute-force reference", "200")
     .option("--brute-force-seconds <seconds>", "time limit of brute force per level", "300")
     .option("--pg-trgm-max <count>", "largest level compared with pg_trgm (0: never)", "1000000")
-    .option("--database-url <url>", "server for pg_trgm's throwaway database (default NLQ_TEST_DATABASE_URL or local)")
+    .option(
+      "--stored-max <count>",
+      "largest level compared with the index the metadata store serves (0: never)",
+      "1000000",
+    )
+    .option(
+      "--database-url <url>",
+      "server for pg_trgm's and the stored index's throwaway databases (default NLQ_TEST_DATABASE_URL or local)",
+    )
     .option("--spider-directory <path>", "spider-warehouse/databases directory with the real values")
     .option("--output <file>", "Markdown snippet to write", DEFAULT_VALUE_RESULTS_FILE)
     .option("--no-write", "print only, do not write the snippet")
@@ -39,6 +50,7 @@ export function registerBenchValuesCommand(bench: Command): void {
         bruteForceKeywords: options.bruteForceKeywords,
         bruteForceSeconds: options.bruteForceSeconds,
         pgTrgmMaxLevel: options.pgTrgmMax,
+        storedMaxLevel: options.storedMax,
         serverUrl: options.databaseUrl,
         spiderDirectory: options.spiderDirectory,
         log: (line) => process.stderr.write(`${line}\n`),

@@ -237,6 +237,7 @@ describe("parseCommandOptions", () => {
         bruteForceKeywords: "0",
         bruteForceSeconds: "300",
         pgTrgmMax: "0",
+        storedMax: "1000000",
         output: path.join(directory, "RESULTS.md"),
         write: false,
       }),
@@ -246,6 +247,7 @@ describe("parseCommandOptions", () => {
       bruteForceKeywords: 0,
       bruteForceSeconds: 300,
       pgTrgmMax: 0,
+      storedMax: 1_000_000,
       output: path.join(directory, "RESULTS.md"),
       write: false,
     });

@@ -300,6 +300,7 @@ export const benchValuesOptionsSchema = z.object({
   bruteForceKeywords: wholeNumberFlag(0),
   bruteForceSeconds: wholeNumberFlag(1),
   pgTrgmMax: wholeNumberFlag(0),
+  storedMax: wholeNumberFlag(0),
   databaseUrl: databaseUrlFlag.optional(),
   spiderDirectory: existingDirectoryFlag.optional(),
   output: outputFileFlag,

@@ -15,6 +15,8 @@ import { ensureDataSource } from "../metadata/data-source-store";
 import { type MetadataStore, openMetadataStore } from "../metadata/open-metadata-store";
 import { createPgExecutor } from "../postgres/pg-executor";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "../testing/test-database";
+import { servedDataSourceValueIndex } from "../value-index/served-value-index";
+import { valueIndexLeaseHolder } from "../value-index/value-index-lease";
 import { ValueIndexStore } from "../value-index/value-index-store";
 import { CatalogIndexStore } from "./catalog-index-store";
 import { type CatalogIndexProgress, indexCatalog } from "./index-catalog";
@@ -75,8 +77,23 @@ describe("catalog index", () => {
       },
     };
     const progress: CatalogIndexProgress[] = [];
-    const first = await indexCatalog({ ...common, onProgress: (event) => progress.push(event) });
+    const leaseHolders: Array<Promise<string | undefined>> = [];
+    const first = await indexCatalog({
+      ...common,
+      onProgress: (event) => {
+        progress.push(event);
+        leaseHolders.push(valueIndexLeaseHolder(store.database, `data-source:${dataSource.id}`));
+      },
+    });
     expect(first).toEqual({ tables: 3, columns: 9, indexed: 3, unchanged: 0, removed: 0, reembedded: 0 });
+    // The value index's lease is held for the whole run (no process rebuilds from half-written columns), then released,
+    // and the run ends by publishing the generation every process serves.
+    expect((await Promise.all(leaseHolders)).every((holder) => holder !== undefined)).toBe(true);
+    expect(await valueIndexLeaseHolder(store.database, `data-source:${dataSource.id}`)).toBeUndefined();
+    const served = await servedDataSourceValueIndex(store.database, dataSource.id);
+    expect(served.rebuilding).toBeUndefined();
+    const [france] = await served.index!.searchKeywords({ keywords: ["Frnace"], readableColumns: "all", limit: 1 });
+    expect(france!.candidates[0]?.value).toBe("France");
     expect(progress.map((event) => `${event.done}/${event.total} ${event.table} ${event.status}`)).toEqual([
       "1/3 public.concert indexed",
       "2/3 public.secret indexed",

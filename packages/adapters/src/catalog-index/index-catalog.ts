@@ -16,6 +16,7 @@ import { mergeExternalDescriptions } from "../catalog-files/merge-external-descr
 import { embeddingModelIdentity } from "../embedding/pipeline-embedding-model";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { indexDatabaseValues } from "../value-index/index-database-values";
+import { dataSourceValueIndexLease, publishDataSourceValueIndex } from "../value-index/served-value-index";
 import { ValueIndexStore } from "../value-index/value-index-store";
 import { embedTableContext, ensureContextCollection } from "./catalog-context-vectors";
 import { CatalogIndexStore } from "./catalog-index-store";
@@ -69,9 +70,28 @@ export interface IndexCatalogResult {
  * Builds or refreshes a data source's catalog index: introspection (+ catalog files), statistics, then for each table
  * whose fingerprint changed: sample values, exact count for small tables, description embeddings, value index, and the
  * table's rows — the table is committed last, so an interrupted run keeps every table already done and re-does only
- * the one in flight. Tables that disappeared are removed everywhere.
+ * the one in flight. Tables that disappeared are removed everywhere. At the end the value index's columns are published
+ * as the generation the metadata store serves (`publishDataSourceValueIndex`).
  */
 export async function indexCatalog(options: IndexCatalogOptions): Promise<IndexCatalogResult> {
+  // The value index's lease is held for the whole run (waiting for a process rebuilding it now), so that processes
+  // answering questions meanwhile keep serving the published generation instead of rebuilding from half-written columns.
+  const lease =
+    options.values === false
+      ? undefined
+      : await dataSourceValueIndexLease(options.database, options.dataSourceId, { wait: true });
+  try {
+    const result = await indexCatalogTables(options);
+    // The stored columns become the generation every process serves, published in one transaction; kept as it is when
+    // no column changed.
+    if (lease) await publishDataSourceValueIndex(options.database, options.dataSourceId, { lease });
+    return result;
+  } finally {
+    await lease?.release().catch(() => undefined);
+  }
+}
+
+async function indexCatalogTables(options: IndexCatalogOptions): Promise<IndexCatalogResult> {
   const scope = { session: options.executor, statementTimeoutMilliseconds: 600_000, abortSignal: options.abortSignal };
   // The policy (under the indexing role) decides which tables nlq may read values of: one whose reading runs code
   // another role planted (a row-level security policy, a column type's cast) gets no samples, count or values.

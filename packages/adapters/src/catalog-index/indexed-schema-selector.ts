@@ -8,7 +8,7 @@ import type {
   SchemaSelector,
   Settings,
   StoredSampleValues,
-  ValueIndex,
+  ValueSearch,
   ValueVisibility,
   VectorStore,
 } from "@nlq/engine";
@@ -50,7 +50,7 @@ export interface IndexedSchemaSelectorOptions {
   /** Columns CRUSH keeps per question (B). Default `defaultCrushBudget`. */
   readonly crushBudget?: number;
   /** The data source's value index. Default none. */
-  readonly valueIndex?: ValueIndex;
+  readonly valueIndex?: ValueSearch;
   /** The bounded live lookup, for the columns the index lacks (`liveValueColumns`, or all without an index). */
   readonly liveValues?: LiveValueLookup;
   readonly liveValueColumns?: ReadonlySet<string>;

@@ -6,17 +6,15 @@ import type {
   SchemaSelector,
   Settings,
   TransactionStatus,
-  ValueIndex,
+  ValueSearch,
   VectorStore,
 } from "@nlq/engine";
 import {
   catalogCollectionName,
-  columnKey,
   countColumns,
   createCatalogContextIndex,
   createLiveValueLookup,
   createValueVisibility,
-  DEFAULT_LSH_PARAMETERS,
   type LiveValueLookup,
   type LiveValueLookupOptions,
   loadSettings,
@@ -29,8 +27,8 @@ import type { QdrantSettings } from "../config/service-settings";
 import { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "../embedding/pipeline-embedding-model";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { catalogTables } from "../metadata/schema/catalog";
-import type { BackgroundConnection, BackgroundValueIndexes } from "../value-index/background-value-index";
-import { ValueIndexStore } from "../value-index/value-index-store";
+import type { BackgroundConnection, BackgroundValueIndexSource } from "../value-index/background-value-index";
+import { servedDataSourceValueIndex } from "../value-index/served-value-index";
 import { createVectorStore } from "../vector-stores/create-vector-store";
 import { createMetadataVectorPersistence } from "../vector-stores/metadata-vector-persistence";
 import { CatalogIndexStore } from "./catalog-index-store";
@@ -94,7 +92,7 @@ export interface IndexedQuestionOptions {
    * Default none (a one-question process such as `nlq ask` would never see the build finish).
    */
   readonly backgroundValueIndex?: {
-    readonly indexes: BackgroundValueIndexes;
+    readonly indexes: BackgroundValueIndexSource;
     readonly key: string;
     readonly connect: () => Promise<BackgroundConnection>;
   };
@@ -108,7 +106,7 @@ export interface IndexedQuestion {
 
 /**
  * Uses the catalog index when the data source has one: loads the indexed catalog (restricted to the asking role) and,
- * for catalogs above `minimumColumns`, a CHESS schema selector backed by the data source's value index and description
+ * for catalogs above `minimumColumns`, a CHESS schema selector backed by the data source's value index (served by the store) and description
  * vectors (kept in memory per data source, with the indexed catalog, until the index changes); smaller catalogs get the
  * retrieval-only selector (keywords → values), so retrieval runs on every question. When nothing is indexed it returns
  * only that selector (values from a background index or the live lookup), and `answerQuestion` introspects live:
@@ -120,7 +118,7 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
   const indexed = dataSource ? await cachedIndex(options.store.database, dataSource.id) : undefined;
   if (!dataSource || !indexed || indexed.catalog.tables.length === 0) {
     // Nothing indexed: retrieval still runs, on a background value index or the live lookup until it is ready.
-    return { schemaSelector: unindexedRetrievalSelector(options, settings) };
+    return { schemaSelector: await unindexedRetrievalSelector(options, settings) };
   }
   const minimumColumns = options.minimumColumns ?? settings.schemaSelectionMinimumColumns;
   // The stored examples were read by the indexing role: a small catalog has them read again under the asking role now
@@ -131,13 +129,9 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     sampleValues: (readable) => (countColumns(readable) <= minimumColumns ? "live" : "omit"),
     liveSampleValueCache: indexed.liveSampleValues,
   });
-  // The promise is cached, so questions arriving together load the value index once; a failed load is not kept.
+  // The promise is cached, so questions arriving together set retrieval up once; a failed one is not kept.
   indexed.retrieval ??= (async () => {
-    const valueStore = new ValueIndexStore(options.store.database);
-    const stored = await valueStore.listColumns(dataSource.id);
     return {
-      valueIndex: await valueStore.loadIndex(dataSource.id, DEFAULT_LSH_PARAMETERS),
-      truncatedColumns: new Set(stored.filter((column) => column.truncated).map((column) => columnKey(column.column))),
       vectorStore:
         options.vectorStore ??
         createVectorStore({
@@ -151,7 +145,10 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
     throw error;
   });
   const embeddingModel = options.embeddingModel ?? resolvePipelineEmbeddingModel(settings);
-  const { valueIndex, truncatedColumns, vectorStore, storedSampleValues } = await indexed.retrieval;
+  const { vectorStore, storedSampleValues } = await indexed.retrieval;
+  // The value index is served by the store (its published generation, looked up per question: another replica may have
+  // published a newer one); nothing of it is loaded here.
+  const servedValues = await servedDataSourceValueIndex(options.store.database, dataSource.id);
   // The stored description vectors serve only while the question's embedder made every one of them; otherwise (an
   // index built before the embedder changed, or with --no-embeddings) an in-process index with it stands in, built
   // once per index state, until `nlq index` is run again and re-embeds.
@@ -175,8 +172,8 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
   // An index built without values (`nlq index --no-values`) holds none: the live lookup stands in for it.
   const valueSources = valueSourcesOf(
     options,
-    valueIndex.columns.length === 0 ? undefined : valueIndex,
-    truncatedColumns,
+    servedValues.index === undefined || servedValues.index.columns.length === 0 ? undefined : servedValues.index,
+    servedValues.incompleteColumns,
   );
   if (countColumns(catalog) <= minimumColumns) {
     // Small catalogs are shown whole; retrieval (keywords → values) still runs and annotates them.
@@ -206,13 +203,13 @@ export async function prepareIndexedQuestion(options: IndexedQuestionOptions): P
  * that failed: `createQuestionAnswerer`'s `prepare`): the retrieval a database nothing is indexed for gets (keywords →
  * values from the live lookup, or a background index).
  */
-export function prepareUnindexedQuestion(
+export async function prepareUnindexedQuestion(
   options: Pick<
     IndexedQuestionOptions,
     "session" | "transactionStatus" | "settings" | "backgroundValueIndex" | "liveLookup"
   >,
-): IndexedQuestion {
-  return { schemaSelector: unindexedRetrievalSelector(options, options.settings ?? loadSettings({})) };
+): Promise<IndexedQuestion> {
+  return { schemaSelector: await unindexedRetrievalSelector(options, options.settings ?? loadSettings({})) };
 }
 
 /** The bounded live value lookup on the asking session. */
@@ -232,12 +229,12 @@ function liveLookupOf(
  * above `NLQ_SCHEMA_SELECTION_MIN_COLUMNS` the catalog is narrowed and selected as an indexed one
  * (`unindexedSchemaSelector`), never sent to the prompt whole.
  */
-function unindexedRetrievalSelector(
+async function unindexedRetrievalSelector(
   options: Pick<IndexedQuestionOptions, "session" | "transactionStatus" | "backgroundValueIndex" | "liveLookup">,
   settings: Settings,
-): SchemaSelector {
+): Promise<SchemaSelector> {
   const background = options.backgroundValueIndex;
-  const state = background ? background.indexes.use(background.key, background.connect) : undefined;
+  const state = background ? await background.indexes.use(background.key, background.connect) : undefined;
   return unindexedSchemaSelector(settings, valueSourcesOf(options, state?.index, state?.incompleteColumns));
 }
 
@@ -247,7 +244,7 @@ function unindexedRetrievalSelector(
  */
 function valueSourcesOf(
   options: Pick<IndexedQuestionOptions, "session" | "transactionStatus" | "liveLookup">,
-  valueIndex: ValueIndex | undefined,
+  valueIndex: ValueSearch | undefined,
   liveColumns: ReadonlySet<string> | undefined,
 ) {
   const valueVisibility = createValueVisibility({
@@ -272,13 +269,10 @@ interface IndexedDataSource extends IndexedSelectorRankers {
   /** Examples read under asking roles for small catalogs (per role, table and columns; dropped with this index state). */
   readonly liveSampleValues: LiveSampleValueCache;
   /**
-   * Value index, description vectors and the indexed examples by column (`storedSampleValuesOf`, checked per question
-   * under the asking role), loaded on the first question that needs schema selection.
+   * Description vectors and the indexed examples by column (`storedSampleValuesOf`, checked per question under the
+   * asking role), set up on the first question (the value index is served by the store, `servedDataSourceValueIndex`).
    */
   retrieval?: Promise<{
-    readonly valueIndex: ValueIndex;
-    /** Columns (`columnKey`s) `nlq index` cut at its per-column cap: looked up live as well. */
-    readonly truncatedColumns: ReadonlySet<string>;
     readonly vectorStore: VectorStore;
     readonly storedSampleValues: StoredSampleValues;
   }>;

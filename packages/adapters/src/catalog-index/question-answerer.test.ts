@@ -10,6 +10,7 @@ import { createPgExecutor } from "../postgres/pg-executor";
 import { createTestDatabase, dropTestRole, type TestDatabase } from "../testing/test-database";
 import { BackgroundValueIndexes } from "../value-index/background-value-index";
 import { connectBackground } from "../value-index/connect-background";
+import { StoredBackgroundValueIndexes } from "../value-index/stored-background-value-index";
 import { createQuestionAnswerer } from "./question-answerer";
 
 // The real connectBackground, observed: which options a background build's connection is opened with.
@@ -59,10 +60,11 @@ describe("createQuestionAnswerer on a database nothing indexed", () => {
     await database?.drop();
   });
 
-  it("gives each question the retrieval selector and shares one background build per process across compositions", async () => {
-    const users = new Set<BackgroundValueIndexes>();
-    const use = vi.spyOn(BackgroundValueIndexes.prototype, "use").mockImplementation(function (
-      this: BackgroundValueIndexes,
+  it("gives each question the retrieval selector and shares one stored background set per store across compositions", async () => {
+    const users = new Set<StoredBackgroundValueIndexes>();
+    const inMemory = vi.spyOn(BackgroundValueIndexes.prototype, "use");
+    const use = vi.spyOn(StoredBackgroundValueIndexes.prototype, "use").mockImplementation(async function (
+      this: StoredBackgroundValueIndexes,
     ) {
       users.add(this);
       return { status: "building" };
@@ -86,8 +88,11 @@ describe("createQuestionAnswerer on a database nothing indexed", () => {
       ]);
       expect(use).toHaveBeenCalledTimes(2);
       expect(users.size).toBe(1);
+      // With a store, nothing is built in this process's memory.
+      expect(inMemory).not.toHaveBeenCalled();
     } finally {
       use.mockRestore();
+      inMemory.mockRestore();
     }
   });
 

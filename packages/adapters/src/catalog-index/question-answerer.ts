@@ -5,8 +5,9 @@ import type { QdrantSettings } from "../config/service-settings";
 import type { MetadataLlmCache } from "../metadata/llm-cache-store";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import { RecordingLlmCache } from "../metadata/recording-llm-cache";
-import { BackgroundValueIndexes } from "../value-index/background-value-index";
+import { BackgroundValueIndexes, type BackgroundValueIndexSource } from "../value-index/background-value-index";
 import { backgroundIndexKey, connectBackground } from "../value-index/connect-background";
+import { StoredBackgroundValueIndexes } from "../value-index/stored-background-value-index";
 import { askingRoleUrl } from "./asking-role-url";
 import { type IndexedQuestion, prepareIndexedQuestion, prepareUnindexedQuestion } from "./prepare-indexed-question";
 import { type TaughtForQuestion, taughtForQuestion } from "./taught-for-question";
@@ -33,11 +34,11 @@ interface QuestionAnswererSettings {
   /**
    * Value indexes built in the background for databases nothing is indexed for (one per database and role, over a
    * connection of its own as the asking role; questions use the bounded live lookup until one is ready): `true` for
-   * the set this process shares (a server that composes per request still builds each database and role once), or a
-   * set of the caller's. Needs the asking role's URL (`url`, or `upstreamUrl` and the session). Default: none (the
+   * the shared set — stored in `store` when there is one (`StoredBackgroundValueIndexes`: built once per database and
+   * role under a lease, served to every replica on that store), else this process's memory — or a set of the caller's. Needs the asking role's URL (`url`, or `upstreamUrl` and the session). Default: none (the
    * live lookup alone: a one-question process would never see a build finish).
    */
-  readonly backgroundValueIndexes?: BackgroundValueIndexes | boolean;
+  readonly backgroundValueIndexes?: BackgroundValueIndexSource | boolean;
   /**
    * Told why the index could not be used when looking it up failed; the question goes on without it (unless this
    * throws, as a benchmark of the index path does). Default: ignored.
@@ -98,8 +99,24 @@ export interface QuestionAnswerer {
   readonly prepare: (question: PreparedQuestionSession) => Promise<IndexedQuestion>;
 }
 
-/** The background value indexes of this process, shared by every composition given `backgroundValueIndexes: true`. */
+/**
+ * The background value indexes of this process, shared by every composition given `backgroundValueIndexes: true`
+ * without a store; with one, they are stored there (once per database and role, for every replica on that store).
+ */
 const processValueIndexes = new BackgroundValueIndexes();
+const storedValueIndexes = new WeakMap<MetadataDatabase, StoredBackgroundValueIndexes>();
+
+function sharedBackgroundIndexes(
+  store: { readonly database: MetadataDatabase } | undefined,
+): BackgroundValueIndexSource {
+  if (!store) return processValueIndexes;
+  let indexes = storedValueIndexes.get(store.database);
+  if (!indexes) {
+    indexes = new StoredBackgroundValueIndexes(store.database);
+    storedValueIndexes.set(store.database, indexes);
+  }
+  return indexes;
+}
 
 /**
  * The one composition of "ask a question" (catalog index + value index + cache + `answerQuestion`) that `nlq ask`,
@@ -109,7 +126,7 @@ const processValueIndexes = new BackgroundValueIndexes();
 export function createQuestionAnswerer(options: QuestionAnswererOptions): QuestionAnswerer {
   const indexes =
     options.backgroundValueIndexes === true
-      ? processValueIndexes
+      ? sharedBackgroundIndexes(options.store)
       : options.backgroundValueIndexes === false
         ? undefined
         : options.backgroundValueIndexes;

@@ -1,11 +1,11 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import type { LiveValueLookup, SchemaSelector, Settings, ValueIndex, ValueVisibility } from "@nlq/engine";
+import type { LiveValueLookup, SchemaSelector, Settings, ValueSearch, ValueVisibility } from "@nlq/engine";
 import { createChessSchemaSelector, OfflineEmbeddingModel, WordVectorEmbeddingModel } from "@nlq/engine";
 import { resolvePipelineEmbeddingModel } from "../embedding/pipeline-embedding-model";
 
 /** Where a question's values come from (see `RetrieverOptions`). */
 export interface RetrievalValueSources {
-  readonly valueIndex?: ValueIndex;
+  readonly valueIndex?: ValueSearch;
   readonly liveValues?: LiveValueLookup;
   readonly liveValueColumns?: ReadonlySet<string>;
   readonly valueVisibility?: ValueVisibility;

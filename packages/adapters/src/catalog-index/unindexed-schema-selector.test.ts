@@ -55,7 +55,7 @@ describe("a large database nothing is indexed for", () => {
         NLQ_SCHEMA_SELECTION_MIN_COLUMNS: minimum,
         NLQ_SCHEMA_SELECTION: "select-tables",
       });
-      const { schemaSelector } = prepareUnindexedQuestion({ session, settings });
+      const { schemaSelector } = await prepareUnindexedQuestion({ session, settings });
       const { context, calls } = recordingStepContext(question, (call) =>
         call.step === "select-tables"
           ? JSON.stringify({

@@ -1,4 +1,4 @@
-import { type ParsedEnvironment, parseEnvironment, textVariable, urlVariable } from "@nlq/engine";
+import { type ParsedEnvironment, parseEnvironment, textVariable, urlVariable, wholeNumberVariable } from "@nlq/engine";
 import { modelCacheTimeToLiveVariable } from "./model-cache-time-to-live";
 
 /** `postgres://` or `postgresql://` URLs (`NLQ_METADATA_URL`, the proxy's `NLQ_AUTH_QUERY_URL`). */
@@ -21,6 +21,8 @@ export const serviceVariables = {
   NLQ_QDRANT_API_KEY: textVariable,
   NLQ_QDRANT_COLLECTION_PREFIX: textVariable,
   NLQ_WEB_EXAMPLE_ADMIN_ROLE: textVariable.transform((value) => value ?? "nlq_example_admin"),
+  /** How long a value-index build's lease lasts without a heartbeat (`acquireValueIndexLease`). */
+  NLQ_VALUE_INDEX_LEASE_MS: wholeNumberVariable(60_000, 1_000),
 };
 
 /** Where the description vectors live when not in the metadata store. */

@@ -7,7 +7,7 @@ import {
   ValueIndexBuilder,
   ValueIndexError,
 } from "@nlq/engine";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, max, sum } from "drizzle-orm";
 import type { MetadataDatabase } from "../metadata/metadata-database";
 import {
   type ValueIndexChunkRow,
@@ -116,6 +116,23 @@ export class ValueIndexStore {
       skipReason: row.skipReason,
       builtAt: row.builtAt,
     }));
+  }
+
+  /**
+   * What the stored columns of the data source are now, as one text: it changes whenever a column is saved, replaced
+   * or deleted (column count, value count, latest build). A served generation built from another state is stale.
+   */
+  async sourceStamp(dataSourceId: string, parameters: LshParameters): Promise<string> {
+    const [row] = await this.#database
+      .select({ columns: count(), values: sum(valueIndexColumns.valueCount), latest: max(valueIndexColumns.builtAt) })
+      .from(valueIndexColumns)
+      .where(
+        and(
+          eq(valueIndexColumns.dataSourceId, dataSourceId),
+          eq(valueIndexColumns.parametersKey, lshParametersKey(parameters)),
+        ),
+      );
+    return `${row?.columns ?? 0}/${row?.values ?? 0}/${row?.latest ? new Date(row.latest).toISOString() : ""}`;
   }
 
   /** The stored segments hashed with `parameters` (columns hashed with other parameters are left out). */

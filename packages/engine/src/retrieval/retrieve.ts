@@ -9,7 +9,7 @@ import { questionKeywords } from "./keywords/question-keywords";
 import type { LiveValueLookup } from "./values/live-value-lookup";
 import { retrieveEntities } from "./values/retrieve-entities";
 import { columnKey, type ValueColumn } from "./values/value-column";
-import type { ValueIndex } from "./values/value-index";
+import type { ValueSearch } from "./values/value-search";
 import type { ValueVisibility } from "./values/visible-values";
 
 /** A database value that matches a keyword (CHESS retrieve_entity); `table` as `schema.table`. */
@@ -42,7 +42,7 @@ export interface RetrieverOptions {
   /** Extract keywords with the model (`extract-keywords`); otherwise the heuristic. Default true. */
   readonly extractKeywordsWithModel?: boolean;
   /** Value index of the data source (CHESS retrieve_entity). Default none. */
-  readonly valueIndex?: ValueIndex;
+  readonly valueIndex?: ValueSearch;
   /**
    * The bounded live lookup on the asking session (`createLiveValueLookup`): over the whole catalog without
    * `valueIndex` (a data source whose value index is not built yet), else over `liveValueColumns` only. Default none.

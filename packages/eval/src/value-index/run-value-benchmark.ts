@@ -13,6 +13,7 @@ import { bruteForceBest } from "./brute-force";
 import { typoKeyword } from "./generate-values";
 import { type PgTrgmResult, runPgTrgmBaseline } from "./pg-trgm-baseline";
 import { DEFAULT_SPIDER_DIRECTORY, loadSpiderColumnValues } from "./spider-values";
+import { runStoredIndexBaseline, type StoredIndexResult } from "./stored-baseline";
 
 export interface ValueBenchmarkOptions {
   /** Numbers of distinct values to index, one run each. Default [100_000, 1_000_000, 10_000_000]. */
@@ -28,7 +29,12 @@ export interface ValueBenchmarkOptions {
   readonly bruteForceSeconds?: number;
   /** pg_trgm is compared on levels up to this size; 0 disables it. Default 1_000_000. */
   readonly pgTrgmMaxLevel?: number;
-  /** Server for pg_trgm (a throwaway database is created and dropped). Default the local PostgreSQL. */
+  /**
+   * The index as the metadata store serves it (`StoredValueIndex`, a throwaway metadata database) is compared on levels
+   * up to this size; 0 disables it. Default 1_000_000.
+   */
+  readonly storedMaxLevel?: number;
+  /** Server for pg_trgm and the stored index (throwaway databases are created and dropped). Default the local PostgreSQL. */
   readonly serverUrl?: string;
   /** Spider warehouse databases directory. Default `../shared/data/spider-warehouse/databases`. */
   readonly spiderDirectory?: string;
@@ -53,6 +59,7 @@ export interface LevelResult {
   readonly recall: number;
   readonly bruteForceP50: number;
   readonly pgTrgm: (PgTrgmResult & { readonly recall: number; readonly recallKeywords: number }) | undefined;
+  readonly stored: (StoredIndexResult & { readonly recall: number; readonly recallKeywords: number }) | undefined;
 }
 
 export interface ValueBenchmarkResult {
@@ -162,6 +169,19 @@ async function runLevel(
     const { recall, compared } = recallOver(result.bestSimilarities);
     pgTrgm = { ...result, recall, recallKeywords: compared };
   }
+  let stored: LevelResult["stored"];
+  if (level <= (options.storedMaxLevel ?? 1_000_000)) {
+    const result = await runStoredIndexBaseline({
+      serverUrl: options.serverUrl ?? testServerUrl,
+      index,
+      keywords,
+      querySeconds: options.bruteForceSeconds ?? 300,
+      log,
+    });
+    const { recall, compared } = recallOver(result.bestSimilarities);
+    stored = { ...result, recall, recallKeywords: compared };
+    log(`level ${level}: stored index p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+  }
   return {
     values: index.size,
     realValues,
@@ -178,5 +198,6 @@ async function runLevel(
     recall: recallOver(found).recall,
     bruteForceP50: percentile(bruteLatencies, 50),
     pgTrgm,
+    stored,
   };
 }

@@ -16,7 +16,7 @@ describe("value index benchmark", () => {
     expect(Math.abs(typo.length - "San Francisco".length)).toBeLessThanOrEqual(1);
   });
 
-  it("runs a small level end to end, pg_trgm included", async () => {
+  it("runs a small level end to end, pg_trgm and the stored index included", async () => {
     const lines: string[] = [];
     const result = await runValueBenchmark({
       levels: [20_000],
@@ -29,6 +29,9 @@ describe("value index benchmark", () => {
     expect(level!.bruteForceKeywords).toBe(40);
     expect(level!.recall).toBeGreaterThanOrEqual(0.9);
     expect(level!.pgTrgm?.latencies).toHaveLength(40);
+    // The index served by the metadata store finds what the in-memory one finds.
+    expect(level!.stored?.latencies).toHaveLength(40);
+    expect(level!.stored!.recall).toBeGreaterThanOrEqual(level!.recall - 0.05);
     expect(formatValueResults(result)).toContain("| 20,000 (");
   });
 });

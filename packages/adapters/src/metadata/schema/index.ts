@@ -10,5 +10,6 @@ export * from "./llm-cache-answers";
 export * from "./query-log";
 export * from "./question-audit";
 export * from "./value-index";
+export * from "./value-index-generations";
 export * from "./verified-examples";
 export * from "./web-threads";

@@ -6,13 +6,9 @@ import { mayReadValues, valueReadPolicy } from "../../sql/value-read-policy";
 import { liveValueStatements } from "./live-value-statement";
 import { normalizeValue } from "./normalize-value";
 import { gramHashes, jaccard } from "./shingles";
-import type { ValueCandidate } from "./value-index";
+import type { KeywordCandidates, ValueCandidate } from "./value-candidate";
 
-/** Candidates of one keyword, best Jaccard first (what `ValueIndex.search` gives for it). */
-export interface KeywordCandidates {
-  readonly keyword: string;
-  readonly candidates: readonly ValueCandidate[];
-}
+export type { KeywordCandidates } from "./value-candidate";
 
 /**
  * Looks the question's keywords up in the database itself, for a data source whose value index is not (yet) built:

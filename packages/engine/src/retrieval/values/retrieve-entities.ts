@@ -3,7 +3,8 @@ import type { Catalog } from "../../catalog/catalog-types";
 import { editSimilarity } from "./edit-similarity";
 import type { KeywordCandidates, LiveValueLookup } from "./live-value-lookup";
 import { columnKey, type ReadableColumns, readablePredicate, type ValueColumn } from "./value-column";
-import type { ValueCandidate, ValueIndex } from "./value-index";
+import type { ValueCandidate } from "./value-index";
+import type { ValueSearch } from "./value-search";
 import { valueProbeKey } from "./value-visibility-statement";
 import type { ValueVisibility } from "./visible-values";
 
@@ -26,8 +27,8 @@ export interface KeywordEntities {
 }
 
 export interface RetrieveEntitiesOptions {
-  /** The data source's value index. Default none. */
-  readonly index?: ValueIndex;
+  /** The data source's value index (in this process or in the metadata store). Default none. */
+  readonly index?: ValueSearch;
   /**
    * The bounded live lookup on the asking session (`createLiveValueLookup`) over `catalog`'s columns: the columns no
    * index holds (no index yet, or columns it truncated). Its values were read by the asking role itself, so
@@ -76,7 +77,7 @@ export async function retrieveEntities(options: RetrieveEntitiesOptions): Promis
         .map((candidate) => ({ ...candidate, editSimilarity: editSimilarity(keyword, candidate.value) }))
         .filter((candidate) => candidate.editSimilarity >= minEditSimilarity),
     }));
-  const indexed = withEdit(searchIndex(options));
+  const indexed = withEdit(await searchIndex(options));
   const visible =
     options.visibility && indexed.some(({ candidates }) => candidates.length > 0)
       ? await keepVisible(indexed, options.visibility, options.abortSignal)
@@ -118,19 +119,15 @@ export async function retrieveEntities(options: RetrieveEntitiesOptions): Promis
 }
 
 /** LSH candidates from the index (none without one). */
-function searchIndex(options: RetrieveEntitiesOptions): KeywordCandidates[] {
-  const index = options.index;
-  return options.keywords.map((keyword) => ({
-    keyword,
-    candidates: index
-      ? index.search({
-          keyword,
-          readableColumns: options.readableColumns,
-          limit: options.candidatesPerKeyword ?? 10,
-          poolSize: options.poolSize,
-        })
-      : [],
-  }));
+async function searchIndex(options: RetrieveEntitiesOptions): Promise<KeywordCandidates[]> {
+  if (!options.index) return options.keywords.map((keyword) => ({ keyword, candidates: [] }));
+  return options.index.searchKeywords({
+    keywords: options.keywords,
+    readableColumns: options.readableColumns,
+    limit: options.candidatesPerKeyword ?? 10,
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+  });
 }
 
 /** The live lookup's candidates, in keyword order (none without one). */

@@ -1,15 +1,11 @@
 import { bandKeys as computeBandKeys, type LshParameters } from "./min-hash";
 import { normalizeValue } from "./normalize-value";
 import { gramHashes, jaccard } from "./shingles";
+import type { KeywordCandidates, ValueCandidate } from "./value-candidate";
 import { type ReadableColumns, readablePredicate, type ValueColumn } from "./value-column";
+import type { KeywordSearchOptions, ValueSearch } from "./value-search";
 
-/** A value the LSH stage found for a keyword, with its exact 3-gram Jaccard similarity. */
-export interface ValueCandidate {
-  readonly column: ValueColumn;
-  readonly value: string;
-  /** Exact Jaccard similarity of the padded 3-gram sets of the normalized keyword and value. */
-  readonly jaccard: number;
-}
+export type { ValueCandidate } from "./value-candidate";
 
 export interface ValueSearchOptions {
   readonly keyword: string;
@@ -51,7 +47,7 @@ const decoder = new TextDecoder();
  * Searches are synchronous and share one scratch buffer, so one index serves one search at a time
  * (JavaScript's event loop guarantees that).
  */
-export class ValueIndex {
+export class ValueIndex implements ValueSearch {
   readonly parameters: LshParameters;
   readonly columns: readonly ValueColumn[];
   readonly #text: Uint8Array;
@@ -119,6 +115,19 @@ export class ValueIndex {
       else high = middle - 1;
     }
     return low;
+  }
+
+  /** `search` for each keyword (the `ValueSearch` of an index held in this process). */
+  async searchKeywords(options: KeywordSearchOptions): Promise<KeywordCandidates[]> {
+    return options.keywords.map((keyword) => ({
+      keyword,
+      candidates: this.search({
+        keyword,
+        readableColumns: options.readableColumns,
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+        ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      }),
+    }));
   }
 
   /** LSH candidates → exact Jaccard → the best `limit`, only from readable columns. */
