@@ -4,6 +4,7 @@
  * thread, against the server's time, in Debian's chromium. A benchmark, not a test: it prints medians, asserts nothing.
  *
  *   npm run bench:web-thread [-- --turns 1,10,20,50] [-- --rounds 3] [-- --keys 24] [-- --skip-build] [-- --json]
+ *     [-- --metrics] [-- --web-port 3190]
  *
  * Runs the full `nlq start` with the scripted demo model (`e2e/web/serve-launcher.ts`, on its own ports: see
  * --web-port), signs in as `postgres`, and for each round and each turn N seeds a new thread with N − 1 answered
@@ -13,7 +14,8 @@
  * - submit-to-rows: from the Enter to the next paint with the new answer's rows on the page;
  * - server: the `/api/chat` request as the browser's resource timing saw it (request start to the end of the streamed
  *   response); page overhead = submit-to-rows − server.
- * One unmeasured question warms the server up first.
+ * One unmeasured question warms the server up first. --metrics adds, per submit, the browser's script, style
+ * recalculation and layout time (Chrome's Performance.getMetrics) to say where the page overhead goes.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -28,6 +30,8 @@ const { values: options } = parseArgs({
     keys: { type: "string", default: "24" },
     "web-port": { type: "string", default: "3190" },
     "skip-build": { type: "boolean", default: false },
+    /** Also print where the browser's time went during each submit (Chrome's script, style and layout totals). */
+    metrics: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
@@ -173,6 +177,9 @@ async function measureTurn(page: Page, turn: number, round: number): Promise<Tur
     );
   }
   await box.fill(question);
+  const metrics = options.metrics ? await page.context().newCDPSession(page) : undefined;
+  await metrics?.send("Performance.enable");
+  const before = await metrics?.send("Performance.getMetrics");
   await page.keyboard.press("Enter");
   await page.waitForFunction(
     () => {
@@ -182,6 +189,17 @@ async function measureTurn(page: Page, turn: number, round: number): Promise<Tur
     undefined,
     { timeout: 120_000 },
   );
+  if (metrics && before) {
+    const after = await metrics.send("Performance.getMetrics");
+    const spent = (name: string) => {
+      const value = (list: typeof after.metrics) => list.find((metric) => metric.name === name)?.value ?? 0;
+      return `${((value(after.metrics) - value(before.metrics)) * 1_000).toFixed(0)} ms`;
+    };
+    console.error(
+      `turn ${turn} submit: task ${spent("TaskDuration")}, script ${spent("ScriptDuration")}, style ${spent("RecalcStyleDuration")}, layout ${spent("LayoutDuration")}`,
+    );
+    await metrics.detach();
+  }
   const clocks = await page.evaluate(
     () =>
       (window as unknown as { nlqClocks: { keys: number[]; submitted: number; rows: number; chat: number } }).nlqClocks,
