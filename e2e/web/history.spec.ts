@@ -68,7 +68,7 @@ test("keeps the conversation in a thread that survives a reload, can be renamed,
     conversations.getByRole("button", { name: "which customers are from Berlin?", exact: true }),
   ).toHaveCount(0);
   await search.fill("no such conversation title");
-  await expect(conversations.getByRole("status")).toContainText("No conversation title holds");
+  await expect(conversations.getByRole("status")).toContainText("No conversation holds");
   await search.fill("");
   await conversations.getByRole("button", { name: "New conversation" }).click();
   await expect(page.locator(".turn-user")).toHaveCount(0);
@@ -78,7 +78,7 @@ test("keeps the conversation in a thread that survives a reload, can be renamed,
   // Delete asks first: "Keep" keeps it, "Yes, delete" deletes it: gone from the list and from the page.
   await conversations.getByRole("button", { name: `Delete “${title}”` }).click();
   const confirmation = conversations.getByRole("group", { name: `Delete “${title}”?` });
-  await expect(confirmation.getByRole("button", { name: "Yes, delete" })).toBeFocused();
+  await expect(confirmation.getByRole("button", { name: "Keep" })).toBeFocused();
   await confirmation.getByRole("button", { name: "Keep" }).click();
   await expect(conversations.getByRole("button", { name: title, exact: true })).toBeVisible();
   await expect(page.locator(".turn-user")).toHaveCount(2);

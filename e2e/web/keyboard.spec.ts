@@ -49,3 +49,19 @@ test("the sign-in page has a skip link to the form", async ({ page }) => {
   await page.keyboard.press("Enter");
   await expect(page.getByLabel("PostgreSQL user")).toBeFocused();
 });
+
+test("Enter on Edit SQL puts the keyboard in the SQL editor", async ({ page }) => {
+  await signIn(page);
+  await page.getByLabel("Your question").fill("how many customers are there?");
+  await page.getByLabel("Your question").press("Enter");
+  const result = page.getByRole("article", { name: "Answer" }).last().getByRole("group", { name: "Result" });
+  await expect(result.getByTestId("row-count")).toBeVisible({ timeout: 45_000 });
+  await result.getByRole("button", { name: "Edit SQL" }).focus();
+  await page.keyboard.press("Enter");
+  const editor = result.getByRole("textbox", { name: "Edit the SQL" });
+  await expect(editor).toBeFocused();
+  // Typing goes into the SQL, not the page.
+  await page.keyboard.press("End");
+  await page.keyboard.type(" -- edited");
+  await expect(editor).toContainText("-- edited");
+});

@@ -19,11 +19,17 @@ function maximumQuestionLength(): number {
   return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_MAX_QUESTION_LENGTH;
 }
 
-export default async function HomePage() {
+/** The page's query: `?thread=<id>` reopens that conversation. */
+interface HomePageProps {
+  readonly searchParams: Promise<{ readonly thread?: string | string[] }>;
+}
+
+export default async function HomePage({ searchParams }: HomePageProps) {
   const service = loadWebSettings(process.env);
   const user = await currentWebUser((await cookies()).get(sessionCookieName)?.value, service);
   // A scripted model's fixture, read once: the question box offers every recorded question, the chips the first ones.
   const recorded = user ? recordedQuestions() : [];
+  const { thread } = await searchParams;
   return (
     <>
       <a className="skip-link" href={user ? "#question" : "#sign-in-user"}>
@@ -54,6 +60,7 @@ export default async function HomePage() {
             history={service.metadataUrl !== undefined}
             maxQuestionLength={maximumQuestionLength()}
             recordedQuestions={recorded}
+            {...(typeof thread === "string" && thread !== "" ? { initialThreadId: thread } : {})}
           />
         ) : (
           <SignInForm

@@ -144,7 +144,13 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
       {answer.explanation && !shown.edited ? <p className="explanation">{answer.explanation}</p> : null}
       {editing ? (
         <div className="sql-edit">
-          <SqlEditor initialSql={shown.sql} onChange={setDraft} label="Edit the SQL" onRun={() => void rerun()} />
+          <SqlEditor
+            initialSql={shown.sql}
+            onChange={setDraft}
+            label="Edit the SQL"
+            onRun={() => void rerun()}
+            autoFocus
+          />
           <div className="answer-actions">
             <button type="button" className="button button-primary" disabled={busy} onClick={() => void rerun()}>
               {busy ? "Running…" : "Run read-only"}

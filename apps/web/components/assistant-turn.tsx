@@ -1,11 +1,15 @@
 "use client";
 
+import { memo } from "react";
 import type { NlqUIMessage } from "../lib/chat-message";
 import { AnswerView } from "./answer-view";
 import { ErrorView } from "./error-view";
 import { FeedbackButtons } from "./feedback-buttons";
 import { StepList } from "./step-list";
 import { SuggestionChips } from "./suggestion-chips";
+
+/** An answer renders again only when its data changes (not when another turn streams or the busy state flips). */
+const MemoisedAnswerView = memo(AnswerView);
 
 /** One reply: the live steps, then the answer or the error. */
 export interface AssistantTurnProps {
@@ -43,7 +47,7 @@ export function AssistantTurn({
   return (
     <article className="turn turn-assistant" aria-label="Answer">
       {steps.length > 0 ? <StepList steps={steps} finished={finished} stopped={stopped && !finished} /> : null}
-      {answer?.type === "data-answer" ? <AnswerView answer={answer.data} /> : null}
+      {answer?.type === "data-answer" ? <MemoisedAnswerView answer={answer.data} /> : null}
       {answer?.type === "data-answer" && turn?.type === "data-turn" ? (
         <FeedbackButtons turnId={turn.data.id} initial={turn.data.feedback ?? null} />
       ) : null}

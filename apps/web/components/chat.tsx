@@ -2,7 +2,7 @@
 
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ErrorData, NlqUIMessage, ThreadData } from "../lib/chat-message";
 import { compactMessagesForRequest } from "../lib/compact-messages";
 import { followUpQuestions } from "../lib/follow-up-questions";
@@ -14,13 +14,15 @@ import {
   sessionEnded,
   sessionEndedKey,
 } from "../lib/response-error";
-import { AssistantTurn } from "./assistant-turn";
+import { Composer, type ComposerHandle } from "./composer";
+import { AssistantTurnEntry, textOf, UserTurnEntry } from "./conversation-turns";
 import { ErrorView } from "./error-view";
-import { SuggestionChips } from "./suggestion-chips";
 
 /** The server's default `NLQ_MAX_QUESTION_LENGTH` (the page passes the configured one). */
 const defaultMaximumLength = 4_000;
-const count = new Intl.NumberFormat("en-US");
+/** The follow-ups of every turn but the latest (and no recorded questions): one array, so memoised turns see no change. */
+const noFollowUps: readonly string[] = [];
+const noRecordedQuestions: readonly string[] = [];
 
 export interface ChatProps {
   /** The signed-in role: a question kept across an ended session is put back only for the role that typed it. */
@@ -47,7 +49,7 @@ export function Chat({
   initialMessages,
   onThread,
   maxQuestionLength = defaultMaximumLength,
-  recordedQuestions = [],
+  recordedQuestions = noRecordedQuestions,
 }: ChatProps) {
   const threadRef = useRef<string | undefined>(threadId);
   const transport = useMemo(
@@ -70,26 +72,24 @@ export function Chat({
     ...(initialMessages ? { messages: initialMessages } : {}),
   });
 
+  // The server names the thread in the reply being written: the latest message, not every earlier one again.
+  const latest = messages.at(-1);
   useEffect(() => {
-    for (const message of messages) {
-      for (const part of message.parts) {
-        if (part.type === "data-thread" && threadRef.current !== part.data.id) {
-          threadRef.current = part.data.id;
-          onThread?.(part.data);
-        }
+    for (const part of latest?.parts ?? []) {
+      if (part.type === "data-thread" && threadRef.current !== part.data.id) {
+        threadRef.current = part.data.id;
+        onThread?.(part.data);
       }
     }
-  }, [messages, onThread]);
-  const [question, setQuestion] = useState("");
+  }, [latest, onThread]);
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
   const [transportFailed, setTransportFailed] = useState(false);
   /** The server refused the request itself (400 too long, 403, 500 configuration): its typed error. */
   const [refusal, setRefusal] = useState<ErrorData | undefined>();
-  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const composerRef = useRef<ComposerHandle>(null);
   const endRef = useRef<HTMLDivElement>(null);
   const lastAsked = useRef("");
   const busy = status === "submitted" || status === "streaming";
-  const tooLong = question.trim().length > maxQuestionLength;
   const busyRef = useRef(busy);
   busyRef.current = busy;
 
@@ -112,7 +112,7 @@ export function Chat({
     }
     if (refused) setRefusal(refused);
     else setTransportFailed(true);
-    setQuestion((current) => (current.trim() === "" ? lastAsked.current : current));
+    composerRef.current?.restoreQuestion(lastAsked.current);
     setMessages((current) => {
       const lastUser = current.findLastIndex((message) => message.role === "user");
       const answered = current
@@ -128,37 +128,41 @@ export function Chat({
     try {
       const pending = restoredPendingQuestion(window.sessionStorage.getItem(pendingQuestionKey), role);
       window.sessionStorage.removeItem(pendingQuestionKey);
-      if (pending) setQuestion(pending);
+      if (pending) composerRef.current?.setQuestion(pending);
     } catch {
       // No session storage: nothing to restore.
     }
-    inputRef.current?.focus();
+    composerRef.current?.focus();
   }, [role]);
 
   useEffect(() => {
     if (messages.length > 0) endRef.current?.scrollIntoView({ behavior: "smooth", block: "end" });
   }, [messages]);
 
-  function ask(text: string) {
+  /** Sends a question; false when it was not sent (empty, too long, or another one is being answered). */
+  function ask(text: string): boolean {
     const trimmed = text.trim();
-    if (trimmed === "" || busy) return;
+    if (trimmed === "" || busyRef.current) return false;
     if (trimmed.length > maxQuestionLength) {
-      inputRef.current?.focus();
-      return;
+      composerRef.current?.focus();
+      return false;
     }
     if (error) clearError();
     setTransportFailed(false);
     setRefusal(undefined);
     lastAsked.current = trimmed;
     void sendMessage({ text: trimmed });
-    setQuestion("");
-    inputRef.current?.focus();
+    composerRef.current?.focus();
+    return true;
   }
-
-  function rephrase(text: string) {
-    setQuestion(text);
-    inputRef.current?.focus();
-  }
+  // One function for the whole conversation, so the memoised turns never see a new one.
+  const askRef = useRef(ask);
+  askRef.current = ask;
+  const stableAsk = useCallback((text: string) => askRef.current(text), []);
+  const rephrase = useCallback((text: string) => {
+    composerRef.current?.setQuestion(text);
+    composerRef.current?.focus();
+  }, []);
 
   function stopAnswer() {
     const last = messages.at(-1);
@@ -182,24 +186,26 @@ export function Chat({
         target !== null && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
       if (event.key === "/" && !typing) {
         event.preventDefault();
-        inputRef.current?.focus();
+        composerRef.current?.focus();
       }
     }
     document.addEventListener("keydown", onShortcut);
     return () => document.removeEventListener("keydown", onShortcut);
   }, []);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    ask(question);
-  }
-
-  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      ask(question);
-    }
-  }
+  // The latest answer's follow-ups: computed when the messages change, not on every render.
+  const followUps = useMemo(() => {
+    const last = messages.at(-1);
+    const answer = last?.role === "assistant" ? last.parts.find((part) => part.type === "data-answer") : undefined;
+    if (answer?.type !== "data-answer") return noFollowUps;
+    return followUpQuestions({
+      question: textOf(messages.at(-2)),
+      fields: answer.data.fields,
+      rows: answer.data.rows,
+      recordedQuestions,
+      asked: messages.filter((other) => other.role === "user").map(textOf),
+    });
+  }, [messages, recordedQuestions]);
 
   return (
     <div className="chat">
@@ -210,40 +216,29 @@ export function Chat({
             it got there.
           </p>
         ) : null}
-        {messages.map((message, position) => {
-          if (message.role === "user") {
-            return (
-              <div key={message.id} className="turn turn-user">
-                <p className="question">{textOf(message)}</p>
-                {stopped.has(message.id) && messages[position + 1] === undefined ? <StoppedMarker /> : null}
-              </div>
-            );
-          }
-          const asked = textOf(messages[position - 1]);
-          const answer = message.parts.find((part) => part.type === "data-answer");
-          const followUps =
-            position === messages.length - 1 && answer?.type === "data-answer"
-              ? followUpQuestions({
-                  question: asked,
-                  fields: answer.data.fields,
-                  rows: answer.data.rows,
-                  recordedQuestions,
-                  asked: messages.filter((other) => other.role === "user").map(textOf),
-                })
-              : [];
-          return (
-            <AssistantTurn
+        {messages.map((message, position) =>
+          message.role === "user" ? (
+            <UserTurnEntry
               key={message.id}
               message={message}
-              stopped={stopped.has(message.id)}
-              onRetry={busy ? undefined : () => ask(asked)}
-              onRephrase={() => rephrase(asked)}
-              recordedQuestions={recordedQuestions}
-              followUps={followUps}
-              {...(busy ? {} : { onAsk: ask })}
+              stoppedUnanswered={stopped.has(message.id) && messages[position + 1] === undefined}
             />
-          );
-        })}
+          ) : (
+            <AssistantTurnEntry
+              key={message.id}
+              message={message}
+              asked={textOf(messages[position - 1])}
+              stopped={stopped.has(message.id)}
+              // An answered earlier turn offers nothing to ask while busy: it keeps `false` and is not rendered
+              // again when a question starts or ends (an error's Retry, or the latest turn, follows the state).
+              busy={busy && (position === messages.length - 1 || !answered(message))}
+              recordedQuestions={recordedQuestions}
+              followUps={position === messages.length - 1 ? followUps : noFollowUps}
+              ask={stableAsk}
+              rephrase={rephrase}
+            />
+          ),
+        )}
         {status === "submitted" ? (
           <p className="waiting" role="status">
             Sending the question…
@@ -261,63 +256,20 @@ export function Chat({
         <div ref={endRef} />
       </section>
 
-      {/* Once answers are on the page, the suggestions take one scrolling row: the answers get the screen. */}
-      <form className={messages.length > 0 ? "composer composer-compact" : "composer"} onSubmit={onSubmit}>
-        <SuggestionChips suggestions={suggestions} disabled={busy} onPick={ask} />
-        <label htmlFor="question" className="composer-label">
-          Your question
-        </label>
-        <div className="composer-row">
-          <textarea
-            id="question"
-            ref={inputRef}
-            className="composer-input"
-            rows={2}
-            value={question}
-            placeholder="e.g. how many customers are there?"
-            onChange={(event) => setQuestion(event.target.value)}
-            onKeyDown={onKeyDown}
-            aria-describedby="composer-hint"
-          />
-          {busy ? (
-            <button type="button" className="button button-secondary" onClick={stopAnswer}>
-              Stop
-            </button>
-          ) : (
-            <button type="submit" className="button button-primary" disabled={question.trim() === "" || tooLong}>
-              Ask
-            </button>
-          )}
-        </div>
-        <p id="composer-hint" className="composer-hint">
-          <span>Enter to ask, Shift+Enter for a new line, Esc to stop, / to come back here.</span>
-          {question.length >= maxQuestionLength * 0.8 ? (
-            <span
-              className={tooLong ? "composer-count composer-count-over" : "composer-count"}
-              data-testid="question-length"
-              {...(tooLong ? { role: "status" } : {})}
-            >
-              {count.format(question.length)} / {count.format(maxQuestionLength)} characters
-              {tooLong
-                ? `: ${count.format(question.length - maxQuestionLength)} too many, shorten the question to ask it`
-                : ""}
-            </span>
-          ) : null}
-        </p>
-      </form>
+      <Composer
+        handle={composerRef}
+        suggestions={suggestions}
+        busy={busy}
+        compact={messages.length > 0}
+        maxQuestionLength={maxQuestionLength}
+        onAsk={stableAsk}
+        onStop={stopAnswer}
+      />
     </div>
   );
 }
 
-function textOf(message: NlqUIMessage | undefined): string {
-  return (message?.parts ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
-}
-
-/** Shown under a question or reply the user stopped. */
-export function StoppedMarker() {
-  return (
-    <p className="stopped" role="status">
-      Stopped
-    </p>
-  );
+/** Whether a reply holds an answer (its offers to ask again live only in the latest turn). */
+function answered(message: NlqUIMessage): boolean {
+  return message.parts.some((part) => part.type === "data-answer");
 }

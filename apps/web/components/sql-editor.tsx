@@ -12,10 +12,12 @@ export interface SqlEditorProps {
   readonly label: string;
   /** Ctrl/Cmd+Enter. */
   readonly onRun?: () => void;
+  /** Takes the keyboard focus when it opens (the user just asked to edit: Enter on "Edit SQL" lands in the text). */
+  readonly autoFocus?: boolean;
 }
 
 /** A CodeMirror 6 editor with PostgreSQL highlighting. */
-export function SqlEditor({ initialSql, onChange, label, onRun }: SqlEditorProps) {
+export function SqlEditor({ initialSql, onChange, label, onRun, autoFocus = false }: SqlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const changeRef = useRef(onChange);
   const runRef = useRef(onRun);
@@ -48,9 +50,10 @@ export function SqlEditor({ initialSql, onChange, label, onRun }: SqlEditorProps
         }),
       ],
     });
+    if (autoFocus) view.focus();
     return () => view.destroy();
     // The editor owns its text after the first render.
-  }, [initialSql, label]);
+  }, [initialSql, label, autoFocus]);
 
   return <div className="sql-editor" ref={host} />;
 }

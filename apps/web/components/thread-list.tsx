@@ -1,12 +1,15 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { searchThreads } from "../lib/thread-search";
 
 /** A thread in the list, as `GET /api/threads` returns it. */
 export interface ThreadSummary {
   readonly id: string;
   readonly title: string;
   readonly turns: number;
+  /** The questions asked in it, oldest first (the search looks through them too). */
+  readonly questions?: readonly string[];
   readonly updatedAt: string;
 }
 
@@ -21,15 +24,15 @@ export interface ThreadListProps {
 
 /**
  * The user's conversations, most recent first, with rename and delete. Renaming keeps the keyboard in the title box
- * (Enter saves, Escape cancels) and gives the focus back to the Rename button; deleting asks first.
+ * (Enter saves, Escape cancels) and gives the focus back to the Rename button; deleting asks first, with the focus on
+ * "Keep" (the safe choice) and Escape to cancel. The search looks through titles and every question of a thread.
  */
 export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDelete }: ThreadListProps) {
   const [editing, setEditing] = useState<string | undefined>();
   const [confirming, setConfirming] = useState<string | undefined>();
   const [title, setTitle] = useState("");
   const [search, setSearch] = useState("");
-  const needle = search.trim().toLowerCase();
-  const shown = needle === "" ? threads : threads.filter((thread) => thread.title.toLowerCase().includes(needle));
+  const shown = searchThreads(threads, search);
   /** The thread whose Rename or Delete button gets the focus back once its form closes. */
   const [refocus, setRefocus] = useState<{ id: string; action: "rename" | "delete" } | undefined>();
   const listRef = useRef<HTMLUListElement>(null);
@@ -69,11 +72,11 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
       ) : null}
       {threads.length > 0 && shown.length === 0 ? (
         <p className="threads-empty" role="status">
-          No conversation title holds “{search.trim()}”.
+          No conversation holds “{search.trim()}”.
         </p>
       ) : null}
       <ul className="threads-list" ref={listRef}>
-        {shown.map((thread) => (
+        {shown.map(({ thread, matchedQuestion }) => (
           <li key={thread.id} className={thread.id === currentId ? "thread thread-current" : "thread"}>
             {editing === thread.id ? (
               <form
@@ -87,8 +90,10 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
                 <label htmlFor={`rename-${thread.id}`} className="visually-hidden">
                   New title
                 </label>
-                <input
+                {/* Wrapping lines, as wide as the list: the whole title stays readable while it is edited. */}
+                <textarea
                   id={`rename-${thread.id}`}
+                  rows={3}
                   value={title}
                   // The user just asked to rename: the title box takes the keyboard.
                   // biome-ignore lint/a11y/noAutofocus: focus follows the user's own Rename click
@@ -101,6 +106,11 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
                       event.stopPropagation();
                       closeRename(thread.id);
                     }
+                    // A title is one line: Enter saves it.
+                    if (event.key === "Enter" && !event.nativeEvent.isComposing) {
+                      event.preventDefault();
+                      event.currentTarget.form?.requestSubmit();
+                    }
                   }}
                 />
                 <button type="submit" className="button button-secondary">
@@ -111,14 +121,23 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
                 </button>
               </form>
             ) : confirming === thread.id ? (
-              <fieldset className="thread-confirm">
+              <fieldset
+                className="thread-confirm"
+                // Escape anywhere in the question keeps the thread (and must not stop an answer being written).
+                onKeyDown={(event) => {
+                  if (event.key === "Escape") {
+                    event.preventDefault();
+                    event.stopPropagation();
+                    setConfirming(undefined);
+                    setRefocus({ id: thread.id, action: "delete" });
+                  }
+                }}
+              >
                 <legend className="thread-confirm-text">Delete “{thread.title}”?</legend>
                 <span className="thread-actions">
                   <button
                     type="button"
                     className="thread-action thread-action-danger"
-                    // biome-ignore lint/a11y/noAutofocus: focus follows the user's own Delete click
-                    autoFocus
                     onClick={() => {
                       setConfirming(undefined);
                       onDelete(thread.id);
@@ -129,15 +148,12 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
                   <button
                     type="button"
                     className="thread-action"
+                    // The safe choice has the focus: Enter or Space right after Delete keeps the thread.
+                    // biome-ignore lint/a11y/noAutofocus: focus follows the user's own Delete click
+                    autoFocus
                     onClick={() => {
                       setConfirming(undefined);
                       setRefocus({ id: thread.id, action: "delete" });
-                    }}
-                    onKeyDown={(event) => {
-                      if (event.key === "Escape") {
-                        setConfirming(undefined);
-                        setRefocus({ id: thread.id, action: "delete" });
-                      }
                     }}
                   >
                     Keep
@@ -154,6 +170,11 @@ export function ThreadList({ threads, currentId, onNew, onOpen, onRename, onDele
                 >
                   {thread.title}
                 </button>
+                {matchedQuestion === undefined ? null : (
+                  <p className="thread-match">
+                    <span className="visually-hidden">Matching question: </span>“{matchedQuestion}”
+                  </p>
+                )}
                 <span className="thread-actions">
                   <button
                     type="button"

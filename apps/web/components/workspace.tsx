@@ -16,18 +16,31 @@ export interface WorkspaceProps {
   readonly maxQuestionLength?: number;
   /** The scripted demo's recorded questions (empty with a language model). */
   readonly recordedQuestions?: readonly string[];
+  /** The thread the address names (`?thread=`): opened before the chat appears, so the chat starts only once. */
+  readonly initialThreadId?: string;
 }
 
 interface OpenThread {
   readonly key: string;
   readonly id?: string;
   readonly messages?: NlqUIMessage[];
+  /** Being loaded: no chat yet (one mounted now would take the kept question and then be replaced). */
+  readonly opening?: boolean;
 }
 
 /** The chat with the user's threads beside it: new, reopen (also from `?thread=` after a reload), rename, delete. */
-export function Workspace({ role, suggestions, history, maxQuestionLength, recordedQuestions }: WorkspaceProps) {
+export function Workspace({
+  role,
+  suggestions,
+  history,
+  maxQuestionLength,
+  recordedQuestions,
+  initialThreadId,
+}: WorkspaceProps) {
   const [threads, setThreads] = useState<ThreadSummary[]>([]);
-  const [open, setOpen] = useState<OpenThread>({ key: "new" });
+  const [open, setOpen] = useState<OpenThread>(
+    history && initialThreadId ? { key: `opening-${initialThreadId}`, opening: true } : { key: "new" },
+  );
   /** The thread the chat is in: the reopened one, or the one the server made for a new conversation. */
   const [currentId, setCurrentId] = useState<string | undefined>();
   const [loadFailure, setLoadFailure] = useState<string | undefined>();
@@ -109,16 +122,22 @@ export function Workspace({ role, suggestions, history, maxQuestionLength, recor
             {loadFailure}
           </p>
         ) : null}
-        <Chat
-          key={open.key}
-          role={role}
-          suggestions={suggestions}
-          {...(maxQuestionLength ? { maxQuestionLength } : {})}
-          {...(recordedQuestions ? { recordedQuestions } : {})}
-          {...(open.id ? { threadId: open.id } : {})}
-          {...(open.messages ? { initialMessages: open.messages } : {})}
-          onThread={onThread}
-        />
+        {open.opening ? (
+          <p className="waiting" role="status">
+            Opening the conversation…
+          </p>
+        ) : (
+          <Chat
+            key={open.key}
+            role={role}
+            suggestions={suggestions}
+            {...(maxQuestionLength ? { maxQuestionLength } : {})}
+            {...(recordedQuestions ? { recordedQuestions } : {})}
+            {...(open.id ? { threadId: open.id } : {})}
+            {...(open.messages ? { initialMessages: open.messages } : {})}
+            onThread={onThread}
+          />
+        )}
       </div>
     </div>
   );

@@ -8,11 +8,13 @@ export interface ThreadOwner {
   readonly dataSource: string;
 }
 
-/** A thread in the list: no turns, their count. */
+/** A thread in the list: no turns, their count and their questions (the history search looks through them). */
 export interface ThreadSummary {
   readonly id: string;
   readonly title: string;
   readonly turns: number;
+  /** The questions asked in the thread, oldest first, each cut at `maximumListedQuestionLength` characters. */
+  readonly questions: readonly string[];
   readonly updatedAt: Date;
 }
 
@@ -30,6 +32,8 @@ export interface NewTurn {
 
 /** Longest thread title kept (the first question, cut). */
 const maximumTitleLength = 120;
+/** Longest question listed with a thread (enough to search and show; a question may be 4,000 characters). */
+export const maximumListedQuestionLength = 300;
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -57,6 +61,8 @@ export class WebThreadStore {
         title: webThreads.title,
         updatedAt: webThreads.updatedAt,
         turns: sql<number>`(SELECT count(*)::int FROM web_turns AS counted WHERE counted.thread_id = web_threads.id)`,
+        questions: sql<string[]>`(SELECT coalesce(json_agg(left(asked.question, ${maximumListedQuestionLength})
+          ORDER BY asked.position), '[]'::json) FROM web_turns AS asked WHERE asked.thread_id = web_threads.id)`,
       })
       .from(webThreads)
       .where(ownedBy(owner))
