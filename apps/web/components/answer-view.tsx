@@ -5,7 +5,7 @@ import { planChart } from "../lib/chart-plan";
 import type { AnswerData, AnswerField, ErrorData } from "../lib/chat-message";
 import { AnswerProvenance } from "./answer-provenance";
 import { ErrorView } from "./error-view";
-import { InterpretationChoices, rememberPickedInterpretation } from "./interpretation-choices";
+import { confirmInterpretation, InterpretationChoices } from "./interpretation-choices";
 import { ResultChart } from "./result-chart";
 import { ResultTable } from "./result-table";
 import { SaveExampleForm } from "./save-example-form";
@@ -21,7 +21,10 @@ interface ShownResult {
   readonly truncatedBy?: "rows" | "bytes";
   /** Rows of the whole result, once a re-run or "load more" counted them. */
   readonly totalRows?: number;
+  /** True when the rows are not nlq's answer: the user's edited SQL, or another reading picked (`reading`). */
   readonly edited: boolean;
+  /** The number of the reading picked under the answer, when its candidate's SQL is on screen (not the user's). */
+  readonly reading?: number;
 }
 
 interface RunResponse {
@@ -51,7 +54,7 @@ async function runSql(sql: string, offset: number): Promise<RunResponse | ErrorD
  * An answered question: the plain-language sentence when there is one, provenance, the SQL (editable, re-run as the
  * same role), a chart when it fits, the rows.
  */
-export function AnswerView({ answer }: { readonly answer: AnswerData }) {
+export function AnswerView({ answer, turnId }: { readonly answer: AnswerData; readonly turnId?: string | undefined }) {
   const [shown, setShown] = useState<ShownResult>({ ...answer, edited: false });
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(answer.sql);
@@ -81,8 +84,11 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
     setEditing(false);
   }
 
-  /** Runs another reading of the question as the user's role; it becomes the role's own verified example. */
-  async function pick(sql: string) {
+  /**
+   * Runs another reading of the question as the user's role (validated again, read-only). An answer choice: nothing is
+   * saved; "Use this from now on" is what teaches.
+   */
+  async function pick(sql: string, number: number) {
     setFailure(undefined);
     setSaved(undefined);
     setSavingExample(false);
@@ -97,9 +103,17 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
       setFailure(result);
       return;
     }
-    setShown({ ...result, edited: true });
-    if (await rememberPickedInterpretation(answer.question, result.sql))
-      setSaved("Remembered as your verified example");
+    setShown({ ...result, edited: true, reading: number });
+  }
+
+  /** "Use this from now on": confirms reading `number` of the stored turn (a verified example, a knowledge entry). */
+  async function confirm(number: number) {
+    if (turnId === undefined) return;
+    setSaved(undefined);
+    setBusy(true);
+    const outcome = await confirmInterpretation(turnId, number);
+    setBusy(false);
+    setSaved(outcome.message);
   }
 
   async function loadMore() {
@@ -137,7 +151,11 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
           <span>{answer.summary.sentence}</span>
         </p>
       ) : null}
-      <AnswerProvenance answer={answer} edited={shown.edited} />
+      <AnswerProvenance
+        answer={answer}
+        edited={shown.edited}
+        {...(shown.reading === undefined ? {} : { reading: shown.reading })}
+      />
       {/* The model's reasoning is about its own SQL, not the user's edit. */}
       {answer.explanation && !shown.edited ? <p className="explanation">{answer.explanation}</p> : null}
       {editing ? (
@@ -155,7 +173,13 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
       ) : (
         <SqlBlock sql={shown.sql} />
       )}
-      <InterpretationChoices answer={answer} shownSql={shown.sql} busy={busy} onPick={(sql) => void pick(sql)} />
+      <InterpretationChoices
+        answer={answer}
+        shownSql={shown.sql}
+        busy={busy}
+        onPick={(sql, number) => void pick(sql, number)}
+        onConfirm={turnId === undefined ? undefined : (number) => void confirm(number)}
+      />
       {failure ? <ErrorView error={failure} /> : null}
       <div className="answer-actions">
         {editing ? null : (
@@ -176,7 +200,7 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
             Download CSV
           </button>
         </form>
-        {shown.edited && !savingExample ? (
+        {shown.edited && shown.reading === undefined && !savingExample ? (
           <button
             type="button"
             className="button button-secondary"

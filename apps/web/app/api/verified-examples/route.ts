@@ -2,7 +2,6 @@ import { loadSettings, runReadOnly } from "@nlq/engine";
 import { z } from "zod";
 import { examplesForUser, exampleView } from "../../../lib/examples-for-user";
 import { validatedSql } from "../../../lib/run-edited-sql";
-import { savedExampleOrigin } from "../../../lib/saved-example-origin";
 import { resolveScriptedModelPaths } from "../../../lib/scripted-model-paths";
 import { withUserSession } from "../../../lib/user-session";
 import { ChatRequestError } from "../../../lib/web-errors";
@@ -26,14 +25,13 @@ export function GET(request: Request): Promise<Response> {
 const correctedBody = z.object({
   question: z.string().trim().min(1).max(4000),
   sql: z.string().trim().min(1).max(100_000),
-  /** A reading of the question picked under its answer (issue 19): the role's own example, never shared. */
-  picked: z.literal(true).optional(),
 });
 
 /**
  * Saves a question with SQL the user corrected (and re-ran) as a verified example: `{ question, sql }`. The SQL is
  * validated as the signed-in role first, like any candidate. The example is the role's own; an administrator's is
- * shared with every role — except a picked reading of an ambiguous question (`picked: true`), which stays the role's.
+ * shared with every role. A picked reading is never saved here: "Use this from now on" confirms it
+ * (`/api/turns/<id>/confirm-reading`), with its own provenance.
  */
 export function POST(request: Request): Promise<Response> {
   return withWorkspace(request, async ({ user, examples }) => {
@@ -51,7 +49,8 @@ export function POST(request: Request): Promise<Response> {
       question: parsed.data.question,
       sql,
       verifiedBy: user.role,
-      ...(await savedExampleOrigin(parsed.data.picked === true, () => isAdministrator(user))),
+      source: "corrected",
+      sharedWithAllRoles: await isAdministrator(user),
     });
     return Response.json({ id: example.id });
   });
