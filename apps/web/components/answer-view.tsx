@@ -62,8 +62,9 @@ export function AnswerView({ answer, turnId }: { readonly answer: AnswerData; re
   const [failure, setFailure] = useState<ErrorData | undefined>();
   const [saved, setSaved] = useState<string | undefined>();
   const [savingExample, setSavingExample] = useState(false);
-  // Edited SQL answers the user's own question, not the one asked: the chart then follows the columns alone.
-  const chartQuestion = shown.edited ? undefined : answer.question;
+  // Edited SQL answers the user's own question, not the one asked: the chart then follows the columns alone (another
+  // reading picked still answers the question asked).
+  const chartQuestion = shown.edited && shown.reading === undefined ? undefined : answer.question;
   const plan = planChart(shown.fields, shown.rows, chartQuestion === undefined ? {} : { question: chartQuestion });
   // A chart, or at least the choice of columns to draw one from, whenever the rows have a measure and a label.
   const chartable =
@@ -196,6 +197,8 @@ export function AnswerView({ answer, turnId }: { readonly answer: AnswerData; re
         )}
         <form method="post" action="/api/export" className="inline-form">
           <input type="hidden" name="sql" value={shown.sql} />
+          {/* Names the file (nlq-<question>.csv); edited SQL answers the user's own question: nlq-result.csv. */}
+          {chartQuestion === undefined ? null : <input type="hidden" name="question" value={chartQuestion} />}
           <button type="submit" className="button button-secondary">
             Download CSV
           </button>
