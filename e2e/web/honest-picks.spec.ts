@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { askForAnswer } from "./ask-question";
 import { signIn } from "./sign-in";
@@ -6,6 +7,15 @@ import { signIn } from "./sign-in";
 // "which carriers deliver late most often?" two ways under the default preset (fixtures/demo-model.json): by the
 // share of late deliveries (2 of 3 candidates, nlq's pick) and by their number (1 of 3).
 const question = "which carriers deliver late most often?";
+
+/** Fails with the violations' ids and targets when axe finds any on the page. */
+async function expectNoAxeViolations(page: Page, state: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const violations = results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+  );
+  expect(violations, `axe violations in state "${state}"`).toEqual([]);
+}
 
 /** The question's verified examples the signed-in role may see, through the app's own API. */
 async function examplesOf(page: Page): Promise<Array<{ question: string; label: string }>> {
@@ -24,6 +34,7 @@ test("picking a reading saves nothing and says whose SQL it is; 'Use this from n
   const readings = result.getByTestId("interpretations");
   await expect(readings).toContainText("The candidates read the question 2 ways");
   await expect(result.getByText(/^confidence 67%$/)).toBeVisible();
+  await expectNoAxeViolations(page, "readings with 'Use this from now on'");
 
   // The pick: reading #2 runs as the role, is labelled as a candidate's SQL, and nothing is stored.
   await readings.getByRole("button", { name: /^#2 · 1 of 3 candidates/ }).click();
@@ -35,9 +46,10 @@ test("picking a reading saves nothing and says whose SQL it is; 'Use this from n
   await expect(result.getByRole("button", { name: "Save as verified example" })).toHaveCount(0);
   await expect(result.getByRole("status").filter({ hasText: /remembered/i })).toHaveCount(0);
   expect(await examplesOf(page)).toEqual([]);
+  await expectNoAxeViolations(page, "a picked reading");
 
   // The confirmation: stored as picked from 2 readings (the superuser is an administrator: for every role).
-  await readings.getByRole("button", { name: "Use reading #2 from now on" }).click();
+  await readings.getByRole("button", { name: "Use this from now on: reading #2" }).click();
   await expect(result.getByRole("status").filter({ hasText: "Remembered for every role" })).toBeVisible();
   expect(await examplesOf(page)).toEqual([expect.objectContaining({ label: "picked from 2 readings by you" })]);
 
@@ -48,6 +60,7 @@ test("picking a reading saves nothing and says whose SQL it is; 'Use this from n
   await expect(item).toContainText("ORDER BY late_shipments DESC");
   await item.getByRole("button", { name: `Delete “${question}”` }).click();
   await expect(item.getByRole("button", { name: "Keep it" })).toBeFocused();
+  await expectNoAxeViolations(page, "deleting an example asks first");
   await page.keyboard.press("Escape");
   await expect(item.getByRole("button", { name: "Yes, delete" })).toHaveCount(0);
   await expect(item).toBeVisible();

@@ -55,7 +55,7 @@ export function InterpretationChoices({
                 <button
                   type="button"
                   className="button button-secondary button-small interpretation-confirm"
-                  aria-label={`Use reading #${interpretation.number} from now on`}
+                  aria-label={`Use this from now on: reading #${interpretation.number}`}
                   title="Remember this reading for later questions (a verified example and, for a phrase in doubt, a knowledge entry)"
                   disabled={busy}
                   onClick={() => onConfirm(interpretation.number)}

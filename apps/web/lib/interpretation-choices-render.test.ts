@@ -81,8 +81,8 @@ describe("the interpretations under an answer", () => {
 
   it("offers 'Use this from now on' beside each reading of a stored turn, and nothing to confirm without one", () => {
     const stored = renderToStaticMarkup(createElement(AnswerView, { answer: answerData(answer, 0), turnId: "t-1" }));
-    expect(stored).toContain('aria-label="Use reading #1 from now on"');
-    expect(stored).toContain('aria-label="Use reading #2 from now on"');
+    expect(stored).toContain('aria-label="Use this from now on: reading #1"');
+    expect(stored).toContain('aria-label="Use this from now on: reading #2"');
     expect(stored.match(/>Use this from now on</g)).toHaveLength(2);
     const unstored = renderToStaticMarkup(createElement(AnswerView, { answer: answerData(answer, 0) }));
     expect(unstored).not.toContain("Use this from now on");
