@@ -37,11 +37,23 @@ interface RunResponse {
 }
 
 async function runSql(sql: string, offset: number): Promise<RunResponse | ErrorData> {
+  return post("/api/sql", { sql, offset });
+}
+
+/**
+ * Runs reading `number` of a stored turn: its SQL is the server's stored one, and the audit trail keeps the pick
+ * (POST /api/turns/<id>/pick).
+ */
+function runReading(turnId: string, number: number): Promise<RunResponse | ErrorData> {
+  return post(`/api/turns/${encodeURIComponent(turnId)}/pick`, { number });
+}
+
+async function post(url: string, request: unknown): Promise<RunResponse | ErrorData> {
   try {
-    const response = await fetch("/api/sql", {
+    const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ sql, offset }),
+      body: JSON.stringify(request),
     });
     const body = (await response.json()) as RunResponse | { error: ErrorData };
     return "error" in body ? body.error : body;
@@ -98,7 +110,8 @@ export function AnswerView({ answer, turnId }: { readonly answer: AnswerData; re
       return;
     }
     setBusy(true);
-    const result = await runSql(sql, 0);
+    // A stored turn's reading runs from the server's copy and is audited; without one (no metadata store) as SQL.
+    const result = turnId === undefined ? await runSql(sql, 0) : await runReading(turnId, number);
     setBusy(false);
     if ("code" in result) {
       setFailure(result);
