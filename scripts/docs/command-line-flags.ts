@@ -110,7 +110,8 @@ export function npmScriptFiles(root: string): Map<string, string> {
 
 /**
  * The invocations of `nlq` and of the repository's scripts in one quoted command line: `nlq …`, `npx nlq …`,
- * `node apps/cli/bin/nlq.mjs …`, `npm run nlq -- …`, `npx tsx <file> …`, `node <file> …` and `npm run <script> -- …`
+ * `node apps/cli/bin/nlq.mjs …`, `npx tsx apps/cli/src/cli/main.ts …` (nlq from
+ * its source), `npm run nlq -- …`, `npx tsx <file> …`, `node <file> …` and `npm run <script> -- …`
  * whose script runs a file. Other programs (psql, curl, docker) are left out: their flags are theirs.
  */
 export function invocationsIn(line: string, npmScripts: ReadonlyMap<string, string>): Invocation[] {
@@ -137,7 +138,9 @@ export function invocationsIn(line: string, npmScripts: ReadonlyMap<string, stri
         script = npmScripts.get(named[0]);
         rest = flags;
       }
-    } else if (first === "npx" && second === "tsx" && third !== undefined) {
+    } else if (first === "npx" && second === "tsx" && third?.endsWith("apps/cli/src/cli/main.ts"))
+      rest = segment.slice(3);
+    else if (first === "npx" && second === "tsx" && third !== undefined) {
       script = third;
       rest = segment.slice(3);
     } else if (first === "node" && second !== undefined && /\.(m?js|ts)$/.test(second)) {

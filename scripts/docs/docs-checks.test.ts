@@ -71,6 +71,9 @@ describe("invocations", () => {
     expect(invocationsIn("npm run nlq -- log --since=7d [--limit 20]", npmScripts)).toEqual([
       { program: "nlq", words: ["log"], flags: ["--since", "--limit"] },
     ]);
+    expect(invocationsIn("npx tsx apps/cli/src/cli/main.ts bench retrieval --corpus c.jsonl", npmScripts)).toEqual([
+      { program: "nlq", words: ["bench", "retrieval"], flags: ["--corpus"] },
+    ]);
   });
 
   it("find the repository's scripts run through tsx, node or npm run, and leave other programs alone", () => {

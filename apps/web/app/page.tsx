@@ -42,6 +42,7 @@ export default async function HomePage() {
               </span>
               <Link href="/schema">Schema</Link>
               <Link href="/examples">Verified examples</Link>
+              <Link href="/knowledge">Knowledge</Link>
               {user.singleUser ? null : <SignOutButton />}
             </div>
           ) : null}

@@ -6,6 +6,7 @@ import type { AnswerData, AnswerField, ErrorData } from "../lib/chat-message";
 import { AnswerProvenance } from "./answer-provenance";
 import { ErrorView } from "./error-view";
 import { confirmInterpretation, InterpretationChoices } from "./interpretation-choices";
+import { KnowledgeUsedList } from "./knowledge-used-list";
 import { ResultChart } from "./result-chart";
 import { ResultTable } from "./result-table";
 import { SaveExampleForm } from "./save-example-form";
@@ -170,6 +171,7 @@ export function AnswerView({ answer, turnId }: { readonly answer: AnswerData; re
         edited={shown.edited}
         {...(shown.reading === undefined ? {} : { reading: shown.reading })}
       />
+      {shown.edited ? null : <KnowledgeUsedList used={answer.knowledgeUsed} />}
       {/* The model's reasoning is about its own SQL, not the user's edit. */}
       {answer.explanation && !shown.edited ? <p className="explanation">{answer.explanation}</p> : null}
       {editing ? (

@@ -26,7 +26,7 @@ export function SaveExampleForm({ question, sql, onDone }: SaveExampleFormProps)
     const response = await fetch("/api/verified-examples", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ question: trimmed, sql }),
+      body: JSON.stringify({ question: trimmed, sql, answered: question }),
     }).catch(() => undefined);
     setBusy(false);
     if (!response?.ok) {

@@ -35,4 +35,11 @@ describe("answerData", () => {
     const relative = { id: "scripted:fixtures/demo-model.json", scripted: true };
     expect(answerData({ ...answer, model: relative }, 0).model.id).toBe("scripted:fixtures/demo-model.json");
   });
+
+  it("says which knowledge entries reached the prompts, by id, kind and name; nothing when none did", () => {
+    const used = [{ id: "e1", kind: "metric" as const, name: "net revenue" }];
+    expect(answerData({ ...answer, knowledgeUsed: used }, 0).knowledgeUsed).toEqual(used);
+    expect(answerData({ ...answer, knowledgeUsed: [] }, 0)).not.toHaveProperty("knowledgeUsed");
+    expect(answerData(answer, 0)).not.toHaveProperty("knowledgeUsed");
+  });
 });

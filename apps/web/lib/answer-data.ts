@@ -36,6 +36,9 @@ export function answerData(answer: Answer, languageModelCalls: number): AnswerDa
     elapsedMilliseconds: answer.elapsedMilliseconds,
     candidates: answer.candidates.length,
     languageModelCalls: Math.max(languageModelCalls, answer.calls.length),
+    ...(answer.knowledgeUsed && answer.knowledgeUsed.length > 0
+      ? { knowledgeUsed: answer.knowledgeUsed.map(({ id, kind, name }) => ({ id, kind, name })) }
+      : {}),
     ...((answer.interpretations?.length ?? 0) < 2
       ? {}
       : {

@@ -61,6 +61,18 @@ export interface AnswerData {
   readonly needsChoice?: boolean;
   /** Why `needsChoice` is what it is (`Answer.choiceBasis`). */
   readonly choiceBasis?: string;
+  /**
+   * The knowledge entries that reached the answer's prompts (`Answer.knowledgeUsed`): kind and name, shown under the
+   * answer with a link to the knowledge page. Absent when none did (or in answers stored before it existed).
+   */
+  readonly knowledgeUsed?: readonly KnowledgeUsedData[];
+}
+
+/** One knowledge entry an answer used: its id, kind and name (the entry itself is on the knowledge page). */
+export interface KnowledgeUsedData {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
 }
 
 /** One reading of a question: its SQL, how many candidates returned its result, how it differs from #1 (computed). */

@@ -30,7 +30,7 @@ export interface ExportCsvOptions {
   readonly session: QueryExecutor;
   readonly sql: string;
   /** Statement timeout (per fetch) and allowed functions: the pipeline's. No row cap: the export is the full result. */
-  readonly settings: Pick<Settings, "statementTimeoutMilliseconds" | "allowedFunctions">;
+  readonly settings: Pick<Settings, "statementTimeoutMilliseconds" | "allowedFunctions" | "trustedOwners">;
   readonly abortSignal?: AbortSignal;
   /** Called once when the export ends; `failed` when it did not finish. */
   readonly onDone: (failed: boolean) => void;
@@ -65,7 +65,7 @@ export async function exportCsv(options: ExportCsvOptions): Promise<ReadableStre
       abortSignal: options.abortSignal,
     },
     async (query) => {
-      const sql = await validatedSql(query, options.sql, options.settings.allowedFunctions);
+      const sql = await validatedSql(query, options.sql, options.settings);
       await query(`DECLARE nlq_export NO SCROLL CURSOR FOR\n${sql}`);
       for (;;) {
         const batch = await query(`FETCH FORWARD ${fetchSize} FROM nlq_export`);

@@ -49,4 +49,19 @@ describe("edited SQL reading planted code", () => {
     expect(planted.fileWritten()).toBe(false);
     expect(await planted.lootRows(client)).toEqual([]);
   });
+
+  it("runs a view of a role NLQ_TRUSTED_OWNERS names, as a question's candidate would, and refuses it otherwise", async () => {
+    await client.query(`CREATE FUNCTION att.harmless() RETURNS int LANGUAGE sql AS 'SELECT 7'`);
+    await client.query(`ALTER FUNCTION att.harmless() OWNER TO ${attacker}`);
+    await client.query(`CREATE VIEW att.v_seven AS SELECT att.harmless() AS seven`);
+    await client.query(`ALTER VIEW att.v_seven OWNER TO ${attacker}`);
+    const session = createPgExecutor(client);
+    const sql = "SELECT seven FROM att.v_seven";
+    await expect(runEditedSql({ session, sql, settings })).rejects.toMatchObject({ code: "25006" });
+    const trusting = loadSettings({ NLQ_ROW_LIMIT: "100", NLQ_TRUSTED_OWNERS: attacker });
+    const result = await runEditedSql({ session, sql, settings: trusting });
+    expect(result.rows).toEqual([["7"]]);
+    const stream = await exportCsv({ session, sql, settings: trusting, onDone: () => undefined });
+    expect(await new Response(stream).text()).toContain("7");
+  });
 });

@@ -18,7 +18,7 @@ export interface RunEditedSqlOptions {
   /** Row cap, byte cap, statement timeout and allowed functions: the same limits as the pipeline's. */
   readonly settings: Pick<
     Settings,
-    "rowLimit" | "resultByteLimit" | "statementTimeoutMilliseconds" | "allowedFunctions"
+    "rowLimit" | "resultByteLimit" | "statementTimeoutMilliseconds" | "allowedFunctions" | "trustedOwners"
   >;
   readonly abortSignal?: AbortSignal;
 }
@@ -54,7 +54,7 @@ export async function runEditedSql(options: RunEditedSqlOptions): Promise<Edited
       abortSignal: options.abortSignal,
     },
     async (query) => {
-      const sql = await validatedSql(query, options.sql, options.settings.allowedFunctions);
+      const sql = await validatedSql(query, options.sql, options.settings);
       const page = await query(`SELECT * FROM (\n${sql}\n) AS nlq_result OFFSET ${offset} LIMIT ${limit + 1}`, {
         resultByteLimit: options.settings.resultByteLimit,
       });
@@ -74,12 +74,15 @@ export async function runEditedSql(options: RunEditedSqlOptions): Promise<Edited
   );
 }
 
-/** The SQL after the engine's validation (one read-only statement, functions allowed by the role's `pg_proc`). */
+/**
+ * The SQL after the engine's validation (one read-only statement, functions allowed by the role's `pg_proc`, code
+ * planted by untrusted owners refused), under the same `NLQ_ALLOWED_FUNCTIONS` and `NLQ_TRUSTED_OWNERS` as a question.
+ */
 export async function validatedSql(
   query: ReadOnlyQuery,
   sql: string,
-  allowedFunctions: readonly string[],
+  settings: Pick<Settings, "allowedFunctions" | "trustedOwners">,
 ): Promise<string> {
-  const policy = await sharedFunctionPolicyCache.load(query, allowedFunctions);
+  const policy = await sharedFunctionPolicyCache.load(query, settings.allowedFunctions, settings.trustedOwners);
   return (await validateSql(sql, policy)).sql;
 }

@@ -10,6 +10,7 @@ describe("loadWebSettings", () => {
       home: undefined,
       metadataUrl: undefined,
       migrationsDirectory: undefined,
+      modelCacheTimeToLiveSeconds: 604800,
       qdrant: { url: undefined, apiKey: undefined, collectionPrefix: undefined },
       webPoolSize: 10,
       webSingleUser: false,

@@ -38,6 +38,27 @@ export { loadOfflineWordVectors, wordVectorCacheDirectories } from "./embedding/
 export { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "./embedding/pipeline-embedding-model";
 export { locateWordVectorPackage, wordVectorSource } from "./embedding/word-vector-package";
 export { WordVectorsError } from "./embedding/word-vectors-error";
+export { type AnsweredQuestion, answerCacheKey } from "./metadata/answer-cache-key";
+export {
+  DatabaseElements,
+  type DatabaseTable,
+  definitionName,
+  formatKnowledgeYaml,
+  glossaryKnowledge,
+  type ImportedKnowledge,
+  type ImportedKnowledgeEntry,
+  importKnowledgeFile,
+  type KnowledgeFileFormat,
+  type KnowledgeFileImport,
+  KnowledgeImportError,
+  knowledgeFileFormat,
+  parseDbtManifest,
+  parseKnowledgeYaml,
+  type UnmatchedKnowledge,
+  withDistinctNames,
+  type YamlKnowledgeEntry,
+  yamlKnowledgeKinds,
+} from "./knowledge-import";
 export {
   type ConfirmedReadingRecords,
   type ConfirmReadingOptions,
@@ -62,6 +83,7 @@ export {
   type KnowledgeSyncCounts,
   type NewKnowledgeEntry,
 } from "./metadata/knowledge-store";
+export { MetadataLlmCache, type MetadataLlmCacheOptions } from "./metadata/llm-cache-store";
 export type { MetadataDatabase } from "./metadata/metadata-database";
 export { metadataMigrationsFolder } from "./metadata/migrations-folder";
 export { nlqStateDirectory } from "./metadata/nlq-home";

@@ -96,6 +96,7 @@ export {
 } from "./interpretations/answer-with-interpretation";
 export { type ComparedReading, describeDifference } from "./interpretations/describe-difference";
 export { InterpretationNotFoundError } from "./interpretations/interpretation-errors";
+export { describeKnowledgeUsed } from "./knowledge/describe-knowledge-used";
 export { knowledgeReferences, readableElementNames, readableKnowledge } from "./knowledge/readable-knowledge";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext } from "./llm/step-context";

@@ -6,12 +6,21 @@ import { askTool } from "./tools/ask-tool";
 import { chooseReading } from "./tools/choose-reading";
 import { elicitInterpretation } from "./tools/elicit-interpretation";
 import { explainSql } from "./tools/explain-sql";
+import { proposeKnowledge, readKnowledge } from "./tools/knowledge-tools";
 import { runSql } from "./tools/run-sql";
 import { searchSchema } from "./tools/search-schema";
 import { jsonResult, toolCall } from "./tools/tool-result";
 
 /** Names of the tools every nlq MCP server offers. */
-export const nlqToolNames = ["ask", "choose_reading", "run_sql", "search_schema", "explain"] as const;
+export const nlqToolNames = [
+  "ask",
+  "choose_reading",
+  "run_sql",
+  "search_schema",
+  "explain",
+  "read_knowledge",
+  "propose_knowledge",
+] as const;
 
 /** Longest SQL text a tool accepts, in characters. */
 const MAX_SQL_LENGTH = 100_000;
@@ -20,7 +29,9 @@ const MAX_SQL_LENGTH = 100_000;
  * An MCP server whose tools run under one PostgreSQL role (`role`): `ask` (the whole NL→SQL pipeline),
  * `choose_reading` (another interpretation of the session's last `ask` answer, kept from now on with `remember`),
  * `run_sql` (SQL validated like generated SQL, read-only, capped), `search_schema` (the tables and columns the role may
- * read) and `explain` (a plan, never ANALYZE). A refused or failed call is a tool error (`isError: true`).
+ * read), `explain` (a plan, never ANALYZE), `read_knowledge` (the definitions the role may see) and
+ * `propose_knowledge` (a suggestion an administrator accepts). A refused or failed call is a tool error
+ * (`isError: true`).
  */
 export function createNlqMcpServer(role: RoleSession, tools: McpToolSettings, version: string): McpServer {
   const server = new McpServer(
@@ -29,7 +40,8 @@ export function createNlqMcpServer(role: RoleSession, tools: McpToolSettings, ve
       instructions:
         "nlq answers questions about a PostgreSQL database in natural language, as the connected PostgreSQL role, " +
         "read-only. Use search_schema to find tables and columns, ask for a question in plain language, run_sql " +
-        "for one read-only SELECT, explain for its plan.",
+        "for one read-only SELECT, explain for its plan, read_knowledge for the business definitions (terms, " +
+        "metrics, descriptions, rules) the answers use, propose_knowledge to suggest one to an administrator.",
     },
   );
   const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
@@ -149,6 +161,53 @@ export function createNlqMcpServer(role: RoleSession, tools: McpToolSettings, ve
     },
     ({ sql, format }, extra) =>
       toolCall(async () => jsonResult(await explainSql(role, sql, format ?? "text", tools.settings, extra.signal))),
+  );
+  const knowledgeKinds = ["term", "metric", "description", "rule"] as const;
+  server.registerTool(
+    "read_knowledge",
+    {
+      title: "Read the business definitions nlq uses",
+      description:
+        "Lists the knowledge entries your PostgreSQL role may see on this database — glossary terms, metrics (with " +
+        "their SQL), table and column descriptions, rules and confirmed readings — each only when you may read every " +
+        "table and column it names. Optionally one kind, or entries holding every word of a query.",
+      inputSchema: {
+        kind: z
+          .enum([...knowledgeKinds, "reading"])
+          .optional()
+          .describe("only entries of this kind"),
+        query: z.string().max(1_000).optional().describe("only entries whose name, text or SQL hold these words"),
+      },
+      annotations: readOnly,
+    },
+    (input, extra) => toolCall(async () => jsonResult(await readKnowledge(role, tools, input, extra.signal))),
+  );
+  server.registerTool(
+    "propose_knowledge",
+    {
+      title: "Propose a business definition",
+      description:
+        "Proposes a knowledge entry (a term, a metric with its SQL, a description of schema.table or " +
+        "schema.table.column, or a rule). It is stored as your suggestion and used by no answer until an " +
+        "administrator accepts it. Name only tables and columns you may read.",
+      inputSchema: {
+        kind: z.enum(knowledgeKinds).describe("term, metric, description or rule"),
+        name: z
+          .string()
+          .min(1)
+          .max(200)
+          .describe("the term or metric, the element described (schema.table[.column]) or the rule's title"),
+        text: z.string().min(1).max(4_000).describe("the definition, description or rule in plain language"),
+        sql: z.string().max(4_000).optional().describe("a metric's SQL expression or a rule's SQL condition"),
+        references: z
+          .array(z.string().max(200))
+          .max(64)
+          .optional()
+          .describe("the tables and columns it names, qualified: schema.table or schema.table.column"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (input, extra) => toolCall(async () => jsonResult(await proposeKnowledge(role, tools, input, extra.signal))),
   );
   return server;
 }

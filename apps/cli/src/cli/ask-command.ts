@@ -16,6 +16,7 @@ import {
   builtInPresetNames,
   builtInPresets,
   checkQuestionLength,
+  describeKnowledgeUsed,
   describeSelection,
   loadSettings,
   QuestionTooLongError,
@@ -39,7 +40,7 @@ export interface AskCommandOutput extends CommandOutput {
 
 /**
  * The answer as text: SQL, rows as an aligned table, the plain-language sentence when there is one, confidence, the
- * interpretations when the candidates disagreed (`formatInterpretations`) and the model (the sentence and the model
+ * definitions it used (`knowledgeUsed`), the interpretations when the candidates disagreed (`formatInterpretations`) and the model (the sentence and the model
  * labelled when scripted).
  */
 export function formatAnswer(answer: Answer): string {
@@ -56,6 +57,8 @@ export function formatAnswer(answer: Answer): string {
   lines.push("");
   if (answer.summary) lines.push(describeAnswerSentence(answer.summary));
   lines.push(`selection: ${describeSelection(answer.selection, answer.confidence)}`);
+  const used = describeKnowledgeUsed(answer.knowledgeUsed);
+  if (used) lines.push(used);
   for (const followed of answer.followedConfirmations ?? []) {
     lines.push(
       `followed a confirmed reading: «${followed.phrase}» means ${followed.chosen.label}${followed.setAside.length > 0 ? `, not ${followed.setAside.map((choice) => choice.label).join(" or ")}` : ""} (confirmed by ${followed.confirmedBy}, ${followed.confirmedAt.slice(0, 10)})`,

@@ -48,6 +48,18 @@ export const commandCatalog: readonly CatalogCommand[] = [
     register: async (program) => (await import("./log-command")).registerLogCommand(program),
   },
   {
+    name: "knowledge",
+    arguments: "",
+    summary: "the knowledge base of a database: add, list, import (dbt, YAML), remove, export, accept suggestions",
+    register: async (program) => (await import("./knowledge-command")).registerKnowledgeCommand(program),
+  },
+  {
+    name: "cache",
+    arguments: "",
+    summary: "clear the cache of model responses: all of it, or one data source's (it also expires on its own)",
+    register: async (program) => (await import("./cache-command")).registerCacheCommand(program),
+  },
+  {
     name: "demo",
     arguments: "",
     summary: 'the demo database "Hearth & Harbor": load it into a PostgreSQL database or print it as SQL',

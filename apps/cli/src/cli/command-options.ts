@@ -35,7 +35,7 @@ function variableFlag(variable: EnvironmentVariable) {
 }
 
 /** A PostgreSQL URL with a host, as `checkDatabaseUrl` wants it; the password is never echoed. */
-const databaseUrlFlag = z.string().transform((text, context) => {
+export const databaseUrlFlag = z.string().transform((text, context) => {
   const problem = databaseUrlProblem(text.trim());
   if (problem === undefined) return text.trim();
   context.addIssue({ code: "custom", message: problem });
@@ -48,7 +48,7 @@ function wholeNumberFlag(minimum: number) {
 }
 
 /** A comma-separated list of names, trimmed, empty items dropped (`"fast, max,"` → `["fast", "max"]`). */
-const commaListFlag = z.string().transform((text) =>
+export const commaListFlag = z.string().transform((text) =>
   text
     .split(",")
     .map((name) => name.trim())
@@ -77,7 +77,7 @@ function pathKind(text: string): "file" | "directory" | undefined {
 const quotedPath = (text: string) => quotedPrefix(text);
 
 /** A file that exists (read by the command). */
-const existingFileFlag = parsedVariable(
+export const existingFileFlag = parsedVariable(
   "an existing file",
   (text) => (pathKind(text) === "file" ? text : undefined),
   quotedPath,
@@ -98,7 +98,7 @@ const existingPathFlag = parsedVariable(
 );
 
 /** A file the command writes: its directory must exist, and it must not be a directory itself. */
-const outputFileFlag = parsedVariable(
+export const outputFileFlag = parsedVariable(
   "a file in an existing directory",
   (text) =>
     pathKind(path.dirname(path.resolve(text))) === "directory" && pathKind(text) !== "directory" ? text : undefined,
@@ -106,7 +106,7 @@ const outputFileFlag = parsedVariable(
 );
 
 /** Any text but an empty one. */
-const nonEmptyTextFlag = parsedVariable("a non-empty name", (text) => (text === "" ? undefined : text));
+export const nonEmptyTextFlag = parsedVariable("a non-empty name", (text) => (text === "" ? undefined : text));
 
 /** `host:port`, `[ipv6]:port` or a port alone (on 127.0.0.1); the port 0-65535 (0: any free port). */
 export function parseListenAddress(text: string): { host: string; port: number } | undefined {

@@ -213,6 +213,7 @@ Examples:
           session,
           statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds,
           allowedFunctions: settings.allowedFunctions,
+          trustedOwners: settings.trustedOwners,
         });
         const progress = (index: number, total: number) => {
           if (!options.json) output.writeError(`… ${index + 1}/${total}\r`);

@@ -1,6 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { dataSourceKey, KnowledgeStore, openMetadataStore } from "@nlq/adapters";
 import { createTestDatabase, type TestDatabase } from "@nlq/adapters/testing";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,6 +92,46 @@ describe("nlq index", () => {
       expect(answer.output).toContain("SELECT count(*) AS products FROM shop.product;");
     } finally {
       await metadata.drop();
+    }
+  });
+
+  it("keeps a defog glossary from --catalog-files as knowledge entries, and re-indexing follows the file", async () => {
+    const metadata = await createTestDatabase("nlq_index_glossary");
+    const files = await mkdtemp(path.join(tmpdir(), "nlq-index-glossary-"));
+    try {
+      const environment = { NLQ_METADATA_URL: metadata.url };
+      const file = path.join(files, "shop.json");
+      const describe = (glossary: string) =>
+        writeFile(
+          file,
+          JSON.stringify({
+            table_metadata: { product: [{ column_name: "title", column_description: "Product title" }] },
+            glossary,
+          }),
+        );
+      await describe("- A lamp is any product titled Lamp\n- revenue = sum of order totals");
+      const first = await run(["--url", database.url, "--schema", "shop", "--catalog-files", files], environment);
+      expect(first.exitCode, first.errors).toBeUndefined();
+      expect(first.output).toContain(
+        "kept 2 glossary lines of shop.json as knowledge (shared with every role): 2 created, 0 updated, 0 unchanged, 0 removed",
+      );
+      await describe("- revenue = sum of order totals");
+      const second = await run(["--url", database.url, "--schema", "shop", "--catalog-files", files], environment);
+      expect(second.output).toContain(
+        "kept 1 glossary lines of shop.json as knowledge (shared with every role): 0 created, 1 updated, 0 unchanged, 1 removed",
+      );
+      const store = await openMetadataStore({ url: metadata.url });
+      try {
+        const entries = await new KnowledgeStore(store.database).visibleTo(dataSourceKey(database.url), "postgres");
+        expect(entries.map((entry) => [entry.kind, entry.name, entry.text, entry.origin])).toEqual([
+          ["term", "revenue", "revenue = sum of order totals", "catalog-files"],
+        ]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await metadata.drop();
+      await rm(files, { recursive: true, force: true });
     }
   });
 

@@ -3,17 +3,22 @@ import {
   createMetadataVectorPersistence,
   createPgExecutor,
   createVectorStore,
+  dataSourceKey,
   type ExternalDescriptions,
   ensureDataSource,
   formatProgressBar,
   formatProgressLine,
+  glossaryKnowledge,
   indexCatalog,
+  KnowledgeStore,
   loadServiceSettings,
   type MetadataStore,
   openMetadataStore,
   readCatalogFiles,
   resolvePipelineEmbeddingModel,
+  roleAuthority,
   type ServiceSettings,
+  withDistinctNames,
 } from "@nlq/adapters";
 import { loadSettings, type Settings, type VectorStore } from "@nlq/engine";
 import type { Command } from "commander";
@@ -81,7 +86,7 @@ export function registerIndexCommand(program: Command, output: IndexCommandOutpu
     .option("--url <url>", "PostgreSQL connection URL of the database to index (env: DATABASE_URL)")
     .option(
       "--catalog-files <path>",
-      "BIRD database_description/*.csv or defog <db>.json descriptions (COMMENT ON wins)",
+      "BIRD database_description/*.csv or defog <db>.json descriptions (COMMENT ON wins); a defog glossary is kept as knowledge",
     )
     .option(
       "--schema <name>",
@@ -177,6 +182,7 @@ Example:
         output.write(
           `indexed ${dataSource.name}: ${result.tables} tables, ${result.columns} columns — ${result.indexed} (re)indexed, ${result.unchanged} unchanged, ${result.removed} removed in ${seconds} s (metadata store: ${store.location})\n`,
         );
+        if (descriptions) output.write(await keepGlossaries(descriptions, client, store, url, service));
       } catch (error) {
         reporter.finish();
         if (controller.signal.aborted)
@@ -189,4 +195,33 @@ Example:
         await store?.close().catch(() => undefined);
       }
     });
+}
+
+/**
+ * A defog glossary read with `--catalog-files` becomes knowledge entries (one per line: `glossaryKnowledge`) of the
+ * URL's role, shared with every role when it is an administrator, origin `catalog-files`: re-indexing makes them what
+ * the files say now (lines gone from the files leave). Resolves to the line `nlq index` prints; "" without glossaries.
+ */
+async function keepGlossaries(
+  descriptions: ExternalDescriptions,
+  client: pg.Client,
+  store: MetadataStore,
+  url: string,
+  service: ServiceSettings,
+): Promise<string> {
+  const glossaries = descriptions.glossaries ?? [];
+  if (glossaries.length === 0) return "";
+  const authority = await roleAuthority(client, service.webExampleAdministratorRole);
+  const entries = withDistinctNames(
+    glossaries.flatMap((glossary) => glossaryKnowledge(glossary.text, glossary.source)),
+  );
+  const counts = await new KnowledgeStore(store.database).sync(
+    dataSourceKey(url),
+    "catalog-files",
+    entries,
+    { role: authority.role, administrator: authority.administrator },
+    { removeMissing: true },
+  );
+  const whose = authority.administrator ? "shared with every role" : `${authority.role}'s own`;
+  return `kept ${entries.length} glossary lines of ${glossaries.map((glossary) => glossary.source).join(", ")} as knowledge (${whose}): ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.removed} removed\n`;
 }

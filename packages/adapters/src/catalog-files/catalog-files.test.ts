@@ -54,6 +54,19 @@ describe("external catalog files", () => {
     expect(parsed.columns.length).toBeGreaterThan(20);
   });
 
+  it("keeps a defog glossary (free text about the database) apart from the descriptions", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const broker = await readFile("/work/shared/data/defog/databases/broker/broker.json", "utf8");
+    const parsed = parseDefogDescription(broker, "broker.json");
+    expect(parsed.glossaries).toEqual([
+      {
+        source: "broker.json",
+        text: expect.stringContaining("- sbTicker can be joined to sbDailyPrice on sbTickerId"),
+      },
+    ]);
+    expect(parseDefogDescription(await readFile(defogAcademic, "utf8")).glossaries).toBeUndefined();
+  });
+
   it("reads a directory of BIRD CSVs (BOM) and defog JSON", async () => {
     const directory = await mkdtemp(path.join(tmpdir(), "nlq-catalog-files-"));
     try {
@@ -65,7 +78,10 @@ describe("external catalog files", () => {
       );
       await writeFile(
         path.join(directory, "extra.json"),
-        JSON.stringify({ table_metadata: { frpm: [{ column_name: "cdscode", column_description: "school code" }] } }),
+        JSON.stringify({
+          table_metadata: { frpm: [{ column_name: "cdscode", column_description: "school code" }] },
+          glossary: "- FRPM = free or reduced-price meals",
+        }),
       );
       await writeFile(path.join(directory, "notes.txt"), "ignored");
       const descriptions = await readCatalogFiles(directory);
@@ -75,6 +91,7 @@ describe("external catalog files", () => {
         "schools.cname",
         "frpm.cdscode",
       ]);
+      expect(descriptions.glossaries).toEqual([{ source: "extra.json", text: "- FRPM = free or reduced-price meals" }]);
       await expect(readCatalogFiles(path.join(directory, "missing"))).rejects.toThrow("catalog files not found");
     } finally {
       await rm(directory, { recursive: true, force: true });

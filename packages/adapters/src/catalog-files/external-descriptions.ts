@@ -16,9 +16,18 @@ export interface ExternalTableDescription {
   readonly description: string;
 }
 
+/** Free text about a whole database (defog's `glossary`): kept as knowledge entries, not as descriptions. */
+export interface ExternalGlossary {
+  /** The file it came from (its base name), which names the entries' origin (`externalId`). */
+  readonly source: string;
+  readonly text: string;
+}
+
 export interface ExternalDescriptions {
   readonly tables: readonly ExternalTableDescription[];
   readonly columns: readonly ExternalColumnDescription[];
+  /** Glossaries found beside the descriptions. Default: none. */
+  readonly glossaries?: readonly ExternalGlossary[];
 }
 
 export const emptyExternalDescriptions: ExternalDescriptions = { tables: [], columns: [] };
@@ -27,5 +36,6 @@ export function combineExternalDescriptions(parts: readonly ExternalDescriptions
   return {
     tables: parts.flatMap((part) => part.tables),
     columns: parts.flatMap((part) => part.columns),
+    glossaries: parts.flatMap((part) => part.glossaries ?? []),
   };
 }

@@ -8,10 +8,11 @@ interface DefogColumn {
 /**
  * defog-data's `<db>.json`: `{ "table_metadata": { "<table>": [{ "column_name", "data_type", "column_description" }] },
  * "glossary": "..." }`. Columns with an empty description are dropped; the glossary (free text about the whole
- * database) is not a table or column description and is ignored.
+ * database) is no table or column description: it is returned as a glossary of `source`, which `nlq index` keeps as
+ * knowledge entries (`glossaryKnowledge`).
  */
-export function parseDefogDescription(text: string): ExternalDescriptions {
-  const parsed = JSON.parse(text) as { table_metadata?: Record<string, readonly DefogColumn[]> };
+export function parseDefogDescription(text: string, source = "defog.json"): ExternalDescriptions {
+  const parsed = JSON.parse(text) as { table_metadata?: Record<string, readonly DefogColumn[]>; glossary?: unknown };
   const metadata = parsed.table_metadata ?? {};
   const columns = Object.entries(metadata).flatMap(([table, entries]) =>
     (Array.isArray(entries) ? entries : []).flatMap((entry: DefogColumn) => {
@@ -20,5 +21,6 @@ export function parseDefogDescription(text: string): ExternalDescriptions {
       return column !== "" && description !== "" ? [{ table, column, description }] : [];
     }),
   );
-  return { tables: [], columns };
+  const glossary = typeof parsed.glossary === "string" ? parsed.glossary.trim() : "";
+  return { tables: [], columns, ...(glossary === "" ? {} : { glossaries: [{ source, text: glossary }] }) };
 }

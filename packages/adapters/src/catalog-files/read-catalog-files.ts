@@ -20,7 +20,7 @@ async function listFiles(directory: string): Promise<string[]> {
 /**
  * Reads external catalog files from a file or a directory (searched recursively): every `*.csv` is a BIRD
  * description of the table named by the file (`database_description/<table>.csv`), every `*.json` with a
- * `table_metadata` object a defog description. Other files are ignored. Throws `ConfigurationError` when the path
+ * `table_metadata` object a defog description (its `glossary` returned in `glossaries`). Other files are ignored. Throws `ConfigurationError` when the path
  * does not exist or a JSON file cannot be parsed.
  */
 export async function readCatalogFiles(location: string): Promise<ExternalDescriptions> {
@@ -41,7 +41,7 @@ export async function readCatalogFiles(location: string): Promise<ExternalDescri
     }
     try {
       if (!text.includes("table_metadata")) continue;
-      parts.push(parseDefogDescription(text));
+      parts.push(parseDefogDescription(text, path.basename(file)));
     } catch (error) {
       throw new ConfigurationError(`cannot parse catalog file ${file}: ${(error as Error).message}`, { cause: error });
     }

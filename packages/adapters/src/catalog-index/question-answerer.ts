@@ -1,7 +1,10 @@
 import type { Answer, AnswerQuestionOptions, LlmResponseCache, QueryLog } from "@nlq/engine";
 import { answerQuestion } from "@nlq/engine";
+import { dataSourceKey } from "../audit/data-source-key";
 import type { QdrantSettings } from "../config/service-settings";
+import type { MetadataLlmCache } from "../metadata/llm-cache-store";
 import type { MetadataDatabase } from "../metadata/metadata-database";
+import { RecordingLlmCache } from "../metadata/recording-llm-cache";
 import { BackgroundValueIndexes } from "../value-index/background-value-index";
 import { backgroundIndexKey, connectBackground } from "../value-index/connect-background";
 import { askingRoleUrl } from "./asking-role-url";
@@ -21,7 +24,11 @@ interface QuestionAnswererSettings {
   readonly qdrant?: QdrantSettings;
   /** Where questions are logged (the store's `queryLog`), unless a question brings its own. Default: not logged. */
   readonly queryLog?: QueryLog;
-  /** Responses of earlier identical model calls (the store's `llmCache`), unless a question brings its own. Default: none. */
+  /**
+   * Responses of earlier identical model calls (the store's `llmCache`), unless a question brings its own. When it is
+   * the metadata store's (`MetadataLlmCache`), each answer is linked to the responses it was made of, by data source,
+   * role and question (`linkAnswer`), so feedback on the answer can evict them (`evictAnswer`). Default: none.
+   */
   readonly llmCache?: LlmResponseCache;
   /**
    * Value indexes built in the background for databases nothing is indexed for (one per database and role, over a
@@ -187,14 +194,54 @@ export function createQuestionAnswerer(options: QuestionAnswererOptions): Questi
         options.onTeachingError?.(error);
       }
     }
-    return pipeline({
-      ...question,
-      ...prepared,
-      ...(await taught(question, taughtAs)),
-      queryLog: question.queryLog ?? options.queryLog,
-      llmCache: question.llmCache ?? options.llmCache,
-    });
+    const cache = question.llmCache ?? options.llmCache;
+    const linkable = isLinkable(cache) ? cache : undefined;
+    const recording = linkable ? new RecordingLlmCache(linkable) : undefined;
+    const link = () => linkAnswer(linkable, recording, identify, question.question);
+    try {
+      const answered = await pipeline({
+        ...question,
+        ...prepared,
+        ...(await taught(question, taughtAs)),
+        queryLog: question.queryLog ?? options.queryLog,
+        llmCache: recording ?? cache,
+      });
+      await link();
+      return answered;
+    } catch (error) {
+      await link();
+      throw error;
+    }
   };
 
   return { answer, prepare };
+}
+
+/** The metadata store's cache (or one like it), which keeps which responses each answer was made of. */
+function isLinkable(
+  cache: LlmResponseCache | undefined,
+): cache is Pick<MetadataLlmCache, "linkAnswer"> & LlmResponseCache {
+  return cache !== undefined && typeof (cache as Partial<MetadataLlmCache>).linkAnswer === "function";
+}
+
+/**
+ * Links the answer (its asking role's data source and role, and the question; failed ones too) to the cache keys its
+ * model calls used. Never fails the question: without the link, feedback on it evicts nothing.
+ */
+async function linkAnswer(
+  cache: Pick<MetadataLlmCache, "linkAnswer"> | undefined,
+  recording: RecordingLlmCache | undefined,
+  identify: () => Promise<string | undefined>,
+  question: string,
+): Promise<void> {
+  if (!cache || !recording || recording.keys.length === 0) return;
+  try {
+    const asking = await identify();
+    if (asking === undefined) return;
+    const role = decodeURIComponent(new URL(asking).username);
+    if (role === "") return;
+    await cache.linkAnswer({ dataSource: dataSourceKey(asking), role, question }, recording.keys);
+  } catch {
+    // A broken cache never fails a question.
+  }
 }

@@ -10,6 +10,7 @@ describe("loadServiceSettings", () => {
       home: undefined,
       metadataUrl: undefined,
       migrationsDirectory: undefined,
+      modelCacheTimeToLiveSeconds: 604800,
       qdrant: { url: undefined, apiKey: undefined, collectionPrefix: undefined },
       webExampleAdministratorRole: "nlq_example_admin",
     });
@@ -23,6 +24,7 @@ describe("loadServiceSettings", () => {
         NLQ_HOME: "/srv/nlq",
         NLQ_METADATA_URL: "postgres://meta@db/nlq",
         NLQ_MIGRATIONS_DIR: "/srv/migrations",
+        NLQ_RESPONSE_CACHE_TTL: " 12h ",
         NLQ_QDRANT_URL: "http://qdrant:6333",
         NLQ_QDRANT_API_KEY: "key",
         NLQ_QDRANT_COLLECTION_PREFIX: "staging_",
@@ -34,6 +36,7 @@ describe("loadServiceSettings", () => {
       home: "/srv/nlq",
       metadataUrl: "postgres://meta@db/nlq",
       migrationsDirectory: "/srv/migrations",
+      modelCacheTimeToLiveSeconds: 43_200,
       qdrant: { url: "http://qdrant:6333", apiKey: "key", collectionPrefix: "staging_" },
       webExampleAdministratorRole: "curators",
     });
@@ -43,7 +46,23 @@ describe("loadServiceSettings", () => {
     });
   });
 
+  it("reads NLQ_RESPONSE_CACHE_TTL as seconds: a unit or bare seconds, 0 reuses nothing, never keeps them", () => {
+    const ttl = (value: string) => loadServiceSettings({ NLQ_RESPONSE_CACHE_TTL: value }).modelCacheTimeToLiveSeconds;
+    expect([ttl("90s"), ttl("30m"), ttl("7d"), ttl("3600"), ttl("0"), ttl("never")]).toEqual([
+      90,
+      1_800,
+      604_800,
+      3_600,
+      0,
+      null,
+    ]);
+  });
+
   const refusals: ReadonlyArray<[Record<string, string>, string]> = [
+    [
+      { NLQ_RESPONSE_CACHE_TTL: "a week" },
+      'NLQ_RESPONSE_CACHE_TTL must be a duration such as 90s, 30m, 12h or 7d (or never), got "a week"',
+    ],
     [{ NLQ_QDRANT_URL: "qdrant:6333" }, 'NLQ_QDRANT_URL must be an http:// or https:// URL, got "qdrant:6333"'],
     [
       { NLQ_METADATA_URL: "mysql://x@y/z" },

@@ -1,4 +1,5 @@
 import { type ParsedEnvironment, parseEnvironment, textVariable, urlVariable } from "@nlq/engine";
+import { modelCacheTimeToLiveVariable } from "./model-cache-time-to-live";
 
 /** `postgres://` or `postgresql://` URLs (`NLQ_METADATA_URL`, the proxy's `NLQ_AUTH_QUERY_URL`). */
 export const postgresUrlVariable = urlVariable("a postgres:// or postgresql:// URL", ["postgres:", "postgresql:"]);
@@ -15,6 +16,7 @@ export const serviceVariables = {
   NLQ_HOME: textVariable,
   NLQ_METADATA_URL: postgresUrlVariable,
   NLQ_MIGRATIONS_DIR: textVariable,
+  NLQ_RESPONSE_CACHE_TTL: modelCacheTimeToLiveVariable,
   NLQ_QDRANT_URL: urlVariable("an http:// or https:// URL", ["http:", "https:"]),
   NLQ_QDRANT_API_KEY: textVariable,
   NLQ_QDRANT_COLLECTION_PREFIX: textVariable,
@@ -43,6 +45,11 @@ export interface ServiceSettings {
   readonly metadataUrl: string | undefined;
   /** `NLQ_MIGRATIONS_DIR`: the metadata store's migrations folder. Default: unset (the repository's `migrations/`). */
   readonly migrationsDirectory: string | undefined;
+  /**
+   * `NLQ_RESPONSE_CACHE_TTL`, in seconds: how long a cached model response is replayed after it was written; older rows
+   * are misses and are pruned. `null`: never expires (`never`). Default 7 days (`modelCacheTimeToLiveVariable`).
+   */
+  readonly modelCacheTimeToLiveSeconds: number | null;
   /** `NLQ_QDRANT_*`: the Qdrant vector store. */
   readonly qdrant: QdrantSettings;
   /**
@@ -61,6 +68,7 @@ export function serviceSettingsFrom(values: ParsedEnvironment<typeof serviceVari
     home: values.NLQ_HOME,
     metadataUrl: values.NLQ_METADATA_URL,
     migrationsDirectory: values.NLQ_MIGRATIONS_DIR,
+    modelCacheTimeToLiveSeconds: values.NLQ_RESPONSE_CACHE_TTL,
     qdrant: {
       url: values.NLQ_QDRANT_URL,
       apiKey: values.NLQ_QDRANT_API_KEY,

@@ -9,6 +9,7 @@ export const knowledgeOrigins: readonly KnowledgeOrigin[] = [
   "dbt",
   "yaml",
   "comment",
+  "catalog-files",
   "reading",
   "suggestion",
 ];

@@ -1,52 +1,35 @@
 import type { KnowledgeOrigin } from "@nlq/engine";
-import { and, asc, desc, eq, inArray, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { checkedOrigin, type KnowledgeEntryContent, normalizeKnowledgeContent } from "./knowledge-entry-input";
+import { changeableBy, ownedBy, seenBy, snapshotSeenBy, visibleToRole } from "./knowledge-entry-scope";
+import { contentColumns, ownership, recordChange, refuseDuplicate, saveIn } from "./knowledge-entry-writes";
 import {
-  checkedOrigin,
-  type KnowledgeEntryContent,
-  type NormalizedKnowledgeContent,
-  normalizeKnowledgeContent,
-} from "./knowledge-entry-input";
-import { KnowledgeConflictError } from "./knowledge-errors";
+  type KnowledgeEditor,
+  type KnowledgeSaveAction,
+  type KnowledgeSyncCounts,
+  type NewKnowledgeEntry,
+  uuidPattern,
+} from "./knowledge-store-types";
+import {
+  acceptKnowledgeSuggestion,
+  knowledgeSuggestions,
+  rejectKnowledgeSuggestion,
+  suggestKnowledge,
+} from "./knowledge-suggestions";
 import type { MetadataDatabase } from "./metadata-database";
 import {
   type KnowledgeEntryRow,
   type KnowledgeHistoryRow,
-  type KnowledgeSnapshot,
   knowledgeEntries,
   knowledgeHistory,
 } from "./schema/knowledge";
 
-/** A new entry: its content, where it came from and on which data source (`host:port/database`). */
-export interface NewKnowledgeEntry extends KnowledgeEntryContent {
-  readonly dataSource: string;
-  readonly origin: KnowledgeOrigin;
-  /** Where an imported entry came from (a dbt node's `unique_id`). Default: none. */
-  readonly externalId?: string;
-  /** How a `reading` entry was made ("picked from 3 readings by alice"). Default: none. */
-  readonly provenance?: string;
-}
-
-/** Who is acting: the signed-in role and whether it is an administrator (as for verified examples). */
-export interface KnowledgeEditor {
-  readonly role: string;
-  readonly administrator: boolean;
-}
-
-/** What `save` did. */
-export type KnowledgeSaveAction = "created" | "updated" | "unchanged";
-
-/** What an import changed (`sync`). */
-export interface KnowledgeSyncCounts {
-  readonly created: number;
-  readonly updated: number;
-  readonly unchanged: number;
-  readonly removed: number;
-}
-
-type Transaction = Parameters<Parameters<MetadataDatabase["transaction"]>[0]>[0];
-type Writer = MetadataDatabase | Transaction;
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export type {
+  KnowledgeEditor,
+  KnowledgeSaveAction,
+  KnowledgeSyncCounts,
+  NewKnowledgeEntry,
+} from "./knowledge-store-types";
 
 /**
  * The knowledge base of each data source in the metadata store (docs/decisions/2026-12-01-readings-knowledge-and-
@@ -157,129 +140,28 @@ export class KnowledgeStore {
 
   /**
    * Proposes an entry for every role (the MCP `propose_knowledge` tool): kept as `role`'s suggestion, used by no prompt
-   * and shown to no other role until an administrator accepts it.
+   * and shown to no other role until an administrator accepts it (`knowledge-suggestions.ts`).
    */
-  async suggest(entry: Omit<NewKnowledgeEntry, "origin">, role: string): Promise<KnowledgeEntryRow> {
-    const content = normalizeKnowledgeContent(entry);
-    return this.database.transaction(async (transaction) => {
-      const [row] = await transaction
-        .insert(knowledgeEntries)
-        .values({
-          dataSource: entry.dataSource,
-          ...contentColumns(content),
-          origin: "suggestion",
-          externalId: entry.externalId ?? null,
-          provenance: entry.provenance ?? null,
-          author: role,
-          sharedWithAllRoles: false,
-          status: "suggested",
-          suggestedBy: role,
-        })
-        .returning();
-      await recordChange(transaction, row!, "suggested", role);
-      return row!;
-    });
+  suggest(entry: Omit<NewKnowledgeEntry, "origin">, role: string): Promise<KnowledgeEntryRow> {
+    return suggestKnowledge(this.database, entry, role);
   }
 
   /** Suggestions waiting on the data source: every one for an administrator, a role's own otherwise; oldest first. */
   suggestions(dataSource: string, viewer: KnowledgeEditor): Promise<KnowledgeEntryRow[]> {
-    return this.database
-      .select()
-      .from(knowledgeEntries)
-      .where(
-        and(
-          eq(knowledgeEntries.dataSource, dataSource),
-          eq(knowledgeEntries.status, "suggested"),
-          viewer.administrator ? undefined : eq(knowledgeEntries.author, viewer.role),
-        ),
-      )
-      .orderBy(asc(knowledgeEntries.createdAt), asc(knowledgeEntries.id));
+    return knowledgeSuggestions(this.database, dataSource, viewer);
   }
 
   /**
-   * An administrator accepts a suggestion: it becomes the administrator's entry, shared with every role (replacing the
-   * administrator's own entry of that kind and name, if any), with the proposer kept as `suggestedBy`. Undefined when
+   * An administrator accepts a suggestion: it becomes the administrator's entry, shared with every role. Undefined when
    * `administrator` is not one or there is no such suggestion.
    */
-  async accept(dataSource: string, id: string, administrator: KnowledgeEditor): Promise<KnowledgeEntryRow | undefined> {
-    if (!administrator.administrator || !uuidPattern.test(id)) return undefined;
-    return this.database.transaction(async (transaction) => {
-      const [suggestion] = await transaction
-        .select()
-        .from(knowledgeEntries)
-        .where(
-          and(
-            eq(knowledgeEntries.id, id),
-            eq(knowledgeEntries.dataSource, dataSource),
-            eq(knowledgeEntries.status, "suggested"),
-          ),
-        )
-        .for("update");
-      if (!suggestion) return undefined;
-      const content = normalizeKnowledgeContent({
-        kind: suggestion.kind as KnowledgeEntryContent["kind"],
-        name: suggestion.name,
-        text: suggestion.text,
-        ...(suggestion.sql ? { sql: suggestion.sql } : {}),
-        references: suggestion.references,
-        ...(suggestion.reading ? { reading: suggestion.reading } : {}),
-      });
-      const suggestedBy = suggestion.suggestedBy ?? suggestion.author;
-      const [existing] = await transaction
-        .select({ id: knowledgeEntries.id })
-        .from(knowledgeEntries)
-        .where(sameKey(dataSource, content, administrator.role));
-      if (!existing) {
-        // The suggestion itself becomes the entry: it keeps its id and its history.
-        const [row] = await transaction
-          .update(knowledgeEntries)
-          .set({ status: "active", ...ownership(administrator), suggestedBy, updatedAt: sql`now()` })
-          .where(eq(knowledgeEntries.id, id))
-          .returning();
-        await recordChange(transaction, row!, "accepted", administrator.role);
-        return row;
-      }
-      // The administrator's entry of that kind and name takes the suggestion's content; the suggestion goes.
-      await transaction.delete(knowledgeEntries).where(eq(knowledgeEntries.id, id));
-      await recordChange(transaction, suggestion, "accepted", administrator.role);
-      const { entry } = await saveIn(
-        transaction,
-        {
-          dataSource,
-          kind: content.kind,
-          name: content.name,
-          text: content.text,
-          origin: "suggestion",
-          ...(suggestion.externalId ? { externalId: suggestion.externalId } : {}),
-          ...(suggestion.provenance ? { provenance: suggestion.provenance } : {}),
-        },
-        content,
-        administrator,
-        { suggestedBy, action: "accepted" },
-      );
-      return entry;
-    });
+  accept(dataSource: string, id: string, administrator: KnowledgeEditor): Promise<KnowledgeEntryRow | undefined> {
+    return acceptKnowledgeSuggestion(this.database, dataSource, id, administrator);
   }
 
   /** Rejects a suggestion (an administrator) or withdraws it (its proposer); false when there is no such suggestion. */
-  async reject(dataSource: string, id: string, editor: KnowledgeEditor): Promise<boolean> {
-    if (!uuidPattern.test(id)) return false;
-    return this.database.transaction(async (transaction) => {
-      const [row] = await transaction
-        .delete(knowledgeEntries)
-        .where(
-          and(
-            eq(knowledgeEntries.id, id),
-            eq(knowledgeEntries.dataSource, dataSource),
-            eq(knowledgeEntries.status, "suggested"),
-            editor.administrator ? undefined : eq(knowledgeEntries.author, editor.role),
-          ),
-        )
-        .returning();
-      if (!row) return false;
-      await recordChange(transaction, row, "rejected", editor.role);
-      return true;
-    });
+  reject(dataSource: string, id: string, editor: KnowledgeEditor): Promise<boolean> {
+    return rejectKnowledgeSuggestion(this.database, dataSource, id, editor);
   }
 
   /**
@@ -347,163 +229,4 @@ export class KnowledgeStore {
       return counts;
     });
   }
-}
-
-/** Saves `content` as the editor's active entry of its kind and name: insert, replace, or nothing when equal. */
-async function saveIn(
-  writer: Writer,
-  entry: NewKnowledgeEntry,
-  content: NormalizedKnowledgeContent,
-  editor: KnowledgeEditor,
-  options: { readonly suggestedBy?: string; readonly action?: "accepted" } = {},
-): Promise<{ entry: KnowledgeEntryRow; action: KnowledgeSaveAction }> {
-  const values = {
-    ...contentColumns(content),
-    origin: entry.origin,
-    externalId: entry.externalId ?? null,
-    provenance: entry.provenance ?? null,
-    ...ownership(editor),
-    suggestedBy: options.suggestedBy ?? null,
-  };
-  const [existing] = await writer
-    .select()
-    .from(knowledgeEntries)
-    .where(sameKey(entry.dataSource, content, editor.role))
-    .for("update");
-  if (existing) {
-    if (sameContent(existing, values)) return { entry: existing, action: "unchanged" };
-    const [row] = await writer
-      .update(knowledgeEntries)
-      .set({ ...values, updatedAt: sql`now()` })
-      .where(eq(knowledgeEntries.id, existing.id))
-      .returning();
-    await recordChange(writer, row!, options.action ?? "updated", editor.role);
-    return { entry: row!, action: "updated" };
-  }
-  const [row] = await writer
-    .insert(knowledgeEntries)
-    .values({ dataSource: entry.dataSource, ...values, status: "active" })
-    .returning();
-  await recordChange(writer, row!, options.action ?? "created", editor.role);
-  return { entry: row!, action: "created" };
-}
-
-function contentColumns(content: NormalizedKnowledgeContent) {
-  return {
-    kind: content.kind,
-    name: content.name,
-    nameKey: content.nameKey,
-    text: content.text,
-    sql: content.sql,
-    references: content.references,
-    reading: content.reading,
-  };
-}
-
-/** Whose an entry becomes when `editor` writes it. */
-function ownership(editor: KnowledgeEditor) {
-  return { author: editor.role, sharedWithAllRoles: editor.administrator };
-}
-
-function sameContent(row: KnowledgeEntryRow, values: ReturnType<typeof contentColumns> & Record<string, unknown>) {
-  return (
-    row.name === values.name &&
-    row.text === values.text &&
-    row.sql === values.sql &&
-    JSON.stringify(row.references) === JSON.stringify(values.references) &&
-    JSON.stringify(row.reading) === JSON.stringify(values.reading) &&
-    row.origin === values.origin &&
-    row.externalId === values.externalId &&
-    row.provenance === values.provenance &&
-    row.sharedWithAllRoles === values.sharedWithAllRoles &&
-    row.suggestedBy === values.suggestedBy
-  );
-}
-
-function sameKey(dataSource: string, content: NormalizedKnowledgeContent, author: string): SQL | undefined {
-  return and(
-    eq(knowledgeEntries.dataSource, dataSource),
-    eq(knowledgeEntries.author, author),
-    eq(knowledgeEntries.kind, content.kind),
-    eq(knowledgeEntries.nameKey, content.nameKey),
-    eq(knowledgeEntries.status, "active"),
-  );
-}
-
-/** An edit must not give the editor a second active entry of one kind and name. */
-async function refuseDuplicate(
-  writer: Writer,
-  dataSource: string,
-  content: NormalizedKnowledgeContent,
-  author: string,
-  id: string,
-): Promise<void> {
-  const [other] = await writer
-    .select({ id: knowledgeEntries.id })
-    .from(knowledgeEntries)
-    .where(and(sameKey(dataSource, content, author), ne(knowledgeEntries.id, id)));
-  if (other) throw new KnowledgeConflictError(content.kind, content.name);
-}
-
-async function recordChange(writer: Writer, row: KnowledgeEntryRow, action: string, changedBy: string): Promise<void> {
-  await writer.insert(knowledgeHistory).values({
-    entryId: row.id,
-    dataSource: row.dataSource,
-    action,
-    changedBy,
-    entry: snapshotOf(row),
-  });
-}
-
-function snapshotOf(row: KnowledgeEntryRow): KnowledgeSnapshot {
-  return {
-    kind: row.kind,
-    name: row.name,
-    text: row.text,
-    sql: row.sql,
-    references: row.references,
-    reading: row.reading ?? null,
-    origin: row.origin,
-    author: row.author,
-    sharedWithAllRoles: row.sharedWithAllRoles,
-    status: row.status,
-    suggestedBy: row.suggestedBy,
-  };
-}
-
-function visibleToRole(role: string) {
-  return or(eq(knowledgeEntries.author, role), eq(knowledgeEntries.sharedWithAllRoles, true));
-}
-
-/** Active entries of `viewer` or shared, and suggestions it made (every suggestion for an administrator). */
-function seenBy(viewer: KnowledgeEditor) {
-  return or(
-    and(eq(knowledgeEntries.status, "active"), visibleToRole(viewer.role)),
-    and(
-      eq(knowledgeEntries.status, "suggested"),
-      viewer.administrator ? undefined : eq(knowledgeEntries.author, viewer.role),
-    ),
-  );
-}
-
-function snapshotSeenBy(snapshot: KnowledgeSnapshot, viewer: KnowledgeEditor): boolean {
-  if (snapshot.status === "suggested") return viewer.administrator || snapshot.author === viewer.role;
-  return snapshot.author === viewer.role || snapshot.sharedWithAllRoles;
-}
-
-/** An editor's own entries as it writes them now: shared ones for an administrator, private ones otherwise. */
-function ownedBy(editor: KnowledgeEditor) {
-  return and(eq(knowledgeEntries.author, editor.role), eq(knowledgeEntries.sharedWithAllRoles, editor.administrator));
-}
-
-/**
- * The active entries `editor` may change: its own private ones; an administrator also every shared one. A role that
- * is no longer an administrator cannot change what it once shared.
- */
-function changeableBy(editor: KnowledgeEditor) {
-  const own = and(eq(knowledgeEntries.author, editor.role), eq(knowledgeEntries.sharedWithAllRoles, false));
-  return and(
-    eq(knowledgeEntries.status, "active"),
-    editor.administrator ? or(own, eq(knowledgeEntries.sharedWithAllRoles, true)) : own,
-  );
 }

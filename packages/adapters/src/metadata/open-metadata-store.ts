@@ -13,7 +13,7 @@ import type { ServiceSettings } from "../config/service-settings";
 import { startEmbeddedPostgres } from "../embedded-postgres/embedded-postgres-server";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
 import { LlmCacheKeyExposedError, llmCacheIntegrityKey } from "./llm-cache-integrity";
-import { MetadataLlmCache } from "./llm-cache-store";
+import { MetadataLlmCache, type MetadataLlmCacheOptions } from "./llm-cache-store";
 import type { MetadataDatabase } from "./metadata-database";
 import { MetadataStoreError } from "./metadata-store-error";
 import { metadataMigrationsFolder } from "./migrations-folder";
@@ -39,9 +39,12 @@ export interface OpenMetadataStoreOptions {
   readonly migrate?: boolean;
   /**
    * The store's service settings (`loadServiceSettings(environment)`): `metadataUrl` (`NLQ_METADATA_URL`), `home`
-   * (`NLQ_HOME`), `migrationsDirectory` (`NLQ_MIGRATIONS_DIR`). Default: none of them set.
+   * (`NLQ_HOME`), `migrationsDirectory` (`NLQ_MIGRATIONS_DIR`), `modelCacheTimeToLiveSeconds`
+   * (`NLQ_RESPONSE_CACHE_TTL`, default 7 days). Default: none of them set.
    */
-  readonly settings?: Partial<Pick<ServiceSettings, "metadataUrl" | "home" | "migrationsDirectory">>;
+  readonly settings?: Partial<
+    Pick<ServiceSettings, "metadataUrl" | "home" | "migrationsDirectory" | "modelCacheTimeToLiveSeconds">
+  >;
   /**
    * Told, once per process and key file, when the store works degraded: an exposed LLM cache key
    * (`LlmCacheKeyExposedError`) is not used, so cached model responses stop persisting across processes until it is
@@ -67,6 +70,11 @@ export interface MetadataStore {
   close(): Promise<void>;
 }
 
+/** The response cache's signing key and time to live, handed to the stores of every driver. */
+interface CacheSettings extends MetadataLlmCacheOptions {
+  readonly key: Buffer;
+}
+
 /** Key of the advisory lock that serialises concurrent migrations on a shared PostgreSQL. */
 const MIGRATION_LOCK_KEY = 7_411_232_019;
 
@@ -84,26 +92,32 @@ export async function openMetadataStore(options: OpenMetadataStoreOptions = {}):
     options.migrate === false ? undefined : metadataMigrationsFolder(settings.migrationsDirectory);
   // The key that signs `llm_cache` rows lives beside the embedded PostgreSQL's files, in `<home>/.nlq`; an
   // in-memory store (tests) gets a key of its own.
-  const integrityKey = options.directory?.startsWith("memory://")
+  const key = options.directory?.startsWith("memory://")
     ? randomBytes(32)
     : integrityKeyOrEphemeral(nlqStateDirectory(settings.home), options.warn ?? warnOnStandardError);
+  const cacheSettings: CacheSettings = {
+    key,
+    ...(settings.modelCacheTimeToLiveSeconds === undefined
+      ? {}
+      : { timeToLiveSeconds: settings.modelCacheTimeToLiveSeconds }),
+  };
   if (url !== undefined) {
     if (!/^postgres(ql)?:\/\//.test(url)) {
       throw new ConfigurationError(
         `NLQ_METADATA_URL must be a postgres:// or postgresql:// URL, got ${redactUrl(url)}`,
       );
     }
-    return openPostgresStore(url, migrationsFolder, integrityKey);
+    return openPostgresStore(url, migrationsFolder, cacheSettings);
   }
-  if (options.directory !== undefined) return openPgliteStore(options.directory, migrationsFolder, integrityKey);
-  return openEmbeddedStore(settings.home, migrationsFolder, integrityKey);
+  if (options.directory !== undefined) return openPgliteStore(options.directory, migrationsFolder, cacheSettings);
+  return openEmbeddedStore(settings.home, migrationsFolder, cacheSettings);
 }
 
 /** The `nlq_metadata` database of the embedded PostgreSQL: attached to `nlq start`'s, or started until close. */
 async function openEmbeddedStore(
   home: string | undefined,
   migrationsFolder: string | undefined,
-  integrityKey: Buffer,
+  cacheSettings: CacheSettings,
 ): Promise<MetadataStore> {
   const stateDirectory = nlqStateDirectory(home);
   const server = await startEmbeddedPostgres({
@@ -115,7 +129,7 @@ async function openEmbeddedStore(
   });
   try {
     await ensurePrivateDatabase(server.url("postgres"), EMBEDDED_METADATA_DATABASE);
-    const store = await openPostgresStore(server.url(EMBEDDED_METADATA_DATABASE), migrationsFolder, integrityKey);
+    const store = await openPostgresStore(server.url(EMBEDDED_METADATA_DATABASE), migrationsFolder, cacheSettings);
     return {
       ...store,
       async close() {
@@ -135,7 +149,7 @@ async function openEmbeddedStore(
 async function openPgliteStore(
   directory: string,
   migrationsFolder: string | undefined,
-  integrityKey: Buffer,
+  cacheSettings: CacheSettings,
 ): Promise<MetadataStore> {
   const inMemory = directory.startsWith("memory://");
   let lock: DirectoryLock | undefined;
@@ -162,7 +176,7 @@ async function openPgliteStore(
     });
   }
   let closed = false;
-  const stores = storesOver(database, integrityKey);
+  const stores = storesOver(database, cacheSettings);
   return {
     driver: "pglite",
     location: directory,
@@ -183,7 +197,7 @@ async function openPgliteStore(
 async function openPostgresStore(
   url: string,
   migrationsFolder: string | undefined,
-  integrityKey: Buffer,
+  cacheSettings: CacheSettings,
 ): Promise<MetadataStore> {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   // An idle client losing its server must not crash the process; the next query reports it.
@@ -199,7 +213,7 @@ async function openPostgresStore(
     });
   }
   let closed = false;
-  const stores = storesOver(database, integrityKey);
+  const stores = storesOver(database, cacheSettings);
   return {
     driver: "postgres",
     location: redactUrl(url),
@@ -216,13 +230,13 @@ async function openPostgresStore(
 /** The drizzle database of either driver, with the stores built on it. */
 function storesOver(
   database: unknown,
-  integrityKey: Buffer,
+  cacheSettings: CacheSettings,
 ): Pick<MetadataStore, "database" | "queryLog" | "llmCache" | "auditTrail"> {
   const metadataDatabase = database as MetadataDatabase;
   return {
     database: metadataDatabase,
     queryLog: new MetadataQueryLog(metadataDatabase),
-    llmCache: new MetadataLlmCache(metadataDatabase, integrityKey),
+    llmCache: new MetadataLlmCache(metadataDatabase, cacheSettings.key, cacheSettings),
     auditTrail: new QuestionAuditTrail(metadataDatabase),
   };
 }

@@ -9,8 +9,8 @@
 /** What kind of knowledge an entry is. */
 export type KnowledgeKind = "term" | "metric" | "description" | "rule" | "reading";
 
-/** Where an entry came from. */
-export type KnowledgeOrigin = "manual" | "dbt" | "yaml" | "comment" | "reading" | "suggestion";
+/** Where an entry came from (`catalog-files`: a defog glossary read by `nlq index --catalog-files`). */
+export type KnowledgeOrigin = "manual" | "dbt" | "yaml" | "comment" | "catalog-files" | "reading" | "suggestion";
 
 /** One side of a confirmed reading: what a phrase was taken to mean, in schema elements. */
 export interface ReadingChoice {

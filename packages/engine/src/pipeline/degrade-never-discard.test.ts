@@ -140,7 +140,9 @@ describe("degrade, never discard", () => {
       schemaSelector: createChessSchemaSelector(),
       resolveModel,
     });
-    expect(steps).toEqual(["filter-column", "select-tables", "select-columns", "generate-candidate"]);
+    // filter_column runs beside select_tables (one round), so their order is not fixed; select_columns follows both.
+    expect([...steps.slice(0, 2)].sort()).toEqual(["filter-column", "select-tables"]);
+    expect(steps.slice(2)).toEqual(["select-columns", "generate-candidate"]);
     expect(answer.result.rows).toEqual([["2"]]);
   });
 

@@ -54,13 +54,19 @@ function keyColumns(table: TableInfo): Set<string> {
  * - the question names none of the columns' other words (the question "stage name" says which),
  * - the columns hold the same kind of value, and differ by qualifiers that are not two sides of one thing
  *   (`first_name`/`last_name`, `home_team`/`away_team`, `start_date`/`end_date`, `line1`/`line2`),
- * - the word is not the table's own name (`document_name`, `document_type` of `documents`) and not a key column.
+ * - the word is not the table's own name (`document_name`, `document_type` of `documents`) and not a key column,
+ * - no other selected table has a column the word names (alone: `restaurant.name` for "name" beside
+ *   `location.street_name`, `location.city_name`; or as its last word: `sales.sale_date` beside
+ *   `salespersons.hire_date`, `salespersons.termination_date` for "date"): the question's other words then say which
+ *   table the word is about, and the other table's columns are no reading of it (a false alarm measured on defog's
+ *   questions, BENCHMARKS.md).
  * Columns whose names the schema alone cannot relate (`years_old`, `birthdate` for "age") are not found here. Also
  * one quantity in several units the question does not name (`price_usd`, `price_eur` for "price": `unitReadings`).
  */
 export function findColumnReadings(search: ReadingSearch): Ambiguity[] {
   const questionWords = new Set(search.words);
   const found: Ambiguity[] = [];
+  const namers = phraseNamers(search.selected.tables);
   for (const table of search.selected.tables) {
     const tableWords = new Set(identifierWords(table.name));
     const keys = keyColumns(table);
@@ -76,6 +82,7 @@ export function findColumnReadings(search: ReadingSearch): Ambiguity[] {
       // (`customer_name`, `customer_phone` of a customer).
       const fitting = columns.filter(({ words }) => words.at(-1) === phrase);
       if (fitting.length < 2) continue;
+      if ([...(namers.get(phrase) ?? [])].some((other) => other !== table)) continue;
       if (fitting.some(({ words }) => words.length === 1)) continue;
       const qualifiers = fitting.map(({ words }) => words.filter((word) => word !== phrase && !tableWords.has(word)));
       if (qualifiers.some((words) => words.length === 0 || words.some((word) => questionWords.has(word)))) continue;
@@ -106,6 +113,23 @@ export function findColumnReadings(search: ReadingSearch): Ambiguity[] {
   }
   for (const table of search.selected.tables) found.push(...unitReadings(table, search, questionWords));
   return found;
+}
+
+/** For each word, the selected tables with a (non-key) column it names alone or as the column's last word. */
+function phraseNamers(tables: readonly TableInfo[]): Map<string, Set<TableInfo>> {
+  const namers = new Map<string, Set<TableInfo>>();
+  for (const table of tables) {
+    const keys = keyColumns(table);
+    for (const column of table.columns) {
+      if (keys.has(column.name)) continue;
+      const last = identifierWords(column.name).at(-1);
+      if (last === undefined) continue;
+      const tablesOfWord = namers.get(last) ?? new Set<TableInfo>();
+      tablesOfWord.add(table);
+      namers.set(last, tablesOfWord);
+    }
+  }
+  return namers;
 }
 
 /**

@@ -30,13 +30,43 @@ function orderedOptions(group: readonly TableInfo[], selectedKeys: ReadonlySet<s
   return selectedFirst.slice(0, maxTableOptions).map(option);
 }
 
+/** `schema.name` of a table's name words in a schema, to look counterparts up by. */
+function nameInSchema(schema: string, table: string): string {
+  return `${schema}\u0000${identifierWords(table).join(" ")}`;
+}
+
+/**
+ * The copies that could stand in for the selected one in this question: a copy in another schema only when that
+ * schema also holds a table of the name of every other selected table of the selected copy's schema. A question about
+ * `driving_school.customers` and `driving_school.lessons` is not about `chinook_1.customer`, which has no lessons
+ * beside it (LLM agents answering the relay could only return empty SQL for such readings); "How many users are
+ * there?" with only `users` selected keeps every schema's `users`.
+ */
+function standIns(group: readonly TableInfo[], search: ReadingSearch): TableInfo[] {
+  const groupKeys = new Set(group.map(tableKey));
+  const selectedKeys = new Set(search.selected.tables.map(tableKey));
+  const anchor = group.find((table) => selectedKeys.has(tableKey(table)));
+  if (anchor === undefined) return [];
+  const companions = search.selected.tables.filter(
+    (table) => table.schema === anchor.schema && !groupKeys.has(tableKey(table)),
+  );
+  if (companions.length === 0) return [...group];
+  const names = new Set(search.catalog.tables.map((table) => nameInSchema(table.schema, table.name)));
+  return group.filter(
+    (table) =>
+      table.schema === anchor.schema ||
+      companions.every((companion) => names.has(nameInSchema(table.schema, companion.name))),
+  );
+}
+
 /**
  * Tables that fit one phrase equally (AmbiQT's table synonyms; a warehouse's copies):
  * - tables with exactly the same columns (names, any order; at least three), one of them in the selected schema, none
  *   of them named by the question (`artist` and `performer` for "singers"): the phrase is their names;
  * - tables of one name (singular) in several schemas whose name the question says ("countries" with `geo.country`,
  *   `sales.country`, `world.country`), one of them selected.
- * Views, partitions of a partitioned table and tables the selected schema does not touch raise nothing.
+ * Views, partitions of a partitioned table and tables the selected schema does not touch raise nothing, nor copies
+ * whose schema lacks the other tables the question reads beside the selected copy (`standIns`).
  */
 export function findTableReadings(search: ReadingSearch): Ambiguity[] {
   const selectedKeys = new Set(search.selected.tables.map(tableKey));
@@ -49,8 +79,9 @@ export function findTableReadings(search: ReadingSearch): Ambiguity[] {
   );
   const found: Ambiguity[] = [];
   const seen = new Set<string>();
-  const raise = (group: readonly TableInfo[], phrase: string, evidence: string) => {
-    if (group.length < 2 || !group.some((table) => selectedKeys.has(tableKey(table)))) return;
+  const raise = (copies: readonly TableInfo[], phrase: string, evidence: string) => {
+    const group = standIns(copies, search);
+    if (group.length < 2) return;
     const key = group.map(tableKey).sort().join("|");
     if (seen.has(key)) return;
     seen.add(key);

@@ -43,6 +43,25 @@ describe("planReadings", () => {
     expect(plan("Show the artist name of every singer", [singer]).readings).toEqual([]);
   });
 
+  it("raises nothing when another selected table has a column the word names (defog's restaurants and sales)", () => {
+    const restaurant = catalogTable("public", "restaurant", ["id", "name", "food_type", "rating"], {
+      primaryKey: ["id"],
+    });
+    const location = catalogTable("public", "location", ["restaurant_id", "street_name", "city_name"]);
+    expect(
+      plan("What are the names of the top 3 restaurants with the highest ratings?", [restaurant, location]).readings,
+    ).toEqual([]);
+    const sales = catalogTable("public", "sales", ["id", "salesperson_id", "sale_price", "sale_date"], {
+      primaryKey: ["id"],
+    });
+    const salespersons = catalogTable("public", "salespersons", ["id", "hire_date", "termination_date"], {
+      primaryKey: ["id"],
+    });
+    expect(plan("What were the total sales by date?", [sales, salespersons]).readings).toEqual([]);
+    // The same two columns alone still raise the reading.
+    expect(plan("What were the total sales by date?", [salespersons]).readings).toHaveLength(2);
+  });
+
   it("does not take two sides of one thing for two readings (first/last, home/away, line 1/line 2)", () => {
     const people = catalogTable("public", "people", ["person_id", "first_name", "last_name"]);
     const games = catalogTable("public", "game", ["game_id", "home_team", "away_team"]);
@@ -69,6 +88,22 @@ describe("planReadings", () => {
     expect(readings.map((reading) => reading.chosen.label)).toEqual(["sales.country", "geo.countries"]);
     expect(readings[1]!.tables).toEqual(["geo.countries"]);
     expect(plan("How many regions exist?", [geo, sales], [sales]).readings).toEqual([]);
+  });
+
+  it("offers a copy from another schema only when that schema has the other tables the question reads", () => {
+    const customers = catalogTable("driving_school", "customers", ["customer_id", "first_name", "last_name"]);
+    const lessons = catalogTable("driving_school", "lessons", ["lesson_id", "customer_id", "lesson_date"]);
+    const chinook = catalogTable("chinook_1", "customer", ["customerid", "firstname", "company"]);
+    const tables = [customers, lessons, chinook];
+    expect(plan("Which customers took the most lessons?", tables, [customers, lessons]).readings).toEqual([]);
+    // With lessons beside it, the other schema's customers is a reading again.
+    const chinookLessons = catalogTable("chinook_1", "lessons", ["lesson_id", "customerid", "lesson_date"]);
+    const readings = plan(
+      "Which customers took the most lessons?",
+      [...tables, chinookLessons],
+      [customers, lessons],
+    ).readings;
+    expect(readings.map((reading) => reading.chosen.label)).toEqual(["driving_school.customers", "chinook_1.customer"]);
   });
 
   it("finds a column read directly or through a split-out table", () => {

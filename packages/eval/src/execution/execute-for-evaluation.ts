@@ -28,6 +28,8 @@ export interface EvaluationExecutorOptions {
   readonly resultByteLimit?: number;
   /** `NLQ_ALLOWED_FUNCTIONS`: functions the policy allows beyond its own rules. Default none. */
   readonly allowedFunctions?: readonly string[];
+  /** `NLQ_TRUSTED_OWNERS`, as for a question's candidates. Default none. */
+  readonly trustedOwners?: readonly string[];
 }
 
 /** Runs one statement for evaluation, optionally with `search_path` set to `schema` for that statement only. */
@@ -62,7 +64,7 @@ export function createEvaluationExecutor(options: EvaluationExecutorOptions): Ev
           const policyKey = schema ?? "";
           let policy = policies.get(policyKey);
           if (policy === undefined) {
-            policy = await loadFunctionPolicy(query, options.allowedFunctions ?? []);
+            policy = await loadFunctionPolicy(query, options.allowedFunctions ?? [], options.trustedOwners ?? []);
             policies.set(policyKey, policy);
           }
           return query((await validateSql(sql, policy)).sql, { resultByteLimit });

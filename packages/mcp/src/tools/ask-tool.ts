@@ -39,6 +39,8 @@ export interface AskResult {
   readonly readings?: Answer["readings"];
   /** Confirmed readings the answer followed instead of asking: whose (`you`, `an administrator`) and when. */
   readonly followedConfirmations?: Answer["followedConfirmations"];
+  /** The knowledge entries (terms, metrics, descriptions, rules, readings) that reached the answer's prompts. */
+  readonly knowledgeUsed?: Answer["knowledgeUsed"];
   /** What a confirmation (`choose_reading` with `remember`, or the form's "use this from now on") kept, or why not. */
   readonly remembered?: string;
   readonly model: string;
@@ -164,6 +166,7 @@ export function describeAnswer(answer: Answer, maxRows: number): AskResult {
     ...(answer.followedConfirmations && answer.followedConfirmations.length > 0
       ? { followedConfirmations: answer.followedConfirmations }
       : {}),
+    ...(answer.knowledgeUsed && answer.knowledgeUsed.length > 0 ? { knowledgeUsed: answer.knowledgeUsed } : {}),
     model: answer.model.id,
     scripted: answer.model.scripted,
     ...(answer.explanation ? { explanation: answer.explanation } : {}),

@@ -8,6 +8,7 @@ const sharedDefaults = {
   home: undefined,
   metadataUrl: undefined,
   migrationsDirectory: undefined,
+  modelCacheTimeToLiveSeconds: 604800,
   qdrant: { url: undefined, apiKey: undefined, collectionPrefix: undefined },
   webExampleAdministratorRole: "nlq_example_admin",
 };

@@ -56,6 +56,14 @@ describe("encodeAnswer", () => {
     expect(notices[2]).toMatch(/truncated to the first 1 rows \(NLQ_ROW_LIMIT\)/);
   });
 
+  it("says which definitions the answer used, before its rows", () => {
+    const messages = parseAll(
+      encodeAnswer({ ...answer, knowledgeUsed: [{ id: "k1", kind: "metric", name: "net revenue" }] }, "I"),
+    );
+    expect(messages.map((message) => message.name).slice(0, 3)).toEqual(["notice", "notice", "rowDescription"]);
+    expect(messages[1]).toMatchObject({ message: "nlq: used 1 definition: metric «net revenue»", severity: "NOTICE" });
+  });
+
   it("sends the plain-language sentence after the SQL, labelled when a scripted replay wrote it", () => {
     const summary = { sentence: "There are 2 orders.", model: "scripted:demo.json", scripted: true };
     const notices = parseAll(encodeAnswer({ ...answer, summary }, "I"))

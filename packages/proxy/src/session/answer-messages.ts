@@ -9,7 +9,11 @@ import {
 } from "../protocol/backend-messages";
 import { describeAnswerSentence } from "../question/describe-answer-sentence";
 import type { QuestionMarker } from "../question/question-marker";
-import { encodeFollowedConfirmationNotices, encodeInterpretationNotices } from "./interpretation-notices";
+import {
+  encodeFollowedConfirmationNotices,
+  encodeInterpretationNotices,
+  encodeKnowledgeUsedNotices,
+} from "./interpretation-notices";
 
 /**
  * The backend messages that answer a question on the wire: NOTICEs (the chosen SQL, where it came
@@ -37,7 +41,7 @@ export function appendAnswerRows(messages: Buffer[], answer: Answer): void {
 
 /**
  * The NOTICEs that go before an answer's rows: the chosen SQL, the plain-language sentence, a scripted replay, truncation (of `rowCount` rows,
- * default the answer's own), the confirmed readings it followed, the interpretations when there are several (a pick
+ * default the answer's own), the definitions it used, the confirmed readings it followed, the interpretations when there are several (a pick
  * spelled with `marker`).
  */
 export function encodeAnswerNotices(
@@ -85,6 +89,7 @@ export function encodeAnswerNotices(
       }),
     );
   }
+  messages.push(...encodeKnowledgeUsedNotices(answer));
   messages.push(...encodeFollowedConfirmationNotices(answer));
   messages.push(...encodeInterpretationNotices(answer, marker));
   return messages;

@@ -3,7 +3,11 @@ import { singleCandidateSelection } from "@nlq/engine/testing";
 import { Parser } from "pg-protocol/dist/parser";
 import { describe, expect, it } from "vitest";
 import { QuestionMarker } from "../question/question-marker";
-import { encodeFollowedConfirmationNotices, encodeInterpretationNotices } from "./interpretation-notices";
+import {
+  encodeFollowedConfirmationNotices,
+  encodeInterpretationNotices,
+  encodeKnowledgeUsedNotices,
+} from "./interpretation-notices";
 
 const reading = (number: number, sql: string, difference: string): Interpretation => ({
   number,
@@ -85,5 +89,21 @@ describe("encodeFollowedConfirmationNotices", () => {
       "nlq: followed a confirmed reading: «name» means singer.performer_name (confirmed by an administrator, 2026-11-30) | not singer.artist_name",
     ]);
     expect(encodeFollowedConfirmationNotices(answer)).toEqual([]);
+  });
+});
+
+describe("encodeKnowledgeUsedNotices", () => {
+  it("says which definitions reached the prompts, and sends nothing when none did", () => {
+    const used: Answer = {
+      ...answer,
+      knowledgeUsed: [
+        { id: "k1", kind: "metric", name: "Revenue" },
+        { id: "k2", kind: "description", name: "analytics.orders.is_test" },
+      ],
+    };
+    expect(notices(encodeKnowledgeUsedNotices(used))).toEqual([
+      "nlq: used 2 definitions: metric «Revenue», description «analytics.orders.is_test» | ",
+    ]);
+    expect(encodeKnowledgeUsedNotices(answer)).toEqual([]);
   });
 });

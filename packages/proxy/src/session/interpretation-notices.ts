@@ -1,4 +1,4 @@
-import type { Answer } from "@nlq/engine";
+import { type Answer, describeKnowledgeUsed } from "@nlq/engine";
 import { encodeNoticeResponse } from "../protocol/backend-messages";
 import type { QuestionMarker } from "../question/question-marker";
 
@@ -56,4 +56,15 @@ export function encodeFollowedConfirmationNotices(answer: Answer): Buffer[] {
         : {}),
     }),
   );
+}
+
+/**
+ * The NOTICE that says which definitions the answer used (`Answer.knowledgeUsed`: each knowledge entry that reached its
+ * prompts, by kind and name), so every answer can say what it rested on. None when no entry did. Pure.
+ */
+export function encodeKnowledgeUsedNotices(answer: Answer): Buffer[] {
+  const used = describeKnowledgeUsed(answer.knowledgeUsed);
+  return used === undefined
+    ? []
+    : [encodeNoticeResponse({ severity: "NOTICE", code: "00000", message: `nlq: ${used}` })];
 }

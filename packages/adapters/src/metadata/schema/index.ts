@@ -6,6 +6,7 @@ export * from "./data-sources";
 export * from "./embeddings";
 export * from "./knowledge";
 export * from "./llm-cache";
+export * from "./llm-cache-answers";
 export * from "./query-log";
 export * from "./question-audit";
 export * from "./value-index";

@@ -29,7 +29,7 @@ export const knowledgeEntries = pgTable(
     references: jsonb("references").$type<string[]>().notNull().default([]),
     /** For `reading` entries: the confirmed choice and its alternatives. */
     reading: jsonb("reading").$type<ConfirmedReading>(),
-    /** `KnowledgeOrigin`: manual, dbt, yaml, comment, reading, suggestion. */
+    /** `KnowledgeOrigin`: manual, dbt, yaml, comment, catalog-files, reading, suggestion. */
     origin: text("origin").notNull(),
     /** Where an imported entry came from (a dbt node's `unique_id`, a YAML file's entry name); null otherwise. */
     externalId: text("external_id"),

@@ -35,7 +35,7 @@ export async function POST(request: Request, context: Context): Promise<Response
         withUserSession(user, (session) =>
           runReadOnly(
             { session: session.executor, statementTimeoutMilliseconds: settings.statementTimeoutMilliseconds },
-            (query) => validatedSql(query, sql, settings.allowedFunctions),
+            (query) => validatedSql(query, sql, settings),
           ),
         ),
     });

@@ -1,0 +1,144 @@
+import {
+  type KnowledgeEditor,
+  type KnowledgeEntryRow,
+  type KnowledgeEntryView,
+  type KnowledgeHistoryRow,
+  KnowledgeStore,
+  knowledgeEntryView,
+  type MetadataDatabase,
+} from "@nlq/adapters";
+import {
+  introspectCatalog,
+  type QueryExecutor,
+  readableElementNames,
+  readableKnowledge,
+  runReadOnly,
+} from "@nlq/engine";
+
+/** Who is looking, on which data source, and the session (as that role) its readable tables and columns are read on. */
+export interface KnowledgeViewer extends KnowledgeEditor {
+  readonly dataSource: string;
+  readonly session: QueryExecutor;
+  /** `statement_timeout` of the catalog introspection (`NLQ_STATEMENT_TIMEOUT_MS`). */
+  readonly statementTimeoutMilliseconds: number;
+}
+
+/** An entry as the knowledge page shows it; an administrator also sees who proposed a suggestion. */
+export interface KnowledgePageEntry extends KnowledgeEntryView {
+  readonly proposedBy?: string;
+}
+
+/** What the knowledge page lists for a role. */
+export interface KnowledgePageData {
+  readonly entries: readonly KnowledgePageEntry[];
+  /** Suggestions waiting for an administrator: every one for an administrator, the role's own otherwise. */
+  readonly suggestions: readonly KnowledgePageEntry[];
+  readonly administrator: boolean;
+}
+
+/** One change of an entry as the page shows it: who made it only when it was the viewer or the viewer administers. */
+export interface KnowledgeChange {
+  readonly action: string;
+  readonly changedAt: string;
+  /** `you`, the role's name (for an administrator), or `another role`. */
+  readonly changedBy: string;
+  readonly name: string;
+  readonly text: string;
+  readonly sql?: string;
+  readonly references: readonly string[];
+}
+
+/** Most entries the page lists. */
+const maximumListed = 2_000;
+
+/** The table and column names the viewer may read, introspected read-only on its own session. */
+async function readableNames(viewer: KnowledgeViewer): Promise<ReadonlySet<string>> {
+  const catalog = await runReadOnly(
+    { session: viewer.session, statementTimeoutMilliseconds: viewer.statementTimeoutMilliseconds },
+    (query) => introspectCatalog(query),
+  );
+  return readableElementNames(catalog);
+}
+
+function pageEntry(row: KnowledgeEntryRow, viewer: KnowledgeViewer): KnowledgePageEntry {
+  const view = knowledgeEntryView(row, viewer.role);
+  const proposer = row.suggestedBy ?? (row.status === "suggested" ? row.author : null);
+  return viewer.administrator && proposer !== null && row.status === "suggested"
+    ? { ...view, proposedBy: proposer }
+    : view;
+}
+
+/**
+ * What the knowledge page shows `viewer` (docs/decisions/2026-12-01-readings-knowledge-and-teaching.md, rule 1): its own
+ * entries and those administrators shared, and the suggestions it may see — each only when the role may read every
+ * table and column it names (`readableKnowledge`, the rule prompts follow). Another ordinary role's entries are never
+ * listed, nor is any name but the viewer's own (an administrator also sees who proposed a suggestion).
+ */
+export async function knowledgeForUser(
+  database: MetadataDatabase,
+  viewer: KnowledgeViewer,
+): Promise<KnowledgePageData> {
+  const store = new KnowledgeStore(database);
+  const [visible, suggested] = await Promise.all([
+    store.visibleTo(viewer.dataSource, viewer.role, maximumListed),
+    store.suggestions(viewer.dataSource, viewer),
+  ]);
+  if (visible.length === 0 && suggested.length === 0) {
+    return { entries: [], suggestions: [], administrator: viewer.administrator };
+  }
+  const readable = await readableNames(viewer);
+  return {
+    entries: readableKnowledge(visible, readable).map((row) => pageEntry(row, viewer)),
+    suggestions: readableKnowledge(suggested, readable).map((row) => pageEntry(row, viewer)),
+    administrator: viewer.administrator,
+  };
+}
+
+/**
+ * The entry `viewer` may see on the page (as `knowledgeForUser` lists it), or undefined — also for an entry naming
+ * anything the role may not read, so a change or a removal cannot reach what the page does not show.
+ */
+export async function readableEntry(
+  database: MetadataDatabase,
+  viewer: KnowledgeViewer,
+  id: string,
+): Promise<KnowledgeEntryRow | undefined> {
+  const row = await new KnowledgeStore(database).find(viewer.dataSource, id, viewer);
+  if (!row) return undefined;
+  return readableKnowledge([row], await readableNames(viewer))[0];
+}
+
+/**
+ * The history of an entry the viewer may see, oldest first: each version only when the role may read what that
+ * version named (an older version may have named a table the role cannot read). Empty when the entry is not readable.
+ */
+export async function knowledgeHistoryForUser(
+  database: MetadataDatabase,
+  viewer: KnowledgeViewer,
+  id: string,
+): Promise<KnowledgeChange[]> {
+  const current = await readableEntry(database, viewer, id);
+  if (!current) return [];
+  const rows = await new KnowledgeStore(database).history(viewer.dataSource, id, viewer);
+  const readable = await readableNames(viewer);
+  return rows
+    .filter(
+      (row) =>
+        readableKnowledge([{ references: row.entry.references, reading: row.entry.reading ?? undefined }], readable)
+          .length === 1,
+    )
+    .map((row) => changeView(row, viewer));
+}
+
+function changeView(row: KnowledgeHistoryRow, viewer: KnowledgeViewer): KnowledgeChange {
+  const changedBy = row.changedBy === viewer.role ? "you" : viewer.administrator ? row.changedBy : "another role";
+  return {
+    action: row.action,
+    changedAt: row.changedAt.toISOString(),
+    changedBy,
+    name: row.entry.name,
+    text: row.entry.text,
+    ...(row.entry.sql ? { sql: row.entry.sql } : {}),
+    references: row.entry.references,
+  };
+}
