@@ -92,6 +92,13 @@ for (const size of [
     expect(labels.texts).toHaveLength(months);
     expect(labels.texts[0]).toMatch(/^[A-Z][a-z]{2} \d{4}$/);
     await expect.poll(async () => (await tickLabels(chart, "xAxis")).overlapping).toBe(false);
+    // The last month's label is drawn whole, inside the chart ("Nov 2026", not "Nov 202" cut at the edge).
+    const surface = await chart.locator(".chart-area svg.recharts-surface").boundingBox();
+    const lastTick = await chart
+      .locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value")
+      .last()
+      .boundingBox();
+    expect(lastTick!.x + lastTick!.width).toBeLessThanOrEqual(surface!.x + surface!.width);
 
     // Adding the order count (about 100 beside about 60,000) puts it on its own axis instead of flat at 0.
     await result.getByRole("checkbox", { name: "orders" }).check();

@@ -72,5 +72,6 @@ test("edited SQL is saved as a verified example under a reworded question; thumb
   const item = page.getByRole("listitem").filter({ hasText: reworded });
   await expect(item).toContainText("WHERE city = 'Berlin'");
   await item.getByRole("button", { name: `Delete “${reworded}”` }).click();
+  await page.getByRole("button", { name: "Yes, delete" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: reworded })).toHaveCount(0);
 });

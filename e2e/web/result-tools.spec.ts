@@ -35,10 +35,20 @@ test("sorting by a header and filtering the rows, then downloading the chart as 
   const downloading = page.waitForEvent("download");
   await result.getByRole("button", { name: "Download PNG" }).click();
   const download = await downloading;
-  expect(download.suggestedFilename()).toBe("nlq-chart.png");
+  expect(download.suggestedFilename()).toBe("nlq-what-is-the-average-order-value-by-store.png");
   const bytes = readFileSync(await download.path());
   expect(bytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
   expect(bytes.length).toBeGreaterThan(2_000);
+  // The image holds more than the chart: the question as its title, the measures, the legend (IHDR: width, height
+  // at twice the size on screen).
+  const surface = await result.locator(".chart-area svg.recharts-surface").boundingBox();
+  expect(bytes.readUInt32BE(16)).toBe(Math.round(surface!.width) * 2);
+  expect(bytes.readUInt32BE(20)).toBeGreaterThanOrEqual((Math.round(surface!.height) + 60) * 2);
+
+  // The CSV is named from the question too.
+  const csv = page.waitForEvent("download");
+  await result.getByRole("button", { name: "Download CSV" }).click();
+  expect((await csv).suggestedFilename()).toBe("nlq-what-is-the-average-order-value-by-store.csv");
 });
 
 test("the latest answer offers follow-up questions it can answer; picking one asks it", async ({ page }) => {

@@ -90,6 +90,11 @@ test("two users signed in as different roles see different rows and different ta
     const bobCount = await count(bobPage);
     expect(bobCount).toBe(10);
     expect(aliceCount).toBeGreaterThan(10);
+    // The recorded sentence counts every customer: alice's rows hold that figure, bob's 10 do not, so he gets none.
+    const sentence = (page: typeof alicePage) =>
+      page.getByRole("article", { name: "Answer" }).last().getByTestId("answer-sentence");
+    await expect(sentence(alicePage)).toContainText(`${aliceCount.toLocaleString("en-US")} customers`);
+    await expect(sentence(bobPage)).toHaveCount(0);
 
     // Orders: alice may read them, bob may not (and the table is not in his catalog).
     const trend = "show the monthly revenue trend over the last 12 months";

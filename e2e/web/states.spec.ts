@@ -159,5 +159,6 @@ test("the SQL editor, the conversations list and the verified examples page are 
   // Clean up: later specs (verified-examples-roles) expect no shared example for this question.
   const item = page.getByRole("listitem").filter({ hasText: "how many customers are there?" });
   await item.getByRole("button", { name: "Delete “how many customers are there?”" }).first().click();
+  await page.getByRole("button", { name: "Yes, delete" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: "how many customers are there?" })).toHaveCount(0);
 });

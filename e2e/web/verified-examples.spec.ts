@@ -54,6 +54,7 @@ test("a thumbs-up makes the pair a verified example that the next similar questi
   const item = page.getByRole("listitem").filter({ hasText: taught });
   await expect(item).toContainText("SELECT count(*) AS cancelled_orders");
   await item.getByRole("button", { name: `Delete “${taught}”` }).click();
+  await page.getByRole("button", { name: "Yes, delete" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: taught })).toHaveCount(0);
 
   // And its three conversations, so later tests of this role start from the list they expect.

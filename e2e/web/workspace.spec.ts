@@ -36,6 +36,7 @@ test("edits the SQL, re-runs it as the role, pages past the row cap, exports the
   await expect(item).toContainText("SELECT customer_id, city FROM customers ORDER BY customer_id");
   await expect(item).toContainText(/corrected by (you|postgres)/);
   await item.getByRole("button", { name: "Delete “how many customers are there?”" }).click();
+  await page.getByRole("button", { name: "Yes, delete" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: "how many customers are there?" })).toHaveCount(0);
 });
 

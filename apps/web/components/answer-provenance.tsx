@@ -10,10 +10,32 @@ function duration(milliseconds: number): string {
 
 /**
  * Where the rows on screen come from. nlq's answer: the model, the confidence and its basis, the candidates and the
- * time from question to answer. The user's edited SQL: that, and nothing of the model's provenance (its confidence,
- * candidates and reasoning were about other SQL).
+ * time from question to answer. Another reading picked under the answer: its number and that a candidate wrote it,
+ * validated again and run as the user's role (not "your edited SQL": the user wrote nothing). The user's edited SQL:
+ * that, and nothing of the model's provenance (its confidence, candidates and reasoning were about other SQL).
  */
-export function AnswerProvenance({ answer, edited }: { readonly answer: AnswerData; readonly edited: boolean }) {
+export function AnswerProvenance({
+  answer,
+  edited,
+  reading,
+}: {
+  readonly answer: AnswerData;
+  readonly edited: boolean;
+  /** The reading picked under the answer whose SQL is on screen: a candidate wrote it, not the user. */
+  readonly reading?: number;
+}) {
+  if (edited && reading !== undefined) {
+    const picked = answer.interpretations?.find((interpretation) => interpretation.number === reading);
+    return (
+      <div className="answer-meta" data-testid="provenance">
+        <span className="badge">reading #{reading}</span>
+        <span className="badge badge-quiet">
+          a candidate's SQL{picked ? ` (${picked.support} of ${picked.outOf} candidates)` : ""}, validated again and run
+          read-only as your role; not saved
+        </span>
+      </div>
+    );
+  }
   if (edited) {
     return (
       <div className="answer-meta" data-testid="provenance">

@@ -5,7 +5,7 @@ import { planChart } from "../lib/chart-plan";
 import type { AnswerData, AnswerField, ErrorData } from "../lib/chat-message";
 import { AnswerProvenance } from "./answer-provenance";
 import { ErrorView } from "./error-view";
-import { InterpretationChoices, rememberPickedInterpretation } from "./interpretation-choices";
+import { confirmInterpretation, InterpretationChoices } from "./interpretation-choices";
 import { KnowledgeUsedList } from "./knowledge-used-list";
 import { ResultChart } from "./result-chart";
 import { ResultTable } from "./result-table";
@@ -22,7 +22,10 @@ interface ShownResult {
   readonly truncatedBy?: "rows" | "bytes";
   /** Rows of the whole result, once a re-run or "load more" counted them. */
   readonly totalRows?: number;
+  /** True when the rows are not nlq's answer: the user's edited SQL, or another reading picked (`reading`). */
   readonly edited: boolean;
+  /** The number of the reading picked under the answer, when its candidate's SQL is on screen (not the user's). */
+  readonly reading?: number;
 }
 
 interface RunResponse {
@@ -35,11 +38,23 @@ interface RunResponse {
 }
 
 async function runSql(sql: string, offset: number): Promise<RunResponse | ErrorData> {
+  return post("/api/sql", { sql, offset });
+}
+
+/**
+ * Runs reading `number` of a stored turn: its SQL is the server's stored one, and the audit trail keeps the pick
+ * (POST /api/turns/<id>/pick).
+ */
+function runReading(turnId: string, number: number): Promise<RunResponse | ErrorData> {
+  return post(`/api/turns/${encodeURIComponent(turnId)}/pick`, { number });
+}
+
+async function post(url: string, request: unknown): Promise<RunResponse | ErrorData> {
   try {
-    const response = await fetch("/api/sql", {
+    const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ sql, offset }),
+      body: JSON.stringify(request),
     });
     const body = (await response.json()) as RunResponse | { error: ErrorData };
     return "error" in body ? body.error : body;
@@ -52,7 +67,7 @@ async function runSql(sql: string, offset: number): Promise<RunResponse | ErrorD
  * An answered question: the plain-language sentence when there is one, provenance, the SQL (editable, re-run as the
  * same role), a chart when it fits, the rows.
  */
-export function AnswerView({ answer }: { readonly answer: AnswerData }) {
+export function AnswerView({ answer, turnId }: { readonly answer: AnswerData; readonly turnId?: string | undefined }) {
   const [shown, setShown] = useState<ShownResult>({ ...answer, edited: false });
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(answer.sql);
@@ -60,8 +75,9 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
   const [failure, setFailure] = useState<ErrorData | undefined>();
   const [saved, setSaved] = useState<string | undefined>();
   const [savingExample, setSavingExample] = useState(false);
-  // Edited SQL answers the user's own question, not the one asked: the chart then follows the columns alone.
-  const chartQuestion = shown.edited ? undefined : answer.question;
+  // Edited SQL answers the user's own question, not the one asked: the chart then follows the columns alone (another
+  // reading picked still answers the question asked).
+  const chartQuestion = shown.edited && shown.reading === undefined ? undefined : answer.question;
   const plan = planChart(shown.fields, shown.rows, chartQuestion === undefined ? {} : { question: chartQuestion });
   // A chart, or at least the choice of columns to draw one from, whenever the rows have a measure and a label.
   const chartable =
@@ -82,8 +98,11 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
     setEditing(false);
   }
 
-  /** Runs another reading of the question as the user's role; it becomes the role's own verified example. */
-  async function pick(sql: string) {
+  /**
+   * Runs another reading of the question as the user's role (validated again, read-only). An answer choice: nothing is
+   * saved; "Use this from now on" is what teaches.
+   */
+  async function pick(sql: string, number: number) {
     setFailure(undefined);
     setSaved(undefined);
     setSavingExample(false);
@@ -92,15 +111,24 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
       return;
     }
     setBusy(true);
-    const result = await runSql(sql, 0);
+    // A stored turn's reading runs from the server's copy and is audited; without one (no metadata store) as SQL.
+    const result = turnId === undefined ? await runSql(sql, 0) : await runReading(turnId, number);
     setBusy(false);
     if ("code" in result) {
       setFailure(result);
       return;
     }
-    setShown({ ...result, edited: true });
-    if (await rememberPickedInterpretation(answer.question, result.sql))
-      setSaved("Remembered as your verified example");
+    setShown({ ...result, edited: true, reading: number });
+  }
+
+  /** "Use this from now on": confirms reading `number` of the stored turn (a verified example, a knowledge entry). */
+  async function confirm(number: number) {
+    if (turnId === undefined) return;
+    setSaved(undefined);
+    setBusy(true);
+    const outcome = await confirmInterpretation(turnId, number);
+    setBusy(false);
+    setSaved(outcome.message);
   }
 
   async function loadMore() {
@@ -138,7 +166,11 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
           <span>{answer.summary.sentence}</span>
         </p>
       ) : null}
-      <AnswerProvenance answer={answer} edited={shown.edited} />
+      <AnswerProvenance
+        answer={answer}
+        edited={shown.edited}
+        {...(shown.reading === undefined ? {} : { reading: shown.reading })}
+      />
       {shown.edited ? null : <KnowledgeUsedList used={answer.knowledgeUsed} />}
       {/* The model's reasoning is about its own SQL, not the user's edit. */}
       {answer.explanation && !shown.edited ? <p className="explanation">{answer.explanation}</p> : null}
@@ -163,7 +195,13 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
       ) : (
         <SqlBlock sql={shown.sql} />
       )}
-      <InterpretationChoices answer={answer} shownSql={shown.sql} busy={busy} onPick={(sql) => void pick(sql)} />
+      <InterpretationChoices
+        answer={answer}
+        shownSql={shown.sql}
+        busy={busy}
+        onPick={(sql, number) => void pick(sql, number)}
+        onConfirm={turnId === undefined ? undefined : (number) => void confirm(number)}
+      />
       {failure ? <ErrorView error={failure} /> : null}
       <div className="answer-actions">
         {editing ? null : (
@@ -180,11 +218,13 @@ export function AnswerView({ answer }: { readonly answer: AnswerData }) {
         )}
         <form method="post" action="/api/export" className="inline-form">
           <input type="hidden" name="sql" value={shown.sql} />
+          {/* Names the file (nlq-<question>.csv); edited SQL answers the user's own question: nlq-result.csv. */}
+          {chartQuestion === undefined ? null : <input type="hidden" name="question" value={chartQuestion} />}
           <button type="submit" className="button button-secondary">
             Download CSV
           </button>
         </form>
-        {shown.edited && !savingExample ? (
+        {shown.edited && shown.reading === undefined && !savingExample ? (
           <button
             type="button"
             className="button button-secondary"

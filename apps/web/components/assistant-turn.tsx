@@ -47,7 +47,9 @@ export function AssistantTurn({
   return (
     <article className="turn turn-assistant" aria-label="Answer">
       {steps.length > 0 ? <StepList steps={steps} finished={finished} stopped={stopped && !finished} /> : null}
-      {answer?.type === "data-answer" ? <MemoisedAnswerView answer={answer.data} /> : null}
+      {answer?.type === "data-answer" ? (
+        <MemoisedAnswerView answer={answer.data} turnId={turn?.type === "data-turn" ? turn.data.id : undefined} />
+      ) : null}
       {answer?.type === "data-answer" && turn?.type === "data-turn" ? (
         <FeedbackButtons turnId={turn.data.id} initial={turn.data.feedback ?? null} />
       ) : null}

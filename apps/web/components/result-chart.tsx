@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { type ChartKind, type ChartPlan, type ChartSeries, chartData, planChart } from "../lib/chart-plan";
 import type { AnswerField } from "../lib/chat-message";
+import { exportFileName } from "../lib/export-file-name";
 import { ChartControls, kindNames } from "./chart-controls";
 import { chartPng, downloadBlob } from "./chart-image";
 
@@ -175,7 +176,11 @@ export function ResultChart({ fields, rows, question }: ResultChartProps) {
           {legend}
         </>
       );
-      const margin = { top: 8, right: 16, bottom: 8, left: 8 };
+      // Upright labels are centred under their point: the last one needs half its width right of the plot, or it is
+      // cut at the edge ("Nov 202"), on screen and in the PNG.
+      const lastLabel = labels.at(-1) ?? "";
+      const lastHalf = slanted ? 0 : Math.ceil((lastLabel.length * characterWidth) / 2) + 4;
+      const margin = { top: 8, right: Math.max(16, lastHalf - (twoAxes ? 64 : 0)), bottom: 8, left: 8 };
       chart =
         shownKind === "line" ? (
           <LineChart width={width} height={height} data={points} margin={margin}>
@@ -264,8 +269,9 @@ export function ResultChart({ fields, rows, question }: ResultChartProps) {
                   name: seriesName(item, horizontal, twoAxes),
                   color: palette[index % palette.length] ?? "#000",
                 }));
-                chartPng(svg, series.length > 1 || twoAxes ? legend : [])
-                  .then((blob) => downloadBlob(blob, "nlq-chart.png"))
+                // The file stands alone: the question as its title, what is drawn by what, every series named.
+                chartPng(svg, legend, { title: question ?? description, caption: description })
+                  .then((blob) => downloadBlob(blob, exportFileName(question, "png")))
                   .catch((error: unknown) => setExportFailure((error as Error).message));
               }}
             >

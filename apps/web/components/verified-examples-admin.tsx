@@ -7,6 +7,8 @@ interface VerifiedExample {
   readonly question: string;
   readonly sql: string;
   readonly source: string;
+  /** How the pair came to be verified, in words ("accepted by you", "picked from 3 readings by you"). */
+  readonly label: string;
   /** Verified by the signed-in role. */
   readonly yours: boolean;
   /** Shared with every role by an administrator. */
@@ -19,6 +21,8 @@ export function VerifiedExamplesAdmin({ administrator }: { readonly administrato
   const [examples, setExamples] = useState<VerifiedExample[] | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
   const [editing, setEditing] = useState<{ id: string; question: string; sql: string } | undefined>();
+  /** The example whose Delete was clicked and awaits "Yes, delete" (nothing is removed on the first click). */
+  const [confirmingDelete, setConfirmingDelete] = useState<string | undefined>();
 
   const load = useCallback(async () => {
     const response = await fetch("/api/verified-examples").catch(() => undefined);
@@ -103,8 +107,7 @@ export function VerifiedExamplesAdmin({ administrator }: { readonly administrato
                 <p className="example-question">{example.question}</p>
                 <pre className="sql-code example-sql">{example.sql}</pre>
                 <p className="example-meta">
-                  {example.source}
-                  {example.yours ? " by you" : ""}
+                  {example.label}
                   {example.shared ? (example.yours ? ", shared with every role" : ", shared by an administrator") : ""}
                 </p>
                 {administrator || example.yours ? (
@@ -117,14 +120,25 @@ export function VerifiedExamplesAdmin({ administrator }: { readonly administrato
                     >
                       Edit
                     </button>
-                    <button
-                      type="button"
-                      className="button button-secondary"
-                      aria-label={`Delete “${example.question}”`}
-                      onClick={() => void change("DELETE", example.id)}
-                    >
-                      Delete
-                    </button>
+                    {confirmingDelete === example.id ? (
+                      <DeleteConfirmation
+                        question={example.question}
+                        onDelete={() => {
+                          setConfirmingDelete(undefined);
+                          void change("DELETE", example.id);
+                        }}
+                        onKeep={() => setConfirmingDelete(undefined)}
+                      />
+                    ) : (
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        aria-label={`Delete “${example.question}”`}
+                        onClick={() => setConfirmingDelete(example.id)}
+                      >
+                        Delete
+                      </button>
+                    )}
                   </div>
                 ) : null}
               </>
@@ -133,5 +147,40 @@ export function VerifiedExamplesAdmin({ administrator }: { readonly administrato
         ))}
       </ul>
     </section>
+  );
+}
+
+/**
+ * The second step of deleting an example: "Delete this example for good?" with "Yes, delete" and "Keep it". Focus
+ * goes to "Keep it" (the safe answer), and Escape keeps the example.
+ */
+function DeleteConfirmation({
+  question,
+  onDelete,
+  onKeep,
+}: {
+  readonly question: string;
+  readonly onDelete: () => void;
+  readonly onKeep: () => void;
+}) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a short inline question, not a form
+    <span
+      className="example-confirm"
+      role="group"
+      aria-label={`Delete “${question}”?`}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onKeep();
+      }}
+    >
+      <span>Delete this example for good? Similar questions stop getting it.</span>
+      <button type="button" className="button button-danger" onClick={onDelete}>
+        Yes, delete
+      </button>
+      {/* biome-ignore lint/a11y/noAutofocus: focus follows the user's own Delete click, onto the safe answer */}
+      <button type="button" className="button button-secondary" autoFocus onClick={onKeep}>
+        Keep it
+      </button>
+    </span>
   );
 }

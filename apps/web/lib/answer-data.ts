@@ -42,13 +42,14 @@ export function answerData(answer: Answer, languageModelCalls: number): AnswerDa
     ...((answer.interpretations?.length ?? 0) < 2
       ? {}
       : {
-          interpretations: answer.interpretations!.map(({ number, chosen, sql, support, difference }) => ({
+          interpretations: answer.interpretations!.map(({ number, chosen, sql, support, difference, reading }) => ({
             number,
             chosen,
             sql,
             support,
             outOf: answer.selection.candidates,
             difference,
+            ...(reading ? { reading } : {}),
           })),
           needsChoice: answer.needsChoice === true,
           ...(answer.choiceBasis === undefined ? {} : { choiceBasis: answer.choiceBasis }),

@@ -1,3 +1,4 @@
+import type { ConfirmedReading } from "@nlq/engine";
 import type { UIMessage } from "ai";
 
 /**
@@ -83,6 +84,11 @@ export interface InterpretationData {
   /** The candidates written (`support` is out of these). */
   readonly outOf: number;
   readonly difference: string;
+  /**
+   * The reading of a phrase in doubt its candidates followed (`Interpretation.reading`): what "Use this from now on"
+   * stores as a knowledge entry. Absent when the candidates merely disagreed.
+   */
+  readonly reading?: ConfirmedReading;
 }
 
 /**

@@ -3,6 +3,7 @@ import { singleCandidateSelection } from "@nlq/engine/testing";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { AnswerProvenance } from "../components/answer-provenance";
 import { AnswerView } from "../components/answer-view";
 import { answerData } from "./answer-data";
 
@@ -76,5 +77,30 @@ describe("the interpretations under an answer", () => {
       createElement(AnswerView, { answer: answerData({ ...answer, interpretations: undefined }, 0) }),
     );
     expect(without).not.toContain('data-testid="interpretations"');
+  });
+
+  it("offers 'Use this from now on' beside each reading of a stored turn, and nothing to confirm without one", () => {
+    const stored = renderToStaticMarkup(createElement(AnswerView, { answer: answerData(answer, 0), turnId: "t-1" }));
+    expect(stored).toContain('aria-label="Use this from now on: reading #1"');
+    expect(stored).toContain('aria-label="Use this from now on: reading #2"');
+    expect(stored.match(/>Use this from now on</g)).toHaveLength(2);
+    const unstored = renderToStaticMarkup(createElement(AnswerView, { answer: answerData(answer, 0) }));
+    expect(unstored).not.toContain("Use this from now on");
+  });
+
+  it("labels a picked reading as a candidate's SQL validated again, not as the user's edit", () => {
+    const html = renderToStaticMarkup(
+      createElement(AnswerProvenance, { answer: answerData(answer, 0), edited: true, reading: 2 }),
+    );
+    expect(html).toContain("reading #2");
+    expect(html).toContain(
+      "a candidate&#x27;s SQL (1 of 3 candidates), validated again and run read-only as your role",
+    );
+    expect(html).not.toContain("your edited SQL");
+    expect(html).not.toContain("written by you");
+    const edited = renderToStaticMarkup(
+      createElement(AnswerProvenance, { answer: answerData(answer, 0), edited: true }),
+    );
+    expect(edited).toContain("your edited SQL");
   });
 });

@@ -2,7 +2,7 @@
 // metadata store with drizzle, catalog index, value-index store, vector-store backends). Only what others use.
 
 export { auditEntries } from "./audit/audit-entries";
-export type { AuditedOutcome, QuestionAsker } from "./audit/audit-row";
+export type { AuditedOutcome, AuditedPick, QuestionAsker } from "./audit/audit-row";
 export { dataSourceKey, dataSourceNames } from "./audit/data-source-key";
 export { QuestionAuditTrail } from "./audit/question-audit-trail";
 export { administratorSql, roleAuthority } from "./audit/role-authority";

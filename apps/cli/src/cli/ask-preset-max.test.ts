@@ -33,7 +33,7 @@ describe("nlq ask --preset max", () => {
     expect(exitCode).toBeFalsy();
     expect(stdout).toMatch(/WHERE lower\(trim\(city\)\) = 'berlin'/);
     expect(stdout).toContain(
-      "selection: confidence 1.00 (won 2 of 2 pairwise comparisons against 1 other result clusters; CHASE-SQL Alg. 3 score 10 of 10, 8 from candidates with the same result); 10 candidates, 2 distinct results, chosen by pairwise",
+      "selection: confidence 90% (won 2 of 2 pairwise comparisons against 1 other result clusters; CHASE-SQL Alg. 3 score 10 of 10, 8 from candidates with the same result; at most 9 of 10 candidates (90%): the others returned different rows); 10 candidates, 2 distinct results, chosen by pairwise",
     );
     for (const line of [
       "  generate-candidate: 1 call",

@@ -23,7 +23,7 @@ function outcome(entry: QuestionAuditRow): string {
   if (!entry.ok) return `failed ${entry.errorCode ?? "XX000"}`;
   const rows =
     entry.rows === null ? "" : `${entry.rows} ${entry.rows === 1 ? "row" : "rows"}${entry.truncated ? " (cut)" : ""}`;
-  const confidence = entry.confidence === null ? "" : `, confidence ${entry.confidence.toFixed(2)}`;
+  const confidence = entry.confidence === null ? "" : `, confidence ${Math.round(entry.confidence * 100)}%`;
   return `${rows}${confidence}`;
 }
 

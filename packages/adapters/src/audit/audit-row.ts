@@ -18,8 +18,24 @@ export interface QuestionAsker {
   readonly applicationName?: string;
 }
 
-/** What became of a question: its answer, or the error the asker was told. */
-export type AuditedOutcome = { readonly answer: Answer } | { readonly error: unknown };
+/**
+ * A reading picked under an earlier answer where the surface keeps no `Answer` (the web app re-runs the stored
+ * reading's SQL): the SQL that ran, the rows as a count, which reading of how many, and its support.
+ */
+export interface AuditedPick {
+  readonly sql: string;
+  readonly rows: number;
+  readonly truncated: boolean;
+  /** The reading's number as shown (#1 is nlq's pick). */
+  readonly number: number;
+  /** Candidates that returned it, of `outOf` written. */
+  readonly support: number;
+  readonly outOf: number;
+  readonly elapsedMilliseconds: number;
+}
+
+/** What became of a question: its answer, a reading picked under it, or the error the asker was told. */
+export type AuditedOutcome = { readonly answer: Answer } | { readonly pick: AuditedPick } | { readonly error: unknown };
 
 /** Longest question or SQL kept (a hostile client may send anything; the queue holds at most 1,000 rows). */
 const maximumTextLength = 10_000;
@@ -114,6 +130,20 @@ export function auditRowOf(
       interpretations: auditedInterpretations(answer),
       model: answer.model.id,
       elapsedMilliseconds: Math.round(answer.elapsedMilliseconds),
+    };
+  }
+  if ("pick" in outcome) {
+    const pick = outcome.pick;
+    return {
+      ...common,
+      sql: clip(pick.sql, maximumTextLength),
+      ok: true,
+      confidence: null,
+      // As answerWithInterpretation words a pick on the other surfaces: a person chose, nothing was compared.
+      confidenceBasis: `picked by the user: interpretation #${pick.number} (${pick.support} of ${pick.outOf} candidates returned it)`,
+      rows: pick.rows,
+      truncated: pick.truncated,
+      elapsedMilliseconds: Math.max(0, Math.round(pick.elapsedMilliseconds)),
     };
   }
   const error = outcome.error;

@@ -126,6 +126,35 @@ describe("auditRowOf", () => {
     const untyped = auditRowOf(alice, "q", { error: new Error("ECONNREFUSED 10.1.2.3:5432") }, new Date());
     expect(untyped).toMatchObject({ ok: false, errorCode: "XX000", errorMessage: "internal error" });
   });
+
+  it("records a reading picked under an earlier answer: its SQL and row count, no confidence, who chose", () => {
+    const row = auditRowOf(
+      { ...alice, surface: "web" },
+      "which carriers deliver late most often?",
+      {
+        pick: {
+          sql: "SELECT carrier FROM shipments",
+          rows: 4,
+          truncated: false,
+          number: 2,
+          support: 1,
+          outOf: 3,
+          elapsedMilliseconds: 12.4,
+        },
+      },
+      new Date(),
+    );
+    expect(row).toMatchObject({
+      surface: "web",
+      ok: true,
+      sql: "SELECT carrier FROM shipments",
+      rows: 4,
+      truncated: false,
+      confidence: null,
+      confidenceBasis: "picked by the user: interpretation #2 (1 of 3 candidates returned it)",
+      elapsedMilliseconds: 12,
+    });
+  });
 });
 
 describe("QuestionAuditTrail", () => {

@@ -1,4 +1,4 @@
-import { type Answer, InterpretationNotFoundError } from "@nlq/engine";
+import { type Answer, type Interpretation, InterpretationNotFoundError } from "@nlq/engine";
 import { confirmedReadingText, confirmReading, pickedProvenance } from "./confirm-reading";
 import type { KnowledgeEditor } from "./knowledge-store";
 import type { MetadataDatabase } from "./metadata-database";
@@ -10,8 +10,13 @@ export interface RememberPickedReadingOptions {
   readonly dataSource: string;
   /** Who confirms, as PostgreSQL says on the asker's own session (`roleAuthority`, `administratorSql`). */
   readonly editor: KnowledgeEditor;
-  /** The answer with the picked reading (`answerWithInterpretation`'s): its SQL ran for the user. */
-  readonly answer: Answer;
+  /**
+   * The answer with the picked reading (`answerWithInterpretation`'s): its SQL ran for the user. Only the question,
+   * the SQL and each interpretation's number, `chosen` flag and reading are read (the web app keeps no more).
+   */
+  readonly answer: Pick<Answer, "question" | "sql"> & {
+    readonly interpretations?: readonly Pick<Interpretation, "number" | "chosen" | "reading">[];
+  };
 }
 
 /** What a confirmation stored, and the sentence every surface shows for it. */

@@ -1,12 +1,14 @@
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, ne, or, sql } from "drizzle-orm";
 import type { MetadataDatabase } from "./metadata-database";
 import { type VerifiedExampleRow, verifiedExamples } from "./schema/verified-examples";
 
 /**
  * How a pair became verified: `accepted` (thumbs up), `corrected` (edited SQL), `admin` (edited by an administrator),
- * `picked` (a reading the user confirmed with "use this from now on", `confirmReading`).
+ * `picked` (a reading the user confirmed with "use this from now on", `confirmReading`). `unconfirmed` marks what
+ * migration 0010 could not tell apart (a turnless `accepted` pair: an automatically saved pick, or an old thumbs-up):
+ * kept in the table, never offered (`visibleTo` leaves it out).
  */
-export type VerifiedExampleSource = "accepted" | "corrected" | "admin" | "picked";
+export type VerifiedExampleSource = "accepted" | "corrected" | "admin" | "picked" | "unconfirmed";
 
 export interface NewVerifiedExample {
   readonly dataSource: string;
@@ -75,14 +77,20 @@ export class VerifiedExampleStore {
   }
 
   /**
-   * The pairs of the data source `role` may be offered — its own and those shared with all roles — most recently
-   * changed first (at most `limit`, default 500). Still to be checked against the database (`readableExamples`).
+   * The pairs of the data source `role` may be offered — its own and those shared with all roles, never an
+   * `unconfirmed` one — most recently changed first (at most `limit`, default 500). Still to be checked against the database (`readableExamples`).
    */
   visibleTo(dataSource: string, role: string, limit = 500): Promise<VerifiedExampleRow[]> {
     return this.database
       .select()
       .from(verifiedExamples)
-      .where(and(eq(verifiedExamples.dataSource, dataSource), visibleToRole(role)))
+      .where(
+        and(
+          eq(verifiedExamples.dataSource, dataSource),
+          visibleToRole(role),
+          ne(verifiedExamples.source, "unconfirmed"),
+        ),
+      )
       .orderBy(desc(verifiedExamples.updatedAt))
       .limit(limit);
   }

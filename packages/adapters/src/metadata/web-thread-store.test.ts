@@ -42,6 +42,10 @@ describe("WebThreadStore", () => {
     expect(await threads.rename(bob, thread.id, "mine now")).toBe(false);
     expect(await threads.delete(bob, thread.id)).toBe(false);
     expect(await threads.setFeedback(bob, second!.id, "up")).toBeUndefined();
+    expect(await threads.turn(bob, second!.id)).toBeUndefined();
+    expect(await threads.turn(aliceElsewhere, second!.id)).toBeUndefined();
+    expect(await threads.turn(alice, "not-a-uuid")).toBeUndefined();
+    expect((await threads.turn(alice, second!.id))?.question).toBe("and in Berlin?");
     expect(await threads.get(alice, "not-a-uuid")).toBeUndefined();
 
     expect((await threads.setFeedback(alice, second!.id, "down"))?.feedback).toBe("down");

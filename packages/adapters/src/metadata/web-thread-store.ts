@@ -148,6 +148,21 @@ export class WebThreadStore {
     return row;
   }
 
+  /** One turn of the owner's threads by its id; undefined when there is none, or it is another role's. */
+  async turn(owner: ThreadOwner, turnId: string): Promise<WebTurnRow | undefined> {
+    if (!uuidPattern.test(turnId)) return undefined;
+    const [row] = await this.database
+      .select()
+      .from(webTurns)
+      .where(
+        and(
+          eq(webTurns.id, turnId),
+          sql`${webTurns.threadId} IN (SELECT ${webThreads.id} FROM ${webThreads} WHERE ${webThreads.role} = ${owner.role} AND ${webThreads.dataSource} = ${owner.dataSource})`,
+        ),
+      );
+    return row;
+  }
+
   private async find(owner: ThreadOwner, id: string): Promise<WebThreadRow | undefined> {
     if (!uuidPattern.test(id)) return undefined;
     const [thread] = await this.database

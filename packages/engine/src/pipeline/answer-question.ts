@@ -3,7 +3,6 @@ import { CancelledError } from "../errors/cancelled-error";
 import { NlqError } from "../errors/nlq-error";
 import { buildInterpretations } from "../interpretations/build-interpretations";
 import { createStepContext } from "../llm/step-context";
-import { confidenceWithReadings } from "../readings/reading-confidence";
 import { renderSchema } from "../schema/render-schema";
 import { summarizeAnswer } from "../summary/summarize-answer";
 import { type QuestionTrace, startQuestionTrace } from "../telemetry/question-trace";
@@ -130,9 +129,8 @@ async function answerTracedQuestion(options: AnswerQuestionOptions, questionTrac
       askWhenSupportBelow: options.settings.askWhenSupportBelow,
       readings: questionReadings,
     });
-    // Doubt in the one figure: when readings of a phrase returned different rows, the confidence is at most the
-    // chosen reading's share of the candidates, whatever the selector said.
-    const { confidence, selectionSummary } = confidenceWithReadings(selection.confidence, selection.summary, readings);
+    // One figure (selectAnswer): with candidates that returned different rows, at most the chosen result's share.
+    const { confidence, summary: selectionSummary } = selection;
     const summary = await summarizeAnswer({ sql: chosen.sql, result: chosen.result, context });
     const answer: Answer = {
       question: options.question,

@@ -3,6 +3,7 @@ import type { SelectionSummary } from "../contract/answer";
 import { fnv1a } from "../embedding/feature-hashing";
 import type { StepContext } from "../llm/step-context";
 import { seededRandom } from "../random/seeded-random";
+import { confidenceCappedByAgreement } from "../selection/answer-confidence";
 import type { CandidateCluster, ExecutedCandidate, SelectionOutcome } from "../selection/candidate-selector";
 import { clusterCandidates } from "../selection/cluster-candidates";
 import { candidateSelector } from "../selection/selector-registry";
@@ -43,7 +44,8 @@ function agreement(cluster: CandidateCluster, written: number): { confidence: nu
  * - one candidate written: none (nothing was compared);
  * - every candidate that ran agrees: the cluster's share of the candidates written (failed ones count against it);
  * - otherwise: the selector's own figure (self-consistency: the cluster's share; pairwise: the winner's win rate;
- *   unit tests: the share of tests passed).
+ *   unit tests: the share of tests passed), at most the chosen cluster's share of the candidates written
+ *   (`confidenceCappedByAgreement`): the one figure the event, the answer and every surface carry.
  * If the selector fails (its model calls err, the budget is spent or the deadline passed), self-consistency chooses
  * instead and the basis says why; only the client's cancel is thrown.
  */
@@ -90,6 +92,10 @@ export async function selectAnswer(options: SelectAnswerOptions): Promise<Select
       const fallback = await candidateSelector("self-consistency").select(selectOptions);
       outcome = { ...fallback, basis: `${selectorName} failed (${reason}); ${fallback.basis}` };
     }
+    outcome = {
+      cluster: outcome.cluster,
+      ...confidenceCappedByAgreement(outcome, outcome.cluster.members.length, written),
+    };
   }
   const chosenCluster = clusters.indexOf(outcome.cluster);
   const chosen = outcome.cluster.representative;

@@ -61,6 +61,25 @@ describe("summarizeAnswer", () => {
     expect(context.calls.map((call) => call.step)).toEqual(["summarize-answer"]);
   });
 
+  it("drops a sentence whose figure the role's rows do not hold, and says which in summary-end", async () => {
+    const { context, summaryEvents } = contextWith(
+      () => JSON.stringify({ answer: "Hearth & Harbor has 1,500 customers." }),
+      {
+        scripted: true,
+      },
+    );
+    // The recorded sentence counts every customer; this role's row-level security shows 157 of them.
+    expect(await summarizeAnswer({ sql, result: cappedResult([["157"]]), context })).toBeUndefined();
+    expect(summaryEvents().at(-1)).toEqual({
+      type: "summary-end",
+      omittedReason: "the sentence stated 1,500, which the rows this role got do not hold",
+    });
+    const { context: all } = contextWith(() => JSON.stringify({ answer: "Hearth & Harbor has 1,500 customers." }));
+    expect((await summarizeAnswer({ sql, result: cappedResult([["1500"]]), context: all }))?.sentence).toBe(
+      "Hearth & Harbor has 1,500 customers.",
+    );
+  });
+
   it("labels a scripted model's sentence as scripted", async () => {
     const { context } = contextWith(() => JSON.stringify({ answer: "Three." }), { scripted: true });
     expect(await summarizeAnswer({ sql, result: cappedResult([["3"]]), context })).toMatchObject({ scripted: true });

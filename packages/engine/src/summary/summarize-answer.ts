@@ -6,6 +6,7 @@ import type { StepContext } from "../llm/step-context";
 import { resultPreview } from "../selection/result-preview";
 import { textPrefix } from "../text/quoted-prefix";
 import { plainSentence } from "./plain-sentence";
+import { unsupportedFigures } from "./sentence-figures";
 
 /** Rows of the chosen result the `summarize-answer` prompt shows (long cells are cut by `resultPreview`). */
 export const summaryPreviewRows = 20;
@@ -31,7 +32,9 @@ function shortReason(error: unknown): string {
  * The sentence is optional, never a reason to fail an answered question: when the budget is already spent the call is
  * not made, and when the call fails (no response, bad output, the deadline) there is no sentence and `summary-end`
  * says why — no other text stands in for the model's. Only the client's cancel propagates (`CancelledError`). The
- * model's text is cleaned by `plainSentence` (plain, one line, capped).
+ * model's text is cleaned by `plainSentence` (plain, one line, capped), and dropped when it states a figure the rows
+ * the asking role got do not support (`unsupportedFigures`: a recorded or cached "1,500 customers" to a role whose
+ * row-level security shows 157) — `summary-end` then names the figures.
  */
 export async function summarizeAnswer(options: SummarizeAnswerOptions): Promise<AnswerSummary | undefined> {
   const { context, result } = options;
@@ -57,6 +60,19 @@ export async function summarizeAnswer(options: SummarizeAnswerOptions): Promise<
     const sentence = plainSentence(output.answer);
     if (!sentence) {
       context.emit({ type: "summary-end", omittedReason: "the model's sentence held no text" });
+      return undefined;
+    }
+    const unsupported = unsupportedFigures(sentence, {
+      question: context.question,
+      rows: result.result.rows,
+      truncated: result.truncated,
+    });
+    if (unsupported.length > 0) {
+      const figures = unsupported.map((figure) => figure.text).join(", ");
+      context.emit({
+        type: "summary-end",
+        omittedReason: `the sentence stated ${figures}, which the rows this role got do not hold`,
+      });
       return undefined;
     }
     const model = context.modelForStep("summarize-answer");

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { evictCorrectedAnswer } from "../../../lib/evict-corrected-answer";
 import { examplesForUser, exampleView } from "../../../lib/examples-for-user";
 import { validatedSql } from "../../../lib/run-edited-sql";
-import { savedExampleOrigin } from "../../../lib/saved-example-origin";
 import { resolveScriptedModelPaths } from "../../../lib/scripted-model-paths";
 import { withUserSession } from "../../../lib/user-session";
 import { ChatRequestError } from "../../../lib/web-errors";
@@ -29,17 +28,15 @@ const correctedBody = z.object({
   sql: z.string().trim().min(1).max(100_000),
   /** The question as it was asked, when the user reworded it before saving: its cached answer is evicted too. */
   answered: z.string().trim().min(1).max(4000).optional(),
-  /** A reading of the question picked under its answer (issue 19): the role's own example, never shared. */
-  picked: z.literal(true).optional(),
 });
 
 /**
  * Saves a question with SQL the user corrected (and re-ran) as a verified example: `{ question, sql }`. The SQL is
  * validated as the signed-in role first, like any candidate. The example is the role's own; an administrator's is
- * shared with every role — except a picked reading of an ambiguous question (`picked: true`), which stays the role's.
- * A correction (not a pick) also evicts the cached model responses of the role's answers to the question (and to
- * `answered`, the question as asked before the user reworded it), so asking it again calls the model instead of
- * replaying the answer the user corrected.
+ * shared with every role. A picked reading is never saved here: "Use this from now on" confirms it
+ * (`/api/turns/<id>/confirm-reading`), with its own provenance. A correction also evicts the cached model responses
+ * of the role's answers to the question (and to `answered`, the question as asked before the user reworded it), so
+ * asking it again calls the model instead of replaying the answer the user corrected.
  */
 export function POST(request: Request): Promise<Response> {
   return withWorkspace(request, async ({ user, store, examples }) => {
@@ -57,7 +54,8 @@ export function POST(request: Request): Promise<Response> {
       question: parsed.data.question,
       sql,
       verifiedBy: user.role,
-      ...(await savedExampleOrigin(parsed.data.picked === true, () => isAdministrator(user))),
+      source: "corrected",
+      sharedWithAllRoles: await isAdministrator(user),
     });
     await evictCorrectedAnswer(store.llmCache, user, parsed.data);
     return Response.json({ id: example.id });
