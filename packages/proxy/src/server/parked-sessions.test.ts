@@ -6,6 +6,7 @@ import {
   answerWith,
   backendsGone,
   connectionCountReaching,
+  RawClient,
   startTestProxy,
   uniqueName,
   upstreamDatabase,
@@ -109,6 +110,21 @@ describe("parked sessions (idle sessions held by the native relay alone)", () =>
     } finally {
       await client.end();
     }
+  });
+
+  it("closes while a parked session's hand-back is on its way (its client has just gone)", async () => {
+    const proxy = await startTestProxy((options) => answerWith(options, "select 1"), { nativeRelay: true });
+    const client = new RawClient(proxy.address.port);
+    await client.startup(uniqueName("nlq-parked-gone"));
+    expect(await untilParked(proxy, 1)).toBe(1);
+    client.socket.destroy();
+    // The woken session closes in its resumption: the server hears of it and closing resolves (a bound, not a timing).
+    const closed = await Promise.race([
+      proxy.close().then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000)),
+    ]);
+    expect(closed).toBe(true);
+    expect(proxy.connectionCount).toBe(0);
   });
 
   it("closes a parked session's upstream when its client goes, and shuts parked sessions down with FATAL 57P01", async () => {
