@@ -44,6 +44,18 @@ export function cpuMicroseconds(pid: number): number {
   return (ticks * 1_000_000) / clockTicksPerSecond;
 }
 
+/** The hard limit on open file descriptors of processes started here (`ulimit -Hn`). */
+export function hardDescriptorLimit(): number {
+  const limit = spawnSync("sh", ["-c", "ulimit -Hn"], { encoding: "utf8" }).stdout.trim();
+  return limit === "unlimited" ? Number.POSITIVE_INFINITY : Number(limit);
+}
+
+/**
+ * `sh` arguments that raise the soft descriptor limit to the hard one, then `exec` the command that follows (same
+ * pid): a proxy holding 10,000 idle sessions has 20,000 sockets open.
+ */
+const WITH_HARD_DESCRIPTOR_LIMIT = ["-c", 'ulimit -n "$(ulimit -Hn)" && exec "$@"', "sh"];
+
 /** What bin/nlq.mjs prints when apps/cli/dist is missing or stale and it runs the sources through tsx instead. */
 const RUNS_THROUGH_TSX = "running the TypeScript sources through tsx";
 
@@ -93,12 +105,15 @@ export async function startNlqProxy(
   repository: string,
   upstreamPort: number,
   relay: "native" | "javascript" = "native",
+  environment: Record<string, string> = {},
 ): Promise<ServedProcess> {
   const port = await freePort();
   const home = mkdtempSync(join(tmpdir(), "nlq-bench-proxy-"));
   const child = spawn(
-    process.execPath,
+    "sh",
     [
+      ...WITH_HARD_DESCRIPTOR_LIMIT,
+      process.execPath,
       join(repository, "apps/cli/bin/nlq.mjs"),
       "proxy",
       "--upstream",
@@ -114,6 +129,7 @@ export async function startNlqProxy(
         NLQ_MODEL: "",
         DATABASE_URL: "",
         NLQ_NATIVE_RELAY: relay === "native" ? "on" : "off",
+        ...environment,
       },
       stdio: ["ignore", "ignore", openSync(join(home, "proxy.log"), "w")],
     },
@@ -214,12 +230,11 @@ export async function startPgBouncer(
     chmodSync(directory, 0o755);
     for (const file of ["", "pgbouncer.ini", "users.txt"]) chownSync(join(directory, file), uid, uid);
   }
-  const command = asRoot ? "runuser" : executable;
   // -q: PgBouncer logs to its logfile only, not to the benchmark's stderr as well.
-  const args = asRoot
-    ? ["-u", "postgres", "--", executable, "-q", join(directory, "pgbouncer.ini")]
-    : ["-q", join(directory, "pgbouncer.ini")];
-  const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"] });
+  // runuser resets the descriptor limit (PAM): the shell that raises it runs as postgres, then becomes PgBouncer.
+  const withLimit = ["sh", ...WITH_HARD_DESCRIPTOR_LIMIT, executable, "-q", join(directory, "pgbouncer.ini")];
+  const [command, ...args] = asRoot ? ["runuser", "-u", "postgres", "--", ...withLimit] : withLimit;
+  const child = spawn(command!, args, { stdio: ["ignore", "ignore", "inherit"] });
   await waitReady(port);
   // With runuser, PgBouncer is a child of runuser: read its own pid for memory figures.
   const pid = asRoot ? findChildPid(child.pid!) : child.pid!;

@@ -49,12 +49,15 @@ const ratio = (value: number) => `×${value.toFixed(2)}`;
 
 /** A Markdown table of the report, as pasted into BENCHMARKS.md. */
 export function formatProxyBenchmark(report: ProxyBenchmarkReport): string {
-  const lines = [
-    `pgbench -S, ${report.seconds} s per run, median of ${report.repetitions} interleaved repetitions; nlq: ${report.nlqEntryPoint}; load average ${report.loadAverage.start.toFixed(1)} → ${report.loadAverage.end.toFixed(1)}`,
-    "",
-    "| mode | clients | direct tps | nlq tps | nlq/direct | PgBouncer tps | PgBouncer/direct | nlq/PgBouncer | proxy CPU µs/transaction nlq / PgBouncer |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-  ];
+  const lines =
+    report.cells.length === 0
+      ? []
+      : [
+          `pgbench -S, ${report.seconds} s per run, median of ${report.repetitions} interleaved repetitions; nlq: ${report.nlqEntryPoint}; load average ${report.loadAverage.start.toFixed(1)} → ${report.loadAverage.end.toFixed(1)}`,
+          "",
+          "| mode | clients | direct tps | nlq tps | nlq/direct | PgBouncer tps | PgBouncer/direct | nlq/PgBouncer | proxy CPU µs/transaction nlq / PgBouncer |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ];
   for (const cell of report.cells) {
     const bouncer = cell.pgbouncer;
     lines.push(

@@ -2,16 +2,19 @@
  * Pass-through overhead of the nlq proxy against PostgreSQL directly and PgBouncer (session mode), in one run:
  *
  *   npm run bench:proxy [-- --json] [-- --seconds 5 --repetitions 3 --clients 1,8,32 --modes simple,extended,prepared
- *                                      --idle-connections 1000 --url postgresql://postgres@127.0.0.1:5432/postgres
+ *                                      --idle-sessions 1000 --url postgresql://postgres@127.0.0.1:5432/postgres
  *                                      --baseline /path/to/another/nlq/checkout --node-relay --javascript-relay
- *                                      --warm-up-seconds 2]
+ *                                      --warm-up-seconds 2 --idle-only]
  *
  * pgbench -S (select-only) per mode and client count, the three targets interleaved (their order rotates each
  * repetition so drift hits all of them), medians over repetitions; tps ratios to direct; each proxy's CPU time per
  * transaction (user + system, from /proc: less sensitive to other load on the machine than tps); added latency per
  * round trip at 1 client (median latency through the target minus direct); resident memory per idle session of the
- * proxy and of PgBouncer at `--idle-connections` sessions (held against a stub upstream, since the local server allows
- * 100). PgBouncer comes from Debian (`apt-get install pgbouncer`); without it the PgBouncer columns are absent.
+ * proxy and of PgBouncer at `--idle-sessions` sessions (`--idle-connections`, its older name; held against a stub
+ * upstream in a process of its own, since the local server allows 100). `--idle-only` measures only that. Each proxy
+ * holds two sockets per session: the runner raises the proxies' soft descriptor limit to the hard one and refuses a
+ * session count the hard limit cannot hold. PgBouncer comes from Debian (`apt-get install pgbouncer`); without it the
+ * PgBouncer columns are absent.
  *
  * `--baseline` adds a fourth target, the nlq proxy of another checkout (built there with `npm run build`), interleaved
  * with the others: an A/B of a change to the proxy in the same conditions (no idle-memory figure for it).
@@ -31,11 +34,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median } from "@nlq/eval";
-import { findPgBouncer, type ServedProcess, startNlqProxy, startNodeRelay, startPgBouncer } from "./benchmark-targets";
+import {
+  findPgBouncer,
+  hardDescriptorLimit,
+  type ServedProcess,
+  startNlqProxy,
+  startNodeRelay,
+  startPgBouncer,
+} from "./benchmark-targets";
 import { type IdleConnectionMeasurement, measureIdleConnections } from "./idle-connections";
 import { type PgbenchMode, type PgbenchRun, runPgbench } from "./pgbench";
 import { formatProxyBenchmark, type ProxyBenchmarkCell, type ProxyBenchmarkReport } from "./proxy-benchmark-report";
-import { startStubUpstreamServer } from "./stub-upstream-server";
+import { startStubUpstreamProcess } from "./stub-upstream-server";
 
 const { values: options } = parseArgs({
   options: {
@@ -44,7 +54,9 @@ const { values: options } = parseArgs({
     repetitions: { type: "string", default: "3" },
     clients: { type: "string", default: "1,8,32" },
     modes: { type: "string", default: "simple,extended,prepared" },
+    "idle-sessions": { type: "string" },
     "idle-connections": { type: "string", default: "1000" },
+    "idle-only": { type: "boolean", default: false },
     "warm-up-seconds": { type: "string", default: "2" },
     json: { type: "boolean", default: false },
     baseline: { type: "string" },
@@ -61,8 +73,16 @@ const user = decodeURIComponent(server.username || "postgres");
 const seconds = Number(options.seconds);
 const repetitions = Number(options.repetitions);
 const clientCounts = options.clients.split(",").map(Number);
-const modes = options.modes.split(",") as PgbenchMode[];
-const idleConnections = Number(options["idle-connections"]);
+// `--idle-only`: no mode is measured (the throughput targets still start, and are left alone).
+const modes = (options["idle-only"] ? [] : options.modes.split(",")) as PgbenchMode[];
+const idleConnections = Number(options["idle-sessions"] ?? options["idle-connections"]);
+const descriptorLimit = hardDescriptorLimit();
+// Two sockets per session in the proxy, and a margin for its own files (listening sockets, logs, the addon, pipes).
+if (idleConnections > 0 && 2 * idleConnections + 64 > descriptorLimit) {
+  throw new Error(
+    `${idleConnections} idle sessions need ${2 * idleConnections + 64} file descriptors in each proxy, the hard limit here is ${descriptorLimit} (ulimit -Hn): at most ${Math.floor((descriptorLimit - 64) / 2)} sessions`,
+  );
+}
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const database = `nlq_bench_proxy_${process.pid}`;
@@ -119,7 +139,14 @@ try {
     for (const target of targets.filter((candidate) => candidate.process !== undefined)) {
       for (const mode of modes) {
         const clients = Math.max(...clientCounts);
-        runPgbench({ host: target.host, port: target.port, user, database, mode, clients, seconds: warmUpSeconds });
+        try {
+          runPgbench({ host: target.host, port: target.port, user, database, mode, clients, seconds: warmUpSeconds });
+        } catch (error) {
+          // Not counted either way: a warm-up that got no transaction in (its clients still connecting) is not fatal.
+          log(
+            `warm-up ${mode} on ${target.name} counted nothing: ${error instanceof Error ? error.message.split("\n")[0] : error}`,
+          );
+        }
       }
     }
     log(`warmed up each proxy (${warmUpSeconds} s per mode, not counted)`);
@@ -193,9 +220,11 @@ try {
   let idle: ProxyBenchmarkReport["idleConnections"];
   if (idleConnections > 0) {
     log(`holding ${idleConnections} idle sessions through each target (stub upstream)`);
-    const stub = await startStubUpstreamServer();
+    const stub = await startStubUpstreamProcess();
     stopped.push(() => stub.close());
-    const nlqIdleProxy = await startNlqProxy(repository, stub.port);
+    const nlqIdleProxy = await startNlqProxy(repository, stub.port, "native", {
+      NLQ_MAX_CONNECTIONS: String(idleConnections + 10),
+    });
     stopped.push(() => nlqIdleProxy.stop());
     const nlqIdle: IdleConnectionMeasurement = await measureIdleConnections(nlqIdleProxy, idleConnections);
     let bouncerIdle: IdleConnectionMeasurement | undefined;

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StubUpstreamServer, startStubUpstreamServer } from "./stub-upstream-server";
+import { type StubUpstreamServer, startStubUpstreamProcess, startStubUpstreamServer } from "./stub-upstream-server";
 
 describe("stub upstream server", () => {
   let stub: StubUpstreamServer;
@@ -17,5 +17,19 @@ describe("stub upstream server", () => {
     expect(result.command).toBe("SELECT");
     expect(result.rows).toEqual([]);
     await client.end();
+  });
+});
+
+describe("stub upstream process", () => {
+  it("serves a real client from a child process and stops on close", async () => {
+    const stub = await startStubUpstreamProcess();
+    try {
+      const client = new pg.Client({ host: "127.0.0.1", port: stub.port, user: "postgres", database: "postgres" });
+      await client.connect();
+      expect((await client.query("SELECT 1")).command).toBe("SELECT");
+      await client.end();
+    } finally {
+      await stub.close();
+    }
   });
 });

@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";
+import { fileURLToPath } from "node:url";
 
 /**
  * A minimal PostgreSQL server for memory measurements of a proxy in front of it: it accepts any startup (trust),
@@ -105,6 +107,39 @@ export async function startStubUpstreamServer(): Promise<StubUpstreamServer> {
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Runs the stub in a child process (`stub-upstream-main.ts`, through tsx's loader) and resolves once it listens;
+ * `close` stops it.
+ */
+export async function startStubUpstreamProcess(): Promise<{ readonly port: number; close(): Promise<void> }> {
+  const main = fileURLToPath(new URL("./stub-upstream-main.ts", import.meta.url));
+  // `--import tsx` resolves from the working directory: the repository's root, where tsx is installed.
+  const repository = fileURLToPath(new URL("../..", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", main], {
+    cwd: repository,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    child.once("exit", (code) => reject(new Error(`the stub upstream exited (${code}) before it listened`)));
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const line = output.split("\n")[0];
+      if (output.includes("\n") && line !== undefined) resolve((JSON.parse(line) as { port: number }).port);
+    });
+  });
+  child.removeAllListeners("exit");
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
       }),
   };
 }

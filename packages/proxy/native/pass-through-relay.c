@@ -27,11 +27,14 @@
 // (`release`) before it shuts down; the relay returns it at the first point where both directions are at a message
 // boundary, and alone writes to its sockets until then.
 //
-// The sockets stay owned by Node.js (libuv handles whose reading JavaScript stopped before adopting them); this file
-// never closes a descriptor. Everything a connection holds when handed back (bytes read and not forwarded, bytes not yet
+// The sockets stay owned by Node.js (libuv handles whose reading JavaScript stopped before adopting them), except for a
+// parked connection (`adopt` with ownsDescriptors): the relay duplicates both descriptors, JavaScript closes its own
+// sockets and keeps no object for the session, and the duplicates go back with the hand-back (JavaScript wraps them in
+// new sockets); the relay closes them itself only when the connection is detached or the relay stops. Everything a connection holds when handed back (bytes read and not forwarded, bytes not yet
 // written) goes back to JavaScript with it, so no byte is lost or reordered.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <node_api.h>
 #include <pthread.h>
 #include <signal.h>
@@ -110,6 +113,8 @@ typedef struct {
   /** The question marker, encoded by JavaScript (`QuestionMarker.encodedTokens`). */
   uint8_t *marker;
   size_t marker_length;
+  /** The descriptors are the relay's own duplicates (a parked connection): closed when freed, unless handed back. */
+  int owns_descriptors;
 } relay_connection;
 
 /** A connection handed back: what JavaScript needs to take it over. Freed once delivered. */
@@ -125,6 +130,9 @@ typedef struct {
   byte_buffer upstream_input;
   byte_buffer to_client;
   byte_buffer to_upstream;
+  /** A parked connection's descriptors, now JavaScript's (-1 otherwise); closed here if never delivered. */
+  int client_fd;
+  int upstream_fd;
 } hand_back;
 
 typedef struct {
@@ -276,6 +284,7 @@ static void free_connection(relay *relay_state, relay_connection *connection) {
   uint32_t slot = (uint32_t)(connection->id & SLOT_MASK);
   for (int side_index = 0; side_index < 2; side_index++) {
     epoll_ctl(relay_state->epoll_fd, EPOLL_CTL_DEL, connection->sides[side_index].fd, NULL);
+    if (connection->owns_descriptors) close(connection->sides[side_index].fd);
     buffer_free(&connection->sides[side_index].input);
     buffer_free(&connection->sides[side_index].output);
   }
@@ -297,6 +306,10 @@ static hand_back *take_hand_back(relay *relay_state, relay_connection *connectio
   taken->ready_status = connection->ready_status;
   taken->copy_in = connection->copy_in;
   taken->syncs_after_command = connection->syncs_after_command;
+  taken->client_fd = connection->owns_descriptors ? connection->sides[CLIENT].fd : -1;
+  taken->upstream_fd = connection->owns_descriptors ? connection->sides[UPSTREAM].fd : -1;
+  // The descriptors go with the hand-back: freeing the connection must not close them.
+  connection->owns_descriptors = 0;
   relay_side *client = &connection->sides[CLIENT];
   relay_side *upstream = &connection->sides[UPSTREAM];
   taken->client_input = client->input;
@@ -314,6 +327,8 @@ static hand_back *take_hand_back(relay *relay_state, relay_connection *connectio
 }
 
 static void free_hand_back(hand_back *taken) {
+  if (taken->client_fd >= 0) close(taken->client_fd);
+  if (taken->upstream_fd >= 0) close(taken->upstream_fd);
   buffer_free(&taken->client_input);
   buffer_free(&taken->upstream_input);
   buffer_free(&taken->to_client);
@@ -643,7 +658,19 @@ static napi_value hand_back_value(napi_env env, const hand_back *taken) {
   set_named(env, object, "upstreamInput", buffer_value(env, &taken->upstream_input));
   set_named(env, object, "toClient", buffer_value(env, &taken->to_client));
   set_named(env, object, "toUpstream", buffer_value(env, &taken->to_upstream));
+  if (taken->client_fd >= 0 && taken->upstream_fd >= 0) {
+    napi_create_int32(env, taken->client_fd, &value);
+    set_named(env, object, "clientDescriptor", value);
+    napi_create_int32(env, taken->upstream_fd, &value);
+    set_named(env, object, "upstreamDescriptor", value);
+  }
   return object;
+}
+
+/** The hand-back's descriptors were given to JavaScript: freeing it must not close them. */
+static void descriptors_delivered(hand_back *taken) {
+  taken->client_fd = -1;
+  taken->upstream_fd = -1;
 }
 
 /** One connection fewer is adopted; the delivery stops holding the event loop open at none. */
@@ -659,6 +686,7 @@ static void call_deliver(napi_env env, napi_value callback, void *context, void 
     count_returned(relay_state);
     napi_value argument = hand_back_value(env, taken), receiver;
     napi_get_undefined(env, &receiver);
+    descriptors_delivered(taken);
     napi_call_function(env, receiver, callback, 1, &argument, NULL);
   }
   free_hand_back(taken);
@@ -768,18 +796,20 @@ static int take_slot(relay *relay_state, uint32_t *slot) {
 }
 
 /**
- * adopt(relay, clientFd, upstreamFd, marker, pendingReady, forwardedSinceSync, readyStatus, copyIn, syncsAfterCommand):
- * the relay takes both sockets over (their reading must be stopped in Node first); returns the connection's id, or -1
- * when it cannot.
+ * adopt(relay, clientFd, upstreamFd, marker, pendingReady, forwardedSinceSync, readyStatus, copyIn, syncsAfterCommand,
+ * ownsDescriptors): the relay takes both sockets over (their reading must be stopped in Node first); returns the
+ * connection's id, or -1 when it cannot. With ownsDescriptors it relays duplicates of both descriptors, so JavaScript
+ * may close its sockets (a parked connection): the hand-back carries the duplicates (clientDescriptor,
+ * upstreamDescriptor).
  */
 static napi_value adopt(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value argv[9];
+  size_t argc = 10;
+  napi_value argv[10];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   relay *relay_state = unwrap_relay(env, argv[0]);
   int32_t client_fd, upstream_fd;
   uint32_t pending_ready, syncs_after_command = 0;
-  bool forwarded, copy_in = false;
+  bool forwarded, copy_in = false, owns = false;
   void *marker_data;
   size_t marker_length;
   char status[4] = {0};
@@ -791,10 +821,23 @@ static napi_value adopt(napi_env env, napi_callback_info info) {
       napi_get_value_bool(env, argv[5], &forwarded) != napi_ok ||
       napi_get_value_string_latin1(env, argv[6], status, sizeof status, &status_length) != napi_ok ||
       (argc >= 8 && napi_get_value_bool(env, argv[7], &copy_in) != napi_ok) ||
-      (argc >= 9 && napi_get_value_uint32(env, argv[8], &syncs_after_command) != napi_ok)) {
+      (argc >= 9 && napi_get_value_uint32(env, argv[8], &syncs_after_command) != napi_ok) ||
+      (argc >= 10 && napi_get_value_bool(env, argv[9], &owns) != napi_ok)) {
     napi_throw_type_error(env, NULL, "nlq native relay: adopt(relay, clientFd, upstreamFd, marker, pending, "
-                                     "forwardedSinceSync, readyStatus, copyIn, syncsAfterCommand)");
+                                     "forwardedSinceSync, readyStatus, copyIn, syncsAfterCommand, ownsDescriptors)");
     return NULL;
+  }
+  if (owns) {
+    int client_copy = fcntl(client_fd, F_DUPFD_CLOEXEC, 0);
+    int upstream_copy = client_copy < 0 ? -1 : fcntl(upstream_fd, F_DUPFD_CLOEXEC, 0);
+    if (upstream_copy < 0) {
+      if (client_copy >= 0) close(client_copy);
+      napi_value failed;
+      napi_create_double(env, -1, &failed);
+      return failed;
+    }
+    client_fd = client_copy;
+    upstream_fd = upstream_copy;
   }
   napi_value result;
   relay_connection *connection = calloc(1, sizeof(relay_connection));
@@ -810,6 +853,7 @@ static napi_value adopt(napi_env env, napi_callback_info info) {
   connection->syncs_after_command = syncs_after_command;
   connection->sides[CLIENT].fd = client_fd;
   connection->sides[UPSTREAM].fd = upstream_fd;
+  connection->owns_descriptors = owns ? 1 : 0;
   pthread_mutex_lock(&relay_state->mutex);
   uint32_t slot;
   int added = take_slot(relay_state, &slot);
@@ -833,6 +877,10 @@ static napi_value adopt(napi_env env, napi_callback_info info) {
     if (relay_state->adopted++ == 0) napi_ref_threadsafe_function(env, relay_state->deliver);
     napi_create_double(env, (double)connection->id, &result);
   } else {
+    if (owns) {
+      close(client_fd);
+      close(upstream_fd);
+    }
     free(marker);
     free(connection);
     napi_create_double(env, -1, &result);
@@ -876,6 +924,7 @@ static napi_value release(napi_env env, napi_callback_info info) {
   if (taken != NULL) {
     count_returned(relay_state);
     result = hand_back_value(env, taken);
+    descriptors_delivered(taken);
     free_hand_back(taken);
   }
   return result;

@@ -40,6 +40,10 @@ export interface RelayHandBack {
   readonly toClient: Buffer | undefined;
   /** Bytes for the upstream that its socket did not take yet: written before anything else. */
   readonly toUpstream: Buffer | undefined;
+  /** A parked connection's client socket descriptor (`NativeRelay.park`), now the caller's to wrap and close. */
+  readonly clientDescriptor?: number;
+  /** A parked connection's upstream socket descriptor, now the caller's to wrap and close. */
+  readonly upstreamDescriptor?: number;
 }
 
 /** The connection state the relay starts from (the JavaScript connection's, at the moment it hands over). */
@@ -77,6 +81,7 @@ interface NativeRelayAddon {
     readyStatus: string,
     copyIn: boolean,
     syncsAfterCommand: number,
+    ownsDescriptors: boolean,
   ): number;
   release(relay: unknown, id: number): (RelayHandBack & { readonly id: number }) | undefined;
   detach(relay: unknown, id: number): boolean;
@@ -122,6 +127,33 @@ export class NativeRelay {
     state: RelayStartState,
     onHandBack: (handBack: RelayHandBack) => void,
   ): RelayedConnection | undefined {
+    return this.#adopt(client, upstream, marker, state, onHandBack, false);
+  }
+
+  /**
+   * Adopts both sockets as `adopt` does, on duplicates of their descriptors that the relay owns: the caller then
+   * destroys both Node.js sockets (`parkedSockets`), and the session costs no JavaScript object but what the caller
+   * keeps. The hand-back carries the descriptors (`clientDescriptor`, `upstreamDescriptor`), to wrap in new sockets
+   * (`socketOfDescriptor`); a detached parked connection's descriptors are closed by the relay.
+   */
+  park(
+    client: Socket,
+    upstream: Socket,
+    marker: Buffer,
+    state: RelayStartState,
+    onHandBack: (handBack: RelayHandBack) => void,
+  ): RelayedConnection | undefined {
+    return this.#adopt(client, upstream, marker, state, onHandBack, true);
+  }
+
+  #adopt(
+    client: Socket,
+    upstream: Socket,
+    marker: Buffer,
+    state: RelayStartState,
+    onHandBack: (handBack: RelayHandBack) => void,
+    ownsDescriptors: boolean,
+  ): RelayedConnection | undefined {
     const clientDescriptor = socketDescriptor(client);
     const upstreamDescriptor = socketDescriptor(upstream);
     if (clientDescriptor === undefined || upstreamDescriptor === undefined) return undefined;
@@ -137,6 +169,7 @@ export class NativeRelay {
       state.readyStatus,
       state.copyIn,
       state.syncsAfterCommand,
+      ownsDescriptors,
     );
     if (id < 0) {
       resumeReading(client);
@@ -144,29 +177,50 @@ export class NativeRelay {
       return undefined;
     }
     this.#onHandBack.set(id, onHandBack);
-    const release = () => {
-      const handBack = this.#addon.release(this.#handle, id);
-      if (handBack !== undefined) this.#onHandBack.delete(id);
-      return handBack;
-    };
-    const detach = () => {
-      this.#onHandBack.delete(id);
-      this.#addon.detach(this.#handle, id);
-    };
-    return {
-      release,
-      detach,
-      releaseOrDetach: () => {
-        const handBack = release();
-        if (handBack === undefined) detach();
-        return handBack;
-      },
-    };
+    return new AdoptedConnection(this, id);
+  }
+
+  /** `RelayedConnection.release` of the connection `id`. */
+  releaseConnection(id: number): RelayHandBack | undefined {
+    const handBack = this.#addon.release(this.#handle, id);
+    if (handBack !== undefined) this.#onHandBack.delete(id);
+    return handBack;
+  }
+
+  /** `RelayedConnection.detach` of the connection `id`. */
+  detachConnection(id: number): void {
+    this.#onHandBack.delete(id);
+    this.#addon.detach(this.#handle, id);
   }
 
   /** The relay's own marker test on `bytes` (the twin of `QuestionMarker.mayOccurInBytes`), for tests. */
   markerMayOccur(marker: Buffer, bytes: Buffer): boolean {
     return this.#addon.markerMayOccur(marker, bytes);
+  }
+}
+
+/** One adopted connection: its id and its relay, no closure of its own (a parked session keeps one of these). */
+class AdoptedConnection implements RelayedConnection {
+  readonly #relay: NativeRelay;
+  readonly #id: number;
+
+  constructor(relay: NativeRelay, id: number) {
+    this.#relay = relay;
+    this.#id = id;
+  }
+
+  release(): RelayHandBack | undefined {
+    return this.#relay.releaseConnection(this.#id);
+  }
+
+  detach(): void {
+    this.#relay.detachConnection(this.#id);
+  }
+
+  releaseOrDetach(): RelayHandBack | undefined {
+    const handBack = this.release();
+    if (handBack === undefined) this.detach();
+    return handBack;
   }
 }
 

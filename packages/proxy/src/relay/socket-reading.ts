@@ -1,4 +1,4 @@
-import type { Socket } from "node:net";
+import { Socket, type SocketConstructorOpts } from "node:net";
 
 /**
  * The part of a `net.Socket`'s libuv handle that the native relay needs. Node.js keeps it private (`_handle`); these
@@ -46,4 +46,25 @@ export function resumeReading(socket: Socket): void {
   if (handle === undefined || socket.destroyed) return;
   handle.reading = true;
   handle.readStart();
+}
+
+/**
+ * Closes a socket whose descriptor the relay now relays on a duplicate of its own (`NativeRelay.park`): its listeners
+ * go first, so that its 'close' is nobody's event, and destroying it closes only this descriptor (the connection stays
+ * open on the relay's duplicate: no FIN is sent while a descriptor remains).
+ */
+export function closeParkedSocket(socket: Socket): void {
+  socket.removeAllListeners();
+  socket.on("error", () => undefined);
+  socket.destroy();
+}
+
+/**
+ * A socket on a descriptor handed back by the relay (a parked connection's): not reading yet (`resumeReading` starts
+ * it, as for a socket taken back), half-open allowed (the client may shut down its sending side and still read).
+ */
+export function socketOfDescriptor(descriptor: number): Socket {
+  // `manualStart` (Node.js's own option, used by its child_process and cluster code): no read before `resumeReading`.
+  const options = { fd: descriptor, readable: true, writable: true, allowHalfOpen: true, manualStart: true };
+  return new Socket(options as SocketConstructorOpts);
 }

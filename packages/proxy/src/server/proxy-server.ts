@@ -1,4 +1,4 @@
-import { type AddressInfo, connect, createServer, type Server } from "node:net";
+import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import type { AuditedOutcome, QuestionAsker, QuestionAuditTrail } from "@nlq/adapters";
 import {
   type Answer,
@@ -14,7 +14,7 @@ import type { WireNotice } from "../protocol/backend-messages";
 import { encodeCancelRequest } from "../protocol/frontend-messages";
 import { DEFAULT_MARKER } from "../question/detect-question";
 import { QuestionMarker } from "../question/question-marker";
-import { nativeRelay, nativeRelayUnavailable } from "../relay/native-relay";
+import { nativeRelay, nativeRelayUnavailable, type RelayHandBack } from "../relay/native-relay";
 import type { PickedAnswer, PickOptions } from "../session/pick-options";
 import { ProxyConnection } from "../session/proxy-connection";
 import type { BackendKey, ProxySettings } from "../session/proxy-connection-options";
@@ -22,7 +22,9 @@ import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MILLISECONDS, loadClientTls } from "../tl
 import { createUpstreamConnector } from "../tls/connect-upstream";
 import type { UpstreamTlsSettings } from "../tls/upstream-tls-settings";
 import { DEFAULT_CLIENT_LOGIN_TIMEOUT_MILLISECONDS, watchClientLogin } from "./client-login-timeout";
+import { CollectAfterParking } from "./collect-after-parking";
 import { type OperationsServer, startOperationsServer } from "./operations-server";
+import { type ParkedSession, ParkedSessions } from "./parked-sessions";
 import { proxyAsker } from "./proxy-asker";
 import { consoleLogger, type ProxyLogger } from "./proxy-logger";
 import { ProxyMetrics } from "./proxy-metrics";
@@ -139,6 +141,8 @@ export interface ProxyServer {
   readonly metrics: ProxyMetrics;
   /** Open client connections. */
   readonly connectionCount: number;
+  /** Of `connectionCount`, the idle sessions parked in the native relay (no JavaScript object of theirs but a record). */
+  readonly parkedCount: number;
   /**
    * Stops accepting; closes idle connections at once (FATAL 57P01) and busy ones as soon as their statement
    * finishes; after the grace period cancels what still runs and ends those connections. Resolves when
@@ -173,7 +177,8 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     options.upstreamTls ?? { mode: "disable", rootCertificate: undefined },
   );
   const connections = new Set<ProxyConnection>();
-  const byKey = new Map<string, ProxyConnection>();
+  /** Whom a CancelRequest with a key reaches: the connection, or a parked session (never answering: upstream). */
+  const byKey = new Map<string, ProxyConnection | ParkedSession>();
   /** Each connection's key in `byKey`, so that closing one needs no scan. */
   const keyByConnection = new Map<ProxyConnection, string>();
   const emptyWaiters: Array<() => void> = [];
@@ -253,20 +258,46 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
 
   const onCancelRequest = (key: BackendKey) => {
     const target = byKey.get(keyOf(key));
-    if (target?.answering) target.abortAnswer();
+    if (target instanceof ProxyConnection && target.answering) target.abortAnswer();
     else cancelUpstream(key);
   };
 
-  // Half-open: a client that shuts down its sending side still gets the results of what it sent, as from PostgreSQL.
-  const server: Server = createServer({ allowHalfOpen: true }, (client) => {
-    if (connections.size >= maxConnections) {
-      metrics.connectionRefused();
-      // A refused client only gets an error: it waits at most 10 s for it, less when the login timeout is shorter.
-      refuseConnection(client, onCancelRequest, Math.min(clientLoginTimeoutMilliseconds, 10_000));
-      return;
-    }
-    let role = "";
-    let asker: QuestionAsker | undefined;
+  let closing = false;
+  const collectAfterParking = new CollectAfterParking();
+  const openCount = () => connections.size + parked.size;
+  const resolveIfEmpty = () => {
+    if (openCount() === 0) for (const resolve of emptyWaiters.splice(0)) resolve();
+  };
+  /** Idle relayed sessions parked in the relay: no JavaScript object of theirs but a record (`parked-sessions.ts`). */
+  const parked = new ParkedSessions({
+    wake: (session, handBack, sockets) => {
+      const key = session.backendKey === undefined ? undefined : keyOf(session.backendKey);
+      if (key !== undefined && byKey.get(key) === session) byKey.delete(key);
+      const connection = serve(sockets.client, { session, handBack, upstream: sockets.upstream });
+      if (closing) connection.shutdown();
+      return connection;
+    },
+    cancelUpstream: (key) => cancelUpstream(key),
+    onEnded: (session) => {
+      metrics.connectionClosed();
+      const key = session.backendKey === undefined ? undefined : keyOf(session.backendKey);
+      if (key !== undefined && byKey.get(key) === session) byKey.delete(key);
+      resolveIfEmpty();
+    },
+    logger,
+  });
+
+  /**
+   * Serves one client connection: an accepted socket, or a parked session woken by its hand-back (`resumed`: its
+   * sockets wrap the relay's descriptors, and it keeps the role and asker it logged in with).
+   */
+  const serve = (
+    client: Socket,
+    resumed?: { readonly session: ParkedSession; readonly handBack: RelayHandBack; readonly upstream: Socket },
+  ): ProxyConnection => {
+    let role = resumed?.session.role ?? "";
+    let asker: QuestionAsker | undefined = resumed?.session.asker;
+    let stopLoginWatch: () => void = () => {};
     const connection: ProxyConnection = new ProxyConnection({
       client,
       connectUpstream,
@@ -287,6 +318,35 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       progressNotices: options.progressNotices ?? false,
       ...(options.clientQueueLimitBytes === undefined ? {} : { clientQueueLimitBytes: options.clientQueueLimitBytes }),
       ...(relay === undefined ? {} : { relay }),
+      ...(relay === undefined
+        ? {}
+        : {
+            parking: {
+              park: (adopt, backendKey, conversation) => {
+                // Shutting down: a woken session is relayed (not parked) until its shutdown takes it back.
+                if (closing) return false;
+                const session = parked.park(adopt, { backendKey, role, asker, conversation });
+                if (session === undefined) return false;
+                collectAfterParking.parked();
+                // The connection lets its objects go: the server forgets it and keeps the record.
+                stopLoginWatch();
+                connections.delete(connection);
+                keyByConnection.delete(connection);
+                if (backendKey !== undefined) byKey.set(keyOf(backendKey), session);
+                return true;
+              },
+            },
+          }),
+      ...(resumed === undefined
+        ? {}
+        : {
+            resumed: {
+              upstream: resumed.upstream,
+              handBack: resumed.handBack,
+              backendKey: resumed.session.backendKey,
+              conversation: resumed.session.conversation,
+            },
+          }),
       logger,
       hooks: {
         onCancelRequest,
@@ -306,18 +366,38 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           const key = keyByConnection.get(connection);
           keyByConnection.delete(connection);
           if (key !== undefined && byKey.get(key) === connection) byKey.delete(key);
-          if (connections.size === 0) for (const resolve of emptyWaiters.splice(0)) resolve();
+          resolveIfEmpty();
         },
       },
     });
-    const stopLoginWatch = watchClientLogin(connection, clientLoginTimeoutMilliseconds, () =>
-      logger.warn("client did not log in in time: disconnected", {
-        step: connection.step,
-        timeoutMilliseconds: clientLoginTimeoutMilliseconds,
-      }),
-    );
+    if (resumed === undefined) {
+      stopLoginWatch = watchClientLogin(connection, clientLoginTimeoutMilliseconds, () =>
+        logger.warn("client did not log in in time: disconnected", {
+          step: connection.step,
+          timeoutMilliseconds: clientLoginTimeoutMilliseconds,
+        }),
+      );
+      metrics.connectionOpened();
+    } else if (resumed.session.backendKey !== undefined) {
+      const key = keyOf(resumed.session.backendKey);
+      byKey.set(key, connection);
+      keyByConnection.set(connection, key);
+    }
     connections.add(connection);
-    metrics.connectionOpened();
+    // Its hand-back may close it or park it again: the hooks above find it known by then.
+    if (resumed !== undefined) connection.resume();
+    return connection;
+  };
+
+  // Half-open: a client that shuts down its sending side still gets the results of what it sent, as from PostgreSQL.
+  const server: Server = createServer({ allowHalfOpen: true }, (client) => {
+    if (openCount() >= maxConnections) {
+      metrics.connectionRefused();
+      // A refused client only gets an error: it waits at most 10 s for it, less when the login timeout is shorter.
+      refuseConnection(client, onCancelRequest, Math.min(clientLoginTimeoutMilliseconds, 10_000));
+      return;
+    }
+    serve(client);
   });
   server.on("error", (error) => logger.error("proxy server error", { error }));
 
@@ -369,7 +449,10 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     },
     metrics,
     get connectionCount(): number {
-      return connections.size;
+      return openCount();
+    },
+    get parkedCount(): number {
+      return parked.size;
     },
     close: async () => {
       // The operations endpoint stays up while connections drain: /health answers 503 (no longer listening).
@@ -378,16 +461,21 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           resolve();
           return;
         }
+        closing = true;
+        collectAfterParking.stop();
         const grace = setTimeout(() => {
-          if (connections.size > 0) logger.warn("grace period over: cancelling", { connections: connections.size });
+          if (openCount() > 0) logger.warn("grace period over: cancelling", { connections: openCount() });
+          parked.dropAll();
           for (const connection of [...connections]) connection.destroy();
         }, options.closeGraceMilliseconds ?? 10_000);
         server.close(() => {
           clearTimeout(grace);
-          if (connections.size === 0) resolve();
+          if (openCount() === 0) resolve();
           else emptyWaiters.push(resolve);
         });
-        for (const connection of [...connections]) connection.shutdown();
+        // Parked sessions wake and shut down as they come back (`closing`); the others shut down now.
+        const woken = new Set(parked.releaseAll());
+        for (const connection of [...connections]) if (!woken.has(connection)) connection.shutdown();
       });
       await operations?.close();
       operations = undefined;

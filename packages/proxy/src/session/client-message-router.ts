@@ -58,11 +58,13 @@ export class ClientMessageRouter {
   /** The upstream is in COPY FROM STDIN: every message passes as it is (PostgreSQL takes it as part of the COPY). */
   readonly copyIn = new CopyInState();
   /** The connection's earlier questions and last answer; each ordinary statement run upstream starts them afresh. */
-  readonly conversation = new ConnectionConversation();
+  readonly conversation: ConnectionConversation;
   #forwardedSinceSync = false;
 
-  constructor(marker: string) {
+  /** `conversation`: a resumed parked session's (its last answer stays pickable); default a fresh one. */
+  constructor(marker: string, conversation = new ConnectionConversation()) {
     this.marker = new QuestionMarker(marker);
+    this.conversation = conversation;
   }
 
   /** Whether a client message of `type` must be handed over whole to be routed. */

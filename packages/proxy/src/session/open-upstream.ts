@@ -37,7 +37,11 @@ export function openUpstream(options: OpenUpstreamOptions): Socket | Promise<Soc
   );
 }
 
-function wireUpstream(upstream: Socket, options: OpenUpstreamOptions): Socket {
+/** Wires an open upstream socket's events (as `openUpstream` does); a parked session's resumed socket goes here too. */
+export function wireUpstream(
+  upstream: Socket,
+  options: Pick<OpenUpstreamOptions, "client" | "logger" | "onData" | "onClose">,
+): Socket {
   const { logger } = options;
   upstream.setNoDelay(true);
   let connected = !upstream.connecting;
@@ -53,7 +57,7 @@ function wireUpstream(upstream: Socket, options: OpenUpstreamOptions): Socket {
   return upstream;
 }
 
-function refuseClient(options: OpenUpstreamOptions, message: string): void {
+function refuseClient(options: Pick<OpenUpstreamOptions, "client">, message: string): void {
   const client = options.client();
   if (client.destroyed) return;
   client.end(encodeErrorResponse({ severity: "FATAL", code: "08006", message }));

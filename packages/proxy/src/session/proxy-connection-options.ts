@@ -5,6 +5,7 @@ import type { NativeRelay } from "../relay/native-relay";
 import type { ProxyLogger } from "../server/proxy-logger";
 import type { ClientTls } from "../tls/client-tls";
 import type { PickedAnswer, PickOptions } from "./pick-options";
+import type { ResumedSession, SessionParking } from "./session-parking";
 
 /** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
 export type ProxySettings = AnswerQuestionOptions["settings"];
@@ -73,6 +74,13 @@ export interface ProxyConnectionOptions {
    * Default: none, every byte passes through this connection's framers.
    */
   readonly relay?: NativeRelay;
+  /**
+   * Parks the session when it goes to the relay with nothing to remember (`session-parking.ts`): its sockets and state
+   * are let go until the relay hands it back. Default: none, a relayed connection keeps its objects.
+   */
+  readonly parking?: SessionParking;
+  /** This connection resumes a parked session (its client socket wraps the hand-back's descriptor): it starts Ready. */
+  readonly resumed?: ResumedSession;
   /** Named hooks into the server (cancel routing, bookkeeping). */
   readonly hooks: ProxyConnectionHooks;
 }

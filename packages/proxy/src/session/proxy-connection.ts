@@ -1,5 +1,5 @@
 import { CancelledError } from "@nlq/engine";
-import type { WireNotice } from "../protocol/backend-messages";
+import type { ReadyStatus, WireNotice } from "../protocol/backend-messages";
 import { type FramedSegment, MessageFramer } from "../protocol/message-framer";
 import { Answering } from "./answering";
 import { AuthenticationExchange } from "./authentication-exchange";
@@ -15,10 +15,12 @@ import {
   isClosed,
   mayCloseWhenFinished,
   needsWholeClientMessages,
+  READY,
   statementsInFlightOf,
 } from "./connection-state";
 import { ConnectionStep } from "./connection-step";
 import { SHUTTING_DOWN } from "./fatal-notices";
+import { wireUpstream } from "./open-upstream";
 import { PendingReady } from "./pending-ready";
 import type { ProxyConnectionOptions } from "./proxy-connection-options";
 import { QuestionBatchError } from "./question-batch-error";
@@ -58,13 +60,14 @@ export class ProxyConnection {
 
   constructor(options: ProxyConnectionOptions) {
     const io = new ConnectionIo(options);
-    const router = new ClientMessageRouter(options.marker);
+    const router = new ClientMessageRouter(options.marker, options.resumed?.conversation);
     const context: ConnectionContext = {
       options,
       io,
       router,
       clientFramer: new MessageFramer({
-        startup: true,
+        // A resumed parked session is past its startup: the client sends ordinary messages.
+        startup: options.resumed === undefined,
         inspect: (type) =>
           router.inspects(type) || needsWholeClientMessages(context.state) || io.clientQueue.length > 0,
         large: {
@@ -106,6 +109,28 @@ export class ProxyConnection {
     this.#upstreamReplies = new UpstreamReplies(context, this.#authentication);
     this.#relay = new RelayHandOver(context);
     io.listenToClient(options.client, clientEvents);
+  }
+
+  /**
+   * A parked session woken by its hand-back (`options.resumed`): Ready on its resumed sockets, then the hand-back is
+   * taken over. Called by the server once it knows the connection (the hand-back may close it, or park it again).
+   */
+  resume(): void {
+    const context = this.#context;
+    const resumed = context.options.resumed;
+    if (resumed === undefined || context.state.step !== ConnectionStep.AwaitingStartup) return;
+    context.session.backendKey = resumed.backendKey;
+    context.session.readyStatus = resumed.handBack.readyStatus as ReadyStatus;
+    context.state = READY;
+    context.io.attachUpstream(
+      wireUpstream(resumed.upstream, {
+        client: () => context.io.client,
+        logger: context.options.logger,
+        onData: (chunk) => context.onUpstreamData(chunk),
+        onClose: () => context.close("upstream closed"),
+      }),
+    );
+    this.#relay.resume(resumed.handBack);
   }
 
   get step(): ConnectionStep {

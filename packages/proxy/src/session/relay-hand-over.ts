@@ -1,8 +1,8 @@
 import type { ReadyStatus } from "../protocol/backend-messages";
 import type { RelayHandBack } from "../relay/native-relay";
-import { resumeReading } from "../relay/socket-reading";
+import { closeParkedSocket, resumeReading } from "../relay/socket-reading";
 import type { ConnectionContext } from "./connection-context";
-import { isClosed, mayHandToRelay, READY } from "./connection-state";
+import { CLOSED, isClosed, mayHandToRelay, READY } from "./connection-state";
 import { ConnectionStep } from "./connection-step";
 
 /**
@@ -17,6 +17,9 @@ import { ConnectionStep } from "./connection-step";
  *   message it will not judge, or `release` on shutdown): the relay's state is taken over, what it could not send yet
  *   is written, both sockets are read again, and the bytes it held are handled here (the question first). A socket the
  *   relay saw close closes the connection.
+ * - Ready → Closed, **parked** (`options.parking`, `session-parking.ts`), instead of Relayed: the relay owns duplicates of both descriptors, both sockets are closed here and this
+ *   connection is let go (no close hook: the session lives on in the relay); a new connection resumes it from its
+ *   hand-back (`resume`).
  * - Relayed → Closed (`leave`, from `close`): taken back at a message boundary, else dropped and counted as a
  *   statement still running, so that closing cancels it.
  */
@@ -50,19 +53,31 @@ export class RelayHandOver {
       readsPaused: io.clientPauses.holding || io.upstreamPauses.holding,
     });
     if (!idle) return;
-    const relayed = relay.adopt(
-      io.client,
-      upstream,
-      router.marker.encodedTokens(),
-      {
-        pendingReady: context.pendingReady.count,
-        forwardedSinceSync: router.forwardedSinceSync,
-        readyStatus: context.session.readyStatus,
-        copyIn: router.copyIn.active,
-        syncsAfterCommand: router.copyIn.syncsAfterCommand,
-      },
-      (handBack) => this.#takeBack(handBack),
-    );
+    const client = io.client;
+    const marker = router.marker.encodedTokens();
+    const start = {
+      pendingReady: context.pendingReady.count,
+      forwardedSinceSync: router.forwardedSinceSync,
+      readyStatus: context.session.readyStatus,
+      copyIn: router.copyIn.active,
+      syncsAfterCommand: router.copyIn.syncsAfterCommand,
+    };
+    const parking = options.parking;
+    if (parking !== undefined) {
+      const parked = parking.park(
+        (onHandBack) => relay.park(client, upstream, marker, start, onHandBack),
+        context.session.backendKey,
+        router.conversation.lastAnswer === undefined ? undefined : router.conversation,
+      );
+      if (parked) {
+        context.state = CLOSED;
+        options.hooks.onRelayed?.(true);
+        closeParkedSocket(client);
+        closeParkedSocket(upstream);
+        return;
+      }
+    }
+    const relayed = relay.adopt(client, upstream, marker, start, (handBack) => this.#takeBack(handBack));
     if (relayed === undefined) return;
     context.state = { step: ConnectionStep.Relayed, relayed };
     options.hooks.onRelayed?.(true);
@@ -77,6 +92,11 @@ export class RelayHandOver {
     if (state.step !== ConnectionStep.Relayed) return;
     const handBack = state.relayed.release();
     if (handBack !== undefined) this.#takeBack(handBack);
+  }
+
+  /** A parked session's hand-back, on a new connection that starts Ready (`ProxyConnectionOptions.resumed`). */
+  resume(handBack: RelayHandBack): void {
+    this.#takeBack(handBack);
   }
 
   /**
