@@ -29,7 +29,7 @@ export function visibleRows(
   let positions = rows.map((_row, position) => position);
   if (needle !== "") {
     positions = positions.filter((position) =>
-      (rows[position] ?? []).some((value) => value !== null && value.toLowerCase().includes(needle)),
+      (rows[position] ?? []).some((value) => value?.toLowerCase().includes(needle)),
     );
   }
   const sort = options.sort;

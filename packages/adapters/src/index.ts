@@ -38,7 +38,6 @@ export { loadOfflineWordVectors, wordVectorCacheDirectories } from "./embedding/
 export { embeddingModelIdentity, resolvePipelineEmbeddingModel } from "./embedding/pipeline-embedding-model";
 export { locateWordVectorPackage, wordVectorSource } from "./embedding/word-vector-package";
 export { WordVectorsError } from "./embedding/word-vectors-error";
-export { type AnsweredQuestion, answerCacheKey } from "./metadata/answer-cache-key";
 export {
   DatabaseElements,
   type DatabaseTable,
@@ -59,6 +58,7 @@ export {
   type YamlKnowledgeEntry,
   yamlKnowledgeKinds,
 } from "./knowledge-import";
+export { type AnsweredQuestion, answerCacheKey } from "./metadata/answer-cache-key";
 export {
   type ConfirmedReadingRecords,
   type ConfirmReadingOptions,

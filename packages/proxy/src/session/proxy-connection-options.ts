@@ -4,17 +4,14 @@ import type { AuthSource } from "../auth/auth-query";
 import type { NativeRelay } from "../relay/native-relay";
 import type { ProxyLogger } from "../server/proxy-logger";
 import type { ClientTls } from "../tls/client-tls";
+import type { BackendKey } from "./backend-key";
 import type { PickedAnswer, PickOptions } from "./pick-options";
 import type { ResumedSession, SessionParking } from "./session-parking";
 
 /** Resolved core settings (`loadSettings(process.env)`), passed through to `answerQuestion`. */
-export type ProxySettings = AnswerQuestionOptions["settings"];
+export type { BackendKey };
 
-/** The upstream session's cancel key, from BackendKeyData. */
-export interface BackendKey {
-  readonly processId: number;
-  readonly secretKey: number;
-}
+export type ProxySettings = AnswerQuestionOptions["settings"];
 
 /** Named hooks the server gives each connection (each connection gets its own, so they need not name it). */
 export interface ProxyConnectionHooks {

@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { RelayedConnection, RelayHandBack } from "../relay/native-relay";
+import type { BackendKey } from "./backend-key";
 import type { ConnectionConversation } from "./connection-conversation";
-import type { BackendKey } from "./proxy-connection-options";
 
 /**
  * Parking (issue 30 item 3): an idle relayed session costs the proxy no JavaScript object of its own. When a Ready
