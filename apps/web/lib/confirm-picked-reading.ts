@@ -5,8 +5,7 @@ import {
   rememberPickedReading,
   type WebThreadStore,
 } from "@nlq/adapters";
-import { InterpretationNotFoundError } from "@nlq/engine";
-import type { AnswerData } from "./chat-message";
+import { storedReading } from "./stored-reading";
 
 export interface ConfirmPickedReadingOptions {
   readonly database: MetadataDatabase;
@@ -32,20 +31,16 @@ export interface ConfirmPickedReadingOptions {
  * number its answer does not offer. A pick alone (the reading's button) stores nothing: it only runs the SQL.
  */
 export async function confirmPickedReading(options: ConfirmPickedReadingOptions): Promise<RememberedPick | undefined> {
-  const turn = await options.threads.turn(options.user, options.turnId);
-  const answer = (turn?.reply as { answer?: AnswerData } | undefined)?.answer;
-  if (!turn || !answer) return undefined;
-  const interpretations = answer.interpretations ?? [];
-  const picked = interpretations.find((interpretation) => interpretation.number === options.number);
-  if (!picked || interpretations.length < 2)
-    throw new InterpretationNotFoundError(options.number, interpretations.length);
+  const reading = await storedReading(options.threads, options.user, options.turnId, options.number);
+  if (!reading) return undefined;
+  const { question, picked, interpretations } = reading;
   const sql = await options.validate(picked.sql);
   return rememberPickedReading({
     database: options.database,
     dataSource: options.user.dataSource,
     editor: await options.editor(),
     answer: {
-      question: turn.question,
+      question,
       sql,
       interpretations: interpretations.map((interpretation) => ({
         number: interpretation.number,

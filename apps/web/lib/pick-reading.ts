@@ -1,7 +1,6 @@
 import type { AuditedOutcome, QuestionAsker, WebThreadStore } from "@nlq/adapters";
-import { InterpretationNotFoundError } from "@nlq/engine";
-import type { AnswerData } from "./chat-message";
 import type { EditedSqlResult } from "./run-edited-sql";
+import { storedReading } from "./stored-reading";
 
 export interface PickReadingOptions {
   readonly threads: Pick<WebThreadStore, "turn">;
@@ -28,16 +27,12 @@ export interface PickReadingOptions {
  * not offer, and what `run` throws (`SqlValidationError`, PostgreSQL's error).
  */
 export async function pickReading(options: PickReadingOptions): Promise<EditedSqlResult | undefined> {
-  const turn = await options.threads.turn(options.user, options.turnId);
-  const answer = (turn?.reply as { answer?: AnswerData } | undefined)?.answer;
-  if (!turn || !answer) return undefined;
-  const interpretations = answer.interpretations ?? [];
-  const picked = interpretations.find((interpretation) => interpretation.number === options.number);
-  if (!picked || interpretations.length < 2)
-    throw new InterpretationNotFoundError(options.number, interpretations.length);
+  const reading = await storedReading(options.threads, options.user, options.turnId, options.number);
+  if (!reading) return undefined;
+  const { question, picked } = reading;
   const started = performance.now();
   const result = await options.run(picked.sql);
-  options.audit.trail.record(options.audit.asker, turn.question, {
+  options.audit.trail.record(options.audit.asker, question, {
     pick: {
       sql: result.sql,
       rows: result.totalRows,
