@@ -127,6 +127,25 @@ describe("parked sessions (idle sessions held by the native relay alone)", () =>
     expect(proxy.connectionCount).toBe(0);
   });
 
+  it("closes when a parked session's client stops mid-message and stays: the grace period ends it", async () => {
+    const proxy = await startTestProxy((options) => answerWith(options, "select 1"), { nativeRelay: true });
+    const client = new RawClient(proxy.address.port);
+    await client.startup(uniqueName("nlq-parked-half"));
+    expect(await untilParked(proxy, 1)).toBe(1);
+    // The first 5 bytes of a Query: the relay holds the session until the message ends, which it never does.
+    client.socket.write(Buffer.from([0x51, 0x00, 0x00, 0x00, 0x20]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Every socket the server accepted is closed already (the session's were, when it parked): closing must still
+    // wait out the grace period and end the session, not wait for the client (a bound, not a timing).
+    const closed = await Promise.race([
+      proxy.close().then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000)),
+    ]);
+    expect(closed).toBe(true);
+    expect(proxy.connectionCount).toBe(0);
+    client.socket.destroy();
+  });
+
   it("closes a parked session's upstream when its client goes, and shuts parked sessions down with FATAL 57P01", async () => {
     const proxy = await proxyWithRelay();
     const leaving = uniqueName("nlq-parked-leaving");

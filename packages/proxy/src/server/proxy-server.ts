@@ -468,10 +468,15 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           parked.dropAll();
           for (const connection of [...connections]) connection.destroy();
         }, options.closeGraceMilliseconds ?? 10_000);
-        server.close(() => {
+        const done = () => {
           clearTimeout(grace);
-          if (openCount() === 0) resolve();
-          else emptyWaiters.push(resolve);
+          resolve();
+        };
+        // The grace period runs until every session has ended, parked ones included: the server's own sockets may all
+        // be closed (a parked session's were closed when it parked) while a parked session mid-message still waits.
+        server.close(() => {
+          if (openCount() === 0) done();
+          else emptyWaiters.push(done);
         });
         // Parked sessions wake and shut down as they come back (`closing`); the others shut down now.
         const woken = new Set(parked.releaseAll());
