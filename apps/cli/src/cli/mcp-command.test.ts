@@ -67,13 +67,15 @@ function textOf(result: CallToolResult): string {
 }
 
 describe("nlq mcp over stdio", () => {
-  it("answers initialize and lists ask, choose_reading, run_sql, search_schema and explain", async () => {
+  it("answers initialize and lists ask, choose_reading, run_sql, search_schema, explain and the knowledge tools", async () => {
     expect(client.getServerVersion()?.name).toBe("nlq");
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "ask",
       "choose_reading",
       "explain",
+      "propose_knowledge",
+      "read_knowledge",
       "run_sql",
       "search_schema",
     ]);
