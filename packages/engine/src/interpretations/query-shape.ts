@@ -1,4 +1,5 @@
 import { parseSync } from "libpg-query";
+import { forEachParseNode } from "../sql/parse-tree-nodes";
 import { renderExpression } from "./render-expression";
 
 /**
@@ -35,25 +36,16 @@ function conjuncts(node: unknown): string[] {
 function relationsOf(tree: unknown): string[] {
   const tables = new Set<string>();
   const cteNames = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
+  forEachParseNode(tree, (key, value) => {
+    if (key === "RangeVar" && value && typeof value === "object") {
+      const range = value as { schemaname?: string; relname?: string };
+      if (range.relname) tables.add(range.schemaname ? `${range.schemaname}.${range.relname}` : range.relname);
     }
-    if (node === null || typeof node !== "object") return;
-    for (const [key, value] of Object.entries(node as Node)) {
-      if (key === "RangeVar" && value && typeof value === "object") {
-        const range = value as { schemaname?: string; relname?: string };
-        if (range.relname) tables.add(range.schemaname ? `${range.schemaname}.${range.relname}` : range.relname);
-      }
-      if (key === "CommonTableExpr" && value && typeof value === "object") {
-        const name = (value as { ctename?: string }).ctename;
-        if (name) cteNames.add(name);
-      }
-      visit(value);
+    if (key === "CommonTableExpr" && value && typeof value === "object") {
+      const name = (value as { ctename?: string }).ctename;
+      if (name) cteNames.add(name);
     }
-  };
-  visit(tree);
+  });
   return [...tables].filter((table) => !cteNames.has(table)).sort();
 }
 

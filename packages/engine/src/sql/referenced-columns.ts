@@ -1,4 +1,5 @@
 import { parseSync } from "libpg-query";
+import { forEachParseNode } from "./parse-tree-nodes";
 
 /** A relation named in a FROM clause (or JOIN), as written: schema only when qualified. */
 export interface ReferencedTable {
@@ -33,30 +34,21 @@ export function referencedColumns(sql: string): ReferencedColumns | undefined {
   const tables = new Map<string, ReferencedTable>();
   const columns = new Set<string>();
   let star = false;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (node === null || typeof node !== "object") return;
-    for (const [type, value] of Object.entries(node)) {
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-        const fields = value as Record<string, unknown>;
-        if (type === "RangeVar" && typeof fields.relname === "string") {
-          const schema = typeof fields.schemaname === "string" ? fields.schemaname : undefined;
-          tables.set(`${schema ?? ""}.${fields.relname}`, { ...(schema ? { schema } : {}), name: fields.relname });
-        } else if (type === "ColumnRef") {
-          const last = (fields.fields as StringNode[] | undefined)?.at(-1);
-          if (last?.A_Star !== undefined) star = true;
-          else if (last?.String?.sval) columns.add(last.String.sval);
-        } else if (type === "JoinExpr") {
-          for (const column of (fields.usingClause as StringNode[] | undefined) ?? [])
-            if (column.String?.sval) columns.add(column.String.sval);
-        }
+  forEachParseNode(tree, (type, value) => {
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const fields = value as Record<string, unknown>;
+      if (type === "RangeVar" && typeof fields.relname === "string") {
+        const schema = typeof fields.schemaname === "string" ? fields.schemaname : undefined;
+        tables.set(`${schema ?? ""}.${fields.relname}`, { ...(schema ? { schema } : {}), name: fields.relname });
+      } else if (type === "ColumnRef") {
+        const last = (fields.fields as StringNode[] | undefined)?.at(-1);
+        if (last?.A_Star !== undefined) star = true;
+        else if (last?.String?.sval) columns.add(last.String.sval);
+      } else if (type === "JoinExpr") {
+        for (const column of (fields.usingClause as StringNode[] | undefined) ?? [])
+          if (column.String?.sval) columns.add(column.String.sval);
       }
-      visit(value);
     }
-  };
-  visit(tree);
+  });
   return { tables: [...tables.values()], columns, star };
 }

@@ -1,4 +1,5 @@
 import type { QualifiedName } from "./function-policy";
+import { forEachParseNode } from "./parse-tree-nodes";
 
 /**
  * Something the statement may call, as written:
@@ -95,30 +96,20 @@ function funcCallReferences(fields: Record<string, unknown>): RoutineReference[]
  */
 export function routineReferences(tree: unknown): RoutineReference[] {
   const found: RoutineReference[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
+  forEachParseNode(tree, (type, value) => {
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const fields = value as Record<string, unknown>;
+      if (type === "FuncCall") found.push(...funcCallReferences(fields));
+      else if (type === "A_Expr") found.push(...operatorReferences(fields.name as NameList));
+      else if (type === "SubLink") found.push(...operatorReferences(fields.operName as NameList));
+      else if (type === "SortBy") found.push(...operatorReferences(fields.useOp as NameList));
+      else if (type === "CaseExpr" && fields.arg !== undefined) found.push({ kind: "operator", name: "=" });
+      else if (type === "ColumnRef" && Array.isArray(fields.fields)) found.push(...fieldNames(fields.fields.slice(1)));
+      else if (type === "A_Indirection") found.push(...fieldNames(fields.indirection));
+      else if (type === "typeName" || type === "TypeName") found.push(...typeReference(fields));
+      else if (jsonConstructorNodes.has(type)) found.push(...jsonCasts);
     }
-    if (node === null || typeof node !== "object") return;
-    for (const [type, value] of Object.entries(node)) {
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-        const fields = value as Record<string, unknown>;
-        if (type === "FuncCall") found.push(...funcCallReferences(fields));
-        else if (type === "A_Expr") found.push(...operatorReferences(fields.name as NameList));
-        else if (type === "SubLink") found.push(...operatorReferences(fields.operName as NameList));
-        else if (type === "SortBy") found.push(...operatorReferences(fields.useOp as NameList));
-        else if (type === "CaseExpr" && fields.arg !== undefined) found.push({ kind: "operator", name: "=" });
-        else if (type === "ColumnRef" && Array.isArray(fields.fields))
-          found.push(...fieldNames(fields.fields.slice(1)));
-        else if (type === "A_Indirection") found.push(...fieldNames(fields.indirection));
-        else if (type === "typeName" || type === "TypeName") found.push(...typeReference(fields));
-        else if (jsonConstructorNodes.has(type)) found.push(...jsonCasts);
-      }
-      visit(value);
-    }
-  };
-  visit(tree);
+  });
   return found;
 }
 
@@ -130,23 +121,14 @@ const temporarySchema = /^pg_temp(_\d+)?$/i;
  */
 export function temporarySchemaReferences(tree: unknown): string[] {
   const found: string[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
+  forEachParseNode(tree, (key, value) => {
+    if (key === "String" && value !== null && typeof value === "object") {
+      const name = (value as { sval?: unknown }).sval;
+      if (typeof name === "string" && temporarySchema.test(name)) found.push(name);
+    } else if (key === "schemaname" && typeof value === "string" && temporarySchema.test(value)) {
+      found.push(value);
     }
-    if (node === null || typeof node !== "object") return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "String" && value !== null && typeof value === "object") {
-        const name = (value as { sval?: unknown }).sval;
-        if (typeof name === "string" && temporarySchema.test(name)) found.push(name);
-      } else if (key === "schemaname" && typeof value === "string" && temporarySchema.test(value)) {
-        found.push(value);
-      }
-      visit(value);
-    }
-  };
-  visit(tree);
+  });
   return found;
 }
 
@@ -156,26 +138,17 @@ export function temporarySchemaReferences(tree: unknown): string[] {
  */
 export function relationReferences(tree: unknown): QualifiedName[] {
   const found: QualifiedName[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (node === null || typeof node !== "object") return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "RangeVar" && value !== null && typeof value === "object") {
-        const { schemaname, relname } = value as { schemaname?: unknown; relname?: unknown };
-        if (typeof relname === "string" && relname !== "") {
-          found.push(
-            typeof schemaname === "string" && schemaname !== ""
-              ? { schema: schemaname, name: relname }
-              : { name: relname },
-          );
-        }
+  forEachParseNode(tree, (key, value) => {
+    if (key === "RangeVar" && value !== null && typeof value === "object") {
+      const { schemaname, relname } = value as { schemaname?: unknown; relname?: unknown };
+      if (typeof relname === "string" && relname !== "") {
+        found.push(
+          typeof schemaname === "string" && schemaname !== ""
+            ? { schema: schemaname, name: relname }
+            : { name: relname },
+        );
       }
-      visit(value);
     }
-  };
-  visit(tree);
+  });
   return found;
 }
