@@ -40,20 +40,13 @@ export interface KnowledgeEntryView {
 
 /** What a screen shows `role` of an entry: no other role's name. */
 export function knowledgeEntryView(row: KnowledgeEntryRow, role: string): KnowledgeEntryView {
-  const yours = row.author === role || (row.status === "suggested" && row.suggestedBy === role);
+  const { sharedWithAllRoles, updatedAt, ...entry } = knowledgeEntryOf(row);
   return {
-    id: row.id,
-    kind: row.kind as KnowledgeKind,
-    name: row.name,
-    text: row.text,
-    ...(row.sql ? { sql: row.sql } : {}),
-    references: row.references,
-    ...(row.reading ? { reading: row.reading } : {}),
-    origin: row.origin as KnowledgeOrigin,
+    ...entry,
     ...(row.provenance && row.author === role ? { provenance: row.provenance } : {}),
-    yours,
-    shared: row.sharedWithAllRoles,
+    yours: row.author === role || (row.status === "suggested" && row.suggestedBy === role),
+    shared: sharedWithAllRoles,
     suggested: row.status === "suggested",
-    updatedAt: row.updatedAt.toISOString(),
+    updatedAt,
   };
 }
