@@ -13,38 +13,32 @@ export interface CategoryFigure extends AccuracyFigure {
 }
 
 /** One question of the report: what the engine chose, whether it was right, what it cost and how it chose. */
-export interface QuestionResult {
-  readonly id: string;
-  readonly category: string;
+export interface QuestionResult
+  extends Pick<
+    QuestionOutcome,
+    | "id"
+    | "category"
+    | "correct"
+    | "setCorrect"
+    | "spiderCorrect"
+    | "goldReadings"
+    | "readings"
+    | "bothFound"
+    | "eitherFound"
+    | "falseAlarm"
+    | "interpretations"
+    | "needsChoice"
+    | "sql"
+    | "error"
+    | "failedIn"
+    | "errorName"
+    | "errorCode"
+    | "confidence"
+  > {
   /** False when no gold alternative ran: reported, not scored. */
   readonly scored: boolean;
-  /** EX under nlq's rule (column order counts) against any gold reading. */
-  readonly correct: boolean;
-  readonly setCorrect: boolean;
-  /** EX under the official Spider rule. */
-  readonly spiderCorrect: boolean;
-  /** Gold readings of the question. */
-  readonly goldReadings: number;
-  /** Per gold reading: its number, whether it ran (`scored`), and which of the answer's readings return it. */
-  readonly readings: readonly ReadingMatch[];
-  /** Several readings: all / at least one among the answer and its interpretations. */
-  readonly bothFound?: boolean;
-  readonly eitherFound?: boolean;
-  /** One reading: the answer asked or showed more than one interpretation. */
-  readonly falseAlarm?: boolean;
-  /** Interpretations the answer showed, and whether it asked the user to choose. */
-  readonly interpretations: number;
-  readonly needsChoice: boolean;
-  /** Interpretations whose SQL did not run when scored. */
-  readonly interpretationErrors?: ReadonlyArray<{ readonly number: number; readonly error: string }>;
-  /** The SQL the engine chose; absent when it failed. */
-  readonly sql?: string;
-  /** The engine's error (no SQL chosen) or the chosen SQL's execution error. */
-  readonly error?: string;
-  /** `engine` (the engine threw: `errorName`, `errorCode`) or `execution` (the chosen SQL did not run). */
-  readonly failedIn?: "engine" | "execution";
-  readonly errorName?: string;
-  readonly errorCode?: string;
+  /** Interpretations whose SQL did not run when scored (left out when none failed). */
+  readonly interpretationErrors?: QuestionOutcome["interpretationErrors"];
   /** Model calls made for it (failed ones included). */
   readonly calls: number;
   /** Candidates written, and the distinct results (clusters) of those that ran. */
@@ -53,7 +47,6 @@ export interface QuestionResult {
   /** The selector that chose (`single` when every candidate that ran agreed), and how confidence was computed. */
   readonly chosenBy?: string;
   readonly basis?: string;
-  readonly confidence?: number;
   readonly milliseconds: number;
 }
 
