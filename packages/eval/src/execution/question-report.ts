@@ -1,5 +1,4 @@
 import type { QuestionOutcome } from "./evaluate-questions";
-import type { ReadingMatch } from "./gold-readings";
 import type { AccuracyFigure } from "./pool-report";
 import { type ReadingFigures, readingFigures } from "./reading-figures";
 
