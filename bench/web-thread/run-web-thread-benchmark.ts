@@ -10,7 +10,11 @@
  * --web-port), signs in as `postgres`, and for each round and each turn N seeds a new thread with N − 1 answered
  * questions through the app's own `/api/chat` (the server records them as the thread's turns), opens it
  * (`/?thread=…`), types the next question key by key and submits it with Enter.
- * - key: from the key event (its timestamp) to the next paint after it (a task queued from the next animation frame);
+ * - key work: from the key event (its timestamp) to the moment its `input` event has run every handler — React's
+ *   render and commit included (a discrete event's update is flushed before the event's later listeners run) — and a
+ *   forced style and layout pass is done: what one key costs the page's main thread, paint aside;
+ * - key to paint: from the key event to the next paint after it (a task queued from the next animation frame), which
+ *   also waits for the next frame (16.7 ms apart at 60 Hz) and so sits near one frame even on an empty page;
  * - submit-to-rows: from the Enter to the next paint with the new answer's rows on the page;
  * - server: the `/api/chat` request as the browser's resource timing saw it (request start to the end of the streamed
  *   response); page overhead = submit-to-rows − server.
@@ -113,17 +117,27 @@ async function seedThread(page: Page, count: number, first: number): Promise<str
   );
 }
 
-/** Installs the page-side clocks: per key event-to-next-paint, Enter-to-rows, and the chat request's timing. */
+/** Installs the page-side clocks: per key its work and event-to-next-paint, Enter-to-rows, and the chat request's timing. */
 async function installClocks(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const clocks = { keys: [] as number[], submitted: 0, rows: 0, chat: 0 };
+    const clocks = { keys: [] as number[], keyWork: [] as number[], submitted: 0, rows: 0, chat: 0 };
     (window as unknown as { nlqClocks: typeof clocks }).nlqClocks = clocks;
     const afterNextPaint = (callback: () => void) => requestAnimationFrame(() => setTimeout(callback, 0));
     const box = document.getElementById("question")!;
+    let keyStarted: number | undefined;
+    // The window's bubbling listener runs after React's (on the document) and after the microtask that renders and
+    // commits the input's update: the time then, with a forced layout, is the key's work.
+    window.addEventListener("input", (event) => {
+      if (event.target !== box || keyStarted === undefined) return;
+      document.body.getBoundingClientRect();
+      clocks.keyWork.push(performance.now() - keyStarted);
+      keyStarted = undefined;
+    });
     box.addEventListener(
       "keydown",
       (event) => {
         const started = event.timeStamp;
+        keyStarted = started;
         if (event.key === "Enter") {
           clocks.submitted = started;
           const before = document.querySelectorAll('[data-testid="row-count"]').length;
@@ -202,11 +216,16 @@ async function measureTurn(page: Page, turn: number, round: number): Promise<Tur
   }
   const clocks = await page.evaluate(
     () =>
-      (window as unknown as { nlqClocks: { keys: number[]; submitted: number; rows: number; chat: number } }).nlqClocks,
+      (
+        window as unknown as {
+          nlqClocks: { keys: number[]; keyWork: number[]; submitted: number; rows: number; chat: number };
+        }
+      ).nlqClocks,
   );
   return {
     turn,
     keyMilliseconds: clocks.keys,
+    keyWorkMilliseconds: clocks.keyWork,
     submitToRowsMilliseconds: clocks.rows - clocks.submitted,
     serverMilliseconds: clocks.chat,
   };

@@ -8,6 +8,12 @@ export {
   extractKeywordsPrompt,
   extractKeywordsSystemPrompt,
 } from "./extract-keywords-prompt";
+export {
+  type FindReadingsOutput,
+  findReadingsOutputSchema,
+  findReadingsPrompt,
+  findReadingsSystemPrompt,
+} from "./find-readings-prompt";
 export { fixCandidatePrompt, fixCandidateSystemPrompt } from "./fix-candidate-prompt";
 export { generateCandidatePrompt, generateCandidateSystemPrompt } from "./generate-candidate-prompt";
 export { generateFromExamplesPrompt, generateFromExamplesSystemPrompt } from "./generate-from-examples-prompt";

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as divideAndConquerPrompt from "./divide-and-conquer-prompt";
 import * as extractKeywordsPrompt from "./extract-keywords-prompt";
+import * as findReadingsPrompt from "./find-readings-prompt";
 import * as fixCandidatePrompt from "./fix-candidate-prompt";
 import * as generateCandidatePrompt from "./generate-candidate-prompt";
 import * as generateFromExamplesPrompt from "./generate-from-examples-prompt";
@@ -69,6 +70,7 @@ function problems(schema: unknown, path = "$", found: string[] = []): string[] {
 const promptModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   "divide-and-conquer-prompt": divideAndConquerPrompt,
   "extract-keywords-prompt": extractKeywordsPrompt,
+  "find-readings-prompt": findReadingsPrompt,
   "fix-candidate-prompt": fixCandidatePrompt,
   "generate-candidate-prompt": generateCandidatePrompt,
   "generate-from-examples-prompt": generateFromExamplesPrompt,
@@ -104,6 +106,7 @@ describe("step output schemas", () => {
       "evaluateUnitTestOutputSchema",
       "extractKeywordsOutputSchema",
       "filterColumnOutputSchema",
+      "findReadingsOutputSchema",
       "generateUnitTestsOutputSchema",
       "schemaHallucinationOutputSchema",
       "selectCandidateOutputSchema",

@@ -11,6 +11,7 @@ import {
   withReferencedElements,
 } from "../knowledge/question-knowledge";
 import type { StepContext } from "../llm/step-context";
+import { flagReadings } from "../readings/flag-readings";
 import { planReadings, type ReadingPlan } from "../readings/plan-readings";
 import { fetchSampleValues } from "../schema/sample-values";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
@@ -58,7 +59,8 @@ function joinHints(...hints: Array<string | undefined>): string | undefined {
 /**
  * The live path of one question up to, and not including, selection: function policy and catalog (from the caller's
  * index or introspection) → optional schema selection (retrieval and CHESS SS) → the reading step (`planReadings`, when
- * the preset runs it: readings of a phrase in doubt, confirmed readings of `knowledge` followed) → generation (the
+ * the preset runs it: readings of a phrase in doubt, confirmed readings of `knowledge` followed; `flagReadings`, one
+ * model call, when the schema shows no phrase in doubt) → generation (the
  * preset's generators × samples, shared among the readings) → fixing → execution, all read-only on `options.session` as the asking role. `answerQuestion` continues
  * with `selectAnswer`; `nlq selector-data` labels the candidates against gold SQL instead. Emits the catalog, schema
  * and candidate events; throws `UnanswerableQuestionError` when the role can read no table, and `CancelledError` on a
@@ -130,9 +132,16 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     questionContext: { knowledge: promptKnowledge(retrieved), ...today },
   };
   // The reading step: a phrase in doubt gets one reading per meaning; a confirmed reading the role may read decides.
-  const readings: ReadingPlan = settings.readings
-    ? planReadings({ question: context.question, selected, catalog, knowledge: knowledge.retrievable })
-    : { readings: [], followed: [], common: { instructions: [], tables: [] } };
+  // When the schema shows no phrase in doubt, one model call looks for what names cannot tell (column synonyms).
+  let readings: ReadingPlan = { readings: [], followed: [], common: { instructions: [], tables: [] } };
+  if (settings.readings) {
+    const plan = { question: context.question, selected, catalog, knowledge: knowledge.retrievable };
+    readings = planReadings(plan);
+    if (readings.readings.length === 0) {
+      const flagged = await flagReadings({ context: generationContext, selected });
+      if (flagged.length > 0) readings = planReadings({ ...plan, flagged });
+    }
+  }
   if (settings.readings) {
     context.emit({
       type: "readings-end",

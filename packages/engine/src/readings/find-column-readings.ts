@@ -33,7 +33,7 @@ const notAColumnPhrase: ReadonlySet<string> = new Set([
 ]);
 
 /** Text, number, time or other, so that `birth_date` and `birth_place` are never two readings of "birth". */
-function typeFamily(column: ColumnInfo): string {
+export function typeFamily(column: ColumnInfo): string {
   const type = column.dataType.toLowerCase();
   if (/char|text|citext|name|uuid/.test(type)) return "text";
   if (/int|numeric|decimal|real|double|money|serial/.test(type)) return "number";

@@ -1,4 +1,4 @@
-import type { Catalog } from "../catalog/catalog-types";
+import { type Catalog, tableKey } from "../catalog/catalog-types";
 import type { KnowledgeEntry, ReadingChoice } from "../contract/knowledge";
 import type { FollowedConfirmation, QuestionReading } from "../contract/reading";
 import { plainSentence } from "../summary/plain-sentence";
@@ -7,7 +7,7 @@ import { findColumnReadings } from "./find-column-readings";
 import { findJoinPathReadings } from "./find-join-path-readings";
 import { findStoredAggregateReadings } from "./find-stored-aggregate-readings";
 import { findTableReadings } from "./find-table-readings";
-import { questionWords } from "./schema-words";
+import { containsPhrase, questionWords } from "./schema-words";
 
 /** A reading its candidates are written for, with the tables they need beyond the selected schema. */
 export interface PlannedReading extends QuestionReading {
@@ -36,6 +36,11 @@ export interface PlanReadingsOptions {
    * Default none.
    */
   readonly knowledge?: readonly KnowledgeEntry[];
+  /**
+   * Ambiguities the model flagged (`flagReadings`), trusted after every one the schema shows: a phrase the schema's
+   * detectors found keeps their options. Default none.
+   */
+  readonly flagged?: readonly Ambiguity[];
 }
 
 /** The order in which found ambiguities are trusted: structure first, names last. */
@@ -56,14 +61,20 @@ function shown(ambiguity: Ambiguity): Ambiguity {
   };
 }
 
-/** Every ambiguity the schema shows for the question, most trusted first, one per phrase. */
-export function findAmbiguities(search: ReadingSearch): Ambiguity[] {
+/**
+ * Every ambiguity the schema shows for the question, most trusted first, then those the model flagged (`flagged`),
+ * one per phrase.
+ */
+export function findAmbiguities(search: ReadingSearch, flagged: readonly Ambiguity[] = []): Ambiguity[] {
   const found = [
-    ...findJoinPathReadings(search),
-    ...findStoredAggregateReadings(search),
-    ...findTableReadings(search),
-    ...findColumnReadings(search),
-  ].sort((left, right) => kindRank[left.kind] - kindRank[right.kind]);
+    ...[
+      ...findJoinPathReadings(search),
+      ...findStoredAggregateReadings(search),
+      ...findTableReadings(search),
+      ...findColumnReadings(search),
+    ].sort((left, right) => kindRank[left.kind] - kindRank[right.kind]),
+    ...flagged,
+  ];
   const phrases = new Set<string>();
   return found
     .filter((ambiguity) => {
@@ -96,6 +107,60 @@ function confirmedOption(ambiguity: Ambiguity, entry: KnowledgeEntry): ReadingOp
   );
 }
 
+/** The table (`schema.table`) a chosen element (`schema.table` or `schema.table.column`) belongs to, if it exists. */
+function elementTable(element: string, tableKeys: ReadonlySet<string>): string | undefined {
+  const lower = element.toLowerCase();
+  if (tableKeys.has(lower)) return lower;
+  const prefix = lower.slice(0, Math.max(0, lower.lastIndexOf(".")));
+  return tableKeys.has(prefix) ? prefix : undefined;
+}
+
+/**
+ * A confirmed reading followed though no detector raised its phrase this time (the model flags a synonym on one
+ * question and not on the next): the question holds the phrase, and every chosen element is of a table the selected
+ * schema shows (the question is about the table the confirmation was about). Its alternatives are set aside as they
+ * were confirmed.
+ */
+function followedWithoutDetector(
+  entry: KnowledgeEntry,
+  words: readonly string[],
+  selected: Catalog,
+  catalog: Catalog,
+): { followed: FollowedConfirmation; instruction: string; tables: string[] } | undefined {
+  const reading = entry.reading;
+  if (!reading || reading.chosen.elements.length === 0) return undefined;
+  const phraseWords = questionWords(reading.phrase);
+  if (!containsPhrase(words, phraseWords)) return undefined;
+  const selectedKeys = new Set(selected.tables.map((table) => tableKey(table).toLowerCase()));
+  const catalogKeys = new Set(catalog.tables.map((table) => tableKey(table).toLowerCase()));
+  const chosenTables = reading.chosen.elements.map((element) => elementTable(element, catalogKeys));
+  if (chosenTables.some((table) => table === undefined || !selectedKeys.has(table))) return undefined;
+  const phrase = phraseWords.join(" ");
+  const setAside = [...reading.alternatives];
+  const others = setAside.length > 0 ? `, not ${setAside.map((option) => option.label).join(" or ")}` : "";
+  return {
+    followed: {
+      entryId: entry.id,
+      phrase,
+      chosen: reading.chosen,
+      setAside,
+      confirmedBy: entry.sharedWithAllRoles ? "an administrator" : "you",
+      confirmedAt: entry.updatedAt,
+    },
+    instruction: `${quotePhrase(phrase)} means ${reading.chosen.label}${others} (a confirmed reading).`,
+    tables: [
+      ...new Set(
+        reading.chosen.elements
+          .map((element) =>
+            catalog.tables.find((table) => tableKey(table).toLowerCase() === elementTable(element, catalogKeys)),
+          )
+          .filter((table): table is Catalog["tables"][number] => table !== undefined)
+          .map(tableKey),
+      ),
+    ],
+  };
+}
+
 /** `In this reading of the question, «name» means singer.artist_name, not singer.performer_name.` */
 export function readingInstruction(phrase: string, chosen: ReadingChoice, alternatives: readonly ReadingChoice[]) {
   const others = alternatives.map((alternative) => alternative.label).join(" or ");
@@ -103,19 +168,17 @@ export function readingInstruction(phrase: string, chosen: ReadingChoice, altern
 }
 
 /**
- * The reading step (docs/decisions/2026-12-01-readings-knowledge-and-teaching.md, rules 4 and 5), from the schema
- * alone — no model call: finds the question's ambiguities (`findAmbiguities`), lets a confirmed reading the role may
- * see decide each one it matches (same phrase after normalising, its chosen elements among the options: every
- * candidate is then instructed with it and the other options get none), and turns the most trusted remaining one into
- * readings, one per option, each with the instruction its candidates carry. A question without ambiguity gets no
- * readings and is answered as before.
+ * The reading step's plan (docs/decisions/2026-12-01-readings-knowledge-and-teaching.md, rules 4 and 5), pure: finds
+ * the question's ambiguities (`findAmbiguities`: the schema's, then the model's `flagged` ones), lets a confirmed
+ * reading the role may see decide each one it matches (same phrase after normalising, its chosen elements among the
+ * options: every candidate is then instructed with it and the other options get none) — and follows a confirmation
+ * no detector raised this time when the question holds its phrase and the selected schema its chosen tables
+ * (`followedWithoutDetector`) — and turns the most trusted remaining one into readings, one per option, each with the
+ * instruction its candidates carry. A question without ambiguity gets no readings and is answered as before.
  */
 export function planReadings(options: PlanReadingsOptions): ReadingPlan {
-  const ambiguities = findAmbiguities({
-    words: questionWords(options.question),
-    selected: options.selected,
-    catalog: options.catalog,
-  });
+  const words = questionWords(options.question);
+  const ambiguities = findAmbiguities({ words, selected: options.selected, catalog: options.catalog }, options.flagged);
   const confirmations = (options.knowledge ?? []).filter((entry) => entry.kind === "reading" && entry.reading);
   const followed: FollowedConfirmation[] = [];
   const instructions: string[] = [];
@@ -142,6 +205,17 @@ export function planReadings(options: PlanReadingsOptions): ReadingPlan {
       `${quotePhrase(ambiguity.phrase)} means ${match.option.label}, not ${setAside.map((option) => option.label).join(" or ")} (a confirmed reading).`,
     );
     tables.push(...match.option.tables);
+  }
+  const used = new Set(followed.map((confirmation) => confirmation.entryId));
+  for (const entry of confirmations) {
+    if (used.has(entry.id)) continue;
+    const direct = followedWithoutDetector(entry, words, options.selected, options.catalog);
+    if (!direct) continue;
+    if (open.some((ambiguity) => ambiguity.phrase === direct.followed.phrase)) continue;
+    used.add(entry.id);
+    followed.push(direct.followed);
+    instructions.push(direct.instruction);
+    tables.push(...direct.tables);
   }
   const [first] = open;
   const readings: PlannedReading[] = first

@@ -29,7 +29,9 @@ beforeAll(async () => {
      INSERT INTO singer VALUES (1, 'Robyn Fenty', 'Rihanna', 'Barbados'), (2, 'Abel Tesfaye', 'The Weeknd', 'Canada'),
                                (3, 'Aubrey Graham', 'Drake', 'Canada'), (4, 'Celine Dion', 'Celine Dion', 'Canada');
      CREATE TABLE concert (concert_id integer PRIMARY KEY, singer_id integer REFERENCES singer, city text NOT NULL);
-     INSERT INTO concert VALUES (1, 2, 'Toronto'), (2, 4, 'Las Vegas');`,
+     INSERT INTO concert VALUES (1, 2, 'Toronto'), (2, 4, 'Las Vegas');
+     CREATE TABLE pet (pet_id integer PRIMARY KEY, species text NOT NULL, mass real NOT NULL, body_weight real NOT NULL);
+     INSERT INTO pet VALUES (1, 'dog', 12.5, 13.1), (2, 'dog', 30.2, 29.0), (3, 'cat', 4.1, 4.4);`,
   );
   client = new pg.Client({ connectionString: database.url });
   await client.connect();
@@ -48,6 +50,8 @@ const vegas = (column: string) =>
 
 /** Every generator and fixer prompt the mock model saw. */
 const prompts: string[] = [];
+/** Every prompt of the reading step's model call. */
+const flagPrompts: string[] = [];
 
 function promptText(call: LanguageModelV3CallOptions): string {
   return JSON.stringify(call.prompt);
@@ -56,9 +60,33 @@ function promptText(call: LanguageModelV3CallOptions): string {
 const model = new MockLanguageModelV3({
   doGenerate: async (call) => {
     const text = promptText(call);
-    prompts.push(text);
     const step = stepOf(call);
+    // The reading step's model call: the synonyms of "weight" the schema's names cannot relate, nothing else.
+    if (step === "find-readings") {
+      flagPrompts.push(text);
+      const phrases = text.includes("average weight")
+        ? [
+            {
+              phrase: "weight",
+              reason: "mass and body_weight both hold a weight",
+              meanings: ["pet.mass", "pet.body_weight"],
+            },
+          ]
+        : [];
+      return mockTextResult(JSON.stringify({ phrases }), { input: 10, output: 5 });
+    }
+    prompts.push(text);
     if (!step.startsWith("generate-")) throw new Error(`no answer for step ${step}`);
+    if (text.includes("weight of the dogs")) {
+      const column = text.includes("means pet.body_weight") ? "body_weight" : "mass";
+      return mockTextResult(
+        JSON.stringify({
+          reasoning: "the dogs' weights",
+          sql: `SELECT avg(${column}) AS weight FROM pet WHERE species = 'dog'`,
+        }),
+        { input: 10, output: 5 },
+      );
+    }
     const column = text.includes("means singer.performer_name") ? "performer_name" : "artist_name";
     const sql = text.includes("played in Las Vegas")
       ? vegas(column)
@@ -75,6 +103,7 @@ function settings(environment: Record<string, string> = {}): Settings {
 
 function ask(question: string, askSettings: Settings, knowledge?: readonly KnowledgeEntry[]): Promise<Answer> {
   prompts.length = 0;
+  flagPrompts.length = 0;
   return answerQuestion({
     question,
     session,
@@ -207,6 +236,54 @@ describe("the reading step in the pipeline", () => {
       },
     ]);
     expect(prompts.every((prompt) => prompt.includes("(a confirmed reading)"))).toBe(true);
+  });
+
+  it("asks the model when the schema shows no doubt, and gives a flagged synonym its readings", async () => {
+    const answer = await ask("What is the average weight of the dogs?", settings());
+    expect(flagPrompts).toHaveLength(1);
+    expect(answer.readings?.map((reading) => [reading.kind, reading.phrase, reading.chosen.label])).toEqual([
+      ["columns", "weight", "pet.mass"],
+      ["columns", "weight", "pet.body_weight"],
+    ]);
+    expect(answer.readings?.[0]?.evidence).toContain("flagged by the model");
+    expect(answer.interpretations).toHaveLength(2);
+    expect(answer.needsChoice).toBe(true);
+    expect(answer.confidence).toBeLessThan(1);
+  });
+
+  it("makes no model call for readings when the schema already shows the phrase in doubt, or the preset has none", async () => {
+    await ask(question, settings());
+    expect(flagPrompts).toEqual([]);
+    await ask("What is the average weight of the dogs?", { ...settings(), readings: false });
+    expect(flagPrompts).toEqual([]);
+  });
+
+  it("follows a confirmed reading the model did not flag this time", async () => {
+    const confirmed: KnowledgeEntry = {
+      id: "entry-9",
+      kind: "reading",
+      name: "weight",
+      text: "weight means pet.body_weight",
+      references: ["public.pet.body_weight"],
+      reading: {
+        phrase: "weight",
+        chosen: { label: "pet.body_weight", elements: ["public.pet.body_weight"] },
+        alternatives: [{ label: "pet.mass", elements: ["public.pet.mass"] }],
+      },
+      origin: "reading",
+      sharedWithAllRoles: false,
+      updatedAt: "2026-12-02T05:00:00.000Z",
+    };
+    // The model is asked and flags nothing (its prompt does not say "average weight"): the confirmation still decides.
+    const answer = await ask("What is the mean weight of the dogs?", settings(), [confirmed]);
+    expect(flagPrompts).toHaveLength(1);
+    expect(answer.readings).toBeUndefined();
+    expect(answer.followedConfirmations?.map((followed) => [followed.entryId, followed.chosen.label])).toEqual([
+      ["entry-9", "pet.body_weight"],
+    ]);
+    expect(
+      prompts.every((prompt) => prompt.includes("«weight» means pet.body_weight, not pet.mass (a confirmed reading)")),
+    ).toBe(true);
   });
 
   it("keeps each interpretation's reading on a pick, so a confirmation can store it", async () => {

@@ -30,6 +30,12 @@ export const pipelineSteps = {
     label: "Selecting columns",
     variableAliases: ["SELECT"],
   },
+  "find-readings": {
+    paper:
+      "nlq's reading step: phrases the schema's names cannot relate, flagged by the model (after AmbiQT); not in CHESS or CHASE-SQL",
+    label: "Looking for other readings of the question",
+    variableAliases: ["READINGS"],
+  },
   "generate-candidate": {
     paper: "CHESS CG / CHASE-SQL generators",
     label: "Writing SQL",

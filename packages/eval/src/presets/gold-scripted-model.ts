@@ -86,6 +86,8 @@ export function goldScriptedAnswer(
         chain_of_thought_reasoning: "scripted: the gold columns",
         tables: goldSchema.tables.map((table) => ({ table, columns: goldSchema.columns.get(table) ?? [] })),
       };
+    case "find-readings":
+      return { phrases: [] };
     case "synthesize-examples":
       return { examples: [{ question, sql: script.sql }] };
     case "fix-candidate":
