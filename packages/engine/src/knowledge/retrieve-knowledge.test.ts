@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { KnowledgeEntry } from "../contract/knowledge";
 import { createOfflineEmbeddingModel } from "../embedding/offline-embedding-model";
-import { retrieveKnowledge } from "./retrieve-knowledge";
+import { nameAliases, retrieveKnowledge } from "./retrieve-knowledge";
 
 const entry = (id: string, kind: KnowledgeEntry["kind"], name: string, text: string, sql?: string): KnowledgeEntry => ({
   id,
@@ -34,7 +34,45 @@ const glossary = [
   entry("spm", "metric", "SPM", "Selling Profit Margin", "(sum(amount) - sum(tax + commission)) / sum(amount) * 100"),
 ];
 
+describe("nameAliases", () => {
+  it("asks a name by itself, without its counter, and by each side of an expansion in brackets", () => {
+    expect(nameAliases("ASP (average selling price)").map((alias) => alias.trim())).toEqual([
+      "asp average selling price",
+      "asp",
+      "average selling price",
+    ]);
+    expect(nameAliases("ASP (3)").map((alias) => alias.trim())).toEqual(["asp 3", "asp"]);
+    expect(nameAliases("TAC").map((alias) => alias.trim())).toEqual(["tac"]);
+  });
+});
+
 describe("retrieveKnowledge", () => {
+  it("finds a definition named by its abbreviation and expansion as surely as one named by the abbreviation alone", async () => {
+    // defog's car_dealership glossary: the precise definition is named with its expansion, the vague ones without.
+    const definitions = [
+      entry("vague", "term", "ASP", "ASP = Mean sale price for a designated start period"),
+      entry("vague-2", "term", "ASP (2)", "ASP = Average Sale Price during a specific timeframe"),
+      entry(
+        "precise",
+        "term",
+        "ASP (average selling price)",
+        "ASP (average selling price) = total sales amount / number of sales",
+      ),
+      entry("join", "rule", "join sales with cars", "Always join sales with cars before using the sales table"),
+    ];
+    const found = await retrieveKnowledge({
+      entries: definitions,
+      question: "Who are the top 3 salespersons by ASP?",
+      keywords: ["salespersons", "ASP"],
+    });
+    expect(
+      found
+        .filter(({ lexical }) => lexical === 1)
+        .map(({ entry }) => entry.id)
+        .sort(),
+    ).toEqual(["precise", "vague", "vague-2"]);
+  });
+
   it("finds an entry by its name as a phrase of the question, and by the words its text shares with the question", async () => {
     const byName = await retrieveKnowledge({ entries: glossary, question: "What is the TAC?", keywords: [] });
     expect(byName.map(({ entry }) => entry.id)).toEqual(["tac"]);

@@ -59,12 +59,25 @@ function normalizedPhrase(text: string): string {
 }
 
 /**
- * Word overlap of an entry with what was asked: 1 when its name appears as a phrase in the question (or hint); else
- * 0.6 × the share of the name's content words asked for + 0.4 × the share of the asked words its text holds.
+ * The phrases a name is asked by: the name itself, without the counter that tells two entries of one name apart
+ * (`ASP (3)`), and each side of an expansion in brackets (`ASP (average selling price)`: `ASP`, `average selling
+ * price`).
+ */
+export function nameAliases(name: string): string[] {
+  const uncounted = name.replace(/\s*\(\d+\)\s*$/, "").trim();
+  const aliases = [name, uncounted];
+  const expansion = /^(.+?)\s*\(([^()]+)\)\s*$/.exec(uncounted);
+  if (expansion) aliases.push(expansion[1]!, expansion[2]!);
+  return [...new Set(aliases.map(normalizedPhrase).filter((alias) => alias.trim() !== ""))];
+}
+
+/**
+ * Word overlap of an entry with what was asked: 1 when its name, or one of its aliases (`nameAliases`), appears as a
+ * phrase in the question (or hint); else 0.6 × the share of the name's content words asked for + 0.4 × the share of
+ * the asked words its text holds.
  */
 function lexicalScore(entry: KnowledgeEntry, asked: ReadonlySet<string>, askedPhrase: string): number {
-  const name = normalizedPhrase(entry.name);
-  if (name.trim() !== "" && askedPhrase.includes(name)) return 1;
+  if (nameAliases(entry.name).some((alias) => askedPhrase.includes(alias))) return 1;
   const nameWords = questionWords(entry.name);
   const textWords = questionWords(knowledgeEntryText(entry));
   if (asked.size === 0) return 0;

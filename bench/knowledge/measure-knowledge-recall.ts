@@ -1,0 +1,60 @@
+/**
+ * Issue 27: how often knowledge retrieval brings a defog instruct_advanced question its own instruction, with no model
+ * and no database. Each database's glossary (the distinct lines of its `full_instructions`) becomes knowledge entries
+ * as `nlq knowledge import` keeps them (`glossaryKnowledge`); for every question whose `instructions` are lines of that
+ * glossary, the entries are retrieved as the live path does (`retrieveKnowledge`: heuristic keywords, the offline
+ * embedder) and the question counts when every one of its instruction lines is among the first N.
+ *
+ *   npx tsx bench/knowledge/measure-knowledge-recall.ts [--defog ../shared/data/defog] [--limits 8,12,24]
+ */
+import { parseArgs } from "node:util";
+import { glossaryKnowledge } from "@nlq/adapters";
+import { heuristicKeywords, type KnowledgeEntry, loadSettings, resolveEmbeddingModel } from "@nlq/engine";
+import { defaultDefogDirectory } from "@nlq/eval";
+import { retrieveKnowledge } from "../../packages/engine/src/knowledge/retrieve-knowledge";
+import { glossaryLines, readInstructQuestions } from "./defog-instructions";
+
+const { values } = parseArgs({
+  options: {
+    defog: { type: "string", default: defaultDefogDirectory },
+    limits: { type: "string", default: "8,12,24" },
+  },
+});
+const limits = values.limits.split(",").map(Number);
+const glossaries = glossaryLines(values.defog);
+const settings = loadSettings({});
+const embeddingModel = resolveEmbeddingModel(settings.embeddingModel, settings);
+const found = new Map(limits.map((limit) => [limit, 0]));
+let questions = 0;
+for (const row of readInstructQuestions(values.defog, "instruct_advanced")) {
+  const lines = glossaries.get(row.database);
+  if (!lines || !row.instructions) continue;
+  const needed = row.instructions
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => lines.includes(line));
+  if (needed.length === 0) continue;
+  questions += 1;
+  const entries: KnowledgeEntry[] = glossaryKnowledge(lines.join("\n"), `defog:${row.database}`).map(
+    (entry, index) => ({
+      ...entry,
+      id: `${row.database}-${index}`,
+      origin: "catalog-files",
+      sharedWithAllRoles: true,
+      updatedAt: "2026-12-02T00:00:00.000Z",
+    }),
+  );
+  const ranked = await retrieveKnowledge({
+    entries,
+    question: row.question,
+    keywords: heuristicKeywords(row.question),
+    embeddingModel,
+    limit: Math.max(...limits),
+  });
+  const ranks = needed.map((line) => ranked.findIndex(({ entry }) => entry.text === line));
+  for (const limit of limits)
+    if (ranks.every((rank) => rank >= 0 && rank < limit)) found.set(limit, found.get(limit)! + 1);
+}
+process.stdout.write(`instruct_advanced questions whose instructions are glossary lines: ${questions}\n`);
+for (const [limit, count] of found)
+  process.stdout.write(`every instruction line among the first ${limit} entries: ${count}/${questions}\n`);
