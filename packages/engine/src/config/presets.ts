@@ -85,7 +85,8 @@ export type GeneratorPlan = Preset["generators"][number];
  * - `balanced` (default): full CHESS IR + SS, CRUSH on large catalogs, three generators (one-shot, divide-and-conquer,
  *   query plan) one candidate each, the fixer, self-consistency over execution clusters (no extra model calls), then
  *   one `summarize-answer` call for the plain-language sentence; the reading step shares the three candidates among a
- *   phrase's readings when the schema shows one in doubt.
+ *   phrase's readings when the schema shows one in doubt, and otherwise makes one `find-readings` call for the doubt
+ *   names cannot show (synonyms).
  * - `max`: CHASE-SQL — the four generators with several samples each at rising temperatures and shuffled schemas,
  *   the fixer, the pairwise selection agent over the execution clusters, the plain-language sentence, and the reading
  *   step.

@@ -63,9 +63,18 @@ function scriptedByStep(answers: Record<string, (call: LanguageModelV3CallOption
 
 const sql = (text: string) => () => JSON.stringify({ reasoning: "because", sql: text });
 
-/** Balanced with these generators; without the plain-language sentence unless `overrides` asks for it (tested below). */
+/**
+ * Balanced with these generators; without the plain-language sentence unless `overrides` asks for it (tested below),
+ * and without the reading step (its model call and readings are tested in readings/readings-pipeline.test.ts).
+ */
 function settingsWith(generators: GeneratorPlan[], overrides: Partial<Settings> = {}): Settings {
-  return { ...loadSettings({ NLQ_PRESET: "balanced" }), generators, summarizeAnswer: false, ...overrides };
+  return {
+    ...loadSettings({ NLQ_PRESET: "balanced" }),
+    generators,
+    summarizeAnswer: false,
+    readings: false,
+    ...overrides,
+  };
 }
 
 const threeGenerators: GeneratorPlan[] = [

@@ -142,7 +142,7 @@ describe("degrade, never discard", () => {
     });
     // filter_column runs beside select_tables (one round), so their order is not fixed; select_columns follows both.
     expect([...steps.slice(0, 2)].sort()).toEqual(["filter-column", "select-tables"]);
-    expect(steps.slice(2)).toEqual(["select-columns", "generate-candidate"]);
+    expect(steps.slice(2)).toEqual(["select-columns", "find-readings", "generate-candidate"]);
     expect(answer.result.rows).toEqual([["2"]]);
   });
 

@@ -81,8 +81,14 @@ describe("writeQuestionCandidates", () => {
     // Every generator saw the joined hint; the selector's subset, not the notes table.
     expect(prompts.every((prompt) => prompt.includes("retrieved: country 'FR'"))).toBe(true);
     expect(prompts.some((prompt) => prompt.includes("notes"))).toBe(false);
-    expect(steps.sort()).toEqual(["generate-candidate", "generate-divide-and-conquer", "generate-query-plan"]);
-    expect(written.context.calls).toHaveLength(3);
+    // The reading step's one call (the schema shows no phrase in doubt), then the three generators.
+    expect(steps.sort()).toEqual([
+      "find-readings",
+      "generate-candidate",
+      "generate-divide-and-conquer",
+      "generate-query-plan",
+    ]);
+    expect(written.context.calls).toHaveLength(4);
     expect(written.generation.records.map((record) => [record.generator, record.ok, record.rows])).toEqual([
       ["one-shot", true, 1],
       ["divide-and-conquer", true, 1],

@@ -11,6 +11,7 @@ describe("step registry", () => {
       "filter-column",
       "select-tables",
       "select-columns",
+      "find-readings",
       "generate-candidate",
       "generate-divide-and-conquer",
       "generate-query-plan",

@@ -46,6 +46,7 @@ beforeEach(() => {
 
 const answers: Record<string, unknown> = {
   "extract-keywords": { keywords: ["customers", "France"] },
+  "find-readings": { phrases: [] },
   // A first attempt that fails, so the fixer runs.
   "generate-candidate": { reasoning: "count", sql: "SELECT count(*) AS n FROM customer" },
   "fix-candidate": { reasoning: "the table is customers", sql: "SELECT count(*) AS n FROM customers" },
@@ -148,6 +149,7 @@ describe("tracing on (an SDK registered, in-memory exporter)", () => {
     const calls = named(spans, "ai.generateText");
     expect(calls.map((span) => span.attributes["ai.telemetry.functionId"]).sort()).toEqual([
       "nlq.extract-keywords",
+      "nlq.find-readings",
       "nlq.fix-candidate",
       "nlq.generate-candidate",
       "nlq.generate-divide-and-conquer",
@@ -156,7 +158,7 @@ describe("tracing on (an SDK registered, in-memory exporter)", () => {
     ]);
     for (const call of calls) expect(call.parentSpanContext?.spanId).toBe(rootId);
     const generated = named(spans, "ai.generateText.doGenerate");
-    expect(generated).toHaveLength(6);
+    expect(generated).toHaveLength(7);
     for (const span of generated) {
       expect(span.attributes).toMatchObject({
         "gen_ai.request.model": expect.any(String),

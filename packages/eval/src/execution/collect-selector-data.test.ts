@@ -111,10 +111,11 @@ describe("collectSelectorData", () => {
       questionsWithExamples: 1,
       questionsWithoutCorrectCandidate: 1,
       questionsAllCorrect: 0,
-      // Three candidates and extract_keywords per question: retrieval runs on every question, as in production.
-      llmCalls: 12,
-      inputTokens: 120,
-      outputTokens: 48,
+      // Three candidates, extract_keywords and the reading step's call per question: retrieval and the reading step
+      // run on every question, as in production.
+      llmCalls: 15,
+      inputTokens: 150,
+      outputTokens: 60,
     });
     expect(report.goldErrors).toHaveLength(1);
     // The connection's search_path is back as it was.

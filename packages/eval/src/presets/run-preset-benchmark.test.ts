@@ -115,6 +115,8 @@ describe("runPresetBenchmark", () => {
     expect(maximum).toMatchObject({ candidates: 10, clusters: 2, selector: "pairwise" });
     expect(maximum.callsByStep).toEqual({
       "extract-keywords": 1,
+      // The reading step's call (balanced and max, the schema showing no phrase in doubt), failed by this mock too.
+      "find-readings": 1,
       "generate-candidate": 1,
       "generate-divide-and-conquer": 3,
       "generate-query-plan": 3,

@@ -98,6 +98,7 @@ describe("OpenAI strict mode, the whole max pipeline", () => {
         "filter-column",
         "select-tables",
         "select-columns",
+        "find-readings",
         "generate-candidate",
         "generate-divide-and-conquer",
         "generate-query-plan",
