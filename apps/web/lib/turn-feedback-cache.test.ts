@@ -45,6 +45,7 @@ function countingModel() {
   const model = mockTextModel((call) => {
     const step = stepOf(call);
     modelSteps.push(step);
+    if (step === "find-readings") return JSON.stringify({ phrases: [] });
     return step === "extract-keywords"
       ? JSON.stringify({ keywords: ["orders"] })
       : JSON.stringify({ reasoning: "count", sql: "SELECT count(*) AS n FROM orders" });

@@ -191,11 +191,11 @@ describe("nlq eval --questions", () => {
     expect(Object.keys(report.categories)).toEqual(["basic", "order"]);
     // extract-keywords (retrieval runs on every question; this mock's reply is unreadable, so the heuristic) + one candidate.
     expect(report.perQuestion).toMatchObject({ llmCalls: 2, inputTokens: 200, outputTokens: 20 });
-    // The default preset (balanced) writes three candidates: four calls per question.
+    // The default preset (balanced) writes three candidates after the reading step's call: five calls per question.
     const balanced = await runEval(["--questions", questions(), "--url", database.url, "--json"], {
       resolveModel: () => ({ model, id: "mock:gold", scripted: false }),
     });
-    expect(JSON.parse(balanced.stdout)).toMatchObject({ ex: 1, perQuestion: { llmCalls: 4, inputTokens: 400 } });
+    expect(JSON.parse(balanced.stdout)).toMatchObject({ ex: 1, perQuestion: { llmCalls: 5, inputTokens: 500 } });
   });
 
   it("scores an engine whose model answers wrong SQL 0 and says when the model is a scripted replay", async () => {

@@ -96,9 +96,9 @@ describe("nlq selector-data", () => {
       `examples: 2 pairwise examples from 2 questions, written to ${out}`,
       "questions with no correct candidate: 1; with every cluster correct (nothing to contrast): 1",
       // 13 generation calls per question (1 one-shot, 3 divide-and-conquer, 3 query-plan, 3 synthesize + 3 generate
-      // from examples), extract_keywords per question (retrieval runs on every question, as `nlq ask` composes it)
-      // and the fixer's one repair; no selection call.
-      "LLM calls: 57, 0 input + 0 output tokens",
+      // from examples), extract_keywords and the reading step's find-readings per question (retrieval and the reading
+      // step run on every question, as `nlq ask` composes them) and the fixer's one repair; no selection call.
+      "LLM calls: 61, 0 input + 0 output tokens",
     ]) {
       expect(stdout).toContain(line);
     }
@@ -147,7 +147,7 @@ describe("nlq selector-data", () => {
       examples: 2,
       questionsWithoutCorrectCandidate: 1,
       questionsAllCorrect: 1,
-      llmCalls: 57,
+      llmCalls: 61,
       model: { id: "scripted:fixtures/demo-model.json", scripted: true },
     });
   }, 120_000);

@@ -126,6 +126,7 @@ describe("an answer through the composition", () => {
     const model = mockTextModel((modelCall) => {
       const step = stepOf(modelCall);
       steps.push(step);
+      if (step === "find-readings") return JSON.stringify({ phrases: [] });
       return step === "extract-keywords"
         ? JSON.stringify({ keywords: ["customers"] })
         : JSON.stringify({ reasoning: "count them", sql: "SELECT count(*) AS n FROM customers" });
