@@ -107,14 +107,17 @@ export function readableEntry(
 }
 
 /**
- * The history of an entry the viewer may see, oldest first (`knowledgeHistoryForRole`: each version only when the role
- * may read what that version named; who changed it named only to that role and administrators). Empty otherwise.
+ * The history of an entry the page shows the viewer, oldest first (`knowledgeHistoryForRole`: each version only when
+ * the role may read what that version named; who changed it named only to that role and administrators). Empty for
+ * any other entry — a removed one too: the page lists only what is there (`nlq knowledge history` also reads removed
+ * entries' by id).
  */
-export function knowledgeHistoryForUser(
+export async function knowledgeHistoryForUser(
   database: MetadataDatabase,
   viewer: KnowledgeViewer,
   id: string,
 ): Promise<KnowledgeChange[]> {
+  if (!(await readableEntry(database, viewer, id))) return [];
   return knowledgeHistoryForRole({
     database,
     dataSource: viewer.dataSource,
