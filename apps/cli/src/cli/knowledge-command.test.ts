@@ -306,7 +306,7 @@ describe("nlq knowledge", () => {
     const edited = await knowledge(admin, "edit", revenue.id, "--sql", "sum(total_cents) / 100.0");
     expect(edited.exitCode, edited.stderr).toBeFalsy();
     expect(edited.stdout).toBe(
-      `updated metric «Revenue» (shared with every role (you are an administrator)), id ${revenue.id}\n` +
+      `updated metric «Revenue» (shared with every role), id ${revenue.id}\n` +
         "note: it came from a dbt import; importing that file again makes it what the file says (change it there to keep the change)\n",
     );
     type History = { history: { action: string; changedBy: string; sql?: string }[] };

@@ -133,6 +133,11 @@ function whoseNow(editor: KnowledgeEditor): string {
   return editor.administrator ? "shared with every role (you are an administrator)" : "yours only";
 }
 
+/** `whoseNow` inside parentheses, after one entry's name. */
+function whoseEntryNow(editor: KnowledgeEditor): string {
+  return editor.administrator ? "shared with every role" : "yours only";
+}
+
 /** The comments of the tables and columns `session`'s role may read, except the elements an entry describes. */
 async function liveComments(context: KnowledgeContext, described: ReadonlySet<string>): Promise<CommentDescription[]> {
   const catalog = await runReadOnly(
@@ -262,7 +267,7 @@ export function registerKnowledgeCommand(program: Command, output: KnowledgeComm
       );
       const view = knowledgeEntryView(entry, context.editor.role);
       if (options.json) return json({ action, entry: view });
-      return `${action} ${view.kind} «${view.name}» (${whoseNow(context.editor)}), id ${view.id}\n`;
+      return `${action} ${view.kind} «${view.name}» (${whoseEntryNow(context.editor)}), id ${view.id}\n`;
     }),
   );
 
@@ -351,7 +356,7 @@ export function registerKnowledgeCommand(program: Command, output: KnowledgeComm
       const { entry, previous } = await editEntry(context, options);
       const view = knowledgeEntryView(entry, context.editor.role);
       if (options.json) return json({ entry: view });
-      const lines = [`updated ${view.kind} «${view.name}» (${whoseNow(context.editor)}), id ${view.id}`];
+      const lines = [`updated ${view.kind} «${view.name}» (${whoseEntryNow(context.editor)}), id ${view.id}`];
       if (importedOrigins.has(previous.origin)) {
         lines.push(
           `note: it came from a ${previous.origin} import; importing that file again makes it what the file says (change it there to keep the change)`,
