@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { planChart } from "../lib/chart-plan";
 import type { AnswerData, AnswerField, ErrorData } from "../lib/chat-message";
+import { showsAnswerKnowledge } from "../lib/knowledge-used-shown";
 import { AnswerProvenance } from "./answer-provenance";
 import { ErrorView } from "./error-view";
 import { confirmInterpretation, InterpretationChoices } from "./interpretation-choices";
@@ -171,7 +172,7 @@ export function AnswerView({ answer, turnId }: { readonly answer: AnswerData; re
         edited={shown.edited}
         {...(shown.reading === undefined ? {} : { reading: shown.reading })}
       />
-      {shown.edited ? null : <KnowledgeUsedList used={answer.knowledgeUsed} />}
+      {showsAnswerKnowledge(shown) ? <KnowledgeUsedList used={answer.knowledgeUsed} /> : null}
       {/* The model's reasoning is about its own SQL, not the user's edit. */}
       {answer.explanation && !shown.edited ? <p className="explanation">{answer.explanation}</p> : null}
       {editing ? (

@@ -1,10 +1,12 @@
 import {
+  type KnowledgeChange,
   type KnowledgeEditor,
   type KnowledgeEntryRow,
   type KnowledgeEntryView,
-  type KnowledgeHistoryRow,
   KnowledgeStore,
+  knowledgeEntryForRole,
   knowledgeEntryView,
+  knowledgeHistoryForRole,
   type MetadataDatabase,
 } from "@nlq/adapters";
 import {
@@ -36,17 +38,8 @@ export interface KnowledgePageData {
   readonly administrator: boolean;
 }
 
-/** One change of an entry as the page shows it: who made it only when it was the viewer or the viewer administers. */
-export interface KnowledgeChange {
-  readonly action: string;
-  readonly changedAt: string;
-  /** `you`, the role's name (for an administrator), or `another role`. */
-  readonly changedBy: string;
-  readonly name: string;
-  readonly text: string;
-  readonly sql?: string;
-  readonly references: readonly string[];
-}
+/** One change of an entry as the page shows it (the rule `nlq knowledge history` follows too). */
+export type { KnowledgeChange } from "@nlq/adapters";
 
 /** Most entries the page lists. */
 const maximumListed = 2_000;
@@ -98,47 +91,39 @@ export async function knowledgeForUser(
  * The entry `viewer` may see on the page (as `knowledgeForUser` lists it), or undefined — also for an entry naming
  * anything the role may not read, so a change or a removal cannot reach what the page does not show.
  */
-export async function readableEntry(
+export function readableEntry(
   database: MetadataDatabase,
   viewer: KnowledgeViewer,
   id: string,
 ): Promise<KnowledgeEntryRow | undefined> {
-  const row = await new KnowledgeStore(database).find(viewer.dataSource, id, viewer);
-  if (!row) return undefined;
-  return readableKnowledge([row], await readableNames(viewer))[0];
+  return knowledgeEntryForRole({
+    database,
+    dataSource: viewer.dataSource,
+    id,
+    viewer: { role: viewer.role, administrator: viewer.administrator },
+    session: viewer.session,
+    statementTimeoutMilliseconds: viewer.statementTimeoutMilliseconds,
+  });
 }
 
 /**
- * The history of an entry the viewer may see, oldest first: each version only when the role may read what that
- * version named (an older version may have named a table the role cannot read). Empty when the entry is not readable.
+ * The history of an entry the page shows the viewer, oldest first (`knowledgeHistoryForRole`: each version only when
+ * the role may read what that version named; who changed it named only to that role and administrators). Empty for
+ * any other entry — a removed one too: the page lists only what is there (`nlq knowledge history` also reads removed
+ * entries' by id).
  */
 export async function knowledgeHistoryForUser(
   database: MetadataDatabase,
   viewer: KnowledgeViewer,
   id: string,
 ): Promise<KnowledgeChange[]> {
-  const current = await readableEntry(database, viewer, id);
-  if (!current) return [];
-  const rows = await new KnowledgeStore(database).history(viewer.dataSource, id, viewer);
-  const readable = await readableNames(viewer);
-  return rows
-    .filter(
-      (row) =>
-        readableKnowledge([{ references: row.entry.references, reading: row.entry.reading ?? undefined }], readable)
-          .length === 1,
-    )
-    .map((row) => changeView(row, viewer));
-}
-
-function changeView(row: KnowledgeHistoryRow, viewer: KnowledgeViewer): KnowledgeChange {
-  const changedBy = row.changedBy === viewer.role ? "you" : viewer.administrator ? row.changedBy : "another role";
-  return {
-    action: row.action,
-    changedAt: row.changedAt.toISOString(),
-    changedBy,
-    name: row.entry.name,
-    text: row.entry.text,
-    ...(row.entry.sql ? { sql: row.entry.sql } : {}),
-    references: row.entry.references,
-  };
+  if (!(await readableEntry(database, viewer, id))) return [];
+  return knowledgeHistoryForRole({
+    database,
+    dataSource: viewer.dataSource,
+    id,
+    viewer: { role: viewer.role, administrator: viewer.administrator },
+    session: viewer.session,
+    statementTimeoutMilliseconds: viewer.statementTimeoutMilliseconds,
+  });
 }

@@ -5,6 +5,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AnswerView } from "../components/answer-view";
 import { answerData } from "./answer-data";
+import { showsAnswerKnowledge } from "./knowledge-used-shown";
 
 const answer: Answer = {
   question: "What is our net revenue?",
@@ -42,5 +43,11 @@ describe("the knowledge an answer used", () => {
   it("is not mentioned when the answer used none", () => {
     const html = renderToStaticMarkup(createElement(AnswerView, { answer: answerData(answer, 0) }));
     expect(html).not.toContain("Knowledge used");
+  });
+
+  it("stays under a reading picked from the answer's candidates, and goes for SQL the user edited", () => {
+    expect(showsAnswerKnowledge({ edited: false })).toBe(true);
+    expect(showsAnswerKnowledge({ edited: true, reading: 2 })).toBe(true);
+    expect(showsAnswerKnowledge({ edited: true })).toBe(false);
   });
 });

@@ -75,7 +75,17 @@ export {
 } from "./metadata/knowledge-entry-input";
 export { type KnowledgeEntryView, knowledgeEntryOf, knowledgeEntryView } from "./metadata/knowledge-entry-view";
 export { KnowledgeConflictError, KnowledgeEntryError } from "./metadata/knowledge-errors";
-export { knowledgeForRole } from "./metadata/knowledge-for-role";
+export {
+  type KnowledgeEntryForRoleOptions,
+  type KnowledgeForRoleOptions,
+  knowledgeEntryForRole,
+  knowledgeForRole,
+} from "./metadata/knowledge-for-role";
+export {
+  type KnowledgeChange,
+  type KnowledgeHistoryForRoleOptions,
+  knowledgeHistoryForRole,
+} from "./metadata/knowledge-history-for-role";
 export {
   type KnowledgeEditor,
   type KnowledgeSaveAction,

@@ -1,4 +1,4 @@
-import type { KnowledgeEntryView } from "@nlq/adapters";
+import type { KnowledgeChange, KnowledgeEntryView } from "@nlq/adapters";
 
 /** A table or column comment (`COMMENT ON`) the role may read, as `nlq knowledge list` shows it beside the entries. */
 export interface CommentDescription {
@@ -34,6 +34,23 @@ export function formatKnowledgeEntries(
   for (const comment of comments) {
     lines.push(`description «${comment.element}» (COMMENT ON in the database, read live)`);
     lines.push(`  ${comment.text}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * `nlq knowledge history` as text: one block per change, oldest first — when (UTC), what happened and who did it
+ * (`you`, `another role`, or the role's name to an administrator), and the entry as it was after it (before it, for a
+ * removal).
+ */
+export function formatKnowledgeHistory(id: string, history: readonly KnowledgeChange[]): string {
+  const lines = [`history of ${id} (oldest first)`];
+  for (const change of history) {
+    const when = `${change.changedAt.slice(0, 19).replace("T", " ")} UTC`;
+    lines.push(`${when}  ${change.action} by ${change.changedBy}`);
+    lines.push(`  «${change.name}»: ${change.text}`);
+    if (change.sql) lines.push(`  sql: ${change.sql}`);
+    if (change.references.length > 0) lines.push(`  references: ${change.references.join(", ")}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -40,3 +40,21 @@ export const knowledgeIdOptionsSchema = z.object({
 });
 
 export const knowledgeExportOptionsSchema = z.object({ ...connection, out: outputFileFlag.optional() });
+
+export const knowledgeEditOptionsSchema = z
+  .object({
+    ...connection,
+    id: z.string().min(1, { message: "is required" }),
+    name: z.string().optional(),
+    text: z.string().optional(),
+    sql: z.string().optional(),
+    references: commaListFlag.optional(),
+  })
+  .refine(
+    (options) =>
+      options.name !== undefined ||
+      options.text !== undefined ||
+      options.sql !== undefined ||
+      options.references !== undefined,
+    { message: "nothing to change: pass --name, --text, --sql or --references (--sql '' removes the SQL)" },
+  );

@@ -214,4 +214,138 @@ describe("nlq knowledge", () => {
     expect(malformed.exitCode).toBe(1);
     expect(malformed.stderr).toContain(`${broken}: $.entries[0].text:`);
   });
+
+  it("edits an entry as its owner or an administrator, keeping every version in a history each role may read", async () => {
+    const added = await knowledge(
+      bob,
+      "add",
+      "--kind",
+      "term",
+      "--name",
+      "big order",
+      "--text",
+      "An order over 100 euros.",
+      "--references",
+      "analytics.orders.total_cents",
+    );
+    const id = added.stdout.trim().split(" ").at(-1)!;
+    const edited = await knowledge(
+      bob,
+      "edit",
+      id,
+      "--text",
+      "An order over 200 euros.",
+      "--sql",
+      "total_cents > 20000",
+    );
+    expect(edited.exitCode, edited.stderr).toBeFalsy();
+    expect(edited.stdout).toBe(`updated term «big order» (yours only), id ${id}\n`);
+    expect((await listed(bob)).entries.find((entry) => entry.id === id)).toMatchObject({
+      text: "An order over 200 euros.",
+      sql: "total_cents > 20000",
+      yours: true,
+      shared: false,
+    });
+    const cleared = await knowledge(bob, "edit", id, "--sql", "", "--json");
+    expect(JSON.parse(cleared.stdout).entry.sql).toBeUndefined();
+
+    const history = await knowledge(bob, "history", id);
+    expect(history.exitCode, history.stderr).toBeFalsy();
+    expect(history.stdout).toMatch(
+      new RegExp(
+        [
+          `^history of ${id} \\(oldest first\\)`,
+          "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC  created by you",
+          "  «big order»: An order over 100 euros\\.",
+          "  references: analytics\\.orders\\.total_cents",
+          ".* UTC  updated by you",
+          "  «big order»: An order over 200 euros\\.",
+          "  sql: total_cents > 20000",
+          "  references: analytics\\.orders\\.total_cents",
+          ".* UTC  updated by you",
+          "  «big order»: An order over 200 euros\\.",
+          "  references: analytics\\.orders\\.total_cents\\n$",
+        ].join("\\n"),
+      ),
+    );
+
+    // Another ordinary role's entry does not exist for alice, to edit or to read the history of.
+    for (const words of [
+      ["edit", id, "--text", "mine now"],
+      ["history", id],
+    ]) {
+      const refused = await knowledge(alice, ...words);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain(`no knowledge entry ${id} you may see on this database (SQLSTATE 42704)`);
+    }
+    const unknown = await knowledge(bob, "edit", "00000000-0000-4000-8000-000000000000", "--text", "x");
+    expect(unknown.stderr).toContain("no knowledge entry 00000000-0000-4000-8000-000000000000 you may see");
+    const notAnId = await knowledge(bob, "history", "revenue");
+    expect(notAnId.exitCode).toBe(1);
+    expect(notAnId.stderr).toContain("no knowledge entry revenue you may see on this database (SQLSTATE 42704)");
+    const nothing = await knowledge(bob, "edit", id);
+    expect(nothing.exitCode).toBe(2);
+    expect(nothing.stderr).toContain("nothing to change: pass --name, --text, --sql or --references");
+
+    // Removed, its history stays readable by its owner, ending with the removal.
+    await knowledge(bob, "remove", id);
+    const afterRemoval = JSON.parse((await knowledge(bob, "history", id, "--json")).stdout) as {
+      history: { action: string; changedBy: string }[];
+    };
+    expect(afterRemoval.history.map((change) => change.action)).toEqual(["created", "updated", "updated", "removed"]);
+  });
+
+  it("lets only an administrator edit a shared entry, says a re-import restores an imported one, hides who to others", async () => {
+    const revenue = (await listed(bob, "--kind", "metric")).entries.find((entry) => entry.name === "Revenue")!;
+    const refused = await knowledge(bob, "edit", revenue.id, "--sql", "sum(total_cents)");
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(
+      `knowledge entry ${revenue.id} is shared with every role: only an administrator (a superuser or a member of ${administrators}) changes it (SQLSTATE 42501)`,
+    );
+
+    const edited = await knowledge(admin, "edit", revenue.id, "--sql", "sum(total_cents) / 100.0");
+    expect(edited.exitCode, edited.stderr).toBeFalsy();
+    expect(edited.stdout).toBe(
+      `updated metric «Revenue» (shared with every role), id ${revenue.id}\n` +
+        "note: it came from a dbt import; importing that file again makes it what the file says (change it there to keep the change)\n",
+    );
+    type History = { history: { action: string; changedBy: string; sql?: string }[] };
+    const forBob = JSON.parse((await knowledge(bob, "history", revenue.id, "--json")).stdout) as History;
+    expect(forBob.history.map((change) => [change.action, change.changedBy, change.sql])).toEqual([
+      ["created", "another role", "sum(total_cents / 100.0)"],
+      ["updated", "another role", "sum(total_cents) / 100.0"],
+    ]);
+    const forAdmin = JSON.parse((await knowledge(admin, "history", revenue.id, "--json")).stdout) as History;
+    expect(forAdmin.history.map((change) => change.changedBy)).toEqual(["you", "you"]);
+    // alice may not read analytics.orders: the metric and its history are not hers to see.
+    const forAlice = await knowledge(alice, "history", revenue.id);
+    expect(forAlice.stderr).toContain(`no knowledge entry ${revenue.id} you may see`);
+
+    const reimported = await knowledge(admin, "import", manifest);
+    expect(reimported.stdout).toContain(": 0 created, 1 updated, 12 unchanged, 0 removed");
+    expect((await listed(bob, "--kind", "metric")).entries.find((entry) => entry.id === revenue.id)).toMatchObject({
+      sql: "sum(total_cents / 100.0)",
+    });
+  });
+
+  it("moves a renamed description's reference with it", async () => {
+    const added = await knowledge(
+      bob,
+      "add",
+      "--kind",
+      "description",
+      "--name",
+      "analytics.orders.channel",
+      "--text",
+      "Where the order was placed.",
+    );
+    const id = added.stdout.trim().split(" ").at(-1)!;
+    const renamed = JSON.parse(
+      (await knowledge(bob, "edit", id, "--name", "analytics.dim_customers.region", "--json")).stdout,
+    ) as { entry: { name: string; references: string[] } };
+    expect(renamed.entry).toMatchObject({
+      name: "analytics.dim_customers.region",
+      references: ["analytics.dim_customers.region"],
+    });
+  });
 });

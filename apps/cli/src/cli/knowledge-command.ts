@@ -4,11 +4,14 @@ import {
   dataSourceKey,
   formatKnowledgeYaml,
   importKnowledgeFile,
+  type KnowledgeChange,
   type KnowledgeEditor,
   type KnowledgeEntryRow,
   KnowledgeStore,
+  knowledgeEntryForRole,
   knowledgeEntryView,
   knowledgeForRole,
+  knowledgeHistoryForRole,
   loadServiceSettings,
   type MetadataDatabase,
   type MetadataStore,
@@ -22,9 +25,10 @@ import type { z } from "zod";
 import { checkDatabaseUrl, USAGE_EXIT_CODE, UsageError } from "./cli-input";
 import { parseCommandOptions } from "./command-options";
 import { type CommandOutput, describeCommandError, standardOutput } from "./command-output";
-import { type CommentDescription, formatKnowledgeEntries } from "./format-knowledge-entries";
+import { type CommentDescription, formatKnowledgeEntries, formatKnowledgeHistory } from "./format-knowledge-entries";
 import {
   knowledgeAddOptionsSchema,
+  knowledgeEditOptionsSchema,
   knowledgeExportOptionsSchema,
   knowledgeIdOptionsSchema,
   knowledgeImportOptionsSchema,
@@ -129,6 +133,11 @@ function whoseNow(editor: KnowledgeEditor): string {
   return editor.administrator ? "shared with every role (you are an administrator)" : "yours only";
 }
 
+/** `whoseNow` inside parentheses, after one entry's name. */
+function whoseEntryNow(editor: KnowledgeEditor): string {
+  return editor.administrator ? "shared with every role" : "yours only";
+}
+
 /** The comments of the tables and columns `session`'s role may read, except the elements an entry describes. */
 async function liveComments(context: KnowledgeContext, described: ReadonlySet<string>): Promise<CommentDescription[]> {
   const catalog = await runReadOnly(
@@ -161,13 +170,63 @@ function visibleEntries(context: KnowledgeContext): Promise<KnowledgeEntryRow[]>
   });
 }
 
+/** Origins a later import makes again what its file says (`KnowledgeStore.sync`). */
+const importedOrigins: ReadonlySet<string> = new Set(["dbt", "yaml", "catalog-files"]);
+
+/**
+ * `nlq knowledge edit`: the entry must be one the role's list shows (`knowledgeEntryForRole`); then the store changes
+ * it as the role may (its own; an administrator's also the shared ones). A description renamed to another element
+ * follows it in its references when they named only the old one. `NoSuchKnowledgeEntryError` for an entry the role
+ * cannot see, `KnowledgeEntryNotEditableError` for one it sees but may not change.
+ */
+async function editEntry(
+  context: KnowledgeContext,
+  options: z.output<typeof knowledgeEditOptionsSchema>,
+): Promise<{ readonly entry: KnowledgeEntryRow; readonly previous: KnowledgeEntryRow }> {
+  const lookup = () =>
+    knowledgeEntryForRole({
+      database: context.database,
+      dataSource: context.dataSource,
+      id: options.id,
+      viewer: context.editor,
+      session: context.session,
+      statementTimeoutMilliseconds: context.statementTimeoutMilliseconds,
+    });
+  const previous = await lookup();
+  if (!previous) throw new NoSuchKnowledgeEntryError(options.id, "you may see");
+  const renamedDescription =
+    previous.kind === "description" &&
+    options.name !== undefined &&
+    options.references === undefined &&
+    previous.references.length === 1 &&
+    previous.references[0] === previous.name;
+  const entry = await new KnowledgeStore(context.database).update(
+    context.dataSource,
+    options.id,
+    {
+      ...(options.name === undefined ? {} : { name: options.name }),
+      ...(options.text === undefined ? {} : { text: options.text }),
+      ...(options.sql === undefined ? {} : { sql: options.sql }),
+      ...(options.references !== undefined
+        ? { references: options.references }
+        : renamedDescription
+          ? { references: [options.name!.trim()] }
+          : {}),
+    },
+    context.editor,
+  );
+  if (entry) return { entry, previous };
+  if (await lookup()) throw new KnowledgeEntryNotEditableError(options.id, context.administratorRole);
+  throw new NoSuchKnowledgeEntryError(options.id, "you may see");
+}
+
 const connectionHelp = `
 Who you are: the URL's role logs in to its database (its password is checked as for any connection). Your entries are
 yours; an administrator's (a superuser or a member of NLQ_WEB_EXAMPLE_ADMIN_ROLE, default nlq_example_admin) are
 shared with every role. An entry reaches a role only when it may read every table and column it references.`;
 
 /**
- * `nlq knowledge add | list | import | remove | export | accept`: the knowledge base of the URL's database
+ * `nlq knowledge add | list | import | edit | history | remove | export | accept`: the knowledge base of the URL's database
  * (docs/knowledge.md), scoped as the store's rule (docs/decisions/2026-12-01-readings-knowledge-and-teaching.md, rule
  * 1): the role comes from the connection, administrators write for every role and accept suggestions.
  */
@@ -208,7 +267,7 @@ export function registerKnowledgeCommand(program: Command, output: KnowledgeComm
       );
       const view = knowledgeEntryView(entry, context.editor.role);
       if (options.json) return json({ action, entry: view });
-      return `${action} ${view.kind} «${view.name}» (${whoseNow(context.editor)}), id ${view.id}\n`;
+      return `${action} ${view.kind} «${view.name}» (${whoseEntryNow(context.editor)}), id ${view.id}\n`;
     }),
   );
 
@@ -283,6 +342,52 @@ export function registerKnowledgeCommand(program: Command, output: KnowledgeComm
 
   withConnection(
     knowledge
+      .command("edit")
+      .description(
+        "change an entry you may change (yours; administrators: shared ones), keeping the old version in its history",
+      )
+      .argument("<id>", "the entry's id, as nlq knowledge list shows it")
+      .option("--name <name>", "the new name (a description's: the element described, schema.table[.column])")
+      .option("--text <text>", "the new definition, description or rule in plain language")
+      .option("--sql <sql>", "the new SQL expression or condition ('' removes it)")
+      .option("--references <list>", "the tables and columns it names now, comma separated ('' names none)"),
+  ).action((id: string, given: Record<string, unknown>) =>
+    runKnowledge("edit", output, knowledgeEditOptionsSchema, { ...given, id }, async (options, context) => {
+      const { entry, previous } = await editEntry(context, options);
+      const view = knowledgeEntryView(entry, context.editor.role);
+      if (options.json) return json({ entry: view });
+      const lines = [`updated ${view.kind} «${view.name}» (${whoseEntryNow(context.editor)}), id ${view.id}`];
+      if (importedOrigins.has(previous.origin)) {
+        lines.push(
+          `note: it came from a ${previous.origin} import; importing that file again makes it what the file says (change it there to keep the change)`,
+        );
+      }
+      return `${lines.join("\n")}\n`;
+    }),
+  );
+
+  withConnection(
+    knowledge
+      .command("history")
+      .description("every change of an entry you may see: when, who, and what it said then")
+      .argument("<id>", "the entry's id, as nlq knowledge list shows it (a removed entry's too)"),
+  ).action((id: string, given: Record<string, unknown>) =>
+    runKnowledge("history", output, knowledgeIdOptionsSchema, { ...given, id }, async (options, context) => {
+      const history: KnowledgeChange[] = await knowledgeHistoryForRole({
+        database: context.database,
+        dataSource: context.dataSource,
+        id: options.id,
+        viewer: context.editor,
+        session: context.session,
+        statementTimeoutMilliseconds: context.statementTimeoutMilliseconds,
+      });
+      if (history.length === 0) throw new NoSuchKnowledgeEntryError(options.id, "you may see");
+      return options.json ? json({ id: options.id, history }) : formatKnowledgeHistory(options.id, history);
+    }),
+  );
+
+  withConnection(
+    knowledge
       .command("export")
       .description("write the entries you may see as a YAML file nlq knowledge import reads")
       .option("--out <file>", "write to this file (default: standard output)"),
@@ -346,5 +451,26 @@ export class NotAnAdministratorError extends NlqError {
     super(`only an administrator (a superuser or a member of ${administratorRole}) accepts suggestions`, {
       code: "42501",
     });
+  }
+}
+
+const knowledgeEntryNotEditableErrorMarker = Symbol.for("nlq.error.KnowledgeEntryNotEditableError");
+
+/**
+ * The role sees the entry but may not change it: one an administrator shared (only administrators change those).
+ * SQLSTATE 42501 (insufficient privilege).
+ */
+export class KnowledgeEntryNotEditableError extends NlqError {
+  readonly [knowledgeEntryNotEditableErrorMarker] = true;
+
+  static override isInstance(error: unknown): error is KnowledgeEntryNotEditableError {
+    return NlqError.hasMarker(error, knowledgeEntryNotEditableErrorMarker);
+  }
+
+  constructor(id: string, administratorRole: string) {
+    super(
+      `knowledge entry ${id} is shared with every role: only an administrator (a superuser or a member of ${administratorRole}) changes it`,
+      { code: "42501" },
+    );
   }
 }

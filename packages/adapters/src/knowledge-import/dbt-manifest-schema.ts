@@ -59,10 +59,13 @@ export const dbtMetricSchema = z.object({
   depends_on: dependsOn,
 });
 
+/** A measure's, dimension's or entity's `expr`: SQL, or a constant YAML read as a number or boolean. */
+const sqlExpression = z.union([z.string(), z.number(), z.boolean()]).nullish();
+
 export const dbtMeasureSchema = z.object({
   name: z.string(),
   agg: z.string(),
-  expr: z.union([z.string(), z.number(), z.boolean()]).nullish(),
+  expr: sqlExpression,
   description: text,
   agg_params: z.object({ percentile: z.number().nullish(), use_discrete_percentile: z.boolean().nullish() }).nullish(),
 });
@@ -75,6 +78,11 @@ export const dbtSemanticModelSchema = z.object({
   model: text,
   node_relation: z.object({ alias: z.string(), schema_name: z.string() }).nullish(),
   measures: z.array(dbtMeasureSchema).nullish(),
+  /** What MetricFlow filters name: `{{ Entity('order') }}`, `{{ Dimension('order__is_test') }}`. */
+  entities: z.array(z.object({ name: z.string(), type: text, expr: sqlExpression })).nullish(),
+  dimensions: z.array(z.object({ name: z.string(), type: text, expr: sqlExpression })).nullish(),
+  /** `agg_time_dimension`: what `metric_time` is on this model. */
+  defaults: z.object({ agg_time_dimension: text }).nullish(),
   depends_on: dependsOn,
 });
 

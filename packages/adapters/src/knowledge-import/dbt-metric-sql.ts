@@ -41,7 +41,7 @@ export function measureSql(measure: DbtMeasure): string | undefined {
 export interface MetricDefinition {
   readonly sql?: string;
   readonly tables: readonly string[];
-  /** The filters dbt applies (`{{ Dimension('order__is_test') }} = false`), as written. */
+  /** The filters dbt applies (`{{ Dimension('order__is_test') }} = false`), as written (`renderWhereFilter` makes them SQL). */
   readonly filters: readonly string[];
 }
 

@@ -75,7 +75,7 @@ describe("parseDbtManifest", () => {
     expect(byName.get("metric:Revenue")).toEqual({
       kind: "metric",
       name: "Revenue",
-      text: "Revenue in euros, VAT included. Computed over analytics.orders. Only rows where {{ Dimension('order__is_test') }} = false.",
+      text: "Revenue in euros, VAT included. Computed over analytics.orders. Only rows where is_test = false.",
       sql: "sum(total_cents / 100.0)",
       references: ["analytics.orders"],
       externalId: "metric.shop.revenue",

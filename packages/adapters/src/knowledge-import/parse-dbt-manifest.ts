@@ -11,6 +11,7 @@ import {
   dbtSemanticModelSchema,
 } from "./dbt-manifest-schema";
 import { type LocatedMeasure, metricDefinition } from "./dbt-metric-sql";
+import { DbtFilterElements, type LocatedSemanticModel, renderWhereFilter } from "./dbt-where-filter";
 import {
   type DatabaseElements,
   type ImportedKnowledge,
@@ -56,7 +57,8 @@ function words(text: string | null | undefined): string {
  *   `schema.table.column`;
  * - each exposure → a `term` (its label, description and type), naming the tables it depends on;
  * - each metric → a `metric`: its label (else name), description, SQL from its semantic model's measure (`agg` over
- *   `expr`; ratio and derived metrics composed), and the tables it needs.
+ *   `expr`; ratio and derived metrics composed), its MetricFlow filters in SQL (`renderWhereFilter`), and the tables
+ *   it needs.
  * What names a table or column the database does not have is returned in `unmatched`, not dropped silently. Throws
  * `KnowledgeImportError` (the file and the JSON path) for a file that is not JSON or not shaped as dbt writes it.
  */
@@ -97,9 +99,11 @@ export function parseDbtManifest(text: string, file: string, elements: DatabaseE
 
   const measures = new Map<string, LocatedMeasure>();
   const unmatchedMeasures = new Map<string, string>();
+  const locatedModels: LocatedSemanticModel[] = [];
   for (const [id, value] of Object.entries(manifest.semantic_models ?? {})) {
     const model = checked(dbtSemanticModelSchema, value, file, ["semantic_models", id]);
     const { table, element } = semanticModelTable(model, relations, elements);
+    if (table) locatedModels.push({ model, table });
     for (const measure of model.measures ?? []) {
       if (table) measures.set(measure.name, { measure, table });
       else unmatchedMeasures.set(measure.name, element);
@@ -110,6 +114,7 @@ export function parseDbtManifest(text: string, file: string, elements: DatabaseE
     const metric = checked(dbtMetricSchema, value, file, ["metrics", id]);
     metrics.set(metric.name, metric);
   }
+  const filterElements = new DbtFilterElements(locatedModels);
   for (const metric of metrics.values()) {
     const missing = metricInputs(metric, metrics)
       .map((measure) => unmatchedMeasures.get(measure))
@@ -122,7 +127,7 @@ export function parseDbtManifest(text: string, file: string, elements: DatabaseE
       });
       continue;
     }
-    entries.push(metricEntry(metric, metrics, measures));
+    entries.push(metricEntry(metric, metrics, measures, filterElements));
   }
   return { entries: withDistinctNames(entries), unmatched };
 }
@@ -236,20 +241,24 @@ function metricEntry(
   metric: DbtMetric,
   metrics: ReadonlyMap<string, DbtMetric>,
   measures: ReadonlyMap<string, LocatedMeasure>,
+  filterElements: DbtFilterElements,
 ): ImportedKnowledgeEntry {
   const definition = metricDefinition(metric, metrics, measures);
+  const filters = [...new Set(definition.filters)].map((filter) =>
+    renderWhereFilter(filter, filterElements, definition.tables),
+  );
   const description = words(metric.description);
   const sentences = [
     description === "" ? `The dbt metric ${metric.name}.` : `${description}${/[.!?]$/.test(description) ? "" : "."}`,
     ...(definition.tables.length > 0 ? [`Computed over ${definition.tables.join(", ")}.`] : []),
-    ...(definition.filters.length > 0 ? [`Only rows where ${definition.filters.join(" AND ")}.`] : []),
+    ...(filters.length > 0 ? [`Only rows where ${filters.map((filter) => filter.sql).join(" AND ")}.`] : []),
   ];
   return {
     kind: "metric",
     name: words(metric.label) || metric.name,
     text: sentences.join(" "),
     ...(definition.sql ? { sql: definition.sql } : {}),
-    references: [...definition.tables],
+    references: [...new Set([...definition.tables, ...filters.flatMap((filter) => filter.tables)])],
     externalId: metric.unique_id,
   };
 }

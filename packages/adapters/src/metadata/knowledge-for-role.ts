@@ -6,6 +6,7 @@ import {
   type TransactionStatus,
 } from "@nlq/engine";
 import { KnowledgeStore } from "./knowledge-store";
+import type { KnowledgeEditor } from "./knowledge-store-types";
 import type { MetadataDatabase } from "./metadata-database";
 import type { KnowledgeEntryRow } from "./schema/knowledge";
 
@@ -45,4 +46,32 @@ export async function knowledgeForRole(options: KnowledgeForRoleOptions): Promis
     (query) => introspectCatalog(query),
   );
   return readableKnowledge(visible, catalog);
+}
+
+export interface KnowledgeEntryForRoleOptions extends Omit<KnowledgeForRoleOptions, "role" | "limit"> {
+  readonly id: string;
+  /** Who asks (`current_user` of `session`) and whether it is an administrator. */
+  readonly viewer: KnowledgeEditor;
+}
+
+/**
+ * One entry as a role's screen may show it (`nlq knowledge edit`, the web page's edit and delete): one the store lets
+ * the viewer see (`KnowledgeStore.find`) and whose every table and column the viewer may read. Undefined otherwise —
+ * also for an entry naming what the role may not read, so a change cannot reach what the role's list does not show.
+ */
+export async function knowledgeEntryForRole(
+  options: KnowledgeEntryForRoleOptions,
+): Promise<KnowledgeEntryRow | undefined> {
+  const row = await new KnowledgeStore(options.database).find(options.dataSource, options.id, options.viewer);
+  if (!row) return undefined;
+  const catalog = await runReadOnly(
+    {
+      session: options.session,
+      transactionStatus: options.transactionStatus ?? "idle",
+      statementTimeoutMilliseconds: options.statementTimeoutMilliseconds,
+      abortSignal: options.abortSignal,
+    },
+    (query) => introspectCatalog(query),
+  );
+  return readableKnowledge([row], catalog)[0];
 }

@@ -112,7 +112,9 @@ describe("imported knowledge through the proxy", () => {
     expect(seen.length).toBeGreaterThan(0);
     const generator = seen.join("\n");
     expect(generator).toContain("sum(total_cents / 100.0)");
-    expect(generator).toContain("Revenue in euros, VAT included.");
+    expect(generator).toContain(
+      "Revenue in euros, VAT included. Computed over analytics.orders. Only rows where is_test = false.",
+    );
     expect(generator).toContain("True for orders placed by the QA team; exclude them from every figure.");
     expect(notices.find((notice) => notice.startsWith("nlq: used "))).toMatch(/metric «Revenue»/);
   });
