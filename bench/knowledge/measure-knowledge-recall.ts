@@ -38,6 +38,7 @@ for (const row of readInstructQuestions(values.defog, "instruct_advanced")) {
   const entries: KnowledgeEntry[] = glossaryKnowledge(lines.join("\n"), `defog:${row.database}`).map(
     (entry, index) => ({
       ...entry,
+      references: entry.references ?? [],
       id: `${row.database}-${index}`,
       origin: "catalog-files",
       sharedWithAllRoles: true,
