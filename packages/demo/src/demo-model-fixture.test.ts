@@ -49,6 +49,12 @@ const fixtureSchema = z.object({
         output: z.object({ keywords: z.array(z.string().min(1)).min(1) }).strict(),
       }),
       z.object({
+        // The reading step's call: the demo's readings come from its candidates, so the model flags nothing.
+        step: z.literal("find-readings"),
+        question: z.literal("*"),
+        output: z.object({ phrases: z.array(z.never()) }).strict(),
+      }),
+      z.object({
         step: z.literal("synthesize-examples"),
         question: z.string().min(1),
         sample: z.number().int().nonnegative().optional(),
@@ -62,7 +68,10 @@ const fixturePath = fileURLToPath(new URL("../../../fixtures/demo-model.json", i
 const fixture = fixtureSchema.parse(JSON.parse(readFileSync(fixturePath, "utf8")));
 /** Every scripted query (the generators' as `extractSql` recovers them from the scripted answers), by question. */
 const scriptedQueries = fixture.responses.flatMap((response) =>
-  response.step === "select-candidate" || response.step === "summarize-answer" || response.step === "extract-keywords"
+  response.step === "select-candidate" ||
+  response.step === "summarize-answer" ||
+  response.step === "extract-keywords" ||
+  response.step === "find-readings"
     ? []
     : response.step === "synthesize-examples"
       ? response.output.examples.map((example) => ({ question: `(synthetic) ${example.question}`, sql: example.sql }))
@@ -108,9 +117,14 @@ describe("fixtures/demo-model.json", () => {
     );
     expect(new Set(normalized).size).toBe(normalized.length);
     // Fallbacks: the scripted fixer keeps the original query (empty `sql`), so an empty result is the answer; the
-    // synthetic examples do not depend on the question (Algorithm 2 synthesises them from the schema).
+    // synthetic examples do not depend on the question (Algorithm 2 synthesises them from the schema); the reading
+    // step's call flags nothing.
     const fallbacks = fixture.responses.filter((response) => response.question === "*");
-    expect(fallbacks.map((response) => response.step)).toEqual(["synthesize-examples", "fix-candidate"]);
+    expect(fallbacks.map((response) => response.step)).toEqual([
+      "synthesize-examples",
+      "fix-candidate",
+      "find-readings",
+    ]);
     expect(fallbacks.find((response) => response.step === "fix-candidate")?.output).toMatchObject({ sql: "" });
   });
 

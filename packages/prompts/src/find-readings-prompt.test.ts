@@ -16,6 +16,19 @@ describe("find-readings prompt", () => {
     expect(prompt).toContain('"meanings": ["<table.column, or table>", ...]');
   });
 
+  it("shows the definitions retrieved for the question, which settle a term", () => {
+    const prompt = findReadingsPrompt({
+      question: "What is the NPI for each year?",
+      schema,
+      questionContext: {
+        knowledge: [{ kind: "term", name: "NPI", text: "New patients are patients starting their first treatment" }],
+      },
+    });
+    expect(prompt).toContain('- Term "NPI": New patients are patients starting their first treatment');
+    expect(prompt.indexOf("Definitions of this database")).toBeLessThan(prompt.indexOf("Question: What is the NPI"));
+    expect(findReadingsPrompt({ question: "q", schema })).not.toContain("Definitions of this database");
+  });
+
   it("reads a reply with phrases, and an empty one", () => {
     expect(findReadingsOutputSchema.parse({ phrases: [] })).toEqual({ phrases: [] });
     const reply = {

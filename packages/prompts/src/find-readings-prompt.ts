@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type PromptQuestionContext, renderQuestionContext } from "./question-context-section";
 
 /**
  * The reading step's one model call (step `find-readings`): phrases of the question that two or more columns or
@@ -13,6 +14,11 @@ export interface FindReadingsPromptOptions {
   readonly hint?: string;
   /** The schema the SQL will be written against, as DDL-like text. */
   readonly schema: string;
+  /**
+   * The definitions retrieved for the question and the session's date, as the generators see them: a term the
+   * database's users defined is settled, not in doubt. Default: none.
+   */
+  readonly questionContext?: PromptQuestionContext;
 }
 
 export const findReadingsSystemPrompt =
@@ -23,7 +29,7 @@ export function findReadingsPrompt(options: FindReadingsPromptOptions): string {
 
 Report a phrase only when all three hold:
 1. Two or more columns of the schema (or two or more tables) fit the phrase about equally well — for example two columns whose names are both synonyms of the phrase, or two tables that hold the same kind of rows.
-2. Nothing settles which one is meant: not the question's other words, not the hint, not the columns' descriptions or example values, not the table the question is about.
+2. Nothing settles which one is meant: not the question's other words, not the hint, not the definitions given below, not the columns' descriptions or example values, not the table the question is about.
 3. Taking one instead of the other could change the answer.
 
 Do not report:
@@ -39,7 +45,7 @@ Database schema:
 
 ${options.schema}
 
-Question: ${options.question.trim()}
+${renderQuestionContext(options.questionContext)}Question: ${options.question.trim()}
 Hint: ${options.hint?.trim() || "none"}
 
 Answer with {"phrases": [{"phrase": "<the words of the question>", "reason": "<why each fits and nothing settles it>", "meanings": ["<table.column, or table>", ...]}]}: the phrase exactly as the question says it, and every column (written table.column) or table it may name, the likeliest first.`;

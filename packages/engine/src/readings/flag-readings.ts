@@ -151,6 +151,7 @@ export async function flagReadings(options: FlagReadingsOptions): Promise<Ambigu
         question: context.question,
         hint: context.hint,
         schema: renderSchema(options.selected),
+        ...(context.questionContext ? { questionContext: context.questionContext } : {}),
       }),
     });
   } catch (error) {
