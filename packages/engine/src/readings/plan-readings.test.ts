@@ -146,6 +146,48 @@ describe("planReadings", () => {
     expect(plan("Which stadiums have a capacity above 5000?", [stadium, stored], [stadium]).readings).toEqual([]);
   });
 
+  it("follows a confirmation no detector raised when the question holds its phrase and the selected schema its table", () => {
+    const pets = catalogTable("public", "pets", ["pet_id", "mass", "body_weight"], { primaryKey: ["pet_id"] });
+    const entry: KnowledgeEntry = {
+      id: "k2",
+      kind: "reading",
+      name: "weight",
+      text: "weight means pets.body_weight",
+      references: ["public.pets.body_weight"],
+      reading: {
+        phrase: "weight",
+        chosen: { label: "pets.body_weight", elements: ["public.pets.body_weight"] },
+        alternatives: [{ label: "pets.mass", elements: ["public.pets.mass"] }],
+      },
+      origin: "reading",
+      sharedWithAllRoles: false,
+      updatedAt: "2026-12-02T05:00:00.000Z",
+    };
+    const catalog = { tables: [pets, singer] };
+    const followed = planReadings({
+      question: "the weight of each pet",
+      selected: { tables: [pets] },
+      catalog,
+      knowledge: [entry],
+    });
+    expect(followed.followed.map((confirmation) => [confirmation.phrase, confirmation.chosen.label])).toEqual([
+      ["weight", "pets.body_weight"],
+    ]);
+    expect(followed.common).toEqual({
+      instructions: ["«weight» means pets.body_weight, not pets.mass (a confirmed reading)."],
+      tables: ["public.pets"],
+    });
+    // Another table's question, or a question without the phrase, is not decided by it.
+    for (const [question, selected] of [
+      ["the weight of each singer", [singer]],
+      ["the mass of each pet", [pets]],
+    ] as const) {
+      expect(planReadings({ question, selected: { tables: selected }, catalog, knowledge: [entry] }).followed).toEqual(
+        [],
+      );
+    }
+  });
+
   it("follows a confirmed reading of the same phrase instead of raising it (rule 5), saying whose and when", () => {
     const entry: KnowledgeEntry = {
       id: "k1",

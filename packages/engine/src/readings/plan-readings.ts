@@ -107,8 +107,8 @@ function confirmedOption(ambiguity: Ambiguity, entry: KnowledgeEntry): ReadingOp
   );
 }
 
-/** The table (`schema.table`) a chosen element (`schema.table` or `schema.table.column`) belongs to, if it exists. */
-function elementTable(element: string, tableKeys: ReadonlySet<string>): string | undefined {
+/** The table key (lower case) a chosen element (`schema.table` or `schema.table.column`) is of, if it exists. */
+function elementTable(element: string, tableKeys: ReadonlyMap<string, string>): string | undefined {
   const lower = element.toLowerCase();
   if (tableKeys.has(lower)) return lower;
   const prefix = lower.slice(0, Math.max(0, lower.lastIndexOf(".")));
@@ -132,9 +132,13 @@ function followedWithoutDetector(
   const phraseWords = questionWords(reading.phrase);
   if (!containsPhrase(words, phraseWords)) return undefined;
   const selectedKeys = new Set(selected.tables.map((table) => tableKey(table).toLowerCase()));
-  const catalogKeys = new Set(catalog.tables.map((table) => tableKey(table).toLowerCase()));
-  const chosenTables = reading.chosen.elements.map((element) => elementTable(element, catalogKeys));
-  if (chosenTables.some((table) => table === undefined || !selectedKeys.has(table))) return undefined;
+  const catalogKeys = new Map(catalog.tables.map((table) => [tableKey(table).toLowerCase(), tableKey(table)]));
+  const chosenTables: string[] = [];
+  for (const element of reading.chosen.elements) {
+    const table = elementTable(element, catalogKeys);
+    if (table === undefined || !selectedKeys.has(table)) return undefined;
+    chosenTables.push(catalogKeys.get(table)!);
+  }
   const phrase = phraseWords.join(" ");
   const setAside = [...reading.alternatives];
   const others = setAside.length > 0 ? `, not ${setAside.map((option) => option.label).join(" or ")}` : "";
@@ -148,16 +152,7 @@ function followedWithoutDetector(
       confirmedAt: entry.updatedAt,
     },
     instruction: `${quotePhrase(phrase)} means ${reading.chosen.label}${others} (a confirmed reading).`,
-    tables: [
-      ...new Set(
-        reading.chosen.elements
-          .map((element) =>
-            catalog.tables.find((table) => tableKey(table).toLowerCase() === elementTable(element, catalogKeys)),
-          )
-          .filter((table): table is Catalog["tables"][number] => table !== undefined)
-          .map(tableKey),
-      ),
-    ],
+    tables: [...new Set(chosenTables)],
   };
 }
 
