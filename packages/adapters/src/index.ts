@@ -53,6 +53,7 @@ export {
   knowledgeFileFormat,
   parseDbtManifest,
   parseKnowledgeYaml,
+  splitDefinitions,
   type UnmatchedKnowledge,
   withDistinctNames,
   type YamlKnowledgeEntry,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { definitionName, glossaryKnowledge } from "./defog-glossary-knowledge";
+import { definitionName, glossaryKnowledge, splitDefinitions } from "./defog-glossary-knowledge";
 
 describe("glossaryKnowledge", () => {
   it("makes one entry per line: a term for a definition, a rule otherwise, names distinct", () => {
@@ -27,6 +27,43 @@ describe("glossaryKnowledge", () => {
       references: [],
       externalId: "broker.json#2",
     });
+  });
+
+  it("cuts a line that glues several definitions into one entry per definition", () => {
+    // A line of defog's broker full_instructions, as the questions give it.
+    const line =
+      "CR = customer rank by total transaction amount MoMC = month-over-month change in average closing price each month To get the success rate of transactions per customer, join customer and transaction tables, and calculate the percentage of successful transactions. Always join transactions with customers before using the transactions table. TAC = Total Active Customers who joined after a certain date";
+    expect(splitDefinitions(line)).toEqual([
+      "CR = customer rank by total transaction amount",
+      "MoMC = month-over-month change in average closing price each month",
+      "To get the success rate of transactions per customer, join customer and transaction tables, and calculate the percentage of successful transactions.",
+      "Always join transactions with customers before using the transactions table.",
+      "TAC = Total Active Customers who joined after a certain date",
+    ]);
+    expect(glossaryKnowledge(line, "broker.json").map((entry) => [entry.kind, entry.name])).toEqual([
+      ["term", "CR"],
+      ["term", "MoMC"],
+      ["rule", "To get the success rate of transactions per customer, join customer and…"],
+      ["rule", "Always join transactions with customers before using the transactions table."],
+      ["term", "TAC"],
+    ]);
+  });
+
+  it("keeps a definition whole: its SQL, its expansion, a sentence that points back, lower-case words", () => {
+    for (const whole of [
+      "Last week = DATE_TRUNC('week', CURRENT_DATE) - INTERVAL '1 week' to DATE_TRUNC('week', CURRENT_DATE) - INTERVAL '1 millisecond'.",
+      "NPM (Net Profit Margin) = (Total Income from Sales - (Tax + Commission Expenses)) / Total Income from Sales * 100",
+      "Merchant category should be matched case-insensitively with wildcards, e.g., LOWER(merchants.category) LIKE '%...%'.",
+      "sbTicker can be joined to sbDailyPrice on sbTickerId",
+    ])
+      expect(splitDefinitions(whole)).toEqual([whole]);
+    expect(
+      splitDefinitions(
+        "CR = Rank customers by their total transaction volume. This involves joining price data with tickers.",
+      ),
+    ).toEqual([
+      "CR = Rank customers by their total transaction volume. This involves joining price data with tickers.",
+    ]);
   });
 
   it("shortens a long undefined line to its first words", () => {

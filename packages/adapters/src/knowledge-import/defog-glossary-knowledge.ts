@@ -16,10 +16,28 @@ export function definitionName(line: string): string {
 }
 
 /**
+ * The definitions of one glossary line, each whole: defog's `full_instructions` glue several into one line ("CR =
+ * customer rank … MoMC = month-over-month change … To get the success rate …, calculate the percentage …. TAC = …"),
+ * and an entry that holds four definitions is retrieved for none of them. A line is cut after a sentence's full stop
+ * followed by a capital letter, before an abbreviation that is being defined (`MoMC = `, two or more capitals among
+ * letters and digits), and before an instruction glued on without a stop (`… each month To get …`, `… amounts If
+ * transactions …`: To, If, For, Always, When, Never, Only, Use after a lower-case word); a sentence that points back
+ * (This, That, These, They, It) stays with the one before; a line with none of these stays whole.
+ */
+export function splitDefinitions(line: string): string[] {
+  return line
+    .split(
+      /(?<=[a-z0-9)'"%`][.!?])\s+(?=[A-Z])(?!(?:This|That|These|They|It)\b)|\s+(?=[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?:\s*\([^()]*\))?\s*=\s)|(?<=[a-z0-9)])\s+(?=(?:To|If|For|Always|When|Never|Only|Use)\s)/,
+    )
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+}
+
+/**
  * A glossary (defog's `<db>.json` `glossary`, or the lines of `full_instructions`) as knowledge entries: one per
- * non-empty line (a leading `-` or `*` dropped, duplicates once): a `term` for a line that defines something
- * (`NCT (Net Commission Total) = SUM(sbTxCommission) …`, `TAC = Total Active Customers …`), a `rule` otherwise (`sbTicker
- * can be joined to sbDailyPrice on sbTickerId`). The line is the entry's text, whole. They name no schema element
+ * definition of each non-empty line (a leading `-` or `*` dropped; `splitDefinitions`; duplicates once): a `term` for
+ * one that defines something (`NCT (Net Commission Total) = SUM(sbTxCommission) …`, `TAC = Total Active Customers
+ * …`), a `rule` otherwise (`sbTicker can be joined to sbDailyPrice on sbTickerId`). They name no schema element
  * (`references` empty: a glossary line is free text), so every role that may see them is shown them. Names are made
  * distinct (`withDistinctNames`).
  */
@@ -27,17 +45,18 @@ export function glossaryKnowledge(glossary: string, externalIdPrefix: string): I
   const seen = new Set<string>();
   const entries: ImportedKnowledgeEntry[] = [];
   for (const raw of glossary.split(/\r?\n/)) {
-    const line = raw.replace(/^\s*[-*•]\s*/, "").trim();
-    if (line === "" || seen.has(line.toLowerCase())) continue;
-    seen.add(line.toLowerCase());
-    const defines = /^[^=:]{1,120}?\s*(?:=|:)\s+\S/.test(line);
-    entries.push({
-      kind: defines ? "term" : "rule",
-      name: definitionName(line),
-      text: line,
-      references: [],
-      externalId: `${externalIdPrefix}#${entries.length + 1}`,
-    });
+    for (const definition of splitDefinitions(raw.replace(/^\s*[-*•]\s*/, "").trim())) {
+      if (seen.has(definition.toLowerCase())) continue;
+      seen.add(definition.toLowerCase());
+      const defines = /^[^=:]{1,120}?\s*(?:=|:)\s+\S/.test(definition);
+      entries.push({
+        kind: defines ? "term" : "rule",
+        name: definitionName(definition),
+        text: definition,
+        references: [],
+        externalId: `${externalIdPrefix}#${entries.length + 1}`,
+      });
+    }
   }
   return withDistinctNames(entries);
 }
