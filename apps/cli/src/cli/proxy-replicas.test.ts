@@ -86,7 +86,7 @@ const publishedGeneration = () =>
 const bucketLookups = async () =>
   Number(
     await metadataValue(
-      "SELECT coalesce(idx_scan, 0) AS value FROM pg_stat_user_indexes WHERE indexrelname = 'value_index_buckets_generation_id_band_bucket_key_pk'",
+      "SELECT coalesce(idx_scan, 0) AS value FROM pg_stat_user_indexes WHERE indexrelname = 'value_index_buckets_pk'",
     ),
   );
 

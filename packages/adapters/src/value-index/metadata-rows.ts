@@ -14,3 +14,8 @@ export async function metadataRows<ROW extends Record<string, unknown>>(
 export function integerArrayLiteral(values: ArrayLike<number>): string {
   return `{${Array.prototype.join.call(values, ",")}}`;
 }
+
+/** A PostgreSQL array literal of texts (`{"a","b \\"c\\""}`), each element quoted and escaped, for one text parameter. */
+export function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
+}

@@ -52,6 +52,62 @@ describe("a value index served by the metadata store (PGlite in memory)", () => 
     expect(alameda!.candidates).toEqual([{ column: city, value: "Alameda", jaccard: 1 }]);
   });
 
+  it("finds the same when buckets are grouped in small batches (several rows a bucket), and stores values verbatim", async () => {
+    const key = "test:batches";
+    const awkward = hashColumnSegment(
+      { schema: "public", table: "notes", column: "text" },
+      ['He said "hi"', "back\\slash", "{a,b}", "NULL", " padded ", "", "ümlaut, comma"],
+      DEFAULT_LSH_PARAMETERS,
+    );
+    const lease = (await acquireValueIndexLease(metadata.database, key, { holder: "a" }))!;
+    const generation = await publishValueIndexGeneration(metadata.database, {
+      indexKey: key,
+      parameters: DEFAULT_LSH_PARAMETERS,
+      segments: [...segments(), awkward],
+      lease,
+      valuesPerBucketBatch: 500,
+    });
+    await lease.release();
+    const builder = new ValueIndexBuilder(DEFAULT_LSH_PARAMETERS);
+    for (const segment of [...segments(), awkward]) builder.addSegment(segment);
+    const inMemory = builder.build();
+    const stored = new StoredValueIndex(metadata.database, generation, DEFAULT_LSH_PARAMETERS);
+    expect(await stored.searchKeywords({ keywords, readableColumns: "all" })).toEqual(
+      await inMemory.searchKeywords({ keywords, readableColumns: "all" }),
+    );
+    const rows = async (statement: string) =>
+      (await metadata.database.execute(statement as never)) as unknown as { rows: Record<string, unknown>[] };
+    const split = await rows(
+      `SELECT count(*)::int AS buckets FROM (SELECT 1 FROM value_index_buckets WHERE generation_id = ${generation.id}
+         GROUP BY band, bucket_key HAVING count(*) > 1) split`,
+    );
+    expect(split.rows[0]!.buckets).toBeGreaterThan(0);
+    const values = await rows(
+      `SELECT value FROM value_index_values WHERE generation_id = ${generation.id} ORDER BY value_number`,
+    );
+    expect(values.rows.map((row) => row.value)).toEqual(
+      Array.from({ length: inMemory.size }, (_, entry) => inMemory.valueAt(entry)),
+    );
+    expect(values.rows.slice(-awkward.values.length).map((row) => row.value)).toEqual(awkward.values);
+  });
+
+  it("rejects a bucket batch size out of range and a segment hashed with other parameters", async () => {
+    const lease = (await acquireValueIndexLease(metadata.database, "test:rejects", { holder: "a" }))!;
+    const publish = (options: { valuesPerBucketBatch?: number; bands?: number }) =>
+      publishValueIndexGeneration(metadata.database, {
+        indexKey: "test:rejects",
+        parameters: DEFAULT_LSH_PARAMETERS,
+        segments: [hashColumnSegment(county, ["Alameda"], { ...DEFAULT_LSH_PARAMETERS, bands: options.bands ?? 24 })],
+        lease,
+        valuesPerBucketBatch: options.valuesPerBucketBatch,
+      });
+    await expect(publish({ valuesPerBucketBatch: 0 })).rejects.toThrow(/valuesPerBucketBatch must be an integer/);
+    await expect(publish({ valuesPerBucketBatch: 2 ** 21 + 1 })).rejects.toThrow(/from 1 to 2097152/);
+    await expect(publish({ bands: 16 })).rejects.toThrow(/does not fit minhash3-b24/);
+    expect(await publishedValueIndexGeneration(metadata.database, "test:rejects")).toBeUndefined();
+    await lease.release();
+  });
+
   it("publishes a new generation atomically: readers see the old one until then, and the old one is deleted", async () => {
     const key = "test:generations";
     const lease = (await acquireValueIndexLease(metadata.database, key, { holder: "a" }))!;

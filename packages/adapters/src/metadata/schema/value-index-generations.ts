@@ -63,15 +63,15 @@ export const valueIndexValues = pgTable(
       .references(() => valueIndexGenerations.id, { onDelete: "cascade" }),
     valueNumber: integer("value_number").notNull(),
     value: text("value").notNull(),
-    /** The value's LSH band keys (uint32 as int4), from which the buckets are grouped. */
-    bandKeys: integer("band_keys").array().notNull(),
   },
   (table) => [primaryKey({ columns: [table.generationId, table.valueNumber] })],
 );
 
 /**
  * The LSH buckets of a generation: for each band and band key (uint32 as int4), the numbers of the values hashed
- * there. A lookup reads one row per keyword and band through the primary key's b-tree.
+ * there. The publisher groups them in batches of values (`valuesPerBucketBatch`, 1,000,000 by default), so a bucket
+ * whose values fall into several batches has one row per batch, told apart by its first value number. A lookup reads
+ * the rows of each keyword's band keys through the primary key's b-tree (one range per key).
  */
 export const valueIndexBuckets = pgTable(
   "value_index_buckets",
@@ -81,9 +81,17 @@ export const valueIndexBuckets = pgTable(
       .references(() => valueIndexGenerations.id, { onDelete: "cascade" }),
     band: smallint("band").notNull(),
     bucketKey: integer("bucket_key").notNull(),
+    /** The lowest of `value_numbers`: which batch's row of the bucket this is. */
+    firstValueNumber: integer("first_value_number").notNull(),
+    /** Ascending. */
     valueNumbers: integer("value_numbers").array().notNull(),
   },
-  (table) => [primaryKey({ columns: [table.generationId, table.band, table.bucketKey] })],
+  (table) => [
+    primaryKey({
+      name: "value_index_buckets_pk",
+      columns: [table.generationId, table.band, table.bucketKey, table.firstValueNumber],
+    }),
+  ],
 );
 
 /**

@@ -1,6 +1,6 @@
 import { type LshParameters, lshParametersKey, writeBandKeys } from "./min-hash";
 import { normalizeValue } from "./normalize-value";
-import { gramHashes } from "./shingles";
+import { writeGramHashes } from "./shingles";
 import type { ValueColumn } from "./value-column";
 
 /**
@@ -15,7 +15,7 @@ export interface ColumnSegment {
   readonly parametersKey: string;
 }
 
-/** Hashes the values of one column (duplicates after normalization are kept once). */
+/** Hashes the values of one column (duplicates after normalization are kept once), reusing one gram buffer. */
 export function hashColumnSegment(
   column: ValueColumn,
   values: Iterable<string>,
@@ -29,8 +29,11 @@ export function hashColumnSegment(
     kept.push(value);
   }
   const bandKeys = new Uint32Array(kept.length * parameters.bands);
+  let grams = new Uint32Array(64); // reused: one value's gram hashes, unsorted (MinHash needs no order)
   for (let index = 0; index < kept.length; index++) {
-    writeBandKeys(gramHashes(normalizeValue(kept[index]!)), parameters, bandKeys, index * parameters.bands);
+    const normalized = normalizeValue(kept[index]!);
+    if (normalized.length > grams.length) grams = new Uint32Array(normalized.length * 2);
+    writeBandKeys(grams, parameters, bandKeys, index * parameters.bands, writeGramHashes(normalized, grams));
   }
   return { column, values: kept, bandKeys, parametersKey: lshParametersKey(parameters) };
 }

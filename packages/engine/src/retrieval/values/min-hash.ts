@@ -63,14 +63,16 @@ function permutationSeeds(parameters: LshParameters): Uint32Array {
 }
 
 /**
- * Writes the `b` band keys of one gram set into `target` at `offset`. A value without grams gets
- * band keys of 0 (it can only be found by an empty keyword, which is never searched).
+ * Writes the `b` band keys of one gram set (its first `gramCount` hashes; order and duplicates do not matter) into
+ * `target` at `offset`. A value without grams gets band keys of 0 (it can only be found by an empty keyword, which is
+ * never searched).
  */
 export function writeBandKeys(
   grams: Uint32Array,
   parameters: LshParameters,
   target: Uint32Array,
   offset: number,
+  gramCount = grams.length,
 ): void {
   const seeds = permutationSeeds(parameters);
   const { bands, rows } = parameters;
@@ -79,11 +81,11 @@ export function writeBandKeys(
     for (let row = 0; row < rows; row++) {
       const seed = seeds[band * rows + row]!;
       let minimum = 0xffffffff;
-      for (let gram = 0; gram < grams.length; gram++) {
+      for (let gram = 0; gram < gramCount; gram++) {
         const permuted = mix32(grams[gram]! ^ seed);
         if (permuted < minimum) minimum = permuted;
       }
-      if (grams.length === 0) minimum = 0;
+      if (gramCount === 0) minimum = 0;
       bandKey = rows === 1 ? minimum : mix32(Math.imul(bandKey, 0x01000193) ^ minimum);
     }
     target[offset + band] = bandKey;

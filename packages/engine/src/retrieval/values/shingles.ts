@@ -20,22 +20,33 @@ export function mix32(input: number): number {
 }
 
 /**
+ * Writes the 32-bit hashes of the padded 3-grams of an already normalized string into `target` (at least
+ * `normalized.length` long) in text order, duplicates included, and returns how many (`normalized.length`, 0 for an
+ * empty string). For MinHash, whose minima do not depend on order or duplicates, without allocating.
+ */
+export function writeGramHashes(normalized: string, target: Uint32Array): number {
+  const count = normalized.length;
+  if (count === 0) return 0;
+  if (target.length < count) throw new RangeError(`${count} gram hashes do not fit in ${target.length}`);
+  const space = 0x20;
+  for (let position = 0; position < count; position++) {
+    const first = position === 0 ? space : normalized.charCodeAt(position - 1);
+    const second = normalized.charCodeAt(position);
+    const third = position + 1 === count ? space : normalized.charCodeAt(position + 1);
+    target[position] = mix32(
+      Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca77) ^ Math.imul(third, 0x27d4eb2f),
+    );
+  }
+  return count;
+}
+
+/**
  * Sorted, duplicate-free 32-bit hashes of the padded 3-grams of an already normalized string.
  * An empty string yields no grams.
  */
 export function gramHashes(normalized: string): Uint32Array {
-  if (normalized.length === 0) return new Uint32Array(0);
-  const padded = ` ${normalized} `;
-  const count = padded.length - GRAM_LENGTH + 1;
-  const hashes = new Uint32Array(count);
-  for (let position = 0; position < count; position++) {
-    const first = padded.charCodeAt(position);
-    const second = padded.charCodeAt(position + 1);
-    const third = padded.charCodeAt(position + 2);
-    hashes[position] = mix32(
-      Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca77) ^ Math.imul(third, 0x27d4eb2f),
-    );
-  }
+  const hashes = new Uint32Array(normalized.length);
+  const count = writeGramHashes(normalized, hashes);
   hashes.sort();
   let unique = 0;
   for (let position = 0; position < count; position++) {
