@@ -52,6 +52,7 @@ const fixtureSchema = z.object({
         // The reading step's call: the demo's readings come from its candidates, so the model flags nothing.
         step: z.literal("find-readings"),
         question: z.literal("*"),
+        sample: z.number().int().nonnegative().optional(),
         output: z.object({ phrases: z.array(z.never()) }).strict(),
       }),
       z.object({
