@@ -12,3 +12,20 @@ export function isDegradableStepFailure(error: unknown, context: { readonly abor
   if (context.abortSignal?.aborted) return false;
   return ModelOutputError.isInstance(error) || ModelCallError.isInstance(error) || CancelledError.isInstance(error);
 }
+
+/**
+ * The call's output, or undefined when it failed in a way the question survives (`isDegradableStepFailure`: an
+ * unreadable or refused reply, a spent budget, the deadline); every other error is thrown. For steps that leave
+ * things as they were when their call fails (schema selection, the reading step's model call).
+ */
+export async function unlessDegradableFailure<OUTPUT>(
+  context: { readonly abortSignal?: AbortSignal },
+  call: () => Promise<OUTPUT>,
+): Promise<OUTPUT | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isDegradableStepFailure(error, context)) throw error;
+    return undefined;
+  }
+}

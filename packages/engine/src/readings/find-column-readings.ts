@@ -41,7 +41,8 @@ export function typeFamily(column: ColumnInfo): string {
   return type;
 }
 
-function keyColumns(table: TableInfo): Set<string> {
+/** A table's primary-key and foreign-key columns. */
+export function keyColumns(table: TableInfo): Set<string> {
   return new Set([...table.primaryKey, ...table.foreignKeys.flatMap((foreignKey) => foreignKey.columns)]);
 }
 

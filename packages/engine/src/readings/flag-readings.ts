@@ -6,11 +6,11 @@ import {
 } from "@nlq/prompts";
 import { type Catalog, type TableInfo, tableKey } from "../catalog/catalog-types";
 import type { StepContext } from "../llm/step-context";
-import { isDegradableStepFailure } from "../llm/step-failure";
+import { unlessDegradableFailure } from "../llm/step-failure";
 import { renderSchema } from "../schema/render-schema";
 import { CatalogNames } from "../schema-selection/column-selection";
 import { type Ambiguity, type ReadingOption, tableLabel } from "./ambiguity";
-import { typeFamily } from "./find-column-readings";
+import { keyColumns, typeFamily } from "./find-column-readings";
 import { areComplementary, containsPhrase, identifierWords, questionWords } from "./schema-words";
 
 /** Most options kept for one flagged phrase, as for the schema's own detectors. */
@@ -24,10 +24,6 @@ export interface FlagReadingsOptions {
   readonly context: StepContext;
   /** The schema the generators will see, shown to the model. */
   readonly selected: Catalog;
-}
-
-function keyColumns(table: TableInfo): Set<string> {
-  return new Set([...table.primaryKey, ...table.foreignKeys.flatMap((foreignKey) => foreignKey.columns)]);
 }
 
 interface FlaggedColumn {
@@ -70,19 +66,13 @@ function areSynonymColumns(columns: readonly FlaggedColumn[], phraseWords: reado
   if (new Set(info.map(typeFamily)).size > 1) return false;
   const words = columns.map(({ column }) => identifierWords(column));
   if (words.some((own) => own.join(" ") === phrase)) return false;
-  return words.every((own, index) =>
-    words.every(
-      (other, otherIndex) =>
-        otherIndex <= index ||
-        !own
-          .filter((word) => !other.includes(word))
-          .some((word) =>
-            other
-              .filter((otherWord) => !own.includes(otherWord))
-              .some((otherWord) => areComplementary(word, otherWord)),
-          ),
-    ),
-  );
+  return words.every((own, index) => words.slice(index + 1).every((other) => !areSidesOfOneThing(own, other)));
+}
+
+/** Whether two columns' names differ by two sides of one thing (`first_name`, `last_name`; `line1`, `line2`). */
+function areSidesOfOneThing(left: readonly string[], right: readonly string[]): boolean {
+  const onlyRight = right.filter((word) => !left.includes(word));
+  return left.some((word) => !right.includes(word) && onlyRight.some((other) => areComplementary(word, other)));
 }
 
 function columnOption({ table, column }: FlaggedColumn): ReadingOption {
@@ -137,13 +127,12 @@ export function flaggedAmbiguities(output: FindReadingsOutput, question: string,
  * The reading step's model call (step `find-readings`): phrases of the question that two or more columns or tables
  * of the selected schema fit about equally and that the schema's names alone cannot relate (AmbiQT's column synonyms:
  * `mass`, `body_weight` for "weight"), as ambiguities (`flaggedAmbiguities`). A failed call the question survives
- * (`isDegradableStepFailure`: no scripted reply, a spent budget, an unreadable reply) flags nothing.
+ * (`unlessDegradableFailure`: no scripted reply, a spent budget, an unreadable reply) flags nothing.
  */
 export async function flagReadings(options: FlagReadingsOptions): Promise<Ambiguity[]> {
   const { context } = options;
-  let output: FindReadingsOutput;
-  try {
-    output = await context.runModelStep({
+  const output = await unlessDegradableFailure(context, () =>
+    context.runModelStep({
       step: "find-readings",
       schema: findReadingsOutputSchema,
       system: findReadingsSystemPrompt,
@@ -153,10 +142,7 @@ export async function flagReadings(options: FlagReadingsOptions): Promise<Ambigu
         schema: renderSchema(options.selected),
         ...(context.questionContext ? { questionContext: context.questionContext } : {}),
       }),
-    });
-  } catch (error) {
-    if (!isDegradableStepFailure(error, context)) throw error;
-    return [];
-  }
-  return flaggedAmbiguities(output, context.question, options.selected);
+    }),
+  );
+  return output ? flaggedAmbiguities(output, context.question, options.selected) : [];
 }

@@ -10,22 +10,9 @@ import {
 import pLimit from "p-limit";
 import { type Catalog, tableKey } from "../catalog/catalog-types";
 import type { StepContext } from "../llm/step-context";
-import { isDegradableStepFailure } from "../llm/step-failure";
+import { unlessDegradableFailure } from "../llm/step-failure";
 import { renderSchema } from "../schema/render-schema";
 import { CatalogNames } from "./column-selection";
-
-/**
- * The step's output, or undefined when its call failed in a way the question survives (an unreadable or refused
- * reply, a spent budget, the deadline: `isDegradableStepFailure`): the step then leaves the schema as it was.
- */
-async function unlessFailed<OUTPUT>(context: StepContext, call: () => Promise<OUTPUT>): Promise<OUTPUT | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!isDegradableStepFailure(error, context)) throw error;
-    return undefined;
-  }
-}
 
 /**
  * filter_column, batched: `batchSize` columns per call of step `filter-column`, the calls running at once (up to
@@ -60,7 +47,7 @@ export async function filterColumns(options: {
     batches.map((batch) =>
       limit(() => {
         options.context.throwIfCancelled();
-        return unlessFailed(options.context, () =>
+        return unlessDegradableFailure(options.context, () =>
           options.context.runModelStep({
             step: "filter-column",
             schema: filterColumnOutputSchema,
@@ -100,7 +87,7 @@ export async function selectTables(options: {
   readonly catalog: Catalog;
   readonly context: StepContext;
 }): Promise<Set<string>> {
-  const output = await unlessFailed(options.context, () =>
+  const output = await unlessDegradableFailure(options.context, () =>
     options.context.runModelStep({
       step: "select-tables",
       schema: selectTablesOutputSchema,
@@ -124,7 +111,7 @@ export async function selectColumns(options: {
   readonly catalog: Catalog;
   readonly context: StepContext;
 }): Promise<Map<string, Set<string>>> {
-  const output = await unlessFailed(options.context, () =>
+  const output = await unlessDegradableFailure(options.context, () =>
     options.context.runModelStep({
       step: "select-columns",
       schema: selectColumnsOutputSchema,
