@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import type { KnowledgeChange } from "../lib/knowledge-for-user";
 import { type KnowledgeDraft, KnowledgeEntryForm, referencesOf } from "./knowledge-entry-form";
 
 /** One entry as `/api/knowledge` lists it. */
@@ -18,15 +19,6 @@ export interface KnowledgeEntryData {
   readonly updatedAt: string;
   /** Who proposed a suggestion (shown to administrators only). */
   readonly proposedBy?: string;
-}
-
-interface KnowledgeChange {
-  readonly action: string;
-  readonly changedAt: string;
-  readonly changedBy: string;
-  readonly name: string;
-  readonly text: string;
-  readonly sql?: string;
 }
 
 /** A change to send: the method and body of `/api/knowledge/<id>[/decision]`. */

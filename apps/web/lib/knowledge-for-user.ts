@@ -46,10 +46,7 @@ const maximumListed = 2_000;
 
 /** The table and column names the viewer may read, introspected read-only on its own session. */
 async function readableNames(viewer: KnowledgeViewer): Promise<ReadonlySet<string>> {
-  const catalog = await runReadOnly(
-    { session: viewer.session, statementTimeoutMilliseconds: viewer.statementTimeoutMilliseconds },
-    (query) => introspectCatalog(query),
-  );
+  const catalog = await runReadOnly(viewer, introspectCatalog);
   return readableElementNames(catalog);
 }
 
@@ -87,6 +84,18 @@ export async function knowledgeForUser(
   };
 }
 
+/** One entry of the page's data source, looked up as `viewer` on its own session. */
+function entryLookup(database: MetadataDatabase, viewer: KnowledgeViewer, id: string) {
+  return {
+    database,
+    dataSource: viewer.dataSource,
+    id,
+    viewer: { role: viewer.role, administrator: viewer.administrator },
+    session: viewer.session,
+    statementTimeoutMilliseconds: viewer.statementTimeoutMilliseconds,
+  };
+}
+
 /**
  * The entry `viewer` may see on the page (as `knowledgeForUser` lists it), or undefined — also for an entry naming
  * anything the role may not read, so a change or a removal cannot reach what the page does not show.
@@ -96,14 +105,7 @@ export function readableEntry(
   viewer: KnowledgeViewer,
   id: string,
 ): Promise<KnowledgeEntryRow | undefined> {
-  return knowledgeEntryForRole({
-    database,
-    dataSource: viewer.dataSource,
-    id,
-    viewer: { role: viewer.role, administrator: viewer.administrator },
-    session: viewer.session,
-    statementTimeoutMilliseconds: viewer.statementTimeoutMilliseconds,
-  });
+  return knowledgeEntryForRole(entryLookup(database, viewer, id));
 }
 
 /**
@@ -118,12 +120,5 @@ export async function knowledgeHistoryForUser(
   id: string,
 ): Promise<KnowledgeChange[]> {
   if (!(await readableEntry(database, viewer, id))) return [];
-  return knowledgeHistoryForRole({
-    database,
-    dataSource: viewer.dataSource,
-    id,
-    viewer: { role: viewer.role, administrator: viewer.administrator },
-    session: viewer.session,
-    statementTimeoutMilliseconds: viewer.statementTimeoutMilliseconds,
-  });
+  return knowledgeHistoryForRole(entryLookup(database, viewer, id));
 }

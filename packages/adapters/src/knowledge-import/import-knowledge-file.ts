@@ -74,15 +74,7 @@ export async function importKnowledgeFile(options: ImportKnowledgeFileOptions): 
     });
     return { format, counts, unmatched: [] };
   }
-  const catalog = await runReadOnly(
-    {
-      session: options.session,
-      transactionStatus: options.transactionStatus ?? "idle",
-      statementTimeoutMilliseconds: options.statementTimeoutMilliseconds,
-      abortSignal: options.abortSignal,
-    },
-    (query) => introspectCatalog(query),
-  );
+  const catalog = await runReadOnly(options, introspectCatalog);
   const elements = new DatabaseElements(
     catalog.tables.map((table) => ({
       schema: table.schema,

@@ -36,15 +36,7 @@ export interface KnowledgeForRoleOptions {
 export async function knowledgeForRole(options: KnowledgeForRoleOptions): Promise<KnowledgeEntryRow[]> {
   const visible = await new KnowledgeStore(options.database).visibleTo(options.dataSource, options.role, options.limit);
   if (visible.length === 0) return [];
-  const catalog = await runReadOnly(
-    {
-      session: options.session,
-      transactionStatus: options.transactionStatus ?? "idle",
-      statementTimeoutMilliseconds: options.statementTimeoutMilliseconds,
-      abortSignal: options.abortSignal,
-    },
-    (query) => introspectCatalog(query),
-  );
+  const catalog = await runReadOnly(options, introspectCatalog);
   return readableKnowledge(visible, catalog);
 }
 
@@ -64,14 +56,6 @@ export async function knowledgeEntryForRole(
 ): Promise<KnowledgeEntryRow | undefined> {
   const row = await new KnowledgeStore(options.database).find(options.dataSource, options.id, options.viewer);
   if (!row) return undefined;
-  const catalog = await runReadOnly(
-    {
-      session: options.session,
-      transactionStatus: options.transactionStatus ?? "idle",
-      statementTimeoutMilliseconds: options.statementTimeoutMilliseconds,
-      abortSignal: options.abortSignal,
-    },
-    (query) => introspectCatalog(query),
-  );
+  const catalog = await runReadOnly(options, introspectCatalog);
   return readableKnowledge([row], catalog)[0];
 }

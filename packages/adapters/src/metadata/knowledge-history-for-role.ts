@@ -41,14 +41,7 @@ export interface KnowledgeHistoryForRoleOptions {
 
 /** The table and column names the session's role may read, introspected read-only. */
 async function readableNames(options: KnowledgeHistoryForRoleOptions): Promise<ReadonlySet<string>> {
-  const catalog = await runReadOnly(
-    {
-      session: options.session,
-      transactionStatus: options.transactionStatus ?? "idle",
-      statementTimeoutMilliseconds: options.statementTimeoutMilliseconds,
-    },
-    (query) => introspectCatalog(query),
-  );
+  const catalog = await runReadOnly(options, introspectCatalog);
   return readableElementNames(catalog);
 }
 

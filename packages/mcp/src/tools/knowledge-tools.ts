@@ -148,7 +148,7 @@ export async function proposeKnowledge(
           statementTimeoutMilliseconds: tools.settings.statementTimeoutMilliseconds,
           abortSignal,
         },
-        (query) => introspectCatalog(query),
+        introspectCatalog,
       ),
     );
     const readable = readableElementNames(catalog);
