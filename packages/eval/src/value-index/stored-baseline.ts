@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   acquireValueIndexLease,
   openMetadataStore,
@@ -13,18 +12,13 @@ import {
   type ValueIndex,
 } from "@nlq/engine";
 import pg from "pg";
-import { percentile } from "../statistics";
+import { type TimedLookups, timeLookups, withThrowawayDatabase } from "./timed-lookups";
 
-export interface StoredIndexResult {
+export interface StoredIndexResult extends TimedLookups {
   /** Seconds to write the values and group the buckets (publish included). */
   readonly publishSeconds: number;
   /** On-disk size of the generation's values and buckets with their b-trees, in MB (10^6 bytes). */
   readonly diskMegabytes: number;
-  readonly latencies: number[];
-  /** Best edit similarity of each keyword's first match (-1 when nothing matched), in order. */
-  readonly bestSimilarities: number[];
-  readonly p50: number;
-  readonly p99: number;
 }
 
 /** The in-memory index's columns as segments, column after column (its entries are stored in column order). */
@@ -55,14 +49,8 @@ export async function runStoredIndexBaseline(options: {
   readonly querySeconds?: number;
   readonly log?: (line: string) => void;
 }): Promise<StoredIndexResult> {
-  const name = `nlq_bench_stored_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: options.serverUrl });
-  await admin.connect();
-  const url = new URL(options.serverUrl);
-  url.pathname = `/${name}`;
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-    const store = await openMetadataStore({ url: url.toString() });
+  return withThrowawayDatabase(options.serverUrl, "nlq_bench_stored", async (url) => {
+    const store = await openMetadataStore({ url });
     try {
       const lease = (await acquireValueIndexLease(store.database, "bench:stored", { ttlMilliseconds: 3_600_000 }))!;
       const publishStart = performance.now();
@@ -74,7 +62,7 @@ export async function runStoredIndexBaseline(options: {
       });
       const publishSeconds = (performance.now() - publishStart) / 1000;
       await lease.release();
-      const sizes = new pg.Client({ connectionString: url.toString() });
+      const sizes = new pg.Client({ connectionString: url });
       await sizes.connect();
       let diskMegabytes: number;
       try {
@@ -91,32 +79,17 @@ export async function runStoredIndexBaseline(options: {
         `stored index: published in ${publishSeconds.toFixed(1)} s, ${diskMegabytes.toFixed(0)} MB on disk`,
       );
       const stored = new StoredValueIndex(store.database, generation, DEFAULT_LSH_PARAMETERS);
-      const search = (keyword: string) =>
-        retrieveEntities({ index: stored, keywords: [keyword], readableColumns: "all" });
-      for (const keyword of options.keywords.slice(0, 20)) await search(keyword); // warm-up
-      const latencies: number[] = [];
-      const bestSimilarities: number[] = [];
-      const deadline = performance.now() + (options.querySeconds ?? Number.POSITIVE_INFINITY) * 1000;
-      for (const keyword of options.keywords) {
-        if (performance.now() > deadline) break;
-        const start = performance.now();
-        const [result] = await search(keyword);
-        latencies.push(performance.now() - start);
-        bestSimilarities.push(result!.matches[0]?.editSimilarity ?? -1);
-      }
-      return {
-        publishSeconds,
-        diskMegabytes,
-        latencies,
-        bestSimilarities,
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
-      };
+      const timed = await timeLookups(
+        options.keywords,
+        async (keyword) => {
+          const [result] = await retrieveEntities({ index: stored, keywords: [keyword], readableColumns: "all" });
+          return result!.matches[0]?.editSimilarity ?? -1;
+        },
+        { warmUp: 20, ...(options.querySeconds === undefined ? {} : { querySeconds: options.querySeconds }) },
+      );
+      return { publishSeconds, diskMegabytes, ...timed };
     } finally {
       await store.close();
     }
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
