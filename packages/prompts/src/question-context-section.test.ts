@@ -36,6 +36,27 @@ describe("renderQuestionContext", () => {
     `);
   });
 
+  it("leaves out a name the text opens with, as an imported glossary line's", () => {
+    const lines = renderQuestionContext({
+      knowledge: [
+        {
+          kind: "rule",
+          name: "To get the success rate of transactions per customer, join customer and… (2)",
+          text: "To get the success rate of transactions per customer, join customer and transaction tables.",
+        },
+        { kind: "term", name: "TAC (5)", text: "TAC = Total Active Customers who joined on or after January 1, 2023" },
+        { kind: "term", name: "TACO", text: "TAC = Total Active Customers" },
+        { kind: "term", name: "TAC", text: "TACO = Total Active Customer Orders" },
+      ],
+    }).split("\n");
+    expect(lines.slice(1, 5)).toEqual([
+      "- Rule: To get the success rate of transactions per customer, join customer and transaction tables.",
+      "- Term: TAC = Total Active Customers who joined on or after January 1, 2023",
+      '- Term "TACO": TAC = Total Active Customers',
+      '- Term "TAC": TACO = Total Active Customer Orders',
+    ]);
+  });
+
   it("is empty without knowledge or date, and says only what it has", () => {
     expect(renderQuestionContext(undefined)).toBe("");
     expect(renderQuestionContext({ knowledge: [] })).toBe("");

@@ -32,11 +32,31 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** One entry on one line: `- Metric "net revenue": Revenue net of refunds. SQL: sum(amount) - sum(refund)`. */
+/**
+ * Whether the text opens with the name, so the name says nothing the text does not: an imported line named by its
+ * first words (`To get the success rate of…`) or by what it defines (`TAC (2)` for `TAC = Total Active Customers…`;
+ * the counter that tells two entries of one name apart and the ellipsis of a cut name are not the text's).
+ */
+function textOpensWithName(name: string, text: string): boolean {
+  const bare = name
+    .replace(/\s*\(\d+\)$/, "")
+    .replace(/…$/, "")
+    .trim()
+    .toLowerCase();
+  const opening = text.toLowerCase();
+  return bare !== "" && opening.startsWith(bare) && !/^[\p{L}\p{N}]/u.test(opening.slice(bare.length));
+}
+
+/**
+ * One entry on one line: `- Metric "net revenue": Revenue net of refunds. SQL: sum(amount) - sum(refund)`; the name
+ * left out when the text opens with it (`- Term: TAC = Total Active Customers…`), as imported glossary lines do.
+ */
 export function renderKnowledgeLine(entry: PromptKnowledge): string {
   const label = kindLabels[entry.kind] ?? "Definition";
   const sql = entry.sql?.trim() ? ` SQL: ${oneLine(entry.sql)}` : "";
-  return `- ${label} "${oneLine(entry.name)}": ${oneLine(entry.text)}${sql}`;
+  const text = oneLine(entry.text);
+  const name = oneLine(entry.name);
+  return textOpensWithName(name, text) ? `- ${label}: ${text}${sql}` : `- ${label} "${name}": ${text}${sql}`;
 }
 
 /**

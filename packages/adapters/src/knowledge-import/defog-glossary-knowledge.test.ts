@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { definitionName, glossaryKnowledge, splitDefinitions } from "./defog-glossary-knowledge";
 
 describe("glossaryKnowledge", () => {
-  it("makes one entry per line: a term for a definition, a rule otherwise, names distinct", () => {
+  it("makes one entry per line: a term for a definition, a rule otherwise, a copy once, names distinct", () => {
     const entries = glossaryKnowledge(
       [
         "- sbTicker can be joined to sbDailyPrice on sbTickerId",
@@ -11,6 +11,7 @@ describe("glossaryKnowledge", () => {
         "",
         "- TAC = Total Active Customers who joined on or after January 1, 2023",
         "- sbTicker can be joined to sbDailyPrice on sbTickerId",
+        "- sbticker can be joined to  sbDailyPrice on sbTickerId.",
       ].join("\n"),
       "broker.json",
     );

@@ -33,10 +33,18 @@ export function splitDefinitions(line: string): string[] {
     .filter((part) => part !== "");
 }
 
+/** What two copies of one definition share: its words, whatever the case, spacing and closing stop. */
+function sameDefinitionKey(definition: string): string {
+  return definition
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .replace(/[\s.;,!]+$/, "");
+}
+
 /**
  * A glossary (defog's `<db>.json` `glossary`, or the lines of `full_instructions`) as knowledge entries: one per
- * definition of each non-empty line (a leading `-` or `*` dropped; `splitDefinitions`; duplicates once): a `term` for
- * one that defines something (`NCT (Net Commission Total) = SUM(sbTxCommission) …`, `TAC = Total Active Customers
+ * definition of each non-empty line (a leading `-` or `*` dropped; `splitDefinitions`; a definition once, however its
+ * case, spacing and closing stop differ): a `term` for one that defines something (`NCT (Net Commission Total) = SUM(sbTxCommission) …`, `TAC = Total Active Customers
  * …`), a `rule` otherwise (`sbTicker can be joined to sbDailyPrice on sbTickerId`). They name no schema element
  * (`references` empty: a glossary line is free text), so every role that may see them is shown them. Names are made
  * distinct (`withDistinctNames`).
@@ -46,8 +54,9 @@ export function glossaryKnowledge(glossary: string, externalIdPrefix: string): I
   const entries: ImportedKnowledgeEntry[] = [];
   for (const raw of glossary.split(/\r?\n/)) {
     for (const definition of splitDefinitions(raw.replace(/^\s*[-*•]\s*/, "").trim())) {
-      if (seen.has(definition.toLowerCase())) continue;
-      seen.add(definition.toLowerCase());
+      const key = sameDefinitionKey(definition);
+      if (seen.has(key)) continue;
+      seen.add(key);
       const defines = /^[^=:]{1,120}?\s*(?:=|:)\s+\S/.test(definition);
       entries.push({
         kind: defines ? "term" : "rule",
