@@ -90,6 +90,41 @@ describe("handleChatRequest with threads", () => {
     expect(message?.parts.find((part) => part.type === "data-turn")).toMatchObject({ data: { id: "turn-1" } });
   });
 
+  it("stores the turn before it streams the answer, so a reload the moment it appears finds it", async () => {
+    const streamed: string[] = [];
+    let streamedWhileRecording: string | undefined;
+    const threads: ThreadRecorder = {
+      open: async (_id, question) => ({ id: threadId, title: question, previousTurns: [] }),
+      async record() {
+        // Give the reader below every chance to take what was already written.
+        for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
+        streamedWhileRecording = streamed.join("");
+        return "turn-1";
+      },
+    };
+    const response = await handleChatRequest(
+      new Request("http://nlq.test/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "how many customers are there?" }] }],
+        }),
+      }),
+      {
+        answer: async () => answer,
+        settings: () => ({ maxQuestionLength: 4_000 }) as AnswerQuestionOptions["settings"],
+        openSession: async () => ({ executor, release: () => undefined }),
+        threads,
+      },
+    );
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) streamed.push(chunk.value);
+    expect(streamedWhileRecording).toContain('"data-thread"');
+    expect(streamedWhileRecording).not.toContain('"data-answer"');
+    expect(streamed.join("")).toContain('"data-answer"');
+    expect(streamed.join("").indexOf('"data-answer"')).toBeLessThan(streamed.join("").indexOf('"data-turn"'));
+  });
+
   it("records a failed question without SQL context and answers even when the history store fails", async () => {
     const { threads, recorded } = recorder();
     const failing = await ask(

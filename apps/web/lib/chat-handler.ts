@@ -105,14 +105,19 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
       let session: ChatSession | undefined;
       let failed = true;
       let thread: Awaited<ReturnType<ThreadRecorder["open"]>> | undefined;
-      const record = async (reply: StoredReply) => {
-        if (!thread || !dependencies.threads) return;
+      // The turn is stored before its reply is streamed: an answer the user sees is in the history, even when the
+      // page is reloaded the moment it appears.
+      const record = async (reply: StoredReply): Promise<string | undefined> => {
+        if (!thread || !dependencies.threads) return undefined;
         try {
-          const turnId = await dependencies.threads.record(thread.id, question, reply);
-          if (turnId) writer.write({ type: "data-turn", id: "turn", data: { id: turnId } });
+          return await dependencies.threads.record(thread.id, question, reply);
         } catch (error) {
           logError(error);
+          return undefined;
         }
+      };
+      const writeTurn = (turnId: string | undefined) => {
+        if (turnId) writer.write({ type: "data-turn", id: "turn", data: { id: turnId } });
       };
       try {
         if (dependencies.threads) {
@@ -145,16 +150,18 @@ export async function handleChatRequest(request: Request, dependencies: ChatDepe
         audit({ answer });
         for (const part of tracker.finish("done")) writer.write(part);
         const data = answerData(answer, tracker.languageModelCalls);
+        const turnId = await record({ answer: data });
         writer.write({ type: "data-answer", id: "answer", data });
-        await record({ answer: data });
+        writeTurn(turnId);
       } catch (error) {
         if (!NlqError.isInstance(error)) logError(error);
         audit({ error });
         for (const part of tracker.finish("failed")) writer.write(part);
         const data = errorData(error);
-        writer.write({ type: "data-error", id: "error", data });
         // A question the user stopped is not kept.
-        if (!request.signal.aborted) await record({ error: data, question });
+        const turnId = request.signal.aborted ? undefined : await record({ error: data, question });
+        writer.write({ type: "data-error", id: "error", data });
+        writeTurn(turnId);
       } finally {
         session?.release(failed);
       }
