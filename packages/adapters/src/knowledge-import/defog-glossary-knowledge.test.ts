@@ -67,6 +67,12 @@ describe("glossaryKnowledge", () => {
     ]);
   });
 
+  it("keeps a part that ends mid-phrase with the definition that follows it", () => {
+    expect(
+      splitDefinitions("To calculate the TSC = Total Sales Count within a given period MoM = month-over-month change"),
+    ).toEqual(["To calculate the TSC = Total Sales Count within a given period", "MoM = month-over-month change"]);
+  });
+
   it("shortens a long undefined line to its first words", () => {
     const name = definitionName(
       "To get the total transaction amount per customer, join the customer and transaction tables, group by customer",

@@ -22,7 +22,8 @@ export function definitionName(line: string): string {
  * followed by a capital letter, before an abbreviation that is being defined (`MoMC = `, two or more capitals among
  * letters and digits), and before an instruction glued on without a stop (`… each month To get …`, `… amounts If
  * transactions …`: To, If, For, Always, When, Never, Only, Use after a lower-case word); a sentence that points back
- * (This, That, These, They, It) stays with the one before; a line with none of these stays whole.
+ * (This, That, These, They, It) stays with the one before, and so does a part that ends mid-phrase (`To calculate the
+ * TSC = …`); a line with none of these stays whole.
  */
 export function splitDefinitions(line: string): string[] {
   return line
@@ -30,8 +31,18 @@ export function splitDefinitions(line: string): string[] {
       /(?<=[a-z0-9)'"%`][.!?])\s+(?=[A-Z])(?!(?:This|That|These|They|It)\b)|\s+(?=[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?:\s*\([^()]*\))?\s*=\s)|(?<=[a-z0-9)])\s+(?=(?:To|If|For|Always|When|Never|Only|Use)\s)/,
     )
     .map((part) => part.trim())
-    .filter((part) => part !== "");
+    .filter((part) => part !== "")
+    .reduce<string[]>((parts, part) => {
+      // A part that ends mid-phrase ("To calculate the", before "TSC = Total Sales Count …") belongs to the next one.
+      const previous = parts.at(-1);
+      if (previous !== undefined && endsMidPhrase.test(previous)) parts[parts.length - 1] = `${previous} ${part}`;
+      else parts.push(part);
+      return parts;
+    }, []);
 }
+
+/** A text that stops on a word that cannot end a phrase: an article, a preposition or a conjunction. */
+const endsMidPhrase = /\b(?:the|a|an|of|to|for|and|or|in|on|with|by|from|as|at|into|per)$/i;
 
 /** What two copies of one definition share: its words, whatever the case, spacing and closing stop. */
 function sameDefinitionKey(definition: string): string {
