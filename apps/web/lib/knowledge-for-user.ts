@@ -11,6 +11,7 @@ import {
 } from "@nlq/adapters";
 import {
   introspectCatalog,
+  loadSqlParser,
   type QueryExecutor,
   readableElementNames,
   readableKnowledge,
@@ -47,6 +48,7 @@ const maximumListed = 2_000;
 /** The table and column names the viewer may read, introspected read-only on its own session. */
 async function readableNames(viewer: KnowledgeViewer): Promise<ReadonlySet<string>> {
   const catalog = await runReadOnly(viewer, introspectCatalog);
+  await loadSqlParser();
   return readableElementNames(catalog);
 }
 

@@ -97,6 +97,7 @@ export {
 export { type ComparedReading, describeDifference } from "./interpretations/describe-difference";
 export { InterpretationNotFoundError } from "./interpretations/interpretation-errors";
 export { describeKnowledgeUsed } from "./knowledge/describe-knowledge-used";
+export { knowledgeSqlNames, SqlParserNotLoadedError } from "./knowledge/knowledge-sql-names";
 export { knowledgeReferences, readableElementNames, readableKnowledge } from "./knowledge/readable-knowledge";
 export type { CachedLlmResponse, LlmCallKey, LlmResponseCache } from "./llm/llm-response-cache";
 export { createStepContext } from "./llm/step-context";
@@ -220,7 +221,7 @@ export type { FunctionPolicy } from "./sql/function-policy";
 export { createFunctionPolicyCache, sharedFunctionPolicyCache } from "./sql/function-policy-cache";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
 export { alwaysQuoteIdentifier, quoteIdentifier } from "./sql/quote-identifier";
-export { loadSqlParser, validateSql } from "./sql/validate-sql";
+export { loadSqlParser, sqlParserReady, validateSql } from "./sql/validate-sql";
 export { mayReadValues, valueReadPolicy } from "./sql/value-read-policy";
 export { pipelineSteps } from "./steps/step-registry";
 export { quotedPrefix, textPrefix } from "./text/quoted-prefix";

@@ -1,4 +1,10 @@
-import type { ConfirmedReading, KnowledgeKind, KnowledgeOrigin, ReadingChoice } from "@nlq/engine";
+import {
+  type ConfirmedReading,
+  type KnowledgeKind,
+  type KnowledgeOrigin,
+  knowledgeSqlNames,
+  type ReadingChoice,
+} from "@nlq/engine";
 import { KnowledgeEntryError } from "./knowledge-errors";
 
 /** Every kind of knowledge entry. */
@@ -127,8 +133,10 @@ function checkedReading(reading: ConfirmedReading | undefined, kind: KnowledgeKi
 
 /**
  * Checks and normalises an entry's content: a known kind; a one-line name and a text (both trimmed, without control
- * characters, within `knowledgeLimits`); qualified references (deduplicated, at most 64); a reading only on, and
- * always on, `reading` entries. Throws `KnowledgeEntryError` naming the field.
+ * characters, within `knowledgeLimits`); SQL PostgreSQL's parser reads (an entry's SQL decides which roles it reaches,
+ * so SQL it cannot read would hide the entry from everyone: `readableKnowledge`); qualified references (deduplicated,
+ * at most 64); a reading only on, and always on, `reading` entries. Throws `KnowledgeEntryError` naming the field.
+ * Needs `loadSqlParser()` to have settled when the content has SQL.
  */
 export function normalizeKnowledgeContent(content: KnowledgeEntryContent): NormalizedKnowledgeContent {
   if (!knowledgeKinds.includes(content.kind)) {
@@ -151,10 +159,21 @@ export function normalizeKnowledgeContent(content: KnowledgeEntryContent): Norma
     name,
     nameKey: knowledgeNameKey(name),
     text: checkedText("text", content.text, knowledgeLimits.text, true)!,
-    sql: checkedText("sql", content.sql, knowledgeLimits.sql, false),
+    sql: checkedSql(content.sql),
     references: [...new Set(references.map((reference) => checkedReference(reference)))],
     reading: checkedReading(content.reading, content.kind),
   };
+}
+
+function checkedSql(value: unknown): string | null {
+  const sql = checkedText("sql", value, knowledgeLimits.sql, false);
+  if (sql !== null && knowledgeSqlNames(sql) === undefined) {
+    throw new KnowledgeEntryError(
+      "the sql does not parse as PostgreSQL: give an expression (sum(amount_cents) / 100.0), a condition (is_test = false) or a query",
+      { field: "sql" },
+    );
+  }
+  return sql;
 }
 
 /** The key one author's entries of a kind are unique by: the name lower-cased, inner whitespace collapsed. */

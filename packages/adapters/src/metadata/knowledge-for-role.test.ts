@@ -61,4 +61,31 @@ describe("knowledgeForRole", () => {
     // The check ran read-only on the role's session and left it as it was.
     expect((await client.query("select current_user")).rows[0].current_user).toBe(analyst);
   });
+
+  it("keeps an entry written by hand without references from a role that may not read what its SQL names", async () => {
+    const dataSource = "127.0.0.1:5432/sql-only";
+    const knowledge = new KnowledgeStore(store.database);
+    const admin = { role: "postgres", administrator: true };
+    const save = (name: string, sql: string) =>
+      knowledge.save({ dataSource, kind: "metric", name, text: `${name} defined`, sql, origin: "manual" }, admin);
+    await save("revenue", "sum(amount_cents) / 100.0");
+    await save("margin", "sum(margin_cents)");
+    await save("payroll", "(SELECT sum(amount) FROM salaries)");
+    await save("qualified payroll", "sum(public.salaries.amount)");
+    const options = {
+      database: store.database,
+      dataSource,
+      statementTimeoutMilliseconds: 5_000,
+    };
+    const shown = await knowledgeForRole({ ...options, role: analyst, session: createPgExecutor(client) });
+    expect(shown.map((row) => row.name)).toEqual(["revenue"]);
+    const owner = new pg.Client({ connectionString: database.url });
+    await owner.connect();
+    try {
+      const all = await knowledgeForRole({ ...options, role: "postgres", session: createPgExecutor(owner) });
+      expect(all.map((row) => row.name).sort()).toEqual(["margin", "payroll", "qualified payroll", "revenue"]);
+    } finally {
+      await owner.end();
+    }
+  });
 });

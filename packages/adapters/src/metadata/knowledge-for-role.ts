@@ -1,5 +1,6 @@
 import {
   introspectCatalog,
+  loadSqlParser,
   type QueryExecutor,
   readableKnowledge,
   runReadOnly,
@@ -37,6 +38,7 @@ export async function knowledgeForRole(options: KnowledgeForRoleOptions): Promis
   const visible = await new KnowledgeStore(options.database).visibleTo(options.dataSource, options.role, options.limit);
   if (visible.length === 0) return [];
   const catalog = await runReadOnly(options, introspectCatalog);
+  await loadSqlParser();
   return readableKnowledge(visible, catalog);
 }
 
@@ -57,5 +59,6 @@ export async function knowledgeEntryForRole(
   const row = await new KnowledgeStore(options.database).find(options.dataSource, options.id, options.viewer);
   if (!row) return undefined;
   const catalog = await runReadOnly(options, introspectCatalog);
+  await loadSqlParser();
   return readableKnowledge([row], catalog)[0];
 }

@@ -1,5 +1,6 @@
 import {
   introspectCatalog,
+  loadSqlParser,
   type QueryExecutor,
   readableElementNames,
   readableKnowledge,
@@ -42,13 +43,16 @@ export interface KnowledgeHistoryForRoleOptions {
 /** The table and column names the session's role may read, introspected read-only. */
 async function readableNames(options: KnowledgeHistoryForRoleOptions): Promise<ReadonlySet<string>> {
   const catalog = await runReadOnly(options, introspectCatalog);
+  await loadSqlParser();
   return readableElementNames(catalog);
 }
 
 function readableVersion(snapshot: KnowledgeSnapshot, readable: ReadonlySet<string>): boolean {
   return (
-    readableKnowledge([{ references: snapshot.references, reading: snapshot.reading ?? undefined }], readable)
-      .length === 1
+    readableKnowledge(
+      [{ references: snapshot.references, reading: snapshot.reading ?? undefined, sql: snapshot.sql ?? undefined }],
+      readable,
+    ).length === 1
   );
 }
 

@@ -238,6 +238,9 @@ describe.each(drivers)("KnowledgeStore on %s", (_driver, open) => {
       "reading",
     );
     expect(await refused({ origin: "telepathy" })).toBe("origin");
+    // SQL decides which roles an entry reaches: SQL PostgreSQL cannot parse would hide it from everyone.
+    expect(await refused({ sql: "sum(amount" })).toBe("sql");
+    expect(await refused({ sql: "{{ ref('orders') }}.amount" })).toBe("sql");
     expect((await knowledge.visibleTo(shop, "alice")).filter((row) => row.author === "alice")).toHaveLength(1);
   });
 

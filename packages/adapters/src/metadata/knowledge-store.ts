@@ -1,4 +1,4 @@
-import type { KnowledgeOrigin } from "@nlq/engine";
+import { type KnowledgeOrigin, loadSqlParser } from "@nlq/engine";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { checkedOrigin, type KnowledgeEntryContent, normalizeKnowledgeContent } from "./knowledge-entry-input";
 import { changeableBy, ownedBy, seenBy, snapshotSeenBy, visibleToRole } from "./knowledge-entry-scope";
@@ -52,6 +52,7 @@ export class KnowledgeStore {
     entry: NewKnowledgeEntry,
     editor: KnowledgeEditor,
   ): Promise<{ readonly entry: KnowledgeEntryRow; readonly action: KnowledgeSaveAction }> {
+    await loadSqlParser();
     const content = normalizeKnowledgeContent(entry);
     checkedOrigin(entry.origin);
     return this.database.transaction((transaction) => saveIn(transaction, entry, content, editor));
@@ -98,6 +99,7 @@ export class KnowledgeStore {
     editor: KnowledgeEditor,
   ): Promise<KnowledgeEntryRow | undefined> {
     if (!uuidPattern.test(id)) return undefined;
+    await loadSqlParser();
     return this.database.transaction(async (transaction) => {
       const [current] = await transaction
         .select()
@@ -195,6 +197,7 @@ export class KnowledgeStore {
     options: { readonly removeMissing?: boolean } = {},
   ): Promise<KnowledgeSyncCounts> {
     checkedOrigin(origin);
+    await loadSqlParser();
     const prepared = entries.map((entry) => ({ entry, content: normalizeKnowledgeContent(entry) }));
     return this.database.transaction(async (transaction) => {
       const counts = { created: 0, updated: 0, unchanged: 0, removed: 0 };

@@ -1,3 +1,4 @@
+import { loadSqlParser } from "@nlq/engine";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { type KnowledgeEntryContent, normalizeKnowledgeContent } from "./knowledge-entry-input";
 import { contentColumns, ownership, recordChange, sameKey, saveIn } from "./knowledge-entry-writes";
@@ -20,6 +21,7 @@ export async function suggestKnowledge(
   entry: Omit<NewKnowledgeEntry, "origin">,
   role: string,
 ): Promise<KnowledgeEntryRow> {
+  await loadSqlParser();
   const content = normalizeKnowledgeContent(entry);
   return database.transaction(async (transaction) => {
     const [row] = await transaction
@@ -72,6 +74,7 @@ export async function acceptKnowledgeSuggestion(
   administrator: KnowledgeEditor,
 ): Promise<KnowledgeEntryRow | undefined> {
   if (!administrator.administrator || !uuidPattern.test(id)) return undefined;
+  await loadSqlParser();
   return database.transaction(async (transaction) => {
     const [suggestion] = await transaction
       .select()

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Catalog } from "../catalog/catalog-types";
+import { loadSqlParser } from "../sql/validate-sql";
 import { readableElementNames, readableKnowledge } from "./readable-knowledge";
 
 const catalog: Catalog = {
@@ -51,5 +52,62 @@ describe("readableKnowledge", () => {
       "id",
     ]);
     expect(readableKnowledge(entries, { tables: [] }).map((kept) => kept.name)).toEqual(["glossary only"]);
+  });
+});
+
+describe("readableKnowledge and an entry's SQL", () => {
+  beforeAll(() => loadSqlParser());
+  const catalogWith = (tables: Catalog["tables"]) => ({ tables });
+  const table = (schema: string, name: string, columns: string[]): Catalog["tables"][number] => ({
+    schema,
+    name,
+    kind: "table",
+    comment: null,
+    columns: columns.map((column) => ({ name: column, dataType: "integer", nullable: true, comment: null })),
+    primaryKey: [],
+    foreignKeys: [],
+  });
+  const shop = catalogWith([
+    table("public", "orders", ["id", "amount_cents", "is_test"]),
+    table("crm", "people", ["id"]),
+  ]);
+  const metric = (name: string, sql: string, references: string[] = []) => ({ name, references, sql });
+
+  it("drops an entry whose SQL names a table or column the role may not read, as if it were a reference", () => {
+    const entries = [
+      metric("revenue", "sum(amount_cents) / 100.0"),
+      metric("rule", "is_test = false"),
+      metric("by alias", "sum(o.amount_cents)"),
+      metric("subquery", "(SELECT count(*) FROM orders WHERE NOT is_test)"),
+      metric("other schema", "(SELECT count(id) FROM crm.people)"),
+      metric("hidden column", "sum(margin_cents)"),
+      metric("hidden table", "(SELECT sum(amount) FROM salaries)"),
+      metric("hidden schema", "(SELECT count(*) FROM hr.orders)"),
+      metric("qualified hidden column", "sum(public.orders.margin_cents)"),
+      metric("qualified other table", "sum(crm.people.amount_cents)"),
+      metric("unparseable", "sum(amount_cents"),
+    ];
+    const kept = ["revenue", "rule", "by alias", "subquery", "other schema"];
+    expect(readableKnowledge(entries, shop).map((entry) => entry.name)).toEqual(kept);
+    expect(readableKnowledge(entries, readableElementNames(shop)).map((entry) => entry.name)).toEqual(kept);
+  });
+
+  it("resolves a column against the tables the SQL reads or the entry references, when it names any", () => {
+    const entries = [
+      metric("people's amounts", "(SELECT sum(amount_cents) FROM crm.people)"),
+      metric("referenced", "sum(amount_cents)", ["crm.people"]),
+      metric("referenced orders", "sum(amount_cents)", ["public.orders"]),
+    ];
+    expect(readableKnowledge(entries, shop).map((entry) => entry.name)).toEqual(["referenced orders"]);
+  });
+
+  it("refuses to check SQL before the parser is loaded rather than pass it unchecked", async () => {
+    vi.resetModules();
+    const fresh = await import("./readable-knowledge");
+    const { SqlParserNotLoadedError } = await import("./knowledge-sql-names");
+    expect(() => fresh.readableKnowledge([metric("revenue", "sum(amount_cents)")], shop)).toThrow(
+      SqlParserNotLoadedError,
+    );
+    expect(fresh.readableKnowledge([metric("glossary", "")], shop)).toHaveLength(1);
   });
 });

@@ -57,6 +57,14 @@ const knowledge: KnowledgeEntry[] = [
     sql: "customers.secret IS NULL",
     references: ["public.customers.secret"],
   }),
+  // Written by hand without references: its SQL alone names the column the role may not read.
+  entry({
+    id: "hidden-sql-rule",
+    kind: "rule",
+    name: "net revenue risk filter",
+    text: "Net revenue leaves out flagged customers.",
+    sql: "customers.secret IS NULL",
+  }),
   entry({ id: "unrelated", kind: "term", name: "churned account", text: "No login in a year." }),
   entry({
     id: "country",
@@ -107,6 +115,7 @@ describe("answerQuestion with knowledge", () => {
       // The rule and the description naming a column the role may not read never reach it; nor does the unrelated term.
       expect(prompt).not.toContain("secret");
       expect(prompt).not.toContain("Internal risk flag");
+      expect(prompt).not.toContain("flagged customers");
       expect(prompt).not.toContain("churned account");
       expect(prompt).toMatch(/Today is \d{4}-\d{2}-\d{2} in the session's time zone \(Asia\/Tokyo\)/);
       expect(answer.knowledgeUsed).toEqual([

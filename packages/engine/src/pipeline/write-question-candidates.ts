@@ -15,6 +15,7 @@ import { flagReadings } from "../readings/flag-readings";
 import { planReadings, type ReadingPlan } from "../readings/plan-readings";
 import { fetchSampleValues } from "../schema/sample-values";
 import { sharedFunctionPolicyCache } from "../sql/function-policy-cache";
+import { loadSqlParser } from "../sql/validate-sql";
 import type { AnswerQuestionOptions } from "./answer-question-options";
 import { type GeneratedCandidates, generateCandidates } from "./generate-candidates";
 import { readSessionDate } from "./session-date";
@@ -88,7 +89,9 @@ export async function writeQuestionCandidates(options: WriteQuestionCandidatesOp
     };
   });
   const { policy, today } = loaded;
-  // Only knowledge naming what the role may read is kept; descriptions among it replace the schema's comments.
+  // Only knowledge naming what the role may read is kept (its SQL parsed: the parser must be loaded); descriptions
+  // among it replace the schema's comments.
+  if (options.knowledge?.some((entry) => entry.sql)) await loadSqlParser();
   const knowledge = readableQuestionKnowledge(options.knowledge, loaded.catalog);
   const catalog = knowledge.catalog;
   context.emit({

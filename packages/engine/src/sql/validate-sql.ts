@@ -5,11 +5,19 @@ import { relationProblems, typeValueProblems } from "./relation-problems";
 import { relationReferences, routineReferences, temporarySchemaReferences } from "./routine-references";
 
 let moduleLoaded: Promise<void> | undefined;
+let parserReady = false;
 
 /** Loads the PostgreSQL parser (WASM) once; `validateSql` awaits it. */
 export function loadSqlParser(): Promise<void> {
-  moduleLoaded ??= loadModule();
+  moduleLoaded ??= loadModule().then(() => {
+    parserReady = true;
+  });
   return moduleLoaded;
+}
+
+/** True once `loadSqlParser()` has settled: the synchronous parses (`parseSync`) may run. */
+export function sqlParserReady(): boolean {
+  return parserReady;
 }
 
 /** Statements that modify data wherever they appear in the tree (data-modifying CTEs included). */
