@@ -104,7 +104,9 @@ describe("retrieveKnowledge", () => {
       embeddingModel: model,
       limit: 2,
     });
-    expect(limited).toHaveLength(2);
+    // The limit, and the one short rule sharing a word with the question ("weekend") beyond it.
+    expect(limited).toHaveLength(3);
+    expect(limited[2]!.entry.id).toBe("weekend");
     expect(await retrieveKnowledge({ entries: [], question: "anything", keywords: [], embeddingModel: model })).toEqual(
       [],
     );
@@ -119,5 +121,54 @@ describe("retrieveKnowledge", () => {
       keywords: [],
     });
     expect(retrieved.map(({ entry }) => entry.id)).toEqual(["spm"]);
+  });
+});
+
+describe("retrieveKnowledge and short rules", () => {
+  // defog's derm_treatment glossary: the month rule shares one word with the question, the long rules several.
+  const long = (id: string, text: string) => entry(id, "rule", text.split(" ").slice(0, 12).join(" "), text);
+  const entries = [
+    long(
+      "patients-treatments",
+      "To count patients treated in each month, join the patients and treatments tables, filter the treatments to the period, group by the month and count distinct patient ids.",
+    ),
+    long(
+      "biologic-treatments",
+      "To count treatments with biologic drugs, join the treatments and drugs tables on drug_id and keep the drugs whose drug_type is biologic before counting the treatments.",
+    ),
+    long(
+      "new-patients",
+      "New patients are patients whose first treatment falls in the period: find each patient's earliest treatment start date and count the patients whose earliest start is inside it.",
+    ),
+    entry(
+      "truncate",
+      "rule",
+      "Truncate start_dt to month for aggregation.",
+      "Truncate start_dt to month for aggregation.",
+    ),
+    entry("weekends", "rule", "Weekends are Saturdays and Sundays.", "Weekends are Saturdays and Sundays."),
+    entry("nulls", "rule", "Always order results with NULLS last.", "Always order results with NULLS last."),
+  ];
+
+  it("adds the short rules sharing a word with the question beyond the limit, and no other", async () => {
+    const retrieved = await retrieveKnowledge({
+      entries,
+      question: "How many distinct patients had treatments in each of the last 3 months?",
+      keywords: ["distinct patients", "treatments", "last 3 months"],
+      embeddingModel: createOfflineEmbeddingModel(),
+      limit: 2,
+    });
+    const ids = retrieved.map(({ entry }) => entry.id);
+    expect(ids.slice(0, 2)).not.toContain("truncate");
+    // The month rule, and "NULLS last" (it shares "last"); the weekend rule shares nothing.
+    expect(ids.slice(2).sort()).toEqual(["nulls", "truncate"]);
+  });
+
+  it("adds at most three", async () => {
+    const many = Array.from({ length: 6 }, (_, index) =>
+      entry(`month-${index}`, "rule", `month rule ${index}`, `Rule ${index} for every month.`),
+    );
+    const retrieved = await retrieveKnowledge({ entries: many, question: "sales per month", keywords: [], limit: 1 });
+    expect(retrieved).toHaveLength(4);
   });
 });

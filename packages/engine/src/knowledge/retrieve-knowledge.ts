@@ -48,6 +48,14 @@ const semanticFloor = 0.2;
 const semanticShareOfBest = 0.75;
 /** How much the embedding similarity counts beside the word overlap when ranking. */
 const semanticWeight = 0.5;
+/**
+ * Conventions stated briefly ("Truncate date to month for aggregation", "Amounts are in cents") share one word with a
+ * question at most, so overlap and similarity rank them below long entries sharing many; each costs a few tokens. Up to
+ * this many rules of at most `shortRuleWords` words sharing a content word with what was asked join the entries beyond
+ * `limit` (best score first).
+ */
+export const shortRulesBeyondLimit = 3;
+const shortRuleWords = 16;
 
 /** The text an entry is embedded and matched by: `name: text` (and its SQL, whose column names are words too). */
 export function knowledgeEntryText(entry: Pick<KnowledgeEntry, "name" | "text" | "sql">): string {
@@ -94,7 +102,8 @@ function lexicalScore(entry: KnowledgeEntry, asked: ReadonlySet<string>, askedPh
  * name as a phrase of the question, or enough shared content words), or when it is among the two most similar entries
  * to the question or to one keyword under the embedding model (and similar enough: at least 0.2, and three quarters of
  * that probe's best); the qualifying entries are ranked by overlap plus half
- * their similarity and at most `limit` are kept. Entries are embedded once per model and text (`embeddingCache`).
+ * their similarity and at most `limit` are kept, then up to `shortRulesBeyondLimit` short rules that share a word with
+ * the question. Entries are embedded once per model and text (`embeddingCache`).
  */
 export async function retrieveKnowledge(options: RetrieveKnowledgeOptions): Promise<RetrievedKnowledge[]> {
   const entries = options.entries;
@@ -130,17 +139,33 @@ export async function retrieveKnowledge(options: RetrieveKnowledgeOptions): Prom
       for (const { index } of best) qualified.add(index);
     }
   }
-  return [...qualified]
-    .map((index) => ({
-      entry: entries[index]!,
-      lexical: lexical[index]!,
-      semantic: semantic[index]!,
-      score: lexical[index]! + semanticWeight * semantic[index]!,
-      index,
-    }))
-    .sort((left, right) => right.score - left.score || left.index - right.index)
-    .slice(0, limit)
-    .map(({ index: _index, ...retrieved }) => retrieved);
+  const scored = (index: number) => ({
+    entry: entries[index]!,
+    lexical: lexical[index]!,
+    semantic: semantic[index]!,
+    score: lexical[index]! + semanticWeight * semantic[index]!,
+    index,
+  });
+  const byScore = (left: { score: number; index: number }, right: { score: number; index: number }) =>
+    right.score - left.score || left.index - right.index;
+  const retrieved = [...qualified].map(scored).sort(byScore).slice(0, limit);
+  const taken = new Set(retrieved.map(({ index }) => index));
+  const shortRules = entries
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry, index }) => !taken.has(index) && isShortRule(entry) && sharesAWord(entry, asked))
+    .map(({ index }) => scored(index))
+    .sort(byScore)
+    .slice(0, shortRulesBeyondLimit);
+  return [...retrieved, ...shortRules].map(({ index: _index, ...kept }) => kept);
+}
+
+function isShortRule(entry: KnowledgeEntry): boolean {
+  return entry.kind === "rule" && (entry.text.match(/\S+/g) ?? []).length <= shortRuleWords;
+}
+
+function sharesAWord(entry: KnowledgeEntry, asked: ReadonlySet<string>): boolean {
+  for (const word of questionWords(knowledgeEntryText(entry))) if (asked.has(word)) return true;
+  return false;
 }
 
 /** Entry vectors by model and text: a knowledge base is embedded once per process, not on every question. */
