@@ -221,7 +221,7 @@ export type { FunctionPolicy } from "./sql/function-policy";
 export { createFunctionPolicyCache, sharedFunctionPolicyCache } from "./sql/function-policy-cache";
 export { loadFunctionPolicy } from "./sql/load-function-policy";
 export { alwaysQuoteIdentifier, quoteIdentifier } from "./sql/quote-identifier";
-export { loadSqlParser, sqlParserReady, validateSql } from "./sql/validate-sql";
+export { loadSqlParser, validateSql } from "./sql/validate-sql";
 export { mayReadValues, valueReadPolicy } from "./sql/value-read-policy";
 export { pipelineSteps } from "./steps/step-registry";
 export { quotedPrefix, textPrefix } from "./text/quoted-prefix";

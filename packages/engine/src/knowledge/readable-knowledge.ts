@@ -1,6 +1,6 @@
 import { type Catalog, tableKey } from "../catalog/catalog-types";
 import type { KnowledgeEntry } from "../contract/knowledge";
-import { type KnowledgeSqlNames, knowledgeSqlNames } from "./knowledge-sql-names";
+import { knowledgeSqlNames } from "./knowledge-sql-names";
 
 /**
  * The qualified names (`schema.table` and `schema.table.column`, unquoted) of everything in `catalog`: what a
@@ -63,18 +63,20 @@ interface ReadableElements {
 function readableElements(readable: ReadonlySet<string>): ReadableElements {
   const columnsByTable = new Map<string, Set<string>>();
   const tablesByName = new Map<string, string[]>();
+  const columnsOf = (table: string) => {
+    const columns = columnsByTable.get(table) ?? new Set<string>();
+    columnsByTable.set(table, columns);
+    return columns;
+  };
   // `schema.table` and `schema.table.column`; a name with a dot inside a part cannot be told apart and is left out,
   // so SQL naming it is not readable (the check fails closed).
   for (const name of readable) {
-    const parts = name.split(".");
-    if (parts.length === 2) {
-      if (!columnsByTable.has(name)) columnsByTable.set(name, new Set());
-      tablesByName.set(parts[1]!, [...(tablesByName.get(parts[1]!) ?? []), name]);
-    }
-  }
-  for (const name of readable) {
-    const parts = name.split(".");
-    if (parts.length === 3) columnsByTable.get(`${parts[0]}.${parts[1]}`)?.add(parts[2]!);
+    const [schema, table, column, ...rest] = name.split(".");
+    if (table === undefined || rest.length > 0) continue;
+    if (column === undefined) {
+      columnsOf(name);
+      tablesByName.set(table, [...(tablesByName.get(table) ?? []), name]);
+    } else columnsOf(`${schema}.${table}`).add(column);
   }
   return { columnsByTable, tablesByName };
 }
@@ -86,14 +88,13 @@ function readableElements(readable: ReadonlySet<string>): ReadableElements {
  * cannot be checked is not shown.
  */
 function sqlReadable(sql: string, references: readonly string[], elements: ReadableElements): boolean {
-  const names: KnowledgeSqlNames | undefined = knowledgeSqlNames(sql);
+  const names = knowledgeSqlNames(sql);
   if (!names) return false;
   const scope = new Set<string>();
   for (const table of names.tables) {
+    const qualified = `${table.schema}.${table.name}`;
     const keys = table.schema
-      ? elements.columnsByTable.has(`${table.schema}.${table.name}`)
-        ? [`${table.schema}.${table.name}`]
-        : []
+      ? [qualified].filter((key) => elements.columnsByTable.has(key))
       : (elements.tablesByName.get(table.name) ?? []);
     if (keys.length === 0) return false;
     for (const key of keys) scope.add(key);

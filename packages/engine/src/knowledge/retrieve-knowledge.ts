@@ -54,7 +54,7 @@ const semanticWeight = 0.5;
  * this many rules of at most `shortRuleWords` words sharing a content word with what was asked join the entries beyond
  * `limit` (best score first).
  */
-export const shortRulesBeyondLimit = 3;
+const shortRulesBeyondLimit = 3;
 const shortRuleWords = 16;
 
 /** The text an entry is embedded and matched by: `name: text` (and its SQL, whose column names are words too). */
@@ -152,7 +152,8 @@ export async function retrieveKnowledge(options: RetrieveKnowledgeOptions): Prom
   const taken = new Set(retrieved.map(({ index }) => index));
   const shortRules = entries
     .map((entry, index) => ({ entry, index }))
-    .filter(({ entry, index }) => !taken.has(index) && isShortRule(entry) && sharesAWord(entry, asked))
+    // A positive word overlap (`lexicalScore`) is a content word shared with what was asked.
+    .filter(({ entry, index }) => !taken.has(index) && isShortRule(entry) && lexical[index]! > 0)
     .map(({ index }) => scored(index))
     .sort(byScore)
     .slice(0, shortRulesBeyondLimit);
@@ -161,11 +162,6 @@ export async function retrieveKnowledge(options: RetrieveKnowledgeOptions): Prom
 
 function isShortRule(entry: KnowledgeEntry): boolean {
   return entry.kind === "rule" && (entry.text.match(/\S+/g) ?? []).length <= shortRuleWords;
-}
-
-function sharesAWord(entry: KnowledgeEntry, asked: ReadonlySet<string>): boolean {
-  for (const word of questionWords(knowledgeEntryText(entry))) if (asked.has(word)) return true;
-  return false;
 }
 
 /** Entry vectors by model and text: a knowledge base is embedded once per process, not on every question. */
